@@ -1,0 +1,133 @@
+/**
+ * The /api contract: one route map from "METHOD /path" to its parameters and result.
+ *
+ * The page calls `fetch('/api/...')`; the fetch interceptor (src/api) hands every `/api/` request
+ * except `/api/auth/*` to the worker, whose registry (workers/api) answers by this map
+ * (architecture.md §3, product-spec.md §7). Money is in USD, variances in percent.
+ */
+
+/** `GET /api/insurers` item (product-spec §3, Live insurer). */
+export interface LiveInsurer {
+  id: string;
+  name: string;
+  shortName: string;
+  /** Market share in percent (0..100), as the checkboxes show it. */
+  marketShare: number;
+  /** Whether this is the dataset's reference insurer (manifest `reference_insurer`). */
+  isReference: boolean;
+}
+
+/** Sort orders of the comparison screens (product-spec §2). Always descending, nulls last. */
+export const SERVICE_SORTS = ['overpayment', 'variance', 'savings'] as const;
+export type ServiceSort = (typeof SERVICE_SORTS)[number];
+
+/** Billing-class filter values; `all` = both Professional and Institutional selected. */
+export const BILLING_CLASS_FILTERS = ['all', 'professional', 'institutional'] as const;
+export type BillingClassFilter = (typeof BILLING_CLASS_FILTERS)[number];
+
+/** Query parameters of `GET /api/service-pricing`; all optional, all strings on the wire. */
+export interface ServicePricingParams {
+  /** Page size; absent = every service. */
+  limit?: number;
+  /** Rows to skip (page x limit). */
+  offset?: number;
+  /** Category name as in `services.category`; absent = all categories. */
+  category?: string;
+  billing_class?: BillingClassFilter;
+  /** Two-letter state code; absent = the whole market. */
+  state?: string;
+  /** Comma-separated competitor insurer ids; absent = every insurer but the reference. */
+  competitors?: string[];
+  /** Keep only services with overpayment > 0 (default false). */
+  only_overpaying?: boolean;
+  sort?: ServiceSort;
+  /** Snapshot month `YYYY-MM`; absent = the latest of the dataset. */
+  snapshot?: string;
+}
+
+/**
+ * Live service pricing record (product-spec §3), figures by metrics.md "Per service".
+ * `null` stands for "no value" (shown as '-').
+ */
+export interface LiveServicePricingRecord {
+  service_code: string;
+  billing_code_type: string;
+  service_name: string;
+  category: string;
+  /** price(s, R), USD. */
+  reference_price: number | null;
+  /** price(s, i) of every selected competitor with a price, USD, by insurer id. */
+  competitor_prices: Record<string, number>;
+  /** Mean of competitor_prices, USD. */
+  market_average: number | null;
+  /** 100 x (reference - market) / market, percent. */
+  reference_variance: number | null;
+  /** reference - market, USD. */
+  overpayment: number | null;
+  claims_volume: number;
+  /** overpayment x claims_volume when overpayment > 0, else 0; USD. */
+  potential_savings: number;
+  /** Alias of reference_price kept for the live dashboard (product-spec §3). */
+  anthem_price: number | null;
+  /** Alias of reference_variance kept for the live dashboard (product-spec §3). */
+  anthem_variance: number | null;
+}
+
+/** The comparison screens' four summary cards over the whole filtered set (metrics.md). */
+export interface ServicePricingSummary {
+  /** Sum of potential_savings, USD. */
+  total_potential_savings: number;
+  /** Claims-weighted mean of reference_variance, percent; null when no service has a variance. */
+  avg_overpayment: number | null;
+  /** Services with overpayment > 0 (before only_overpaying). */
+  services_overpaying: number;
+  /** Services passing category and billing-class filters (before only_overpaying). */
+  services_total: number;
+  /** Number of competitors compared against. */
+  comparing_against: number;
+}
+
+/** `GET /api/service-pricing` result. */
+export interface ServicePricingResult {
+  records: LiveServicePricingRecord[];
+  /** Records in the filtered set (after only_overpaying), for paging. */
+  total: number;
+  offset: number;
+  limit: number | null;
+  snapshot: string;
+  reference_insurer: string;
+  competitors: string[];
+  summary: ServicePricingSummary;
+}
+
+/** Error body of every non-2xx /api answer (architecture.md, Style). */
+export interface ApiErrorBody {
+  message: string;
+  error: { code: ApiErrorCode; message: string };
+}
+
+export type ApiErrorCode = 'not_found' | 'bad_request' | 'internal' | 'unauthorized' | 'unavailable';
+
+/** The route map. Adding an endpoint edits this and adds one file under workers/api/. */
+export interface Api {
+  'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
+  'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
+}
+
+export type ApiRoute = keyof Api;
+
+/** A request as it crosses into the worker: plain data, structured-clone safe. */
+export interface ApiRequest {
+  method: string;
+  /** Path without query string, e.g. `/api/insurers`. */
+  path: string;
+  /** Query parameters; a repeated key keeps its last value. */
+  query: Record<string, string>;
+  body?: string;
+}
+
+/** A response as it comes back from the worker; the interceptor wraps it in a `Response`. */
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}

@@ -1,0 +1,185 @@
+/**
+ * The Compete dataset: what the converter (scripts/convert) writes and the worker (workers/) reads.
+ *
+ * A dataset is a directory holding `manifest.json` plus the Parquet files named by
+ * `manifest.tables`. Public contract: contracts.md §3. Every column below is documented in the
+ * README's data dictionary; change both together.
+ *
+ * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
+ * - `rates`: one row per (negotiated price x provider reference) as published; sorted by
+ *   billing_code so the worker can read only the row groups of one code (manifest row-group index).
+ *   Never multiplied by NPIs (architecture.md §5).
+ * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
+ * - `providers`: one row per provider id seen in a group, enriched from the NPI registry.
+ * - `services`: one row per billing code of type CPT/HCPCS seen in the rates (name, category).
+ * - `claims_volume`: the reference insurer's claim counts, national (`state = 'ALL'`) and per state.
+ * - `price_stats`: pre-computed medians (metrics.md, Per service) per snapshot x insurer x service x
+ *   billing-class selection x state (`'ALL'` = national); the dashboards answer from it alone.
+ */
+
+/** `manifest.format`, fixed. */
+export const DATASET_FORMAT = 'compete-dataset' as const;
+/** `manifest.format_version`; bump on an incompatible change of tables or columns. */
+export const DATASET_FORMAT_VERSION = 1 as const;
+
+/** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
+export const ALL_STATES = 'ALL' as const;
+
+/** Billing-class selections pre-computed in `price_stats` (metrics.md, Rows that count). */
+export const CLASS_SELECTIONS = ['all', 'professional', 'institutional'] as const;
+export type ClassSelection = (typeof CLASS_SELECTIONS)[number];
+
+/** Names of the dataset's tables, each a key of `manifest.tables`. */
+export const TABLE_NAMES = [
+  'rates',
+  'provider_groups',
+  'providers',
+  'services',
+  'claims_volume',
+  'price_stats',
+] as const;
+export type TableName = (typeof TABLE_NAMES)[number];
+
+/** Row-group index entry of a table sorted by billing code (architecture.md §1). */
+export interface RowGroupIndexEntry {
+  /** Index into the table's `files`. */
+  file: number;
+  /** Row group number inside that Parquet file (0-based). */
+  row_group: number;
+  rows: number;
+  /** Smallest and largest `billing_code` in the row group (string order). */
+  min_billing_code: string;
+  max_billing_code: string;
+}
+
+/** One table of the manifest: its files (relative to the dataset dir) and their checksums. */
+export interface ManifestTable {
+  files: string[];
+  rows: number;
+  /** Size of each file, in bytes. */
+  bytes: number[];
+  /** SHA-256 of each file, lower-case hex. */
+  sha256: string[];
+  /** Only on `rates`: the billing-code range of every row group. */
+  row_groups?: RowGroupIndexEntry[];
+}
+
+/** An insurer as configured in the catalog (contracts.md §1). */
+export interface ManifestInsurer {
+  id: string;
+  name: string;
+  short_name: string;
+  /** Share of the market, 0..1. */
+  market_share: number;
+  member_count: number;
+  regions: string[];
+}
+
+/** One converted in-network file (contracts.md §3 `sources`). Its index is `rates.source_id`. */
+export interface ManifestSource {
+  insurer_id: string;
+  snapshot: string;
+  /** Where the file came from, as the catalog or table of contents named it. */
+  url: string;
+  /** The table of contents that led to it, when any. */
+  table_of_contents?: string;
+  reporting_entity_name: string;
+  reporting_entity_type?: string;
+  last_updated_on: string;
+  /** The schema version the file claims (CMS `version`), '' when absent. */
+  version: string;
+  /** Size of the file as read (compressed, if it was), in bytes. */
+  bytes: number;
+  sha256: string;
+  rate_rows: number;
+  unresolved_rate_rows: number;
+  provider_groups: number;
+  problems: number;
+}
+
+/** Totals over the whole dataset. */
+export interface ManifestCounts {
+  rate_rows: number;
+  unresolved_rate_rows: number;
+  provider_groups: number;
+  providers: number;
+  services: number;
+  problems: number;
+  /** Remote provider references that could not be fetched. */
+  unresolved_provider_references: number;
+}
+
+/** `manifest.json` (contracts.md §3). */
+export interface DatasetManifest {
+  format: typeof DATASET_FORMAT;
+  format_version: typeof DATASET_FORMAT_VERSION;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  converter_version: string;
+  catalog_sha256: string;
+  reference_insurer: string;
+  /** Snapshot months present, `YYYY-MM`, ascending. */
+  snapshots: string[];
+  insurers: ManifestInsurer[];
+  tables: Record<TableName, ManifestTable>;
+  sources: ManifestSource[];
+  counts: ManifestCounts;
+  /** Whether claims_volume carried a per-state column. */
+  claims_by_state: boolean;
+}
+
+/** Column lists, in file order; the README data dictionary documents each. */
+export const COLUMNS = {
+  rates: [
+    'billing_code',
+    'billing_code_type',
+    'snapshot',
+    'insurer_id',
+    'source_id',
+    'billing_class',
+    'negotiated_type',
+    'negotiated_rate',
+    'provider_group_key',
+    'service_codes',
+    'modifiers',
+    'expiration_date',
+    'setting',
+    'negotiation_arrangement',
+    'additional_information',
+  ],
+  provider_groups: [
+    'provider_group_key',
+    'source_id',
+    'provider_group_id',
+    'provider_id',
+    'npi',
+    'tin_type',
+    'tin_value',
+  ],
+  providers: ['provider_id', 'npi', 'name', 'entity_type', 'state', 'postal_code', 'taxonomy_code'],
+  services: ['billing_code', 'billing_code_type', 'name', 'category', 'description', 'keywords'],
+  claims_volume: ['billing_code', 'state', 'claims_count'],
+  price_stats: [
+    'snapshot',
+    'insurer_id',
+    'billing_code',
+    'class_selection',
+    'state',
+    'median_rate',
+    'rate_count',
+    'provider_count',
+  ],
+} as const satisfies Record<TableName, readonly string[]>;
+
+/** A row of `price_stats`, as the worker reads it. */
+export interface PriceStatRow {
+  snapshot: string;
+  insurer_id: string;
+  billing_code: string;
+  class_selection: ClassSelection;
+  state: string;
+  /** Median negotiated_rate in USD over distinct dollar rate rows (metrics.md). */
+  median_rate: number;
+  rate_count: number;
+  provider_count: number;
+}
