@@ -1,0 +1,238 @@
+/**
+ * Builds the dataset's tables (contract/dataset.ts) from the raw spool tables in SQL:
+ * resolves provider groups, enriches providers from the NPI registry, names and categorises
+ * services, totals claims, and pre-computes the medians of metrics.md into `price_stats`.
+ *
+ * Inputs besides the spool: a `sources(source_id, insurer_id, snapshot)` table the caller fills,
+ * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { CATEGORIES, DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { ALL_STATES } from '../../contract/dataset';
+
+/** Optional inputs of the catalog, as absolute paths. */
+export interface TableInputs {
+  referenceInsurer: string;
+  npiRegistry?: string;
+  claimsVolume?: string;
+  services?: string;
+  /** Keep only providers in these states (upper case), when given. */
+  states?: string[];
+}
+
+const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+
+/** NPPES column names used (contracts.md §1). */
+const NPPES = {
+  npi: 'NPI',
+  entity: 'Entity Type Code',
+  org: 'Provider Organization Name (Legal Business Name)',
+  last: 'Provider Last Name (Legal Name)',
+  first: 'Provider First Name',
+  state: 'Provider Business Practice Location Address State Name',
+  postal: 'Provider Business Practice Location Address Postal Code',
+  taxonomy: 'Healthcare Provider Taxonomy Code_1',
+} as const;
+
+const q = (col: string): string => `"${col.replace(/"/g, '""')}"`;
+
+/**
+ * Column names of a CSV file's header, read by DuckDB.
+ * @throws when the file cannot be read as CSV.
+ */
+async function csvColumns(con: DuckDBConnection, file: string): Promise<string[]> {
+  const r = await con.runAndReadAll(`DESCRIBE SELECT * FROM read_csv($1, header = true, all_varchar = true)`, [file]);
+  return r.getRowObjects().map((o) => String(o.column_name));
+}
+
+async function requireColumns(con: DuckDBConnection, file: string, wanted: readonly string[]): Promise<string[]> {
+  const cols = await csvColumns(con, file);
+  const missing = wanted.filter((c) => !cols.includes(c));
+  if (missing.length) throw new Error(`${file}: missing column ${missing.map((m) => `'${m}'`).join(', ')}`);
+  return cols;
+}
+
+/** provider_groups and the resolution of rates to them. */
+async function buildGroups(con: DuckDBConnection): Promise<void> {
+  await con.run(`
+    CREATE TABLE provider_groups AS
+    SELECT DISTINCT CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key,
+           source_id, provider_group_id, provider_id, npi, tin_type, tin_value
+    FROM raw_groups WHERE provider_id IS NOT NULL;
+    CREATE TABLE resolved_groups AS
+    SELECT DISTINCT provider_group_key, source_id, provider_group_id FROM provider_groups;`);
+}
+
+async function buildRates(con: DuckDBConnection): Promise<void> {
+  await con.run(`
+    CREATE TABLE rates AS
+    SELECT i.billing_code, i.billing_code_type, s.snapshot, s.insurer_id, r.source_id,
+           r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
+           r.service_codes, r.modifiers, r.expiration_date, r.setting, i.negotiation_arrangement,
+           r.additional_information
+    FROM raw_rates r
+    JOIN raw_items i ON i.source_id = r.source_id AND i.item_id = r.item_id
+    JOIN sources s ON s.source_id = r.source_id
+    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id;`);
+}
+
+async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promise<void> {
+  await con.run(`CREATE TABLE provider_ids AS SELECT provider_id, max(npi) AS npi FROM provider_groups GROUP BY provider_id;`);
+  if (inputs.npiRegistry) {
+    await requireColumns(con, inputs.npiRegistry, Object.values(NPPES));
+    await con.run(
+      `CREATE TABLE registry AS
+       SELECT ${q(NPPES.npi)} AS npi, ${q(NPPES.entity)} AS entity_type,
+              CASE WHEN ${q(NPPES.entity)} = '2' THEN ${q(NPPES.org)}
+                   ELSE trim(concat_ws(' ', ${q(NPPES.first)}, ${q(NPPES.last)})) END AS name,
+              upper(trim(${q(NPPES.state)})) AS state, left(trim(${q(NPPES.postal)}), 5) AS postal_code,
+              ${q(NPPES.taxonomy)} AS taxonomy_code
+       FROM read_csv($1, header = true, all_varchar = true)
+       WHERE ${q(NPPES.npi)} IN (SELECT npi FROM provider_ids WHERE npi IS NOT NULL);`,
+      [inputs.npiRegistry],
+    );
+  } else {
+    await con.run(`CREATE TABLE registry (npi VARCHAR, entity_type VARCHAR, name VARCHAR, state VARCHAR,
+                   postal_code VARCHAR, taxonomy_code VARCHAR);`);
+  }
+  await con.run(`
+    CREATE TABLE providers AS
+    SELECT p.provider_id, p.npi, coalesce(nullif(r.name, ''), p.provider_id) AS name, r.entity_type,
+           nullif(r.state, '') AS state, nullif(r.postal_code, '') AS postal_code, r.taxonomy_code
+    FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi;`);
+  if (inputs.states?.length) {
+    // contracts.md §1 filters.states: keep only providers located in these states; rates whose
+    // group keeps no provider are dropped (they are filtered out, not unresolved).
+    await con.run(`
+      DELETE FROM providers WHERE state IS NULL OR state NOT IN (${sqlList(inputs.states)});
+      DELETE FROM provider_groups WHERE provider_id NOT IN (SELECT provider_id FROM providers);
+      DELETE FROM rates WHERE provider_group_key IS NOT NULL
+        AND provider_group_key NOT IN (SELECT provider_group_key FROM provider_groups);`);
+  }
+}
+
+async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promise<void> {
+  const types = sqlList(SERVICE_CODE_TYPES);
+  let overrides = `SELECT NULL::VARCHAR AS billing_code, NULL::VARCHAR AS name, NULL::VARCHAR AS category,
+                          NULL::VARCHAR AS description, NULL::VARCHAR AS keywords WHERE false`;
+  if (inputs.services) {
+    await requireColumns(con, inputs.services, ['billing_code', 'name']);
+    const cols = await csvColumns(con, inputs.services);
+    const opt = (c: string): string => (cols.includes(c) ? `nullif(trim(${q(c)}), '')` : 'NULL::VARCHAR');
+    overrides = `SELECT DISTINCT ON (billing_code) trim(billing_code) AS billing_code, nullif(trim(name), '') AS name,
+                   ${opt('category')} AS category, ${opt('description')} AS description, ${opt('keywords')} AS keywords
+                 FROM read_csv('${inputs.services.replace(/'/g, "''")}', header = true, all_varchar = true)`;
+  }
+  // metrics.md, Names and categories: services input, else the reference insurer's name, else the
+  // most frequent name among the files; category from the input, else from the code's range.
+  await con.run(
+    `CREATE TABLE services AS
+     WITH items AS (
+       SELECT i.billing_code, i.billing_code_type, i.name, i.description, s.insurer_id, s.snapshot
+       FROM raw_items i JOIN sources s USING (source_id)
+       WHERE i.billing_code_type IN (${types}) AND i.billing_code IN (SELECT DISTINCT billing_code FROM rates)),
+     ref AS (
+       SELECT billing_code, name FROM (
+         SELECT billing_code, name, max(snapshot) AS ms, count(*) AS c FROM items
+         WHERE insurer_id = $1 AND name IS NOT NULL GROUP BY ALL)
+       QUALIFY row_number() OVER (PARTITION BY billing_code ORDER BY ms DESC, c DESC, name) = 1),
+     freq AS (
+       SELECT billing_code, name FROM (SELECT billing_code, name, count(*) AS c FROM items WHERE name IS NOT NULL GROUP BY ALL)
+       QUALIFY row_number() OVER (PARTITION BY billing_code ORDER BY c DESC, name) = 1),
+     descr AS (
+       SELECT billing_code, description FROM (
+         SELECT billing_code, description, count(*) AS c FROM items WHERE description IS NOT NULL GROUP BY ALL)
+       QUALIFY row_number() OVER (PARTITION BY billing_code ORDER BY c DESC, description) = 1),
+     codes AS (SELECT billing_code, min(billing_code_type) AS billing_code_type FROM items GROUP BY billing_code),
+     o AS (${overrides})
+     SELECT c.billing_code, c.billing_code_type,
+            coalesce(o.name, ref.name, freq.name, c.billing_code) AS name,
+            coalesce(o.category, ${categorySql('c.billing_code')}) AS category,
+            coalesce(o.description, descr.description, '') AS description,
+            coalesce(o.keywords, '') AS keywords
+     FROM codes c LEFT JOIN o USING (billing_code) LEFT JOIN ref USING (billing_code)
+       LEFT JOIN freq USING (billing_code) LEFT JOIN descr USING (billing_code)
+     ORDER BY c.billing_code;`,
+    [inputs.referenceInsurer],
+  );
+}
+
+/** SQL of contract/metrics.ts categoryOfCode (metrics.md, Names and categories); kept in step by a test. */
+export function categorySql(col: string): string {
+  const ranges: Array<[number, number, (typeof CATEGORIES)[number]]> = [
+    [99202, 99215, 'Office visit'],
+    [99281, 99285, 'Emergency'],
+    [92920, 93799, 'Cardiac'],
+    [33010, 37799, 'Cardiac'],
+    [80047, 89398, 'Lab'],
+    [70010, 79999, 'Radiology'],
+    [10004, 69990, 'Surgical'],
+  ];
+  const n = `TRY_CAST(${col} AS INTEGER)`;
+  const whens = ranges.map(([lo, hi, c]) => `WHEN ${n} BETWEEN ${lo} AND ${hi} THEN '${c}'`).join(' ');
+  return `CASE WHEN NOT regexp_full_match(${col}, '[0-9]{5}') THEN 'Other' ${whens} ELSE 'Other' END`;
+}
+
+async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<boolean> {
+  if (!inputs.claimsVolume) {
+    await con.run(`CREATE TABLE claims_volume (billing_code VARCHAR, state VARCHAR, claims_count INTEGER);`);
+    return false;
+  }
+  const cols = await requireColumns(con, inputs.claimsVolume, ['billing_code', 'claims_count']);
+  const byState = cols.includes('state');
+  const src = `(SELECT trim(billing_code) AS billing_code, ${byState ? 'upper(trim(state))' : 'NULL'} AS state,
+                 CAST(claims_count AS DOUBLE) AS n
+               FROM read_csv('${inputs.claimsVolume.replace(/'/g, "''")}', header = true, all_varchar = true))`;
+  await con.run(`
+    CREATE TABLE claims_volume AS
+    SELECT billing_code, '${ALL_STATES}' AS state, CAST(sum(n) AS INTEGER) AS claims_count FROM ${src} GROUP BY billing_code
+    ${byState ? `UNION ALL SELECT billing_code, state, CAST(sum(n) AS INTEGER) FROM ${src}
+                 WHERE state IS NOT NULL AND state <> '' GROUP BY billing_code, state` : ''}
+    ORDER BY billing_code, state;`);
+  return byState;
+}
+
+/**
+ * price_stats (metrics.md, Rows that count and Per service): distinct dollar rate rows of services
+ * with a resolved provider (one per NPI of a group; identical rows once), medians per snapshot x
+ * insurer x service x billing-class selection x state, plus the national row (`state = 'ALL'`).
+ */
+async function buildPriceStats(con: DuckDBConnection): Promise<void> {
+  await con.run(`
+    CREATE TABLE dollar_rows AS
+    SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
+           r.negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers
+    FROM rates r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+    WHERE r.billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)})
+      AND r.negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND r.negotiated_rate > 0;
+    CREATE TABLE price_stats AS
+    WITH x AS (
+      SELECT d.*, p.state, c.class_selection
+      FROM dollar_rows d LEFT JOIN providers p USING (provider_id)
+      JOIN (VALUES ('all'), ('professional'), ('institutional')) c(class_selection)
+        ON c.class_selection = 'all' OR d.billing_class = c.class_selection OR d.billing_class = 'both'),
+    agg AS (
+      SELECT snapshot, insurer_id, billing_code, class_selection, '${ALL_STATES}' AS state,
+             median(negotiated_rate) AS median_rate, CAST(count(*) AS INTEGER) AS rate_count,
+             CAST(count(DISTINCT provider_id) AS INTEGER) AS provider_count
+      FROM x GROUP BY snapshot, insurer_id, billing_code, class_selection
+      UNION ALL
+      SELECT snapshot, insurer_id, billing_code, class_selection, state,
+             median(negotiated_rate), CAST(count(*) AS INTEGER), CAST(count(DISTINCT provider_id) AS INTEGER)
+      FROM x WHERE state IS NOT NULL GROUP BY snapshot, insurer_id, billing_code, class_selection, state)
+    SELECT * FROM agg ORDER BY billing_code, snapshot, insurer_id, class_selection, state;`);
+}
+
+/**
+ * Runs every step; returns whether the claims input had a state column.
+ * @throws when an input CSV lacks a required column or SQL fails (the message names the file).
+ */
+export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<{ claimsByState: boolean }> {
+  await buildGroups(con);
+  await buildRates(con);
+  await buildProviders(con, inputs);
+  await buildServices(con, inputs);
+  const claimsByState = await buildClaims(con, inputs);
+  await buildPriceStats(con);
+  return { claimsByState };
+}

@@ -1,0 +1,139 @@
+/**
+ * Loads and checks the converter's catalog (contracts.md §1).
+ *
+ * Shape checks use ajv (JSON Schema); a missing required field or a wrong type is a
+ * `CatalogError` naming the field, unknown fields are returned as warnings.
+ */
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import type { Catalog } from '../../contract/catalog';
+
+/** A catalog that cannot be used; the message names the file and the field. */
+export class CatalogError extends Error {
+  override name = 'CatalogError';
+}
+
+const fileSchema = {
+  type: 'object',
+  properties: {
+    snapshot: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
+    url: { type: 'string', minLength: 1 },
+    table_of_contents: { type: 'string', minLength: 1 },
+  },
+  anyOf: [{ required: ['url'] }, { required: ['table_of_contents'] }],
+};
+
+const catalogSchema = {
+  type: 'object',
+  required: ['reference_insurer', 'insurers'],
+  properties: {
+    reference_insurer: { type: 'string', minLength: 1 },
+    insurers: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'files'],
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+          name: { type: 'string', minLength: 1 },
+          short_name: { type: 'string' },
+          market_share: { type: 'number', minimum: 0, maximum: 1 },
+          member_count: { type: 'number', minimum: 0 },
+          regions: { type: 'array', items: { type: 'string' } },
+          files: { type: 'array', items: fileSchema },
+        },
+      },
+    },
+    npi_registry: { type: 'string', minLength: 1 },
+    claims_volume: { type: 'string', minLength: 1 },
+    services: { type: 'string', minLength: 1 },
+    filters: {
+      type: 'object',
+      properties: {
+        billing_codes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        states: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+      },
+    },
+  },
+} as const;
+
+const KNOWN: Record<string, readonly string[]> = {
+  '': ['reference_insurer', 'insurers', 'npi_registry', 'claims_volume', 'services', 'filters'],
+  insurer: ['id', 'name', 'short_name', 'market_share', 'member_count', 'regions', 'files'],
+  file: ['snapshot', 'url', 'table_of_contents'],
+  filters: ['billing_codes', 'states'],
+};
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(catalogSchema);
+
+/** A loaded catalog plus what the converter needs around it. */
+export interface LoadedCatalog {
+  catalog: Catalog;
+  /** Absolute directory that relative paths resolve against. */
+  baseDir: string;
+  /** SHA-256 of the catalog file's bytes, hex. */
+  sha256: string;
+  /** Unknown fields, each as a one-line warning. */
+  warnings: string[];
+}
+
+function describe(file: string, e: ErrorObject): string {
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(root)';
+  if (e.keyword === 'required') return `${file}: missing required field ${where === '(root)' ? '' : where + '.'}${String(e.params.missingProperty)}`;
+  return `${file}: field ${where} ${e.message ?? 'is invalid'}`;
+}
+
+function unknownFields(obj: unknown, kind: string, where: string, out: string[]): void {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return;
+  for (const k of Object.keys(obj)) if (!KNOWN[kind]!.includes(k)) out.push(`unknown field ignored: ${where}${k}`);
+}
+
+/**
+ * Reads and checks a catalog file.
+ * @throws CatalogError when the file is unreadable, not JSON, misses a required field,
+ *   or names a reference insurer it does not list.
+ */
+export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(catalogPath);
+  } catch (e) {
+    throw new CatalogError(`${catalogPath}: cannot read catalog (${(e as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new CatalogError(`${catalogPath}: not valid JSON (${(e as Error).message})`);
+  }
+  if (!validate(data)) throw new CatalogError(describe(catalogPath, validate.errors![0]!));
+  const catalog = data as unknown as Catalog;
+  const warnings: string[] = [];
+  unknownFields(catalog, '', '', warnings);
+  unknownFields(catalog.filters, 'filters', 'filters.', warnings);
+  catalog.insurers.forEach((ins, i) => {
+    unknownFields(ins, 'insurer', `insurers[${i}].`, warnings);
+    ins.files.forEach((f, j) => unknownFields(f, 'file', `insurers[${i}].files[${j}].`, warnings));
+  });
+  const ids = catalog.insurers.map((i) => i.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new CatalogError(`${catalogPath}: insurer id ${dup} is listed twice`);
+  if (!ids.includes(catalog.reference_insurer)) {
+    throw new CatalogError(`${catalogPath}: reference_insurer ${catalog.reference_insurer} is not among insurers[].id`);
+  }
+  return {
+    catalog,
+    baseDir: path.dirname(path.resolve(catalogPath)),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    warnings,
+  };
+}
+
+/** Resolves a catalog path or URL against the catalog's directory (contracts.md §1). */
+export function resolveLocation(baseDir: string, location: string): string {
+  if (/^https?:\/\//i.test(location)) return location;
+  return path.resolve(baseDir, location);
+}

@@ -1,0 +1,240 @@
+/**
+ * The converter (contracts.md §2): catalog -> streaming read of every in-network file -> working
+ * DuckDB -> dataset tables -> Parquet + manifest.json + report.json, swapped into place atomically.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest, type ManifestSource } from '../../contract/dataset';
+import type { Catalog, CatalogFile } from '../../contract/catalog';
+import { MrfReadError, type MrfReadResult } from '../mrf/types';
+import { readInNetworkFile, readInNetworkStream } from '../mrf/read-in-network';
+import { loadCatalog, resolveLocation } from './catalog';
+import { ProblemLog } from './problems';
+import { openSpool, type Spool } from './spool';
+import { SourceSink } from './source-sink';
+import { monthOf } from './snapshot';
+import { buildTables } from './build-tables';
+import { writeTables } from './write-parquet';
+import { makeTempSibling, swapIntoPlace } from './atomic-dir';
+import { makeProgress, type Progress } from './progress';
+import { listTocFiles } from './table-of-contents';
+
+/** Version written into every manifest. */
+export const CONVERTER_VERSION = '0.1.0';
+
+export interface ConvertOptions {
+  /** No progress and no per-file lines; errors still throw. */
+  quiet?: boolean;
+  /** Where lines go (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface ConvertResult {
+  outDir: string;
+  manifest: DatasetManifest;
+}
+
+/** One in-network file to read, with where it came from. */
+interface PlannedFile {
+  insurerId: string;
+  snapshot?: string;
+  /** Location as the catalog or table of contents wrote it (kept in the manifest). */
+  url: string;
+  /** Local path or http(s) URL to read. */
+  location: string;
+  tableOfContents?: string;
+}
+
+async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<string> | undefined> {
+  const f = catalog.filters?.billing_codes;
+  if (f == null) return undefined;
+  const list = Array.isArray(f) ? f : (await readFile(resolveLocation(baseDir, f), 'utf8')).split(/\r?\n/);
+  return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
+}
+
+async function read(file: PlannedFile, sink: SourceSink, billingCodes: Set<string> | undefined, progress: Progress): Promise<MrfReadResult> {
+  const onProgress = (done: number, total: number | null): void => progress.update(done, total);
+  if (!/^https?:\/\//i.test(file.location)) return readInNetworkFile(file.location, sink, { billingCodes, onProgress });
+  const res = await fetch(file.location);
+  if (!res.ok || !res.body) throw new MrfReadError(file.url, 0, `HTTP ${res.status} ${res.statusText}`);
+  const size = Number(res.headers.get('content-length')) || undefined;
+  return readInNetworkStream(file.url, res.body as unknown as AsyncIterable<Uint8Array>, sink, { billingCodes, onProgress, inputBytes: size });
+}
+
+async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog): Promise<PlannedFile[]> {
+  const planned: PlannedFile[] = [];
+  for (const ins of catalog.insurers) {
+    for (const f of ins.files as CatalogFile[]) {
+      if (f.url) planned.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location: resolveLocation(baseDir, f.url) });
+      if (f.table_of_contents) {
+        const toc = resolveLocation(baseDir, f.table_of_contents);
+        for (const loc of await listTocFiles(toc, f.table_of_contents)) {
+          planned.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: f.table_of_contents });
+        }
+      }
+    }
+  }
+  if (planned.length === 0) problems.warnings.push('the catalog names no in-network file');
+  return planned;
+}
+
+/**
+ * Converts the catalog at `catalogPath` into the dataset directory `outDir`.
+ * @throws Error with a one-line reason (naming the file and byte offset for an unreadable file)
+ *   when no dataset was written; the previous `outDir` is then untouched.
+ */
+export async function convertCatalog(catalogPath: string, outDir: string, options: ConvertOptions = {}): Promise<ConvertResult> {
+  const log = options.quiet ? () => {} : (options.log ?? ((l: string) => process.stderr.write(l + '\n')));
+  const { catalog, baseDir, sha256: catalogSha, warnings } = await loadCatalog(catalogPath);
+  warnings.forEach((w) => log(`warning: ${w}`));
+  const problems = new ProblemLog();
+  problems.warnings.push(...warnings);
+  const billingCodes = await readBillingCodes(catalog, baseDir);
+  const tmpDir = await makeTempSibling(outDir);
+  const workDir = path.join(tmpDir, '.work');
+  let spool: Spool | null = null;
+  try {
+    await mkdir(workDir, { recursive: true });
+    spool = await openSpool(workDir);
+    const files = await planFiles(catalog, baseDir, problems);
+    const sources: ManifestSource[] = [];
+    const sourceRows: Array<[number, string, string]> = [];
+    for (const file of files) {
+      const sourceId = sources.length;
+      const sink = new SourceSink(spool, sourceId, file.url, problems);
+      await spool.openAppenders();
+      const progress = makeProgress(file.url, options.quiet === true);
+      let result: MrfReadResult;
+      try {
+        result = await read(file, sink, billingCodes, progress);
+      } catch (e) {
+        progress.stop();
+        if (!file.tableOfContents) throw e;
+        await spool.discardSource(sourceId);
+        // contracts.md §2: a file reached through a table of contents that cannot be read is
+        // recorded and the run goes on. Its rows already appended stay out: no source row joins them.
+        problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
+        log(`skipped ${file.url}: ${(e as Error).message}`);
+        continue;
+      }
+      progress.stop();
+      spool.closeAppenders();
+      const h = sink.headerValue;
+      const snapshot = file.snapshot ?? monthOf(h?.last_updated_on ?? '');
+      if (!snapshot) {
+        throw new Error(`${file.url}: no snapshot: the catalog gives none and last_updated_on '${h?.last_updated_on ?? ''}' is not a date`);
+      }
+      sources.push({
+        insurer_id: file.insurerId,
+        snapshot,
+        url: file.url,
+        ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
+        reporting_entity_name: h?.reporting_entity_name ?? '',
+        reporting_entity_type: h?.reporting_entity_type ?? '',
+        last_updated_on: h?.last_updated_on ?? '',
+        version: h?.version ?? '',
+        bytes: result.inputBytes,
+        sha256: result.sha256,
+        rate_rows: 0,
+        unresolved_rate_rows: 0,
+        provider_groups: 0,
+        problems: problems.countFor(file.url),
+      });
+      sourceRows.push([sourceId, file.insurerId, snapshot]);
+      log(`${file.url}: ${result.inNetworkItems} items, ${sink.counts.priceRows} rate rows, ` +
+        `${sink.counts.providerReferences} provider references (${sink.counts.remoteReferences} remote, not fetched), ` +
+        `${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
+    }
+    spool.closeAppenders();
+    const con = spool.con;
+    await con.run('CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR)');
+    for (const [id, ins, snap] of sourceRows) await con.run('INSERT INTO sources VALUES ($1, $2, $3)', [id, ins, snap]);
+    const { claimsByState } = await buildTables(con, {
+      referenceInsurer: catalog.reference_insurer,
+      npiRegistry: catalog.npi_registry ? resolveLocation(baseDir, catalog.npi_registry) : undefined,
+      claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
+      services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
+      states: catalog.filters?.states?.map((s) => s.toUpperCase()),
+    });
+    await fillSourceCounts(spool, sources);
+    const tables = await writeTables(con, tmpDir);
+    const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
+    spool.close();
+    spool = null;
+    await rm(workDir, { recursive: true, force: true });
+    await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
+    await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    await swapIntoPlace(tmpDir, outDir);
+    log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
+      `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems`);
+    return { outDir: path.resolve(outDir), manifest };
+  } catch (e) {
+    spool?.close();
+    await rm(tmpDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function scalar(spool: Spool, sql: string): Promise<number> {
+  const r = await spool.con.runAndReadAll(sql);
+  return Number(r.getRows()[0]?.[0] ?? 0);
+}
+
+async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promise<void> {
+  const r = await spool.con.runAndReadAll(`
+    SELECT s.source_id,
+      (SELECT count(*) FROM rates r WHERE r.source_id = s.source_id),
+      (SELECT count(*) FROM rates r WHERE r.source_id = s.source_id AND r.provider_group_key IS NULL),
+      (SELECT count(DISTINCT provider_group_id) FROM raw_groups g WHERE g.source_id = s.source_id)
+    FROM sources s`);
+  for (const [id, rows, unresolved, groups] of r.getRows()) {
+    const src = sources[Number(id)]!;
+    src.rate_rows = Number(rows);
+    src.unresolved_rate_rows = Number(unresolved);
+    src.provider_groups = Number(groups);
+  }
+}
+
+interface ManifestParts {
+  catalog: Catalog;
+  catalogSha: string;
+  createdAt: string;
+  tables: DatasetManifest['tables'];
+  sources: ManifestSource[];
+  problems: ProblemLog;
+  claimsByState: boolean;
+}
+
+async function makeManifest(spool: Spool, p: ManifestParts): Promise<DatasetManifest> {
+  const snapshots = [...new Set(p.sources.map((s) => s.snapshot))].sort();
+  return {
+    format: DATASET_FORMAT,
+    format_version: DATASET_FORMAT_VERSION,
+    created_at: p.createdAt,
+    converter_version: CONVERTER_VERSION,
+    catalog_sha256: p.catalogSha,
+    reference_insurer: p.catalog.reference_insurer,
+    snapshots,
+    insurers: p.catalog.insurers.map((i) => ({
+      id: i.id,
+      name: i.name,
+      short_name: i.short_name ?? i.name,
+      market_share: i.market_share ?? 0,
+      member_count: i.member_count ?? 0,
+      regions: i.regions ?? [],
+    })),
+    tables: p.tables,
+    sources: p.sources,
+    counts: {
+      rate_rows: p.tables.rates.rows,
+      unresolved_rate_rows: p.sources.reduce((a, s) => a + s.unresolved_rate_rows, 0),
+      provider_groups: await scalar(spool, 'SELECT count(DISTINCT provider_group_key) FROM provider_groups'),
+      providers: p.tables.providers.rows,
+      services: p.tables.services.rows,
+      problems: p.problems.total,
+      unresolved_provider_references: await scalar(spool, 'SELECT count(*) FROM raw_groups WHERE remote_location IS NOT NULL'),
+    },
+    claims_by_state: p.claimsByState,
+  };
+}

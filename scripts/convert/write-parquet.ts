@@ -1,0 +1,75 @@
+/**
+ * Writes the dataset tables to Parquet with DuckDB's native writer and describes each file for
+ * the manifest: size, SHA-256, and for `rates` the billing-code range of every row group
+ * (architecture.md §1: parquet-wasm exposes no column statistics, so the manifest carries them).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { COLUMNS, TABLE_NAMES, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
+
+/** Rows per Parquet row group of `rates`: small enough that one billing code reads little. */
+export const RATES_ROW_GROUP_SIZE = 50_000;
+
+/** Sort order of each table in its file. */
+const ORDER: Record<TableName, string> = {
+  rates: 'billing_code, snapshot, insurer_id, source_id, provider_group_key, negotiated_rate',
+  provider_groups: 'provider_group_key, provider_id',
+  providers: 'provider_id',
+  services: 'billing_code',
+  claims_volume: 'billing_code, state',
+  price_stats: 'billing_code, snapshot, insurer_id, class_selection, state',
+};
+
+/** SHA-256 of a file, hex, streamed. */
+export async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+async function rowGroups(con: DuckDBConnection, file: string): Promise<RowGroupIndexEntry[]> {
+  const r = await con.runAndReadAll(
+    `SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value
+     FROM parquet_metadata($1) WHERE path_in_schema = 'billing_code' ORDER BY row_group_id`,
+    [file],
+  );
+  return r.getRowObjects().map((o) => ({
+    file: 0,
+    row_group: Number(o.row_group_id),
+    rows: Number(o.row_group_num_rows),
+    min_billing_code: String(o.stats_min_value ?? ''),
+    max_billing_code: String(o.stats_max_value ?? ''),
+  }));
+}
+
+/**
+ * Writes every table of TABLE_NAMES into `outDir` and returns their manifest entries.
+ * @throws when DuckDB cannot write a file.
+ */
+export async function writeTables(con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
+  await mkdir(path.join(outDir, 'rates'), { recursive: true });
+  const out = {} as Record<TableName, ManifestTable>;
+  for (const name of TABLE_NAMES) {
+    const rel = name === 'rates' ? 'rates/part-0.parquet' : `${name}.parquet`;
+    const file = path.join(outDir, rel);
+    const cols = COLUMNS[name].join(', ');
+    const rowGroupSize = name === 'rates' ? RATES_ROW_GROUP_SIZE : 1_000_000;
+    await con.run(
+      `COPY (SELECT ${cols} FROM ${name} ORDER BY ${ORDER[name]})
+       TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`,
+    );
+    const count = await con.runAndReadAll(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${name}`);
+    const entry: ManifestTable = {
+      files: [rel],
+      rows: Number(count.getRowObjects()[0]!.n),
+      bytes: [(await stat(file)).size],
+      sha256: [await sha256File(file)],
+    };
+    if (name === 'rates') entry.row_groups = await rowGroups(con, file);
+    out[name] = entry;
+  }
+  return out;
+}
