@@ -1,0 +1,134 @@
+/**
+ * The data service's boot (contract/worker.ts BootState) on the Node platform: ready over a
+ * converted dataset, failed with a reason otherwise, 401 kept as httpStatus; handle() before and
+ * after; one boot behind one promise; DuckDB never reaches for an extension.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiErrorBody } from '../../contract/api';
+import { createDataService } from '../../workers/data-service';
+import { nodePlatform } from '../../workers/platform-node';
+import { SourceError } from '../../workers/db/errors';
+import { openNodeDatabase } from '../../workers/db/open-node';
+import { sql } from '../../workers/db/sql';
+import { dispatch } from '../../workers/api/registry';
+import type { Platform } from '../../workers/platform';
+import { convertFixture } from './fixture-dataset';
+
+let root = '';
+let dir = '';
+
+beforeAll(async () => {
+  ({ root, dir } = await convertFixture());
+});
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('boot', () => {
+  it('is ready over a converted dataset, once, and answers after', async () => {
+    const service = createDataService(nodePlatform);
+    const first = service.init({ dataUrl: dir + '/' });
+    expect(service.init({ dataUrl: '/elsewhere/' })).toBe(first);
+    const state = await first;
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { created_at: string };
+    expect(state).toEqual({
+      status: 'ready',
+      createdAt: manifest.created_at,
+      snapshots: ['2025-01', '2025-02'],
+      referenceInsurer: 'ref',
+      origin: 'local',
+    });
+    const t = service.timings()!;
+    expect(t.total).toBeGreaterThan(0);
+    console.log(`boot (Node, fixture): ${t.total.toFixed(0)} ms total, DuckDB ready at ${t.database.toFixed(0)} ms`);
+    expect((await service.handle({ method: 'GET', path: '/api/insurers', query: {} })).status).toBe(200);
+    await service.close();
+  });
+
+  it('answers 503 before init', async () => {
+    const res = await createDataService(nodePlatform).handle({ method: 'GET', path: '/api/insurers', query: {} });
+    expect(res.status).toBe(503);
+    expect((res.body as ApiErrorBody).error.code).toBe('unavailable');
+  });
+
+  it('fails with a reason when the dataset is missing, and handle says so', async () => {
+    const service = createDataService(nodePlatform);
+    const state = await service.init({ dataUrl: join(root, 'missing') + '/' });
+    expect(state).toEqual({ status: 'failed', reason: 'cannot read manifest.json: ENOENT', httpStatus: 404 });
+    const res = await service.handle({ method: 'GET', path: '/api/insurers', query: {} });
+    expect(res).toEqual({
+      status: 503,
+      body: {
+        message: 'dataset not loaded: cannot read manifest.json: ENOENT',
+        error: { code: 'unavailable', message: 'dataset not loaded: cannot read manifest.json: ENOENT' },
+      },
+    });
+    await service.close();
+  });
+
+  it('keeps a 401 of the dataset request as httpStatus and answers 401', async () => {
+    const denied: Platform = {
+      ...nodePlatform,
+      source: () => ({
+        read: async (file) => {
+          throw new SourceError(`GET /data/${file}: HTTP 401`, 401);
+        },
+      }),
+    };
+    const service = createDataService(denied);
+    expect(await service.init({ dataUrl: '/data/' })).toEqual({ status: 'failed', reason: 'GET /data/manifest.json: HTTP 401', httpStatus: 401 });
+    const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query: {} });
+    expect(res.status).toBe(401);
+    expect((res.body as ApiErrorBody).error.code).toBe('unauthorized');
+    await service.close();
+  });
+
+  it('refuses another dataset format', async () => {
+    const other = join(root, 'other');
+    await cp(dir, other, { recursive: true });
+    const m = JSON.parse(await readFile(join(other, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(other, 'manifest.json'), JSON.stringify({ ...m, format_version: 2 }));
+    const service = createDataService(nodePlatform);
+    expect(await service.init({ dataUrl: other + '/' })).toEqual({
+      status: 'failed',
+      reason: 'unsupported dataset: format compete-dataset version 2 (expected compete-dataset 1)',
+    });
+    await service.close();
+  });
+
+  it('fails when a table file is corrupt', async () => {
+    const broken = join(root, 'broken');
+    await cp(dir, broken, { recursive: true });
+    await writeFile(join(broken, 'price_stats.parquet'), 'not parquet');
+    const service = createDataService(nodePlatform);
+    const state = await service.init({ dataUrl: broken + '/' });
+    expect(state.status).toBe('failed');
+    expect(state.status === 'failed' && state.reason).toMatch(/^cannot decode price_stats\.parquet: /);
+    await service.close();
+  });
+});
+
+describe('failures inside a handler', () => {
+  it('answers 500 with the reason', async () => {
+    // An empty database: the endpoint's SQL finds no price_stats table.
+    const db = await openNodeDatabase();
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    const res = dispatch({ method: 'GET', path: '/api/service-pricing', query: {} }, { db, manifest });
+    expect(res.status).toBe(500);
+    const body = res.body as ApiErrorBody;
+    expect(body.error.code).toBe('internal');
+    expect(body.message).toMatch(/^query failed: Catalog Error: Table with name price_stats does not exist/);
+    expect(body.error.message).toBe(body.message);
+    db.close();
+  });
+
+  it('never loads an extension: a query needing one fails at once', async () => {
+    const db = await openNodeDatabase();
+    const t0 = performance.now();
+    expect(() => db.all(sql`SELECT * FROM read_parquet(${'https://example.invalid/x.parquet'})`)).toThrow(/parquet/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    db.close();
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Parsers of query-string values shared by the endpoint files. Every value arrives as a string;
+ * an empty string counts as absent. A bad value throws `invalidParam` (400, `invalid <name>: <value>`).
+ */
+import { invalidParam } from './errors';
+
+/** The value of `name`, or undefined when absent or empty. */
+export function optional(query: Readonly<Record<string, string>>, name: string): string | undefined {
+  const v = query[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** A decimal integer in [min, max]; digits only (no sign, no exponent). @throws ApiError 400 */
+export function parseInteger(name: string, value: string, min: number, max: number): number {
+  if (!/^\d{1,15}$/.test(value)) throw invalidParam(name, value);
+  const n = Number(value);
+  if (n < min || n > max) throw invalidParam(name, value);
+  return n;
+}
+
+/** One of a closed list, matched exactly. @throws ApiError 400 */
+export function parseOneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw invalidParam(name, value);
+  return value as T;
+}
+
+/** `true`/`1` or `false`/`0`. @throws ApiError 400 */
+export function parseBoolean(name: string, value: string): boolean {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw invalidParam(name, value);
+}

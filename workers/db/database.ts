@@ -1,0 +1,107 @@
+/**
+ * The worker's handle on DuckDB-WASM: prepared statements in, plain rows out.
+ *
+ * Both openers (open-browser.ts, open-node.ts) wrap a synchronous DuckDB-WASM connection in this
+ * interface, so the /api handlers run the same SQL in the browser and under vitest. BIGINTs and
+ * Arrow values become plain JSON-safe values here, once (architecture.md, Gotchas).
+ */
+import type { SqlFragment } from './sql';
+import { DatabaseError } from './errors';
+
+/** A plain value of a result row: JSON-safe (no bigint, no Arrow objects). */
+export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue };
+
+/** The query surface the handlers use. Every call is synchronous (DuckDB's blocking bindings). */
+export interface Database {
+  /**
+   * Runs `query` as a prepared statement and returns its rows as plain objects; `Row` is the
+   * caller's promise about the columns it selected.
+   * @throws DatabaseError with DuckDB's message.
+   */
+  all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[];
+  /** Runs a statement without parameters (settings at boot). @throws DatabaseError */
+  exec(query: SqlFragment): void;
+  /** Creates table `name` from an Arrow IPC stream, or appends to it when `append`. @throws DatabaseError */
+  insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void;
+  close(): void;
+}
+
+/** The parts of DuckDB-WASM's `DuckDBConnection` we use, typed structurally (its Arrow is v17). */
+export interface DuckConnectionLike {
+  query(text: string): unknown;
+  prepare(text: string): { query(...params: unknown[]): unknown; close(): void };
+  insertArrowFromIPCStream(buffer: Uint8Array, options: { name: string; create?: boolean }): void;
+  close(): void;
+}
+
+interface ArrowTableLike {
+  toArray(): Array<{ toJSON(): Record<string, unknown> }>;
+}
+
+/**
+ * Converts an Arrow cell to a plain value: bigint -> number (counts stay far below 2^53),
+ * list vectors -> arrays, struct rows -> objects, null/undefined -> null.
+ */
+export function toPlain(value: unknown): PlainValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (typeof value === 'object') {
+    // Arrow vectors (lists) serialise to arrays, struct rows to objects; either may hold more Arrow.
+    const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      const j = toJSON.call(value);
+      if (Array.isArray(j)) return j.map(toPlain);
+      if (j !== null && typeof j === 'object') {
+        const out: { [key: string]: PlainValue } = {};
+        for (const [k, x] of Object.entries(j as Record<string, unknown>)) out[k] = toPlain(x);
+        return out;
+      }
+    }
+  }
+  throw new DatabaseError(`unsupported value in result: ${String(value)}`);
+}
+
+function rowsOf<Row>(table: unknown): Row[] {
+  return (table as ArrowTableLike).toArray().map((r) => {
+    const out: Record<string, PlainValue> = {};
+    for (const [k, x] of Object.entries(r.toJSON())) out[k] = toPlain(x);
+    return out as Row;
+  });
+}
+
+function wrap<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof DatabaseError) throw e;
+    throw new DatabaseError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Wraps an open DuckDB-WASM connection. */
+export function databaseOf(conn: DuckConnectionLike): Database {
+  return {
+    all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[] {
+      return wrap('query failed', () => {
+        const stmt = conn.prepare(query.text);
+        try {
+          return rowsOf<Row>(stmt.query(...query.params));
+        } finally {
+          stmt.close();
+        }
+      });
+    },
+    exec(query: SqlFragment): void {
+      if (query.params.length > 0) throw new DatabaseError('exec takes no parameters');
+      wrap('statement failed', () => conn.query(query.text));
+    },
+    insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void {
+      wrap(`loading table ${name} failed`, () => conn.insertArrowFromIPCStream(ipc, { name, create: !append }));
+    },
+    close(): void {
+      conn.close();
+    },
+  };
+}
