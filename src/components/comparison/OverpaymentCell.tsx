@@ -1,0 +1,26 @@
+/**
+ * Overpayment of one service (metrics.md Per service): signed dollars with an up (above market,
+ * red) or down (below market, green) arrow, and the variance percent under it; '-' for null.
+ */
+import type { ReactElement } from 'react';
+import { formatSignedPercent, formatSignedUsd, roundHalfAway } from '../../../contract/format';
+import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
+
+export function OverpaymentCell({ overpayment, variance }: { overpayment: number | null; variance: number | null }): ReactElement {
+  if (overpayment == null) return <span className="muted">-</span>;
+  const rounded = roundHalfAway(overpayment);
+  const direction = rounded > 0 ? 'up' : rounded < 0 ? 'down' : 'flat';
+  return (
+    <span className={`overpay overpay--${direction}`}>
+      <span className="overpay__amount">
+        {direction === 'up' && <ArrowUpIcon />}
+        {direction === 'down' && <ArrowDownIcon />}
+        {direction !== 'flat' && (
+          <span className="visually-hidden">{direction === 'up' ? 'Above market: ' : 'Below market: '}</span>
+        )}
+        {formatSignedUsd(overpayment)}
+      </span>
+      <span className="overpay__percent">{formatSignedPercent(variance)}</span>
+    </span>
+  );
+}
