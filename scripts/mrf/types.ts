@@ -101,7 +101,10 @@ export interface MrfProblem {
   offset: number;
 }
 
-/** What the reader calls, in file order. The header arrives once, when all its keys were seen. */
+/**
+ * What the reader calls, in file order. The header arrives once, at the end of the file, after all
+ * elements (its root fields may sit anywhere in the root object, before or after the arrays).
+ */
 export interface MrfSink {
   header(h: MrfHeader): void | Promise<void>;
   providerReference(ref: MrfProviderReference, offset: number): void | Promise<void>;

@@ -1,0 +1,46 @@
+/**
+ * Passes the stored bytes of an MRF through unchanged while counting them, hashing them with
+ * SHA-256 (manifest `sources[].sha256`, contracts.md §3) and reporting progress.
+ */
+import { createHash, type Hash } from 'node:crypto';
+
+/** Running totals of a metered input. */
+export class InputMeter {
+  bytes = 0;
+  private readonly hash: Hash = createHash('sha256');
+  private lastProgress = 0;
+
+  /**
+   * @param onProgress called with (bytes read, total bytes or null), at most every `intervalMs`
+   *   (default 100 ms: ~10 calls a second), and once more by `done()`.
+   */
+  constructor(
+    private readonly total: number | null,
+    private readonly onProgress?: (bytesRead: number, totalBytes: number | null) => void,
+    private readonly intervalMs = 100,
+  ) {}
+
+  /** Yields the chunks of `input` as Buffers (no copy), metering each. */
+  async *pipe(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+    for await (const u8 of input) {
+      if (u8.length === 0) continue;
+      const chunk = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+      this.bytes += chunk.length;
+      this.hash.update(chunk);
+      if (this.onProgress) {
+        const now = performance.now();
+        if (now - this.lastProgress >= this.intervalMs) {
+          this.lastProgress = now;
+          this.onProgress(this.bytes, this.total);
+        }
+      }
+      yield chunk;
+    }
+  }
+
+  /** Final progress call; returns the SHA-256 of all bytes seen, lower-case hex. */
+  done(): string {
+    this.onProgress?.(this.bytes, this.total);
+    return this.hash.digest('hex');
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Shared helpers of the element normalisers: the problem collector and readers of raw `JSON.parse`
+ * values (`unknown`) that never throw.
+ */
+import type { MrfProblem } from './types.js';
+
+/** Where an element came from, and where its tolerated problems go. */
+export interface ElementContext {
+  /** Byte offset of the element start in the decompressed stream. */
+  offset: number;
+  problems: MrfProblem[];
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** Records a tolerated problem at `path` (contracts.md §2: report.json gets file, path, offset). */
+export function report(ctx: ElementContext, code: string, path: string, message: string): void {
+  ctx.problems.push({ code, path, offset: ctx.offset, message });
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A string field as published; numbers as their text; '' for anything else (absent, null, ...). */
+export function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return '';
+}
+
+/** Short printable form of a bad value for a problem message. */
+export function describe(v: unknown): string {
+  if (v === undefined) return 'absent';
+  if (typeof v === 'number' && !Number.isFinite(v)) return `${v} (out of range)`;
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/**
+ * A lower-cased enum value. Unknown non-empty values are kept (lower case) and reported as
+ * `unknown_enum`; absent/empty values give '' and, when `required`, a `missing_field` problem; a
+ * value of another type gives '' and an `invalid_field` problem.
+ */
+export function enumValue(ctx: ElementContext, v: unknown, known: ReadonlySet<string>, path: string, required: boolean): string {
+  if (v !== undefined && v !== null && typeof v !== 'string') {
+    report(ctx, 'invalid_field', path, `not a string: ${describe(v)}`);
+    return '';
+  }
+  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  if (s === '') {
+    if (required) report(ctx, 'missing_field', path, `missing or empty: ${describe(v)}`);
+    return '';
+  }
+  if (!known.has(s)) report(ctx, 'unknown_enum', path, `unknown value ${JSON.stringify(s)}; kept`);
+  return s;
+}
+
+/**
+ * A sorted, deduplicated list of upper-cased codes; a bare string or number counts as a list of one,
+ * empty strings are dropped. `pad2` pads one-digit place-of-service codes ("1" -> "01").
+ */
+export function codeList(v: unknown, pad2: boolean): string[] {
+  const raw = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  if (raw.length === 0) return [];
+  const out: string[] = [];
+  for (const x of raw) {
+    let s = text(x).trim().toUpperCase();
+    if (s === '') continue;
+    if (pad2 && s.length === 1 && s >= '0' && s <= '9') s = `0${s}`;
+    out.push(s);
+  }
+  if (out.length < 2) return out;
+  out.sort();
+  return out.filter((s, k) => k === 0 || s !== out[k - 1]);
+}

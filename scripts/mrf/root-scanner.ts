@@ -1,0 +1,280 @@
+/**
+ * Byte-level scanner of an in-network-rates root object (architecture.md §5: split bytes first,
+ * then `JSON.parse` small pieces). It reads the decompressed stream chunk by chunk, tracks
+ * depth, strings and escapes across chunk boundaries, and cuts out as byte slices:
+ * - each element of the root `provider_references[]` and `in_network[]` (one at a time),
+ * - the value of every other root key that the caller wants (header scalars); the rest is skipped.
+ * It validates the root structure only (object, keys, colons, commas); an element's inside is
+ * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
+ */
+import { MrfReadError } from './types.js';
+
+/** The two root arrays whose elements are cut one by one. */
+export type RootArray = 'provider_references' | 'in_network';
+
+/** What the scanner found, in file order. Offsets are bytes of the decompressed stream. */
+export type ScanEvent =
+  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer }
+  | { kind: 'value'; key: string; offset: number; bytes: Buffer }
+  | { kind: 'problem'; code: string; path: string; offset: number; message: string };
+
+const S_START = 0; // before the root '{' (whitespace, BOM)
+const S_KEY_OR_END = 1; // after '{'
+const S_KEY = 2; // after ','
+const S_COLON = 3;
+const S_VALUE = 4; // after ':'
+const S_AFTER_VALUE = 5;
+const S_ARR_FIRST = 6; // after '[' of a root array
+const S_ARR_ELEM = 7; // after ',' inside a root array
+const S_ARR_NEXT = 8; // after an element
+const S_IN_VALUE = 9; // inside a value being scanned
+const S_DONE = 10; // after the root '}'
+
+const K_CONTAINER = 1;
+const K_STRING = 2;
+const K_SCALAR = 3;
+
+const P_KEY = 1;
+const P_ROOT_VALUE = 2;
+const P_ELEMENT = 3;
+
+const EMPTY: Buffer = Buffer.alloc(0);
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function show(c: number): string {
+  return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+
+/** Streaming splitter of one JSON root object; feed chunks with `push`, then call `finish`. */
+export class RootScanner {
+  private base = 0;
+  private state = S_START;
+  private bom = 0;
+  private key = '';
+  private array: RootArray | null = null;
+  private index = 0;
+  // the value being scanned
+  private kind = 0;
+  private purpose = 0;
+  private depth = 0;
+  private inStr = false;
+  private esc = false;
+  private capture = false;
+  private parts: Buffer[] = [];
+  private segStart = 0;
+  private valueOffset = 0;
+  private trailingReported = false;
+
+  /**
+   * @param file name used in errors
+   * @param wantValue whether the value of a root key (other than the two arrays) is captured
+   */
+  constructor(
+    private readonly file: string,
+    private readonly wantValue: (key: string) => boolean,
+  ) {}
+
+  /** Decompressed bytes consumed so far. */
+  get bytes(): number {
+    return this.base;
+  }
+
+  /** Scans one chunk, appending what it completes to `out`. Throws MrfReadError on bad structure. */
+  push(buf: Buffer, out: ScanEvent[]): void {
+    const n = buf.length;
+    let i = 0;
+    this.segStart = 0;
+    while (i < n) {
+      if (this.state === S_IN_VALUE) {
+        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : this.scanScalar(buf, i);
+        if (end < 0) break;
+        this.endValue(buf, end, out);
+        i = end;
+        continue;
+      }
+      const c = buf[i]!;
+      if (isWs(c)) {
+        i++;
+        continue;
+      }
+      i = this.structural(buf, i, c, out);
+    }
+    // a value still open at the chunk end keeps its bytes of this chunk
+    if (this.state === S_IN_VALUE && this.capture && this.segStart < n) this.parts.push(buf.subarray(this.segStart));
+    this.base += n;
+  }
+
+  /** Call at end of stream: throws MrfReadError unless the root object was closed. */
+  finish(): void {
+    if (this.state === S_DONE) return;
+    if (this.base === 0) throw new MrfReadError(this.file, 0, 'empty file');
+    const where = this.state === S_START ? 'no JSON object in the file' : 'truncated JSON: the stream ends inside the root object';
+    throw new MrfReadError(this.file, this.base, where);
+  }
+
+  private fail(i: number, reason: string): never {
+    throw new MrfReadError(this.file, this.base + i, reason);
+  }
+
+  /** Handles one non-whitespace byte outside a value; returns the next index. */
+  private structural(buf: Buffer, i: number, c: number, out: ScanEvent[]): number {
+    switch (this.state) {
+      case S_START:
+        if (c === 0xef && this.bom === 0 && this.base + i === 0) this.bom = 1;
+        else if (c === 0xbb && this.bom === 1 && this.base + i === 1) this.bom = 2;
+        else if (c === 0xbf && this.bom === 2 && this.base + i === 2) this.bom = 3;
+        else if (c === 0x7b && (this.bom === 0 || this.bom === 3)) this.state = S_KEY_OR_END;
+        else this.fail(i, `not JSON: expected '{' at the start of the root object, found ${show(c)}`);
+        return i + 1;
+      case S_KEY_OR_END:
+      case S_KEY:
+        if (c === 0x7d && this.state === S_KEY_OR_END) {
+          this.state = S_DONE;
+          return i + 1;
+        }
+        if (c !== 0x22) this.fail(i, `not JSON: expected a key in the root object, found ${show(c)}`);
+        return this.beginValue(buf, i, c, P_KEY, true);
+      case S_COLON:
+        if (c !== 0x3a) this.fail(i, `not JSON: expected ':' after root key "${this.key}", found ${show(c)}`);
+        this.state = S_VALUE;
+        return i + 1;
+      case S_VALUE:
+        if (this.key === 'provider_references' || this.key === 'in_network') {
+          if (c === 0x5b) {
+            this.array = this.key;
+            this.index = 0;
+            this.state = S_ARR_FIRST;
+            return i + 1;
+          }
+          out.push({ kind: 'problem', code: 'invalid_field', path: `$.${this.key}`, offset: this.base + i, message: `${this.key} is not an array; ignored` });
+          return this.beginValue(buf, i, c, P_ROOT_VALUE, false);
+        }
+        return this.beginValue(buf, i, c, P_ROOT_VALUE, this.wantValue(this.key));
+      case S_AFTER_VALUE:
+        if (c === 0x2c) this.state = S_KEY;
+        else if (c === 0x7d) this.state = S_DONE;
+        else this.fail(i, `not JSON: expected ',' or '}' in the root object, found ${show(c)}`);
+        return i + 1;
+      case S_ARR_FIRST:
+      case S_ARR_ELEM:
+        if (c === 0x5d && this.state === S_ARR_FIRST) {
+          this.state = S_AFTER_VALUE;
+          return i + 1;
+        }
+        return this.beginValue(buf, i, c, P_ELEMENT, true);
+      case S_ARR_NEXT:
+        if (c === 0x2c) this.state = S_ARR_ELEM;
+        else if (c === 0x5d) this.state = S_AFTER_VALUE;
+        else this.fail(i, `not JSON: expected ',' or ']' in ${this.array}, found ${show(c)}`);
+        return i + 1;
+      default: // S_DONE
+        if (!this.trailingReported) {
+          this.trailingReported = true;
+          out.push({ kind: 'problem', code: 'trailing_data', path: '$', offset: this.base + i, message: 'data after the end of the root object; ignored' });
+        }
+        return buf.length;
+    }
+  }
+
+  private beginValue(buf: Buffer, i: number, c: number, purpose: number, capture: boolean): number {
+    if (c === 0x2c || c === 0x3a || c === 0x5d || c === 0x7d) this.fail(i, `not JSON: expected a value, found ${show(c)}`);
+    this.purpose = purpose;
+    this.capture = capture;
+    this.valueOffset = this.base + i;
+    this.segStart = i;
+    this.state = S_IN_VALUE;
+    this.inStr = false;
+    this.esc = false;
+    if (c === 0x7b || c === 0x5b) {
+      this.kind = K_CONTAINER;
+      this.depth = 1;
+      return i + 1;
+    }
+    if (c === 0x22) {
+      this.kind = K_STRING;
+      return i + 1;
+    }
+    this.kind = K_SCALAR;
+    return i;
+  }
+
+  private endValue(buf: Buffer, end: number, out: ScanEvent[]): void {
+    let bytes = EMPTY;
+    if (this.capture) {
+      const last = buf.subarray(this.segStart, end);
+      bytes = this.parts.length === 0 ? last : Buffer.concat([...this.parts, last]);
+      this.parts = [];
+    }
+    const offset = this.valueOffset;
+    if (this.purpose === P_KEY) {
+      try {
+        this.key = JSON.parse(bytes.toString('utf8')) as string;
+      } catch {
+        throw new MrfReadError(this.file, offset, 'not JSON: invalid root key');
+      }
+      this.state = S_COLON;
+    } else if (this.purpose === P_ROOT_VALUE) {
+      if (this.capture) out.push({ kind: 'value', key: this.key, offset, bytes });
+      this.state = S_AFTER_VALUE;
+    } else {
+      out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
+      this.state = S_ARR_NEXT;
+    }
+  }
+
+  /** Hot loop: finds the end of an object/array; returns the index after it, or -1 at chunk end. */
+  private scanContainer(buf: Buffer, i: number): number {
+    const n = buf.length;
+    let depth = this.depth;
+    let inStr = this.inStr;
+    if (this.esc) {
+      this.esc = false;
+      i++;
+    }
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (inStr) {
+        if (c === 0x22) inStr = false;
+        else if (c === 0x5c && ++i === n) this.esc = true;
+        continue;
+      }
+      if (c === 0x22) inStr = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+        this.depth = 0;
+        this.inStr = false;
+        return i + 1;
+      }
+    }
+    this.depth = depth;
+    this.inStr = inStr;
+    return -1;
+  }
+
+  private scanString(buf: Buffer, i: number): number {
+    const n = buf.length;
+    if (this.esc) {
+      this.esc = false;
+      i++;
+    }
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (c === 0x22) return i + 1;
+      if (c === 0x5c && ++i === n) this.esc = true;
+    }
+    return -1;
+  }
+
+  /** A number/true/false/null token ends before whitespace, ',', ']' or '}'. */
+  private scanScalar(buf: Buffer, i: number): number {
+    const n = buf.length;
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (c === 0x2c || c === 0x5d || c === 0x7d || isWs(c)) return i;
+    }
+    return -1;
+  }
+}

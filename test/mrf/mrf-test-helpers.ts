@@ -1,0 +1,138 @@
+/**
+ * Helpers of the MRF reader tests: a sink that records every event, chunked byte sources, fixture
+ * loading, and an INDEPENDENT count of a whole in-network file done with `JSON.parse` + plain loops
+ * (fine for the small fixtures; the reader itself never parses a whole file).
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { readInNetworkStream } from '../../scripts/mrf/read-in-network.js';
+import type {
+  MrfHeader,
+  MrfInNetworkItem,
+  MrfProblem,
+  MrfProviderReference,
+  MrfReadOptions,
+  MrfReadResult,
+  MrfSink,
+} from '../../scripts/mrf/types.js';
+
+export const FIXTURES = new URL('../fixtures/mrf/', import.meta.url);
+
+export type MrfEvent =
+  | { kind: 'header'; header: MrfHeader }
+  | { kind: 'ref'; ref: MrfProviderReference; offset: number }
+  | { kind: 'item'; item: MrfInNetworkItem; offset: number }
+  | { kind: 'problem'; problem: MrfProblem };
+
+/** A sink that keeps every event in order. */
+export function recordingSink(): MrfSink & { events: MrfEvent[] } {
+  const events: MrfEvent[] = [];
+  return {
+    events,
+    header: (header) => void events.push({ kind: 'header', header }),
+    providerReference: (ref, offset) => void events.push({ kind: 'ref', ref, offset }),
+    inNetworkItem: (item, offset) => void events.push({ kind: 'item', item, offset }),
+    problem: (problem) => void events.push({ kind: 'problem', problem }),
+  };
+}
+
+/** Yields `bytes` in chunks of `size` bytes (copies, as a file stream would give). */
+export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+}
+
+/** Reads `bytes` through readInNetworkStream in chunks of `size`; returns events and result. */
+export async function readBytes(
+  bytes: Uint8Array,
+  size = 64 * 1024,
+  options: MrfReadOptions = {},
+): Promise<{ events: MrfEvent[]; result: MrfReadResult }> {
+  const sink = recordingSink();
+  const result = await readInNetworkStream('test.json', chunked(bytes, size), sink, options);
+  return { events: sink.events, result };
+}
+
+/** Runs a read expected to fail; returns the error. */
+export async function readError(bytes: Uint8Array, size = 64 * 1024): Promise<unknown> {
+  try {
+    await readBytes(bytes, size);
+  } catch (e) {
+    return e;
+  }
+  throw new Error('the read did not fail');
+}
+
+export function fixtureBytes(name: string): Buffer {
+  return readFileSync(new URL(name, FIXTURES));
+}
+
+/** The decompressed JSON text of a fixture. */
+export function fixtureText(name: string): string {
+  const raw = fixtureBytes(name);
+  return (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
+}
+
+export const items = (ev: MrfEvent[]): MrfInNetworkItem[] => ev.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
+export const refs = (ev: MrfEvent[]): MrfProviderReference[] => ev.flatMap((e) => (e.kind === 'ref' ? [e.ref] : []));
+export const problems = (ev: MrfEvent[]): MrfProblem[] => ev.flatMap((e) => (e.kind === 'problem' ? [e.problem] : []));
+
+/** Counts a reader's events the way independentCounts counts the document. */
+export function eventCounts(ev: MrfEvent[]): Counts {
+  const c: Counts = { items: 0, prices: 0, references: 0, referenceProviders: 0, inlineProviders: 0 };
+  for (const it of items(ev)) {
+    c.items++;
+    for (const r of it.negotiated_rates) {
+      c.prices += r.prices.length;
+      for (const g of r.provider_groups) c.inlineProviders += g.length;
+    }
+  }
+  for (const r of refs(ev)) {
+    c.references++;
+    c.referenceProviders += r.providers.length;
+  }
+  return c;
+}
+
+export interface Counts {
+  items: number;
+  prices: number;
+  references: number;
+  /** Provider entries of root provider_references: one per non-zero NPI, or one per group without. */
+  referenceProviders: number;
+  /** Same rule for the inline provider_groups of negotiated_rates (v1). */
+  inlineProviders: number;
+}
+
+type Group = { npi?: number[] };
+type Doc = {
+  provider_references?: Array<{ provider_groups?: Group[] }>;
+  in_network: Array<{ negotiated_rates: Array<{ provider_groups?: Group[]; negotiated_prices: unknown[] }> }>;
+};
+
+function groupProviders(groups: Group[] | undefined): number {
+  let n = 0;
+  for (const g of groups ?? []) {
+    let npis = 0;
+    for (const x of g.npi ?? []) if (x !== 0) npis++;
+    n += npis > 0 ? npis : 1;
+  }
+  return n;
+}
+
+/** Whole-document count with JSON.parse and loops: the oracle of the fixture tests. */
+export function independentCounts(text: string): Counts {
+  const doc = JSON.parse(text) as Doc;
+  const c: Counts = { items: 0, prices: 0, references: 0, referenceProviders: 0, inlineProviders: 0 };
+  for (const ref of doc.provider_references ?? []) {
+    c.references++;
+    c.referenceProviders += groupProviders(ref.provider_groups);
+  }
+  for (const item of doc.in_network) {
+    c.items++;
+    for (const rate of item.negotiated_rates) {
+      c.prices += rate.negotiated_prices.length;
+      c.inlineProviders += groupProviders(rate.provider_groups);
+    }
+  }
+  return c;
+}
