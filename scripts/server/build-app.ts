@@ -1,0 +1,36 @@
+/**
+ * Builds the app (src/ + workers/) with Vite's `build()` API and the project's vite.config.ts.
+ * Used by `npm start` and the end-to-end tests; same output as `npm run build`.
+ */
+import { resolve } from 'node:path';
+import { build } from 'vite';
+import { PROJECT_ROOT } from './project-root';
+
+export { PROJECT_ROOT };
+
+/**
+ * Builds into `outDir` (absolute, or relative to the project root), emptying it first.
+ * Vite logs errors only by default (DuckDB-WASM's bundle draws a page of harmless `eval`
+ * warnings); pass `logLevel: 'warn'` to see them. Throws Vite's error when the build fails.
+ */
+export async function buildApp(
+  outDir: string,
+  options: { logLevel?: 'info' | 'warn' | 'error' | 'silent' } = {},
+): Promise<{ outDir: string }> {
+  const out = resolve(PROJECT_ROOT, outDir);
+  // Vite sets process.env.NODE_ENV = 'production' when it is unset; restore it, or a server
+  // started later in this process would believe it runs in production (auth-config.ts).
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({
+      root: PROJECT_ROOT,
+      configFile: resolve(PROJECT_ROOT, 'vite.config.ts'),
+      logLevel: options.logLevel ?? 'error',
+      build: { outDir: out, emptyOutDir: true },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+  return { outDir: out };
+}

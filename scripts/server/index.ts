@@ -1,0 +1,129 @@
+/**
+ * The Compete server (contracts.md §4): serves the built app, the dataset and the auth endpoints,
+ * nothing else. Built on fastify 5 + @fastify/static (its `@fastify/send` does ETag, Range and
+ * traversal checks).
+ *
+ * - `/`            the app from `distDir`; unknown non-/api, non-/data GET paths fall back to
+ *                  index.html (client-side routes); `/assets/*` (Vite's content-hashed files)
+ *                  are cached for a year, everything else revalidates (`no-cache` + ETag).
+ * - `/data/*`      the dataset directory, byte ranges (`Accept-Ranges: bytes`, 206, 416), ETag,
+ *                  never compressed (Parquet is compressed inside; ranges must address file bytes).
+ * - `/api/auth/*`  see auth-routes.ts; any other `/api/...` is 404 JSON.
+ * Every response carries the security headers of security-headers.ts.
+ */
+import { resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { describeAuth, readAuthConfig } from './auth-config';
+import { registerAuthRoutes } from './auth-routes';
+import { codeForStatus, errorBody, sendError } from './errors';
+import { IMMUTABLE_CACHE, REVALIDATE_CACHE, SECURITY_HEADERS } from './security-headers';
+
+export interface StartServerOptions {
+  /** Directory of the built app (Vite's `dist/`), holding index.html. */
+  distDir: string;
+  /** Dataset directory (manifest.json + Parquet), served under /data/. */
+  dataDir: string;
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Where log lines go; default console.log. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** Base URL ending in '/', e.g. `http://127.0.0.1:8080/`. */
+  url: string;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server. Throws when `distDir` or `dataDir` is not a directory, or the port is taken
+ * (the listen error, e.g. EADDRINUSE).
+ */
+export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
+  const distDir = resolve(opts.distDir);
+  const dataDir = resolve(opts.dataDir);
+  await assertDirectory(distDir, 'distDir');
+  await assertDirectory(dataDir, 'dataDir');
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const auth = readAuthConfig();
+
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  decorate(app);
+  registerAuthRoutes(app, auth, log);
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    cacheControl: false,
+    setHeaders: (res, filePath) => {
+      const hashed = filePath.startsWith(`${distDir}${sep}assets${sep}`);
+      res.setHeader('cache-control', hashed ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
+    },
+  });
+  await app.register(fastifyStatic, {
+    root: dataDir,
+    prefix: '/data/',
+    decorateReply: false,
+    index: false,
+    acceptRanges: true,
+    etag: true,
+    cacheControl: false,
+    setHeaders: (res) => res.setHeader('cache-control', REVALIDATE_CACHE),
+  });
+  registerFallbacks(app);
+
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: opts.port, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  log(describeAuth(auth));
+  return { url: `http://${displayHost(host)}:${port}/`, close: () => app.close() };
+}
+
+/** Security headers on every response; `.wasm` typed for streaming compilation; uniform errors. */
+function decorate(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    if (request.url.split('?')[0]?.endsWith('.wasm') && reply.statusCode < 300) {
+      reply.header('content-type', 'application/wasm');
+    }
+    return payload;
+  });
+  app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (error.headers) reply.headers(error.headers);
+    const message = status >= 500 ? 'internal server error' : error.message;
+    return reply.code(status).type('application/json; charset=utf-8').send(errorBody(codeForStatus(status), message));
+  });
+}
+
+/**
+ * 404s: JSON under /api, /data and /assets and for a missing file (a last segment with an
+ * extension, e.g. /favicon.ico); the SPA's index.html for any other GET/HEAD path.
+ */
+function registerFallbacks(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isFileArea = /^\/(api|data|assets)(\/|$)/.test(path) || /\.[A-Za-z0-9]+$/.test(path);
+    if (isFileArea || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendError(reply, 404, 'not_found', `not found: ${request.method} ${path}`);
+    }
+    reply.header('cache-control', REVALIDATE_CACHE);
+    return reply.sendFile('index.html', { cacheControl: false });
+  });
+}
+
+async function assertDirectory(dir: string, name: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (!info?.isDirectory()) throw new Error(`${name} is not a directory: ${dir}`);
+}
+
+/** A wildcard listen address is shown as the loopback address a browser can open. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,30 @@
+/**
+ * Response headers every answer of the server carries (architecture.md §2: the CSP under which
+ * DuckDB-WASM, parquet-wasm and the worker were verified; nothing may load from another origin).
+ */
+
+/** The Content-Security-Policy, verbatim from architecture.md §2 plus object/base/frame rules. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Header name -> value, set on every response (HTML, data, JSON, errors, 404s). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/** Cache-Control of content-hashed files under /assets/ (Vite names them by hash). */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Cache-Control of everything else: revalidate every time (ETag / Last-Modified). */
+export const REVALIDATE_CACHE = 'no-cache';

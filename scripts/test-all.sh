@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `npm test`: lint, typecheck, unit tests, end-to-end tests, in that order; keeps going after a
+# failure. Lint and typecheck count as one test each; vitest tests are counted from the JSON
+# reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
+# one failure). Writes test-results/summary.txt; the LAST line printed is `N passed, N failed`.
+# Exit status: 0 when nothing failed, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+rm -f test-results/unit.json test-results/e2e.json test-results/summary.txt
+
+passed=0
+failed=0
+summary=()
+
+# Records a pass/fail for a one-test step: record <name> <exit status>
+record() {
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed")
+  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)"); fi
+}
+
+# Counts a vitest JSON report: count_vitest <name> <json file> <exit status of vitest>
+count_vitest() {
+  local counts p f
+  counts=$(node -e '
+    const fs = require("node:fs");
+    const [file, rc] = [process.argv[1], Number(process.argv[2])];
+    let p = 0, f = 0;
+    if (fs.existsSync(file)) {
+      const r = JSON.parse(fs.readFileSync(file, "utf8"));
+      p = r.numPassedTests ?? 0;
+      f = r.numFailedTests ?? 0;
+      for (const s of r.testResults ?? []) {
+        if (s.status === "failed" && (s.assertionResults ?? []).length === 0) f += 1;
+      }
+    }
+    if (rc !== 0 && f === 0) f = 1;
+    console.log(p + " " + f);
+  ' "$2" "$3")
+  p=${counts% *}
+  f=${counts#* }
+  passed=$((passed + p))
+  failed=$((failed + f))
+  summary+=("$1: $p passed, $f failed (exit $3)")
+}
+
+echo "== lint: npx eslint ."
+npx eslint .
+record lint $?
+
+echo "== typecheck: npx tsc -p tsconfig.json --noEmit"
+npx tsc -p tsconfig.json --noEmit
+record typecheck $?
+
+echo "== unit tests: npx vitest run"
+npx vitest run --reporter=default --reporter=json --outputFile=test-results/unit.json
+count_vitest unit test-results/unit.json $?
+
+echo "== end-to-end tests: npx vitest run -c vitest.e2e.config.ts"
+npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=test-results/e2e.json
+count_vitest e2e test-results/e2e.json $?
+
+total="$passed passed, $failed failed"
+{ printf '%s\n' "${summary[@]}"; echo "$total"; } > test-results/summary.txt
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+echo "$total"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,66 @@
+/**
+ * Debian's Chromium driven by playwright-core (common.md launch options) in a fresh temporary
+ * profile, recording every request URL and every uncaught page error.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../scripts/server/build-app';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-results/screenshots');
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL requested by the pages and their workers, in order. */
+  requests: string[];
+  /** Uncaught exceptions of the page. */
+  pageErrors: string[];
+  /** console.error messages. */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Launches Chromium headless at 1280x800; `close()` ends the browser and deletes its profile. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'compete-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const requests: string[] = [];
+  const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && consoleErrors.push(`worker: ${m.text()}`)));
+  return {
+    context, page, requests, pageErrors, consoleErrors,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** URLs in `urls` that are neither on `origin` nor data: (blob: URLs count by their inner origin). */
+export function foreignRequests(urls: string[], origin: string): string[] {
+  return urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
+}
+
+/** Saves a full-page screenshot as test-results/screenshots/<name>.png; returns the path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,46 @@
+/**
+ * Global setup of the end-to-end run: builds the app once (Vite build API) into a temporary
+ * directory, converts the hand-made fixture catalog (test/fixtures/e2e) with the real converter,
+ * starts the real server on a free port, and hands its URL to the tests (`inject('baseUrl')`).
+ * The returned teardown stops the server and deletes the temporary directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { convertCatalog } from '../../scripts/convert/index';
+import { PROJECT_ROOT, buildApp } from '../../scripts/server/build-app';
+import { startServer } from '../../scripts/server/index';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the server under test, ending in '/'. */
+    baseUrl: string;
+  }
+}
+
+/** The fixture catalog (expected figures in test/fixtures/e2e/README.md). */
+export const E2E_CATALOG = join(PROJECT_ROOT, 'test/fixtures/e2e/catalog.json');
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = await mkdtemp(join(tmpdir(), 'compete-e2e-'));
+  const cleanup: Array<() => Promise<void>> = [() => rm(root, { recursive: true, force: true })];
+  const teardown = async () => {
+    for (const step of cleanup.reverse()) await step().catch((e: unknown) => console.error('e2e teardown:', e));
+  };
+  try {
+    const t0 = Date.now();
+    const { outDir } = await buildApp(join(root, 'dist'));
+    const t1 = Date.now();
+    const { outDir: dataDir } = await convertCatalog(E2E_CATALOG, join(root, 'dataset'), { quiet: true });
+    const t2 = Date.now();
+    const server = await startServer({ distDir: outDir, dataDir, port: 0, log: () => {} });
+    cleanup.push(() => server.close());
+    console.log(`e2e: built in ${t1 - t0} ms, converted in ${t2 - t1} ms, serving at ${server.url}`);
+    project.provide('baseUrl', server.url);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

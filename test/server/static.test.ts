@@ -1,0 +1,177 @@
+// The server's static side: the app with SPA fallback, the dataset under /data/ with byte ranges,
+// ETag, no compression, security headers on every answer, and no path traversal.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../scripts/server/index';
+import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
+import { BLOB_SIZE, INDEX_HTML, SECRET, blobByte, makeTempSite, rawRequest, type TempSite } from './temp-site';
+
+const BLOB = '/data/rates/part-0.parquet';
+let site: TempSite;
+let server: RunningServer;
+
+beforeAll(async () => {
+  site = await makeTempSite();
+  server = await startServer({ distDir: site.distDir, dataDir: site.dataDir, port: 0, log: () => {} });
+});
+afterAll(async () => {
+  await server?.close();
+  await site?.remove();
+});
+
+function expectSecurityHeaders(headers: Record<string, string | string[] | undefined>): void {
+  expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  expect(headers['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  expect(headers['x-frame-options']).toBe('DENY');
+}
+
+/** Expected bytes [start, end] of the blob, inclusive. */
+function slice(start: number, end: number): number[] {
+  return Array.from({ length: end - start + 1 }, (_, k) => blobByte(start + k));
+}
+
+describe('dataset under /data/', () => {
+  it('serves the whole file with Accept-Ranges, ETag and no compression', async () => {
+    const res = await rawRequest(server.url, BLOB, { 'accept-encoding': 'gzip, br, deflate' });
+    expect(res.status).toBe(200);
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers.etag).toMatch(/^(W\/)?"[^"]+"$/);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.length).toBe(BLOB_SIZE);
+    expect(Number(res.headers['content-length'])).toBe(BLOB_SIZE);
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('answers HEAD with the size and Accept-Ranges and no body (how readers learn the file size)', async () => {
+    const res = await rawRequest(server.url, BLOB, {}, 'HEAD');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-length']).toBe(String(BLOB_SIZE));
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.body.length).toBe(0);
+  });
+
+  it('answers a single range with 206, the exact bytes and Content-Range', async () => {
+    const res = await rawRequest(server.url, BLOB, { range: 'bytes=100-199' });
+    expect(res.status).toBe(206);
+    expect(res.headers['content-range']).toBe(`bytes 100-199/${BLOB_SIZE}`);
+    expect(res.headers['content-length']).toBe('100');
+    expect([...res.body]).toEqual(slice(100, 199));
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('answers a suffix range (bytes=-10) with the last 10 bytes', async () => {
+    const res = await rawRequest(server.url, BLOB, { range: 'bytes=-10' });
+    expect(res.status).toBe(206);
+    // 4096 bytes: the last ten are 4086..4095.
+    expect(res.headers['content-range']).toBe(`bytes 4086-4095/${BLOB_SIZE}`);
+    expect([...res.body]).toEqual(slice(4086, 4095));
+  });
+
+  it('answers an open range (bytes=4000-) up to the end', async () => {
+    const res = await rawRequest(server.url, BLOB, { range: 'bytes=4000-' });
+    expect(res.status).toBe(206);
+    expect(res.headers['content-range']).toBe(`bytes 4000-4095/${BLOB_SIZE}`);
+    expect(res.body.length).toBe(96);
+  });
+
+  it.each(['bytes=5000-6000', 'bytes=20-10', 'bytes=abc'])('answers %s with 416 and bytes */size', async (range) => {
+    const res = await rawRequest(server.url, BLOB, { range });
+    expect(res.status).toBe(416);
+    expect(res.headers['content-range']).toBe(`bytes */${BLOB_SIZE}`);
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('answers If-None-Match with the ETag by 304', async () => {
+    const first = await rawRequest(server.url, BLOB);
+    const etag = String(first.headers.etag);
+    const again = await rawRequest(server.url, BLOB, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('serves manifest.json as JSON', async () => {
+    const res = await rawRequest(server.url, '/data/manifest.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text)).toEqual({ format: 'compete-dataset' });
+  });
+
+  it('answers a missing data file with 404 JSON, not the app', async () => {
+    const res = await rawRequest(server.url, '/data/nope.parquet');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text).error.code).toBe('not_found');
+    expectSecurityHeaders(res.headers);
+  });
+});
+
+describe('path traversal', () => {
+  it.each([
+    '/data/../package.json',
+    '/data/%2e%2e/package.json',
+    '/data/%2E%2E/secret.txt',
+    '/data/..%2fsecret.txt',
+    '/data/%2e%2e%2fsecret.txt',
+    '/data/rates/../../secret.txt',
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/..%2f..%2fsecret.txt',
+  ])('refuses %s', async (path) => {
+    const res = await rawRequest(server.url, path);
+    expect([400, 403, 404]).toContain(res.status);
+    expect(res.text).not.toContain(SECRET);
+    expectSecurityHeaders(res.headers);
+  });
+});
+
+describe('the app', () => {
+  it('serves index.html at / with the security headers and no-cache', async () => {
+    const res = await rawRequest(server.url, '/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toBe(INDEX_HTML);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expectSecurityHeaders(res.headers);
+  });
+
+  it.each(['/live-comparison', '/login', '/auth/callback?token=abc', '/comparison/deep/link'])(
+    'falls back to index.html for the client route %s',
+    async (path) => {
+      const res = await rawRequest(server.url, path);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(INDEX_HTML);
+      expectSecurityHeaders(res.headers);
+    },
+  );
+
+  it('caches hashed assets for a year', async () => {
+    const res = await rawRequest(server.url, '/assets/app-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('answers a missing asset with 404, not index.html', async () => {
+    const res = await rawRequest(server.url, '/assets/missing-123.js');
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('<html');
+  });
+
+  it('answers a missing file outside /assets (e.g. /favicon.ico) with 404, not index.html', async () => {
+    const res = await rawRequest(server.url, '/favicon.ico');
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('<html');
+  });
+
+  it('types .wasm as application/wasm', async () => {
+    const res = await rawRequest(server.url, '/engine.wasm');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/wasm');
+  });
+
+  it('does not fall back to index.html for other methods', async () => {
+    const res = await rawRequest(server.url, '/live-comparison', {}, 'POST');
+    expect(res.status).toBe(404);
+    expectSecurityHeaders(res.headers);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Test helpers for the server: a throw-away site (a minimal built app + a dataset directory with
+ * a binary file), raw HTTP requests (no URL normalisation, so `..` reaches the server as sent).
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Size of the binary data file, bytes. */
+export const BLOB_SIZE = 4096;
+/** Byte i of the binary data file: (31 i + 7) mod 256, so every slice is recognisable. */
+export function blobByte(i: number): number {
+  return (31 * i + 7) % 256;
+}
+export const INDEX_HTML = '<!doctype html><html><head><title>Compete test</title></head><body>app</body></html>';
+/** Content of files placed outside the served directories; must never be served. */
+export const SECRET = 'do-not-serve-this-secret';
+
+export interface TempSite {
+  root: string;
+  distDir: string;
+  dataDir: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * Creates `<tmp>/dist` (index.html, assets/app-abc123.js, engine.wasm), `<tmp>/data`
+ * (manifest.json, rates/part-0.parquet of BLOB_SIZE bytes) and `<tmp>/package.json` + `<tmp>/secret.txt`
+ * holding SECRET next to them.
+ */
+export async function makeTempSite(): Promise<TempSite> {
+  const root = await mkdtemp(join(tmpdir(), 'compete-server-'));
+  const distDir = join(root, 'dist');
+  const dataDir = join(root, 'data');
+  await mkdir(join(distDir, 'assets'), { recursive: true });
+  await mkdir(join(dataDir, 'rates'), { recursive: true });
+  await writeFile(join(distDir, 'index.html'), INDEX_HTML);
+  await writeFile(join(distDir, 'assets', 'app-abc123.js'), 'console.log("app");\n');
+  await writeFile(join(distDir, 'engine.wasm'), Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
+  await writeFile(join(dataDir, 'manifest.json'), JSON.stringify({ format: 'compete-dataset' }));
+  const blob = Buffer.alloc(BLOB_SIZE);
+  for (let i = 0; i < BLOB_SIZE; i++) blob[i] = blobByte(i);
+  await writeFile(join(dataDir, 'rates', 'part-0.parquet'), blob);
+  await writeFile(join(root, 'package.json'), JSON.stringify({ name: SECRET }));
+  await writeFile(join(root, 'secret.txt'), SECRET);
+  return { root, distDir, dataDir, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+}
+
+/** GET (or `method`) `path` exactly as written against `baseUrl`, with `headers`. */
+export function rawRequest(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
+  const base = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: base.hostname, port: base.port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sets environment variables for the duration of `fn`, then restores them. */
+export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (v: Record<string, string | undefined>) => {
+    for (const [k, value] of Object.entries(v)) {
+      if (value === undefined) delete process.env[k];
+      else process.env[k] = value;
+    }
+  };
+  apply(vars);
+  try {
+    return await fn();
+  } finally {
+    apply(saved);
+  }
+}
