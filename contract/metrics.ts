@@ -14,7 +14,7 @@ export const SERVICE_CODE_TYPES = ['CPT', 'HCPCS'] as const;
 export const DOLLAR_NEGOTIATED_TYPES = ['negotiated', 'fee schedule', 'derived'] as const;
 
 /** Numeric ranges of CPT codes per category, inclusive, in the order metrics.md lists them. */
-const CATEGORY_RANGES: ReadonlyArray<readonly [number, number, Category]> = [
+export const CATEGORY_RANGES: ReadonlyArray<readonly [number, number, Category]> = [
   [99202, 99215, 'Office visit'],
   [99281, 99285, 'Emergency'],
   [92920, 93799, 'Cardiac'],

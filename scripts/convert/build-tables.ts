@@ -7,7 +7,7 @@
  * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CATEGORIES, DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { CATEGORY_RANGES, DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 
 /** Optional inputs of the catalog, as absolute paths. */
@@ -157,19 +157,10 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
   );
 }
 
-/** SQL of contract/metrics.ts categoryOfCode (metrics.md, Names and categories); kept in step by a test. */
+/** SQL of contract/metrics.ts categoryOfCode (metrics.md, Names and categories), from the same ranges. */
 export function categorySql(col: string): string {
-  const ranges: Array<[number, number, (typeof CATEGORIES)[number]]> = [
-    [99202, 99215, 'Office visit'],
-    [99281, 99285, 'Emergency'],
-    [92920, 93799, 'Cardiac'],
-    [33010, 37799, 'Cardiac'],
-    [80047, 89398, 'Lab'],
-    [70010, 79999, 'Radiology'],
-    [10004, 69990, 'Surgical'],
-  ];
   const n = `TRY_CAST(${col} AS INTEGER)`;
-  const whens = ranges.map(([lo, hi, c]) => `WHEN ${n} BETWEEN ${lo} AND ${hi} THEN '${c}'`).join(' ');
+  const whens = CATEGORY_RANGES.map(([lo, hi, c]) => `WHEN ${n} BETWEEN ${lo} AND ${hi} THEN '${c}'`).join(' ');
   return `CASE WHEN NOT regexp_full_match(${col}, '[0-9]{5}') THEN 'Other' ${whens} ELSE 'Other' END`;
 }
 
