@@ -46,7 +46,7 @@ try {
   }));
   const full = await best(async () => (await convertCatalog(catalog, path.join(tmp, 'dataset'), { quiet: true })).manifest.counts.rate_rows);
   const mb = jsonBytes / 1e6;
-  const rows = [
+  const rows: Array<[string, string, string]> = [
     ['reader (gunzip + split + parse)', `${(mb / reader.seconds).toFixed(1)} MB/s`, ''],
     ['full conversion gz -> dataset', `${(mb / full.seconds).toFixed(1)} MB/s`, `${Math.round(full.value / full.seconds).toLocaleString('en-US')} rate rows/s`],
   ];
