@@ -157,6 +157,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       states: catalog.filters?.states?.map((s) => s.toUpperCase()),
     });
     await fillSourceCounts(spool, sources);
+    await reportDanglingReferences(spool, sources, problems);
     const tables = await writeTables(con, tmpDir);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
@@ -193,6 +194,30 @@ async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promis
     src.rate_rows = Number(rows);
     src.unresolved_rate_rows = Number(unresolved);
     src.provider_groups = Number(groups);
+  }
+}
+
+/**
+ * Rates that name a provider_group_id their file never declares (a dangling reference): kept with
+ * an empty provider (metrics.md, Rows that count) and reported once per (file, id).
+ */
+async function reportDanglingReferences(spool: Spool, sources: ManifestSource[], problems: ProblemLog): Promise<void> {
+  const r = await spool.con.runAndReadAll(`
+    SELECT r.source_id, r.provider_group_id, CAST(count(*) AS INTEGER) AS n
+    FROM raw_rates r JOIN sources s USING (source_id)
+    WHERE r.provider_group_id IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM raw_groups g WHERE g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id)
+    GROUP BY ALL ORDER BY 1, 2`);
+  for (const [id, groupId, n] of r.getRows()) {
+    const src = sources[Number(id)]!;
+    problems.add({
+      file: src.url,
+      code: 'dangling_provider_reference',
+      message: `${Number(n)} rate rows name provider group ${String(groupId)}, which the file does not declare; they are unresolved`,
+      path: '$.in_network[*].negotiated_rates[*].provider_references',
+      offset: -1,
+    });
+    src.problems++;
   }
 }
 

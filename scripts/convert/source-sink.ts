@@ -48,12 +48,20 @@ export class SourceSink implements MrfSink {
     this.problems.add({ file: this.file, ...p });
   }
 
-  providerReference(ref: MrfProviderReference): void {
-    this.counts.providerReferences++;
+  providerReference(ref: MrfProviderReference, offset: number): void {
+    const index = this.counts.providerReferences++;
     if (ref.providers.length === 0) {
       // A remote `location` group (v1) is not fetched in this version: it stays unresolved and
       // every rate naming it is counted as such (metrics.md, Rows that count).
       if (ref.location) this.counts.remoteReferences++;
+      this.problem({
+        code: ref.location ? 'unresolved_remote_reference' : 'empty_provider_group',
+        message: ref.location
+          ? `provider group ${ref.provider_group_id} is remote (${ref.location}) and was not fetched; its rates are unresolved`
+          : `provider group ${ref.provider_group_id} has no provider; its rates are unresolved`,
+        path: `$.provider_references[${index}]`,
+        offset,
+      });
       this.appendGroupRow(ref.provider_group_id, null, ref.location ?? null);
       return;
     }

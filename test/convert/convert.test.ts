@@ -126,9 +126,33 @@ describe('convertCatalog on hand-made MRFs', () => {
     expect(manifest.claims_by_state).toBe(true);
   });
 
-  it('reports the unknown catalog field as a warning', async () => {
-    const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as { warnings: string[] };
+  it('reports the unknown catalog field as a warning and the unfetched remote group as a problem', async () => {
+    const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as {
+      warnings: string[];
+      problems: Array<{ file: string; code: string; path: string; offset: number }>;
+    };
     expect(report.warnings).toContain('unknown field ignored: favourite_colour');
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]).toMatchObject({ file: 'ref-2025-02.json', code: 'unresolved_remote_reference', path: '$.provider_references[1]' });
+    expect(report.problems[0]!.offset).toBeGreaterThan(0);
+    expect(manifest.sources[0]!.problems).toBe(1);
+  });
+
+  it('reports rates naming an undeclared provider group as dangling and keeps them unresolved', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-convert-dangling-'));
+    try {
+      await cp(FIXTURES, dir, { recursive: true });
+      const file = path.join(dir, 'ref-2025-02.json');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('"provider_references": [20]', '"provider_references": [77]'));
+      const { manifest: m } = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'dataset'), { quiet: true });
+      const report = JSON.parse(await readFile(path.join(dir, 'dataset', 'report.json'), 'utf8')) as { problems: Array<{ code: string; message: string }> };
+      expect(report.problems.map((p) => p.code).sort()).toEqual(['dangling_provider_reference', 'unresolved_remote_reference']);
+      expect(report.problems.find((p) => p.code === 'dangling_provider_reference')!.message).toMatch(/^1 rate rows name provider group 77,/);
+      expect(m.sources[0]!.unresolved_rate_rows).toBe(1);
+      expect(m.sources[0]!.problems).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -62,10 +62,18 @@ afterAll(async () => {
 });
 
 describe('converting every CMS example and real sample', () => {
-  it('converts all 13 fixtures without a problem', () => {
+  it('converts all 13 fixtures, reporting only the remote provider references it did not fetch', async () => {
     expect(files).toHaveLength(13);
     expect(manifest.sources).toHaveLength(13);
-    expect(manifest.counts.problems).toBe(0);
+    // CareFirst declares 370 remote groups, the v1.3.1 fee-for-service example one.
+    const report = JSON.parse(await readFile(path.join(tmp, 'dataset', 'report.json'), 'utf8')) as {
+      counts: Record<string, Record<string, number>>;
+    };
+    const byCode: Record<string, number> = {};
+    for (const codes of Object.values(report.counts)) for (const [c, n] of Object.entries(codes)) byCode[c] = (byCode[c] ?? 0) + n;
+    expect(byCode).toEqual({ unresolved_remote_reference: 371 });
+    expect(manifest.counts.problems).toBe(371);
+    expect(manifest.counts.unresolved_provider_references).toBe(371);
   });
 
   it('writes exactly the rate rows and unresolved rows an independent count expects, file by file', async () => {
