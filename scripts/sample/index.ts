@@ -7,6 +7,11 @@
  * - `services.csv` (140 services, product-spec §9), `npi-registry.csv` (118 NPIs, NPPES layout),
  *   `claims-volume.csv` (the reference insurer's claims per code and state).
  * Deterministic: seeded random numbers, no clock, gzip with mtime 0; two runs give identical bytes.
+ * Comparable: for every service, every insurer (nationally and in each state) has at least twice as
+ * many professional dollar rows as institutional ones and twice as many global professional rows as
+ * 26/TC ones (class-balance.ts), so its all-classes median (metrics.md) is a professional fee; in the
+ * latest snapshot competitors sit within ±25 % of their mean (market-band.ts) and the reference
+ * insurer 1-5 % below or 10-26 % above it (rate-model.ts).
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

@@ -29,8 +29,10 @@ function draw(ins: SampleInsurer, practice: SamplePractice): NetworkGroup[] {
   if (!ins.regions.includes(practice.state)) return [];
   if (practice.tinOnly) return ins.version.startsWith('1.') && rng.chance(0.7) ? [{ practice, npis: [], role: 'all' }] : [];
   if (!rng.chance(ins.networkShare)) return [];
-  // The first NPI (the organisation's, if any) always joins; each other one with probability 0.85.
-  const npis = practice.npis.filter((_, i) => i === 0 || rng.chance(0.85));
+  // The first NPI (the organisation's, if any) always joins, and so does a hospital's first physician
+  // (its emergency department is staffed); each other one with probability 0.85.
+  const always = practice.kind === 'hospital' ? 2 : 1;
+  const npis = practice.npis.filter((_, i) => i < always || rng.chance(0.85));
   if (practice.kind !== 'hospital') return [{ practice, npis, role: 'all' }];
   const [facility, ...physicians] = npis;
   const out: NetworkGroup[] = [{ practice, npis: facility ? [facility] : [], role: 'facility' }];

@@ -28,8 +28,9 @@ export interface KindSpec {
   pos: readonly string[];
 }
 
+/** Every kind. A hospital has at least one employed physician: its emergency department is staffed. */
 export const KINDS: Readonly<Record<PracticeKind, KindSpec>> = {
-  hospital: { orgTaxonomy: '282N00000X', people: ['207P00000X', '2085R0202X', '208600000X'], size: [0, 3], suffixes: ['MEDICAL CENTER', 'REGIONAL HOSPITAL', 'COMMUNITY HOSPITAL'], categories: ['Emergency', 'Cardiac', 'Lab', 'Radiology', 'Surgical'], billing: 'hospital', pos: ['23'] },
+  hospital: { orgTaxonomy: '282N00000X', people: ['207P00000X', '2085R0202X', '208600000X'], size: [1, 3], suffixes: ['MEDICAL CENTER', 'REGIONAL HOSPITAL', 'COMMUNITY HOSPITAL'], categories: ['Emergency', 'Cardiac', 'Lab', 'Radiology', 'Surgical'], billing: 'hospital', pos: ['23'] },
   primary: { orgTaxonomy: '261QP2300X', people: ['207Q00000X', '207R00000X', '207Q00000X', '363LF0000X'], size: [1, 5], suffixes: ['FAMILY MEDICINE', 'PRIMARY CARE ASSOCIATES', 'INTERNAL MEDICINE GROUP'], categories: ['Office visit', 'Lab'], billing: 'professional', pos: ['11'] },
   solo: { orgTaxonomy: null, people: ['207Q00000X', '207R00000X'], size: [1, 1], suffixes: [], categories: ['Office visit', 'Lab'], billing: 'professional', pos: ['11'] },
   cardiology: { orgTaxonomy: '193400000X', people: ['207RC0000X'], size: [1, 4], suffixes: ['HEART AND VASCULAR ASSOCIATES', 'CARDIOLOGY GROUP'], categories: ['Cardiac', 'Office visit'], billing: 'professional', pos: ['11'] },

@@ -3,6 +3,7 @@
  * month-to-month drift (rate-model.ts): which services a group is paid for, in which billing class,
  * at which places of service, with which modifiers, and the group's own deviation from the base.
  */
+import { balanceClasses } from './class-balance';
 import type { SampleInsurer } from './insurers';
 import type { NetworkGroup } from './networks';
 import { KINDS } from './practice-kinds';
@@ -94,7 +95,9 @@ const HOSPITAL_PHYSICIAN_CATEGORIES: readonly SampleCategory[] = ['Emergency', '
 
 /**
  * The price templates of one insurer: for every service it pays (not in `excluded`), the groups
- * whose kind of practice bills that category, each with probability 0.9 (networks differ).
+ * whose kind of practice bills that category, each with probability 0.9 (networks differ), trimmed
+ * to the row structure every insurer shares (class-balance.ts: per state, professional dollar rows at
+ * least twice the institutional ones, global professional rows at least twice the 26/TC ones).
  */
 export function priceTemplates(ins: SampleInsurer, network: readonly NetworkGroup[], services: readonly SampleService[], excluded: ReadonlySet<string>): ServiceTemplates[] {
   const out: ServiceTemplates[] = [];
@@ -108,7 +111,8 @@ export function priceTemplates(ins: SampleInsurer, network: readonly NetworkGrou
       const prices = groupPrices(ins, g, service, rng);
       if (prices.length > 0) groups.push({ group, prices });
     });
-    if (groups.length > 0) out.push({ service, groups });
+    const balanced = balanceClasses(ins.id, { service, groups }, network);
+    if (balanced.length > 0) out.push({ service, groups: balanced });
   }
   return out;
 }

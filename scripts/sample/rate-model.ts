@@ -8,11 +8,14 @@
  * national price (metrics.md: median of its dollar rates, one row per NPI) sits a chosen percent
  * from the market average (the mean of the competitors' medians): above on 60 % of the services
  * that have both (by 10-26 %), below on the rest (by 1-5 %), so the claims-weighted Average
- * Overpayment lands near 10 %, inside the dashboard's 8-20 % trend axis (product-spec §9). A few of its services rise by 12-28 % between the
- * last two snapshots, so the app has price-spike alerts to show.
+ * Overpayment lands near 10 %, inside the dashboard's 8-20 % trend axis (product-spec §9). A few of
+ * its services rise by 12-28 % between the last two snapshots, so the app has price-spike alerts to
+ * show. Before that, each competitor's level is pulled into ±25 % of the competitors' mean price for
+ * the service (market-band.ts); the prices' billing-class structure is fixed in class-balance.ts.
  */
 import { REFERENCE_INSURER, SNAPSHOTS, type SampleInsurer } from './insurers';
-import { groupProviderCount, type NetworkGroup } from './networks';
+import { bandFactors, nationalMedian } from './market-band';
+import type { NetworkGroup } from './networks';
 import { priceTemplates, type ServiceTemplates } from './price-templates';
 import { rngFor } from './rng';
 import type { SampleService } from './services';
@@ -30,24 +33,6 @@ export interface RateModel {
   referenceOnly: string[];
 }
 
-const DOLLAR = new Set(['negotiated', 'derived', 'fee schedule']);
-
-function median(values: number[]): number {
-  const v = values.slice().sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? (v[m] as number) : ((v[m - 1] as number) + (v[m] as number)) / 2;
-}
-
-/** Median of a service's dollar amounts at one insurer, one row per provider (NPI or TIN). */
-function nationalMedian(st: ServiceTemplates, network: readonly NetworkGroup[], level: number): number | null {
-  const values: number[] = [];
-  for (const { group, prices } of st.groups) {
-    const n = groupProviderCount(network[group] as NetworkGroup);
-    for (const p of prices) if (DOLLAR.has(p.negotiatedType)) for (let i = 0; i < n; i++) values.push(Math.round(p.amount * level * 100) / 100);
-  }
-  return values.length ? median(values) : null;
-}
-
 /** Builds the whole model (deterministic). `networks` as buildNetworks returns them. */
 export function buildRateModel(insurers: readonly SampleInsurer[], networks: Map<string, NetworkGroup[]>, services: readonly SampleService[]): RateModel {
   const gaps = rngFor('gaps').shuffle(services.filter((s) => !s.named).map((s) => s.code));
@@ -63,7 +48,20 @@ export function buildRateModel(insurers: readonly SampleInsurer[], networks: Map
     for (const s of services) lv.set(s.code, ins.priceLevel * rngFor('level', ins.id, s.code).logNormal(0.08));
     level.set(ins.id, lv);
   }
-  // Calibrate the reference insurer against the market of the latest snapshot (drift = 1 there).
+  // Competitors within the band of their mean (market-band.ts), in the latest snapshot (drift = 1).
+  for (const s of services) {
+    const prices = new Map<string, number>();
+    for (const ins of insurers) {
+      const st = ins.id === REFERENCE_INSURER ? undefined : templates.get(ins.id)?.find((t) => t.service.code === s.code);
+      const m = st ? nationalMedian(st, networks.get(ins.id) ?? [], level.get(ins.id)?.get(s.code) ?? 1) : null;
+      if (m !== null) prices.set(ins.id, m);
+    }
+    for (const [id, factor] of bandFactors(prices)) {
+      const lv = level.get(id) as Map<string, number>;
+      lv.set(s.code, (lv.get(s.code) ?? 1) * factor);
+    }
+  }
+  // Calibrate the reference insurer against that market (drift = 1 in the latest snapshot).
   const refLevel = level.get(REFERENCE_INSURER) as Map<string, number>;
   const calibrations: Array<{ code: string; own: number; market: number }> = [];
   for (const st of templates.get(REFERENCE_INSURER) ?? []) {
