@@ -7,8 +7,9 @@
  * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CATEGORY_RANGES, DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
+import { buildPriceStats } from './build-price-stats';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -181,37 +182,6 @@ async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<
                  WHERE state IS NOT NULL AND state <> '' GROUP BY billing_code, state` : ''}
     ORDER BY billing_code, state;`);
   return byState;
-}
-
-/**
- * price_stats (metrics.md, Rows that count and Per service): distinct dollar rate rows of services
- * with a resolved provider (one per NPI of a group; identical rows once), medians per snapshot x
- * insurer x service x billing-class selection x state, plus the national row (`state = 'ALL'`).
- */
-async function buildPriceStats(con: DuckDBConnection): Promise<void> {
-  await con.run(`
-    CREATE TABLE dollar_rows AS
-    SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
-           r.negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers
-    FROM rates r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
-    WHERE r.billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)})
-      AND r.negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND r.negotiated_rate > 0;
-    CREATE TABLE price_stats AS
-    WITH x AS (
-      SELECT d.*, p.state, c.class_selection
-      FROM dollar_rows d LEFT JOIN providers p USING (provider_id)
-      JOIN (VALUES ('all'), ('professional'), ('institutional')) c(class_selection)
-        ON c.class_selection = 'all' OR d.billing_class = c.class_selection OR d.billing_class = 'both'),
-    agg AS (
-      SELECT snapshot, insurer_id, billing_code, class_selection, '${ALL_STATES}' AS state,
-             median(negotiated_rate) AS median_rate, CAST(count(*) AS INTEGER) AS rate_count,
-             CAST(count(DISTINCT provider_id) AS INTEGER) AS provider_count
-      FROM x GROUP BY snapshot, insurer_id, billing_code, class_selection
-      UNION ALL
-      SELECT snapshot, insurer_id, billing_code, class_selection, state,
-             median(negotiated_rate), CAST(count(*) AS INTEGER), CAST(count(DISTINCT provider_id) AS INTEGER)
-      FROM x WHERE state IS NOT NULL GROUP BY snapshot, insurer_id, billing_code, class_selection, state)
-    SELECT * FROM agg ORDER BY billing_code, snapshot, insurer_id, class_selection, state;`);
 }
 
 /**

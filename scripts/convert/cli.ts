@@ -10,13 +10,18 @@ const program = new Command()
   .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
   .requiredOption('--catalog <file>', 'catalog JSON (contracts.md §1)')
   .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
-  .option('--jobs <n>', 'parser threads (reserved; this version parses on one thread)', '1')
+  .option('--jobs <n>', 'parser threads (default: the number of cores)')
   .option('--quiet', 'no progress and no per-file lines')
   .parse();
 
-const opts = program.opts<{ catalog: string; out: string; quiet?: boolean }>();
+const opts = program.opts<{ catalog: string; out: string; jobs?: string; quiet?: boolean }>();
+const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
+if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) {
+  process.stderr.write(`convert: invalid --jobs: ${opts.jobs}\n`);
+  process.exit(1);
+}
 try {
-  await convertCatalog(opts.catalog, opts.out, { quiet: opts.quiet === true });
+  await convertCatalog(opts.catalog, opts.out, { quiet: opts.quiet === true, jobs });
 } catch (e) {
   process.stderr.write(`convert: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);
   process.exit(1);

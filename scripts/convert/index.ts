@@ -6,12 +6,16 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest, type ManifestSource } from '../../contract/dataset';
 import type { Catalog, CatalogFile } from '../../contract/catalog';
-import { MrfReadError, type MrfReadResult } from '../mrf/types';
-import { readInNetworkFile, readInNetworkStream } from '../mrf/read-in-network';
+import { createReadStream } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import { MrfReadError } from '../mrf/types';
 import { loadCatalog, resolveLocation } from './catalog';
 import { ProblemLog } from './problems';
 import { openSpool, type Spool } from './spool';
-import { SourceSink } from './source-sink';
+import { ParsePool } from './parse-pool';
+import { readSource, type ReadSourceResult } from './read-source';
+import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
 import { writeTables } from './write-parquet';
@@ -27,6 +31,10 @@ export interface ConvertOptions {
   quiet?: boolean;
   /** Where lines go (default: stderr). */
   log?: (line: string) => void;
+  /** Parser threads (default: the machine's available parallelism). */
+  jobs?: number;
+  /** An in_network item larger than this many bytes is split by negotiated_rates (default 32 MiB). */
+  splitBytes?: number;
 }
 
 export interface ConvertResult {
@@ -52,13 +60,32 @@ async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<
   return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
 }
 
-async function read(file: PlannedFile, sink: SourceSink, billingCodes: Set<string> | undefined, progress: Progress): Promise<MrfReadResult> {
+async function read(file: PlannedFile, pool: ParsePool, o: { sourceId: number; dir: string; billingCodes?: Set<string>; splitBytes?: number },
+  progress: Progress): Promise<ReadSourceResult> {
   const onProgress = (done: number, total: number | null): void => progress.update(done, total);
-  if (!/^https?:\/\//i.test(file.location)) return readInNetworkFile(file.location, sink, { billingCodes, onProgress });
+  if (!/^https?:\/\//i.test(file.location)) {
+    let size: number;
+    try {
+      size = (await stat(file.location)).size;
+    } catch (e) {
+      throw new MrfReadError(file.location, 0, `cannot open (${(e as Error).message})`);
+    }
+    const input = createReadStream(file.location, { highWaterMark: 1 << 20 });
+    return readSource(file.location, input, pool, { ...o, onProgress, inputBytes: size });
+  }
   const res = await fetch(file.location);
   if (!res.ok || !res.body) throw new MrfReadError(file.url, 0, `HTTP ${res.status} ${res.statusText}`);
   const size = Number(res.headers.get('content-length')) || undefined;
-  return readInNetworkStream(file.url, res.body as unknown as AsyncIterable<Uint8Array>, sink, { billingCodes, onProgress, inputBytes: size });
+  return readSource(file.url, res.body as unknown as AsyncIterable<Uint8Array>, pool, { ...o, onProgress, inputBytes: size });
+}
+
+/** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
+async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void> {
+  for (const table of RAW_TABLES) {
+    const files = result.spooled.flatMap((d) => (d.files[table] ? [d.files[table]] : []));
+    await spool.load(table, files);
+    await Promise.all(files.map((f) => unlink(f)));
+  }
 }
 
 async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog): Promise<PlannedFile[]> {
@@ -93,6 +120,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const tmpDir = await makeTempSibling(outDir);
   const workDir = path.join(tmpDir, '.work');
   let spool: Spool | null = null;
+  const pool = new ParsePool(options.jobs ?? os.availableParallelism(), billingCodes);
   try {
     await mkdir(workDir, { recursive: true });
     spool = await openSpool(workDir);
@@ -101,38 +129,38 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const sourceRows: Array<[number, string, string]> = [];
     for (const file of files) {
       const sourceId = sources.length;
-      const sink = new SourceSink(spool, sourceId, file.url, problems);
-      await spool.openAppenders();
       const progress = makeProgress(file.url, options.quiet === true);
-      let result: MrfReadResult;
+      let result: ReadSourceResult;
       try {
-        result = await read(file, sink, billingCodes, progress);
+        result = await read(file, pool, { sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes }, progress);
       } catch (e) {
         progress.stop();
         if (!file.tableOfContents) throw e;
-        await spool.discardSource(sourceId);
         // contracts.md §2: a file reached through a table of contents that cannot be read is
-        // recorded and the run goes on. Its rows already appended stay out: no source row joins them.
+        // recorded and the run goes on. What its threads spooled is dropped.
+        for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).map((f) => unlink(f)));
         problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
         log(`skipped ${file.url}: ${(e as Error).message}`);
         continue;
       }
       progress.stop();
-      spool.closeAppenders();
-      const h = sink.headerValue;
-      const snapshot = file.snapshot ?? monthOf(h?.last_updated_on ?? '');
+      await loadSpooled(spool, result);
+      for (const p of result.problems) problems.add({ file: file.url, ...p });
+      for (const d of result.spooled) problems.addCounted(file.url, d.kept, d.counts);
+      const h = result.header;
+      const snapshot = file.snapshot ?? monthOf(h.last_updated_on);
       if (!snapshot) {
-        throw new Error(`${file.url}: no snapshot: the catalog gives none and last_updated_on '${h?.last_updated_on ?? ''}' is not a date`);
+        throw new Error(`${file.url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
       }
       sources.push({
         insurer_id: file.insurerId,
         snapshot,
         url: file.url,
         ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
-        reporting_entity_name: h?.reporting_entity_name ?? '',
-        reporting_entity_type: h?.reporting_entity_type ?? '',
-        last_updated_on: h?.last_updated_on ?? '',
-        version: h?.version ?? '',
+        reporting_entity_name: h.reporting_entity_name,
+        reporting_entity_type: h.reporting_entity_type,
+        last_updated_on: h.last_updated_on,
+        version: h.version,
         bytes: result.inputBytes,
         sha256: result.sha256,
         rate_rows: 0,
@@ -141,11 +169,12 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
         problems: problems.countFor(file.url),
       });
       sourceRows.push([sourceId, file.insurerId, snapshot]);
-      log(`${file.url}: ${result.inNetworkItems} items, ${sink.counts.priceRows} rate rows, ` +
-        `${sink.counts.providerReferences} provider references (${sink.counts.remoteReferences} remote, not fetched), ` +
+      const sum = (k: 'items' | 'priceRows' | 'providerReferences' | 'remoteReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
+      log(`${file.url}: ${sum('items')} items, ${sum('priceRows')} rate rows, ` +
+        `${sum('providerReferences')} provider references (${sum('remoteReferences')} remote, not fetched), ` +
         `${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
     }
-    spool.closeAppenders();
+    await pool.close();
     const con = spool.con;
     await con.run('CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR)');
     for (const [id, ins, snap] of sourceRows) await con.run('INSERT INTO sources VALUES ($1, $2, $3)', [id, ins, snap]);
@@ -171,6 +200,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems`);
     return { outDir: path.resolve(outDir), manifest };
   } catch (e) {
+    await pool.close();
     spool?.close();
     await rm(tmpDir, { recursive: true, force: true });
     throw e;

@@ -43,6 +43,24 @@ export class ProblemLog {
     if (n <= MAX_PER_KIND) this.kept.push(p);
   }
 
+  /**
+   * Adds problems counted elsewhere (a parser thread): `counts` by code, `kept` the first of each
+   * code in full; keeps at most MAX_PER_KIND per (file, code) overall.
+   */
+  addCounted(file: string, kept: Array<Omit<Problem, 'file'>>, counts: Record<string, number>): void {
+    const byCode = (this.counts[file] ??= {});
+    const before: Record<string, number> = { ...byCode };
+    for (const [code, n] of Object.entries(counts)) {
+      byCode[code] = (byCode[code] ?? 0) + n;
+      this.total += n;
+    }
+    const taken: Record<string, number> = {};
+    for (const p of kept) {
+      const k = (taken[p.code] = (taken[p.code] ?? 0) + 1);
+      if ((before[p.code] ?? 0) + k <= MAX_PER_KIND) this.kept.push({ file, ...p });
+    }
+  }
+
   /** Problems counted for one file. */
   countFor(file: string): number {
     return Object.values(this.counts[file] ?? {}).reduce((a, b) => a + b, 0);

@@ -26,7 +26,8 @@ function containedCodes(v: unknown): ContainedCode[] | undefined {
   return out.length > 0 ? out : undefined;
 }
 
-function normalizeRate(ctx: ElementContext, raw: unknown, path: string): MrfNegotiatedRate | null {
+/** One `negotiated_rates[]` element at `path`, or null (with a problem) when it is not an object. */
+export function normalizeRate(ctx: ElementContext, raw: unknown, path: string): MrfNegotiatedRate | null {
   if (!isObject(raw)) {
     report(ctx, 'invalid_field', path, `negotiated rate is not an object: ${describe(raw)}; dropped`);
     return null;
@@ -65,8 +66,10 @@ function normalizeRate(ctx: ElementContext, raw: unknown, path: string): MrfNego
  * One `in_network[]` element at JSON path `path` (e.g. `$.in_network[12]`), or null when it is
  * dropped: not an object, or `billing_code` missing, empty or not a string (a number counts as the
  * wrong type) — each with a problem. Everything else is tolerated and reported (see normalizePrice).
+ * `split`: the item's negotiated_rates were cut out by the scanner (item-splitter.ts) and come apart,
+ * so an empty list is expected.
  */
-export function normalizeInNetworkItem(ctx: ElementContext, raw: unknown, path: string): MrfInNetworkItem | null {
+export function normalizeInNetworkItem(ctx: ElementContext, raw: unknown, path: string, split = false): MrfInNetworkItem | null {
   if (!isObject(raw)) {
     report(ctx, 'invalid_field', path, `in_network item is not an object: ${describe(raw)}; dropped`);
     return null;
@@ -81,7 +84,7 @@ export function normalizeInNetworkItem(ctx: ElementContext, raw: unknown, path: 
   if (billingCodeType === '') report(ctx, 'missing_field', `${path}.billing_code_type`, `missing billing_code_type: ${describe(raw.billing_code_type)}`);
   const rates: MrfNegotiatedRate[] = [];
   const list = Array.isArray(raw.negotiated_rates) ? raw.negotiated_rates : [];
-  if (list.length === 0) report(ctx, 'missing_field', `${path}.negotiated_rates`, `no negotiated rates: ${describe(raw.negotiated_rates)}`);
+  if (list.length === 0 && !split) report(ctx, 'missing_field', `${path}.negotiated_rates`, `no negotiated rates: ${describe(raw.negotiated_rates)}`);
   for (let r = 0; r < list.length; r++) {
     const rate = normalizeRate(ctx, list[r], `${path}.negotiated_rates[${r}]`);
     if (rate) rates.push(rate);

@@ -10,13 +10,13 @@ import { stat } from 'node:fs/promises';
 import { HEADER_KEYS, HeaderFields } from './header-fields.js';
 import { InputMeter } from './meter-input.js';
 import type { ElementContext } from './normalize-context.js';
-import { normalizeInNetworkItem } from './normalize-item.js';
+import { normalizeInNetworkItem, normalizeRate } from './normalize-item.js';
 import { normalizeProviderReference } from './normalize-provider.js';
 import { openContainer } from './open-container.js';
 import { parseElement } from './parse-element.js';
 import { peekBillingCode } from './peek-billing-code.js';
 import { RootScanner, type ScanEvent } from './root-scanner.js';
-import { MrfReadError, type MrfReadOptions, type MrfReadResult, type MrfSink } from './types.js';
+import { MrfReadError, type MrfNegotiatedRate, type MrfReadOptions, type MrfReadResult, type MrfSink } from './types.js';
 
 /** Awaits a sink call only when it returned a promise (most sinks are synchronous). */
 async function settle(r: void | Promise<void>): Promise<void> {
@@ -29,6 +29,8 @@ class EventHandler {
   providerReferences = 0;
   skippedItems = 0;
   readonly header = new HeaderFields();
+  /** Rates of the split item being read (this single-thread reader joins them back to their item). */
+  private splitRates: MrfNegotiatedRate[] = [];
 
   constructor(
     private readonly sink: MrfSink,
@@ -46,6 +48,18 @@ class EventHandler {
       return;
     }
     const ctx: ElementContext = { offset: ev.offset, problems: [] };
+    if (ev.kind === 'rate') {
+      const path = `$.in_network[${ev.index}].negotiated_rates[${ev.rateIndex}]`;
+      const parsed = parseElement(ev.bytes, 'in_network');
+      if (!parsed.ok) {
+        await settle(this.sink.problem({ code: 'invalid_json', path, offset: ev.offset, message: `element is not valid JSON (${parsed.reason}); dropped` }));
+        return;
+      }
+      const rate = normalizeRate(ctx, parsed.value, path);
+      await this.flush(ctx);
+      if (rate) this.splitRates.push(rate);
+      return;
+    }
     if (ev.kind === 'value') {
       this.header.add(ctx, ev.key, ev.bytes);
       await this.flush(ctx);
@@ -55,6 +69,7 @@ class EventHandler {
     if (ev.array === 'in_network' && this.billingCodes) {
       const code = peekBillingCode(ev.bytes);
       if (code !== undefined && !this.billingCodes.has(code)) {
+        this.splitRates = [];
         this.skippedItems++;
         return;
       }
@@ -73,7 +88,9 @@ class EventHandler {
       }
       return;
     }
-    const item = normalizeInNetworkItem(ctx, parsed.value, path);
+    const item = normalizeInNetworkItem(ctx, parsed.value, path, ev.split === true);
+    if (item && ev.split) item.negotiated_rates = this.splitRates;
+    if (ev.split) this.splitRates = [];
     if (item && this.billingCodes && !this.billingCodes.has(item.billing_code)) {
       this.skippedItems++; // billing_code not cheaply readable (escaped, after a bundled_codes key)
       return;
@@ -105,7 +122,7 @@ export async function readInNetworkStream(
   options: MrfReadOptions & { inputBytes?: number } = {},
 ): Promise<MrfReadResult> {
   const meter = new InputMeter(options.inputBytes ?? null, options.onProgress);
-  const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key));
+  const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), options.splitBytes);
   const handler = new EventHandler(sink, options.billingCodes);
   const events: ScanEvent[] = [];
   const chunks = openContainer(name, meter.pipe(input));

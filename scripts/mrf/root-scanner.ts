@@ -7,14 +7,21 @@
  * It validates the root structure only (object, keys, colons, commas); an element's inside is
  * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
  */
+import { ItemSplitter, type RateSlice } from './item-splitter.js';
 import { MrfReadError } from './types.js';
+
+/** An `in_network[]` element still open past this many bytes is split by its negotiated_rates. */
+export const DEFAULT_SPLIT_BYTES = 32 * 1024 * 1024;
 
 /** The two root arrays whose elements are cut one by one. */
 export type RootArray = 'provider_references' | 'in_network';
 
 /** What the scanner found, in file order. Offsets are bytes of the decompressed stream. */
 export type ScanEvent =
-  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer }
+  /** `split`: an in_network item whose negotiated_rates came before as 'rate' events (bytes hold `[]`). */
+  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean }
+  /** One `negotiated_rates[]` element of the split in_network item `index`. */
+  | { kind: 'rate'; index: number; rateIndex: number; offset: number; bytes: Buffer }
   | { kind: 'value'; key: string; offset: number; bytes: Buffer }
   | { kind: 'problem'; code: string; path: string; offset: number; message: string };
 
@@ -29,6 +36,7 @@ const S_ARR_ELEM = 7; // after ',' inside a root array
 const S_ARR_NEXT = 8; // after an element
 const S_IN_VALUE = 9; // inside a value being scanned
 const S_DONE = 10; // after the root '}'
+const S_SPLIT = 11; // inside a large in_network element handed to an ItemSplitter
 
 const K_CONTAINER = 1;
 const K_STRING = 2;
@@ -67,6 +75,9 @@ export class RootScanner {
   private segStart = 0;
   private valueOffset = 0;
   private trailingReported = false;
+  private partsBytes = 0;
+  private splitter: ItemSplitter | null = null;
+  private readonly slices: RateSlice[] = [];
 
   /**
    * @param file name used in errors
@@ -75,6 +86,7 @@ export class RootScanner {
   constructor(
     private readonly file: string,
     private readonly wantValue: (key: string) => boolean,
+    private readonly splitBytes: number = DEFAULT_SPLIT_BYTES,
   ) {}
 
   /** Decompressed bytes consumed so far. */
@@ -88,8 +100,23 @@ export class RootScanner {
     let i = 0;
     this.segStart = 0;
     while (i < n) {
+      if (this.state === S_SPLIT) {
+        const end = this.splitter!.push(buf, i, this.base, this.slices);
+        this.takeSlices(out);
+        if (end < 0) break;
+        out.push({ kind: 'element', array: 'in_network', index: this.index++, offset: this.valueOffset, bytes: this.splitter!.headBytes(), split: true });
+        this.splitter = null;
+        this.state = S_ARR_NEXT;
+        i = end;
+        continue;
+      }
       if (this.state === S_IN_VALUE) {
         const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : this.scanScalar(buf, i);
+        if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER &&
+          this.partsBytes + n - this.segStart > this.splitBytes) {
+          this.startSplit(buf, out);
+          break;
+        }
         if (end < 0) break;
         this.endValue(buf, end, out);
         i = end;
@@ -103,8 +130,32 @@ export class RootScanner {
       i = this.structural(buf, i, c, out);
     }
     // a value still open at the chunk end keeps its bytes of this chunk
-    if (this.state === S_IN_VALUE && this.capture && this.segStart < n) this.parts.push(buf.subarray(this.segStart));
+    if (this.state === S_IN_VALUE && this.capture && this.segStart < n) {
+      this.parts.push(buf.subarray(this.segStart));
+      this.partsBytes += n - this.segStart;
+    }
     this.base += n;
+  }
+
+  /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
+  private startSplit(buf: Buffer, out: ScanEvent[]): void {
+    const splitter = new ItemSplitter();
+    let offset = this.valueOffset;
+    for (const part of this.parts) {
+      splitter.push(part, 0, offset, this.slices);
+      offset += part.length;
+    }
+    splitter.push(buf, this.segStart, this.base, this.slices);
+    this.parts = [];
+    this.partsBytes = 0;
+    this.splitter = splitter;
+    this.state = S_SPLIT;
+    this.takeSlices(out);
+  }
+
+  private takeSlices(out: ScanEvent[]): void {
+    for (const s of this.slices) out.push({ kind: 'rate', index: this.index, rateIndex: s.rateIndex, offset: s.offset, bytes: s.bytes });
+    this.slices.length = 0;
   }
 
   /** Call at end of stream: throws MrfReadError unless the root object was closed. */
@@ -207,6 +258,7 @@ export class RootScanner {
       const last = buf.subarray(this.segStart, end);
       bytes = this.parts.length === 0 ? last : Buffer.concat([...this.parts, last]);
       this.parts = [];
+      this.partsBytes = 0;
     }
     const offset = this.valueOffset;
     if (this.purpose === P_KEY) {

@@ -1,0 +1,94 @@
+/**
+ * Generates, deterministically, a dataset of `rateRows` rate rows for the API benchmark, written
+ * directly in the dataset schema (contract/dataset.ts) with `@duckdb/node-api` rather than through
+ * MRFs and the converter's reader: 10 insurers x 2 snapshots, 500 CPT services, 20,000 providers in
+ * 10 states (one NPI per provider group), rates around a per-code base price with insurer and
+ * provider factors, 2 % `percentage` rows. `price_stats` is computed with the same SQL rules as
+ * scripts/convert/build-tables.ts (distinct dollar rows per NPI; medians per snapshot x insurer x
+ * code x class selection x state, plus 'ALL'); the Parquet files and the row-group index come from
+ * the converter's own writer (scripts/convert/write-parquet.ts).
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest } from '../contract/dataset';
+import { writeTables } from '../scripts/convert/write-parquet';
+
+const INSURERS = 10;
+const SNAPSHOTS = ['2025-01', '2025-02'];
+const SERVICES = 500;
+const PROVIDERS = 20_000;
+const STATES = ['CA', 'NY', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA', 'NC', 'MI'];
+
+/** Writes the dataset into `dir` (which must not exist or be empty). Returns its manifest. */
+export async function generateApiDataset(dir: string, rateRows: number): Promise<DatasetManifest> {
+  const inst = await DuckDBInstance.create(':memory:', { memory_limit: '6GB', threads: '2' });
+  const con = await inst.connect();
+  const sources = INSURERS * SNAPSHOTS.length;
+  const perCode = Math.ceil(rateRows / (sources * SERVICES));
+  const states = STATES.map((s) => `'${s}'`).join(', ');
+  await con.run(`
+    CREATE TABLE src AS SELECT i * ${SNAPSHOTS.length} + s AS source_id, CASE WHEN i = 0 THEN 'ref' ELSE 'ins' || i END AS insurer_id,
+      ([${SNAPSHOTS.map((x) => `'${x}'`).join(', ')}])[s + 1] AS snapshot, i FROM range(${INSURERS}) a(i), range(${SNAPSHOTS.length}) b(s);
+    CREATE TABLE codes AS SELECT k, (10021 + k * 113)::VARCHAR AS billing_code, 50 + (hash(k) % 2000) AS base FROM range(${SERVICES}) t(k);
+    CREATE TABLE providers AS SELECT (1000000000 + p)::VARCHAR AS provider_id, (1000000000 + p)::VARCHAR AS npi,
+      'Provider ' || p AS name, CASE WHEN p % 3 = 0 THEN '2' ELSE '1' END AS entity_type,
+      ([${states}])[(p % ${STATES.length}) + 1] AS state, lpad((p % 99999)::VARCHAR, 5, '0') AS postal_code, '207Q00000X' AS taxonomy_code
+      FROM range(${PROVIDERS}) t(p);
+    CREATE TABLE provider_groups AS SELECT s.source_id || ':' || p.provider_id AS provider_group_key, s.source_id,
+      p.provider_id AS provider_group_id, p.provider_id, p.npi, 'npi' AS tin_type, p.npi AS tin_value
+      FROM src s, providers p;
+    CREATE TABLE rates AS
+      SELECT c.billing_code, 'CPT' AS billing_code_type, s.snapshot, s.insurer_id, s.source_id::INTEGER AS source_id,
+        CASE WHEN j % 3 = 0 THEN 'institutional' ELSE 'professional' END AS billing_class,
+        CASE WHEN hash(c.k, j, s.source_id) % 50 = 0 THEN 'percentage' ELSE 'negotiated' END AS negotiated_type,
+        round(c.base * (0.8 + (s.i % 7) * 0.06 + (s.source_id % 2) * 0.03) * (0.85 + (hash(j, c.k, s.source_id) % 300) / 1000.0), 2) AS negotiated_rate,
+        s.source_id || ':' || ((1000000000 + (c.k * 7919 + j * 17) % ${PROVIDERS})::VARCHAR) AS provider_group_key,
+        '11' AS service_codes, '' AS modifiers, '9999-12-31' AS expiration_date, NULL::VARCHAR AS setting,
+        'ffs' AS negotiation_arrangement, NULL::VARCHAR AS additional_information
+      FROM codes c, src s, range(${perCode}) t(j);
+    CREATE TABLE services AS SELECT billing_code, 'CPT' AS billing_code_type, 'Service ' || billing_code AS name,
+      'Surgical' AS category, '' AS description, '' AS keywords FROM codes;
+    CREATE TABLE claims_volume AS SELECT billing_code, 'ALL' AS state, (100 + hash(k) % 900)::INTEGER AS claims_count FROM codes;
+    CREATE TABLE dollar_rows AS
+      SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class, r.negotiated_type,
+        r.negotiated_rate, r.service_codes, r.modifiers
+      FROM rates r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+      WHERE r.negotiated_type IN ('negotiated', 'fee schedule', 'derived') AND r.negotiated_rate > 0;
+    CREATE TABLE price_stats AS
+      WITH x AS (SELECT d.*, p.state, c.class_selection FROM dollar_rows d LEFT JOIN providers p USING (provider_id)
+        JOIN (VALUES ('all'), ('professional'), ('institutional')) c(class_selection)
+          ON c.class_selection = 'all' OR d.billing_class = c.class_selection OR d.billing_class = 'both')
+      SELECT snapshot, insurer_id, billing_code, class_selection, 'ALL' AS state, median(negotiated_rate) AS median_rate,
+        count(*)::INTEGER AS rate_count, count(DISTINCT provider_id)::INTEGER AS provider_count
+      FROM x GROUP BY ALL
+      UNION ALL
+      SELECT snapshot, insurer_id, billing_code, class_selection, state, median(negotiated_rate), count(*)::INTEGER,
+        count(DISTINCT provider_id)::INTEGER FROM x WHERE state IS NOT NULL GROUP BY ALL;`);
+  const tables = await writeTables(con, dir);
+  const src = (await con.runAndReadAll('SELECT source_id, insurer_id, snapshot FROM src ORDER BY source_id')).getRowObjects();
+  con.closeSync();
+  const manifest: DatasetManifest = {
+    format: DATASET_FORMAT,
+    format_version: DATASET_FORMAT_VERSION,
+    created_at: '2025-03-01T00:00:00Z',
+    converter_version: 'bench-generated',
+    catalog_sha256: '',
+    reference_insurer: 'ref',
+    snapshots: SNAPSHOTS,
+    insurers: Array.from({ length: INSURERS }, (_, i) => ({
+      id: i === 0 ? 'ref' : `ins${i}`, name: i === 0 ? 'Reference' : `Insurer ${i}`, short_name: i === 0 ? 'Ref' : `I${i}`,
+      market_share: 0.1, member_count: 1000, regions: STATES,
+    })),
+    tables,
+    sources: src.map((s) => ({
+      insurer_id: String(s.insurer_id), snapshot: String(s.snapshot), url: 'generated', reporting_entity_name: 'bench',
+      last_updated_on: `${String(s.snapshot)}-01`, version: '1.3.1', bytes: 0, sha256: '', rate_rows: 0,
+      unresolved_rate_rows: 0, provider_groups: PROVIDERS, problems: 0,
+    })),
+    counts: { rate_rows: tables.rates.rows, unresolved_rate_rows: 0, provider_groups: PROVIDERS * sources, providers: PROVIDERS, services: SERVICES, problems: 0, unresolved_provider_references: 0 },
+    claims_by_state: false,
+  };
+  await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  return manifest;
+}

@@ -1,0 +1,135 @@
+/**
+ * Benchmark (run by `npm run bench`): every /api endpoint inside the data worker's logic on the Node
+ * platform (DuckDB-WASM's Node build, parquet-wasm: the engine that ships), on the embedded sample
+ * dataset and on a generated dataset of 10 M rate rows (bench/api-generate.ts, in a temp dir).
+ * Reports per endpoint p50/p95 latency (warm: the first call, which loads rate row groups, is shown
+ * apart as `cold`), the same SQL on native DuckDB (@duckdb/node-api, over the same Parquet loaded into
+ * tables) as the ratio WASM/native, and cold start (boot to first answer) with the bytes read for it.
+ * Targets: p95 < 100 ms (sample), < 1 s (10 M); cold start < 3 s (sample).
+ * Options: `--rows <n>` (default 10000000), `--runs <n>` (default 20).
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatasetManifest } from '../contract/dataset';
+import { generateSample } from '../scripts/sample/index';
+import { convertCatalog } from '../scripts/convert/index';
+import { createDataService } from '../workers/data-service';
+import { nodePlatform } from '../workers/platform-node';
+import { memoryAckStore } from '../workers/acks/ack-store';
+import type { Database } from '../workers/db/database';
+import type { SqlFragment } from '../workers/db/sql';
+import { generateApiDataset } from './api-generate';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROWS = arg('--rows', 10_000_000);
+const RUNS = arg('--runs', 20);
+
+const recorded: SqlFragment[] = [];
+let recording = false;
+const platform = {
+  ...nodePlatform,
+  async openDatabase(): Promise<Database> {
+    const db = await nodePlatform.openDatabase();
+    return { ...db, all: (q) => (recording && recorded.push(q), db.all(q)) } as Database;
+  },
+};
+
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+async function benchDataset(label: string, dir: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
+  const code = manifest.tables.rates.row_groups?.[Math.floor((manifest.tables.rates.row_groups.length ?? 0) / 2)]?.min_billing_code ?? '';
+  const service = createDataService(platform, { acks: memoryAckStore() });
+  const t0 = performance.now();
+  const state = await service.init({ dataUrl: dir + '/' });
+  const first = await service.handle({ method: 'GET', path: '/api/service-pricing', query: {} });
+  const cold = performance.now() - t0;
+  if (state.status !== 'ready' || first.status !== 200) throw new Error(`boot failed: ${JSON.stringify(state)}`);
+  console.log(`\n${label}: ${manifest.tables.rates.rows.toLocaleString('en-US')} rate rows, ${manifest.tables.rates.row_groups?.length ?? 0} row groups`);
+  console.log(`  cold start (boot + first /api/service-pricing): ${cold.toFixed(0)} ms, ${service.bytesRead().toLocaleString('en-US')} bytes read (target < 3000 ms on the sample)`);
+  const prov = (await service.handle({ method: 'GET', path: '/api/providers-for-service', query: { service_id: code, limit: '5' } })).body as { items: Array<{ id: string }> };
+  const provider = prov.items[0]?.id ?? '';
+  const calls: Array<[string, string, Record<string, string>]> = [
+    ['GET', '/api/insurers', {}],
+    ['GET', '/api/service-pricing', {}],
+    ['GET', '/api/service-pricing', { limit: '50', offset: '0', sort: 'savings', only_overpaying: 'true' }],
+    ['GET', '/api/service-pricing', { limit: '50', state: 'CA', billing_class: 'professional' }],
+    ['GET', '/api/service-pricing', { limit: '50', providers: provider, services: code }],
+    ['GET', '/api/regional-comparison', {}],
+    ['GET', '/api/regional-services', { state: 'CA' }],
+    ['GET', '/api/overpayment-trend', {}],
+    ['GET', '/api/alerts', {}],
+    ['GET', '/api/service-names', {}],
+    ['GET', '/api/providers-for-service', { service_id: code, q: '1', limit: '10' }],
+    ['GET', '/api/insurers-for-service', { service_id: code }],
+    ['GET', '/api/service-price-details', { service_id: code, provider_id: provider, insurer_id: manifest.reference_insurer }],
+  ];
+  // Native DuckDB over the same Parquet, every table loaded (rates whole).
+  const inst = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const con = await inst.connect();
+  for (const [t, e] of Object.entries(manifest.tables)) {
+    const files = e.files.map((f) => `'${path.join(dir, f).replace(/'/g, "''")}'`).join(', ');
+    await con.run(`CREATE TABLE ${t} AS SELECT * FROM read_parquet([${files}])`);
+  }
+  console.log(`  ${'endpoint'.padEnd(70)} ${'cold'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'native p50'.padStart(11)} ${'WASM/native'.padStart(11)}`);
+  for (const [method, p, query] of calls) {
+    const t1 = performance.now();
+    const r = await service.handle({ method, path: p, query });
+    const coldMs = performance.now() - t1;
+    if (r.status !== 200) throw new Error(`${p} ${JSON.stringify(query)}: ${r.status} ${JSON.stringify(r.body)}`);
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      recording = i === 0;
+      recorded.length = recording ? 0 : recorded.length;
+      const t = performance.now();
+      await service.handle({ method, path: p, query });
+      times.push(performance.now() - t);
+      recording = false;
+    }
+    const sqls = [...recorded];
+    const native: number[] = [];
+    const wasmSql: number[] = [];
+    for (let i = 0; i < Math.min(RUNS, 10); i++) {
+      let t = performance.now();
+      for (const q of sqls) await con.runAndReadAll(q.text, [...q.params] as Array<string | number | boolean | null>);
+      native.push(performance.now() - t);
+      t = performance.now();
+      await service.handle({ method, path: p, query });
+      wasmSql.push(performance.now() - t);
+    }
+    const n50 = pct(native, 50);
+    const name = `${method} ${p}${Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : ''}`;
+    console.log(
+      `  ${name.slice(0, 70).padEnd(70)} ${coldMs.toFixed(1).padStart(8)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)} ` +
+        `${(sqls.length ? n50.toFixed(1) : '-').padStart(11)} ${(sqls.length && n50 > 0 ? (pct(wasmSql, 50) / n50).toFixed(1) : '-').padStart(11)}`,
+    );
+  }
+  console.log(`  bytes read after all calls: ${service.bytesRead().toLocaleString('en-US')} of ${Object.values(manifest.tables).reduce((a, t) => a + t.bytes.reduce((x, y) => x + y, 0), 0).toLocaleString('en-US')} in the dataset`);
+  con.closeSync();
+  await service.close();
+}
+
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-api-bench-'));
+try {
+  let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
+  if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
+    const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
+    sampleDir = path.join(tmp, 'sample-dataset');
+    await convertCatalog(catalogPath, sampleDir, { quiet: true });
+  }
+  await benchDataset('sample dataset', sampleDir);
+  const t = performance.now();
+  const big = path.join(tmp, 'generated');
+  await generateApiDataset(big, ROWS);
+  console.log(`\n(generated ${ROWS.toLocaleString('en-US')} rate rows in ${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  await benchDataset(`generated dataset`, big);
+  console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}

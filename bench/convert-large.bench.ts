@@ -1,0 +1,102 @@
+/**
+ * Benchmark (run by `npm run bench`; issue 3): the converter on generated files (never committed,
+ * written to a temp dir and deleted). Generates deterministically (scripts/mrf/generate-large-mrf.ts)
+ * a 1 GB in-network file with one 200 MB item, 50k provider references of 1-50 NPIs (about 10 on
+ * average), rates naming 1-5 references, gzips it, and reports in MB/s of uncompressed JSON
+ * (1 MB = 10^6 bytes): Node's gunzip alone, gunzip + byte scan, a stream-json baseline, the full
+ * conversion gz -> dataset (rows/s, peak RSS), the same with a billing-code filter keeping 5 % of
+ * the items, and the peak RSS of the conversion of a 2 GB file beside the 1 GB one.
+ * `npm run bench -- convert-large --gb 0.2` scales the files down (0.2 GB and 0.4 GB).
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { parserStream } from 'stream-json';
+import { generateLargeMrf } from '../scripts/mrf/generate-large-mrf';
+import { RootScanner, type ScanEvent } from '../scripts/mrf/root-scanner';
+
+const arg = (name: string, dflt: number): number => {
+  const k = process.argv.indexOf(name);
+  return k > 0 ? Number(process.argv[k + 1]) : dflt;
+};
+const GB = arg('--gb', 1);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+async function timed(fn: () => Promise<void>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return (performance.now() - t) / 1000;
+}
+
+const gunzipOnly = (f: string): Promise<void> => new Promise((resolve, reject) => {
+  createReadStream(f, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 256 * 1024 }))
+    .on('data', () => {}).on('end', resolve).on('error', reject);
+});
+
+async function gunzipScan(f: string): Promise<void> {
+  const scanner = new RootScanner(f, () => true);
+  const out: ScanEvent[] = [];
+  for await (const c of createReadStream(f, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
+    scanner.push(c as Buffer, out);
+    out.length = 0;
+  }
+  scanner.finish();
+}
+
+/** stream-json's tokenizer (packed values, no streamed pieces) over the same gzip file. */
+const streamJson = (f: string): Promise<void> => new Promise((resolve, reject) => {
+  const p = parserStream({ packValues: true, streamValues: false, streamKeys: false, streamNumbers: false, streamStrings: false });
+  p.on('data', () => {}).on('end', resolve).on('error', reject);
+  createReadStream(f, { highWaterMark: 1 << 20 }).pipe(createGunzip()).pipe(p);
+});
+
+function convert(catalog: string, out: string): { seconds: number; rateRows: number; maxRssMb: number } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; rateRows: number; maxRssMb: number };
+}
+
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-bench-large-'));
+try {
+  const f1 = path.join(tmp, 'large-1.json.gz');
+  const g1 = await generateLargeMrf(f1, { targetBytes: GB * 1e9, bigItemBytes: GB * 200e6 });
+  const mb = g1.jsonBytes / 1e6;
+  const codes = path.join(tmp, 'codes.txt');
+  await writeFile(codes, g1.keptCodes.join('\n'));
+  const catalog = (file: string, filter: boolean): string => JSON.stringify({
+    reference_insurer: 'a', insurers: [{ id: 'a', name: 'Bench', files: [{ snapshot: '2025-01', url: file }] }],
+    ...(filter ? { filters: { billing_codes: codes } } : {}),
+  });
+  await writeFile(path.join(tmp, 'c1.json'), catalog(f1, false));
+  await writeFile(path.join(tmp, 'c1f.json'), catalog(f1, true));
+  const gz = await timed(() => gunzipOnly(f1));
+  const scan = await timed(() => gunzipScan(f1));
+  const sj = await timed(() => streamJson(f1));
+  const full = convert(path.join(tmp, 'c1.json'), path.join(tmp, 'out1'));
+  const filtered = convert(path.join(tmp, 'c1f.json'), path.join(tmp, 'out1f'));
+  await rm(path.join(tmp, 'out1'), { recursive: true, force: true });
+  await rm(path.join(tmp, 'out1f'), { recursive: true, force: true });
+  const f2 = path.join(tmp, 'large-2.json.gz');
+  const g2 = await generateLargeMrf(f2, { targetBytes: 2 * GB * 1e9, bigItemBytes: GB * 200e6, seed: 7 });
+  await rm(f1);
+  await writeFile(path.join(tmp, 'c2.json'), catalog(f2, false));
+  const full2 = convert(path.join(tmp, 'c2.json'), path.join(tmp, 'out2'));
+  const rate = (s: number, bytes = g1.jsonBytes): string => `${(bytes / 1e6 / s).toFixed(1)} MB/s`;
+  const e2e = mb / full.seconds;
+  console.log(`generated ${mb.toFixed(0)} MB JSON (${g1.items} items, one of ${(GB * 200).toFixed(0)} MB, ${g1.rateRows.toLocaleString('en-US')} rate rows); ${os.availableParallelism()} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
+  const rows: Array<[string, string, string]> = [
+    ['gunzip alone', rate(gz), `${(e2e / (mb / gz)).toFixed(2)}x of it`],
+    ['gunzip + byte scan', rate(scan), `${(e2e / (mb / scan)).toFixed(2)}x of it`],
+    ['stream-json baseline (gz)', rate(sj), `end to end = ${(e2e / (mb / sj)).toFixed(1)}x it (target >= 5x)`],
+    ['full conversion gz -> dataset', rate(full.seconds), `${Math.round(full.rateRows / full.seconds).toLocaleString('en-US')} rate rows/s, peak RSS ${full.maxRssMb.toFixed(0)} MB (target >= 80 MB/s, < 600 MB)`],
+    ['  with a 5 % billing-code filter', rate(filtered.seconds), `peak RSS ${filtered.maxRssMb.toFixed(0)} MB (target >= 200 MB/s)`],
+    [`  ${(g2.jsonBytes / 1e6).toFixed(0)} MB file`, rate(full2.seconds, g2.jsonBytes), `peak RSS ${full2.maxRssMb.toFixed(0)} MB vs ${full.maxRssMb.toFixed(0)} MB for ${mb.toFixed(0)} MB`],
+  ];
+  for (const r of rows) console.log(`  ${r[0].padEnd(34)} ${r[1].padStart(12)}  ${r[2]}`);
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,136 @@
+/**
+ * Reads one in-network file for the converter: stored bytes -> container (open-container.ts) ->
+ * root scanner (large items split by negotiated_rates) on this thread -> batches of element bytes
+ * to the parser threads (parse-pool.ts), which spool the rows. Items whose billing code the filter
+ * drops are skipped here, before any parse, when their code can be read cheaply
+ * (peek-billing-code.ts). The header is read on this thread.
+ */
+import { HEADER_KEYS, HeaderFields } from '../mrf/header-fields';
+import { InputMeter } from '../mrf/meter-input';
+import type { ElementContext } from '../mrf/normalize-context';
+import { openContainer } from '../mrf/open-container';
+import { peekBillingCode } from '../mrf/peek-billing-code';
+import { RootScanner, type ScanEvent } from '../mrf/root-scanner';
+import { MrfReadError, type MrfHeader, type MrfProblem } from '../mrf/types';
+import type { BatchMessage, ParsePool, SourceDone } from './parse-pool';
+
+/** Bytes of element text per batch sent to a parser thread. */
+const BATCH_BYTES = 2 << 20;
+
+/** Options of one read. */
+export interface ReadSourceOptions {
+  sourceId: number;
+  /** Directory of the spool CSV files. */
+  dir: string;
+  billingCodes?: ReadonlySet<string>;
+  inputBytes?: number;
+  onProgress?: (bytesRead: number, totalBytes: number | null) => void;
+  splitBytes?: number;
+}
+
+/** What one read gives. */
+export interface ReadSourceResult {
+  header: MrfHeader;
+  jsonBytes: number;
+  inputBytes: number;
+  sha256: string;
+  skippedItems: number;
+  /** Problems found on this thread (structure, header). */
+  problems: MrfProblem[];
+  /** What each parser thread spooled. */
+  spooled: SourceDone[];
+}
+
+/** Collects elements of one kind into a batch. */
+class Batcher {
+  private parts: Buffer[] = [];
+  private bytes = 0;
+  private elements: number[] = [];
+  constructor(
+    private readonly pool: ParsePool,
+    private readonly base: Omit<BatchMessage, 'buffer' | 'elements' | 'kind'>,
+    private readonly kind: BatchMessage['kind'],
+  ) {}
+
+  async add(index: number, rateIndex: number, offset: number, bytes: Buffer, split: boolean): Promise<void> {
+    this.elements.push(index, rateIndex, offset, this.bytes, this.bytes + bytes.length, split ? 1 : 0);
+    this.parts.push(bytes);
+    this.bytes += bytes.length;
+    if (this.bytes >= BATCH_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.elements.length === 0) return;
+    const buf = Buffer.allocUnsafeSlow(this.bytes);
+    let at = 0;
+    for (const p of this.parts) at += p.copy(buf, at);
+    const m: BatchMessage = { ...this.base, kind: this.kind, buffer: buf.buffer as ArrayBuffer, elements: this.elements };
+    this.parts = [];
+    this.bytes = 0;
+    this.elements = [];
+    await this.pool.send(m);
+  }
+}
+
+/**
+ * Reads `input` (the stored bytes of `name`) into the spool through `pool`.
+ * @throws MrfReadError when the file cannot be read at all (see readInNetworkStream).
+ */
+export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: ParsePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
+  const meter = new InputMeter(o.inputBytes ?? null, o.onProgress);
+  const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), o.splitBytes);
+  const header = new HeaderFields();
+  const problems: MrfProblem[] = [];
+  const base = { type: 'batch' as const, sourceId: o.sourceId, dir: o.dir };
+  const batchers = {
+    provider_references: new Batcher(pool, base, 'provider_references'),
+    in_network: new Batcher(pool, base, 'in_network'),
+    rate: new Batcher(pool, base, 'rate'),
+  };
+  let skippedItems = 0;
+  const handle = async (ev: ScanEvent): Promise<void> => {
+    if (ev.kind === 'problem') problems.push({ code: ev.code, path: ev.path, offset: ev.offset, message: ev.message });
+    else if (ev.kind === 'value') {
+      const ctx: ElementContext = { offset: ev.offset, problems };
+      header.add(ctx, ev.key, ev.bytes);
+    } else if (ev.kind === 'rate') {
+      // a split item's code is known only at its end: rates of an item filtered out then are
+      // spooled and dropped by the join with raw_items (build-tables.ts)
+      await batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
+    } else {
+      if (ev.array === 'in_network' && o.billingCodes) {
+        const code = peekBillingCode(ev.bytes);
+        if (code !== undefined && !o.billingCodes.has(code)) {
+          skippedItems++;
+          return;
+        }
+      }
+      await batchers[ev.array].add(ev.index, 0, ev.offset, ev.bytes, ev.split === true);
+    }
+  };
+  const events: ScanEvent[] = [];
+  const chunks = openContainer(name, meter.pipe(input));
+  try {
+    for (;;) {
+      let r: IteratorResult<Buffer>;
+      try {
+        r = await chunks.next();
+      } catch (e) {
+        if (e instanceof MrfReadError) throw e;
+        throw new MrfReadError(name, scanner.bytes, `read error (${(e as Error).message})`);
+      }
+      if (r.done) break;
+      scanner.push(r.value, events);
+      for (const ev of events) await handle(ev);
+      events.length = 0;
+    }
+  } finally {
+    await chunks.return(undefined);
+  }
+  scanner.finish();
+  for (const b of Object.values(batchers)) await b.flush();
+  const spooled = await pool.finish(o.sourceId);
+  const ctx: ElementContext = { offset: 0, problems };
+  const h = header.build(ctx);
+  return { header: h, jsonBytes: scanner.bytes, inputBytes: meter.bytes, sha256: meter.done(), skippedItems, problems, spooled };
+}

@@ -1,0 +1,119 @@
+/**
+ * Turns normalised reader values (scripts/mrf/types.ts) into CSV rows of the spool's raw tables
+ * (spool.ts documents the columns), buffered and written to one file per raw table. DuckDB then
+ * loads the files in bulk (`read_csv`), far faster than appending value by value.
+ *
+ * CSV conventions (read back with `allow_quoted_nulls = false`): an empty unquoted field is NULL,
+ * `""` is the empty string; a field holding `"`, `,`, CR or LF is quoted with `"` doubled.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { providerId } from '../../contract/metrics';
+import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
+
+const SPECIAL = /[",\n\r]/;
+
+/** A text field; '' and null both become NULL (as the appenders stored them). */
+function t(v: string | null | undefined): string {
+  if (v == null || v === '') return '';
+  return SPECIAL.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** A text field that keeps '' as the empty string. */
+function e(v: string): string {
+  if (v === '') return '""';
+  return SPECIAL.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** Prefix of the synthetic ids given to inline (v1) provider groups, which have none of their own. */
+export const INLINE_PREFIX = 'inline:';
+
+/** One buffered CSV file. */
+class CsvFile {
+  private buf = '';
+  private fd: number | null = null;
+  rows = 0;
+  constructor(readonly path: string) {}
+  add(line: string): void {
+    this.buf += line;
+    this.rows++;
+    if (this.buf.length > 1 << 22) this.flush();
+  }
+  flush(): void {
+    if (this.buf === '') return;
+    this.fd ??= openSync(this.path, 'w');
+    writeSync(this.fd, this.buf);
+    this.buf = '';
+  }
+  close(): void {
+    this.flush();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** Names of the raw tables, in spool.ts. */
+export const RAW_TABLES = ['raw_rates', 'raw_items', 'raw_groups'] as const;
+
+/** The rows of one source written by one thread; file names `<prefix>-<table>.csv`. */
+export class SpoolRows {
+  readonly files: Record<(typeof RAW_TABLES)[number], CsvFile>;
+  priceRows = 0;
+  private readonly inlineSeen = new Set<string>();
+
+  constructor(prefix: string, private readonly sourceId: number) {
+    this.files = {
+      raw_rates: new CsvFile(`${prefix}-raw_rates.csv`),
+      raw_items: new CsvFile(`${prefix}-raw_items.csv`),
+      raw_groups: new CsvFile(`${prefix}-raw_groups.csv`),
+    };
+  }
+
+  /** One `raw_items` row. */
+  item(itemId: number, item: MrfInNetworkItem): void {
+    this.files.raw_items.add(`${this.sourceId},${itemId},${t(item.billing_code_type)},${t(item.billing_code)},${t(item.name)},` +
+      `${t(item.description)},${t(item.negotiation_arrangement)}\n`);
+  }
+
+  /** The `raw_rates` rows of one negotiated rate: one per price x group it names (never x NPIs). */
+  rate(itemId: number, rate: MrfNegotiatedRate): void {
+    const groupIds = [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
+    if (groupIds.length === 0) groupIds.push('');
+    const f = this.files.raw_rates;
+    for (const p of rate.prices) {
+      const tail = `,${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
+        `${e(p.billing_code_modifier.join(','))},${t(p.expiration_date)},${t(p.setting)},${t(p.additional_information)}\n`;
+      for (const gid of groupIds) {
+        f.add(`${this.sourceId},${itemId},${t(gid)}${tail}`);
+        this.priceRows++;
+      }
+    }
+  }
+
+  /** One `raw_groups` row per provider; a remote or empty group has one row without provider. */
+  group(groupId: string, p: MrfProvider | null, remote: string | null): void {
+    this.files.raw_groups.add(`${this.sourceId},${e(groupId)},${t(p ? providerId(p.npi, p.tin_value) : null)},${t(p?.npi)},` +
+      `${t(p?.tin_type)},${t(p?.tin_value)},${t(remote)}\n`);
+  }
+
+  /** Stores an inline provider group once per writer under an id derived from its content. */
+  private inlineGroup(providers: MrfProvider[]): string {
+    const key = providers.map((p) => `${p.npi ?? ''}|${p.tin_type}|${p.tin_value}`).sort().join(';');
+    const id = INLINE_PREFIX + createHash('sha1').update(key).digest('hex').slice(0, 16);
+    if (!this.inlineSeen.has(id)) {
+      this.inlineSeen.add(id);
+      for (const p of providers) this.group(id, p, null);
+    }
+    return id;
+  }
+
+  /** Flushes and closes every file; returns the paths of the files that have rows, by table. */
+  close(): Partial<Record<(typeof RAW_TABLES)[number], string>> {
+    const out: Partial<Record<(typeof RAW_TABLES)[number], string>> = {};
+    for (const name of RAW_TABLES) {
+      this.files[name].close();
+      if (this.files[name].rows > 0) out[name] = this.files[name].path;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Splits one large `in_network[]` element while it streams (architecture.md §5): each element of
+ * its `negotiated_rates[]` is cut out as its own byte slice, and the rest of the item (its "head":
+ * billing code, name, ... with `"negotiated_rates":[]` left empty) is kept apart. So an item of
+ * hundreds of MB (above V8's 512 MiB string limit too) is never held or parsed whole.
+ *
+ * The root scanner hands an element over once it grows past its split threshold, replaying the
+ * bytes seen so far from the element's first byte.
+ */
+
+/** A `negotiated_rates[]` element cut from a split item. */
+export interface RateSlice {
+  /** Index in the item's `negotiated_rates[]`. */
+  rateIndex: number;
+  /** Byte offset in the decompressed stream. */
+  offset: number;
+  bytes: Buffer;
+}
+
+const KEY = Buffer.from('negotiated_rates');
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** Streaming state machine over one item object, from its `{` to its matching `}`. */
+export class ItemSplitter {
+  private depth = 0;
+  private inStr = false;
+  private esc = false;
+  private inRates = false;
+  /** 0 none; 1 after the key string "negotiated_rates" at depth 1; 2 after its ':'. */
+  private keyState = 0;
+  private strStart = -1;
+  private strParts: Buffer[] = [];
+  private readonly head: Buffer[] = [];
+  private rateParts: Buffer[] = [];
+  private rateStart = -1;
+  private rateOffset = 0;
+  private rateIndex = 0;
+  /** Total bytes of rate elements cut so far. */
+  rateBytes = 0;
+
+  /**
+   * Scans `buf` from `start`; `base` is the stream offset of `buf[0]`. Appends finished rate slices
+   * to `out`. Returns the index after the item's closing `}`, or -1 when the item goes on.
+   */
+  push(buf: Buffer, start: number, base: number, out: RateSlice[]): number {
+    const n = buf.length;
+    let headStart = this.inRates ? -1 : start;
+    if (this.inRates && this.rateStart < 0 && this.rateParts.length > 0) this.rateStart = start;
+    if (this.strParts.length > 0 || this.strStart === -2) this.strStart = start;
+    let i = start;
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (this.esc) {
+        this.esc = false;
+        continue;
+      }
+      if (this.inStr) {
+        if (c === 0x5c) this.esc = true;
+        else if (c === 0x22) {
+          this.inStr = false;
+          if (this.depth === 1 && !this.inRates) this.endString(buf, i);
+        }
+        continue;
+      }
+      if (c === 0x22) {
+        this.inStr = true;
+        if (this.depth === 1 && !this.inRates) {
+          this.strStart = i + 1;
+          this.strParts = [];
+        }
+        if (this.keyState === 2) this.keyState = 0;
+        continue;
+      }
+      if (isWs(c)) continue;
+      if (this.inRates && this.depth === 2) {
+        if (c === 0x2c) continue;
+        if (c === 0x5d) {
+          this.inRates = false;
+          this.depth = 1;
+          headStart = i;
+          continue;
+        }
+        this.rateStart = i;
+        this.rateOffset = base + i;
+        this.rateParts = [];
+      }
+      if (this.keyState === 1) this.keyState = c === 0x3a ? 2 : 0;
+      else if (this.keyState === 2) {
+        this.keyState = 0;
+        if (c === 0x5b && this.depth === 1) {
+          this.head.push(buf.subarray(headStart, i + 1));
+          headStart = -1;
+          this.inRates = true;
+          this.depth = 2;
+          continue;
+        }
+      }
+      if (c === 0x7b || c === 0x5b) this.depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        this.depth--;
+        if (this.inRates && this.depth === 2) this.endRate(buf, i + 1, out);
+        else if (this.depth === 0) {
+          this.head.push(buf.subarray(headStart, i + 1));
+          return i + 1;
+        }
+      } else if (this.inRates && this.depth === 2 && this.rateStart >= 0) {
+        // a scalar element of negotiated_rates (invalid): it ends before ',' / ']' / whitespace
+        let j = i;
+        while (j < n && buf[j] !== 0x2c && buf[j] !== 0x5d && !isWs(buf[j]!)) j++;
+        if (j === n) {
+          i = n;
+          break;
+        }
+        this.endRate(buf, j, out);
+        i = j - 1;
+      }
+    }
+    if (headStart >= 0) this.head.push(Buffer.from(buf.subarray(headStart, n)));
+    if (this.inRates && this.rateStart >= 0) {
+      this.rateParts.push(Buffer.from(buf.subarray(this.rateStart, n)));
+      this.rateStart = -1;
+    }
+    if (this.inStr && this.strStart >= 0) {
+      this.strParts.push(Buffer.from(buf.subarray(this.strStart, n)));
+      this.strStart = -2;
+    }
+    return -1;
+  }
+
+  /** The item without its rates: valid JSON with `"negotiated_rates":[]`. Call after the end. */
+  headBytes(): Buffer {
+    return Buffer.concat(this.head);
+  }
+
+  /** Number of rate elements cut. */
+  get rates(): number {
+    return this.rateIndex;
+  }
+
+  private endString(buf: Buffer, end: number): void {
+    const start = this.strStart < 0 ? 0 : this.strStart;
+    const s = this.strParts.length ? Buffer.concat([...this.strParts, buf.subarray(start, end)]) : buf.subarray(start, end);
+    this.strParts = [];
+    this.strStart = -1;
+    this.keyState = s.equals(KEY) ? 1 : 0;
+  }
+
+  private endRate(buf: Buffer, end: number, out: RateSlice[]): void {
+    const start = this.rateStart < 0 ? 0 : this.rateStart;
+    const last = buf.subarray(start, end);
+    const bytes = this.rateParts.length ? Buffer.concat([...this.rateParts, last]) : Buffer.from(last);
+    this.rateParts = [];
+    this.rateStart = -1;
+    this.rateBytes += bytes.length;
+    out.push({ rateIndex: this.rateIndex++, offset: this.rateOffset, bytes });
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Large in_network items are split by negotiated_rates while they stream (item-splitter.ts,
+ * architecture.md §5): with a tiny split threshold and tiny chunks, every fixture gives exactly the
+ * events of an unsplit read, and the scanner emits 'rate' slices whose JSON is one rate each.
+ */
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { RootScanner, type ScanEvent } from '../../scripts/mrf/root-scanner';
+import { fixtureBytes, readBytes } from './mrf-test-helpers';
+
+const FILES = readdirSync(new URL('../fixtures/mrf/', import.meta.url)).filter((f) => f.endsWith('.json'));
+
+describe('splitting large in_network items', () => {
+  it.each(FILES)('%s reads the same split into 64-byte pieces as whole', async (name) => {
+    const bytes = fixtureBytes(name);
+    const whole = await readBytes(bytes, 1 << 20);
+    const split = await readBytes(bytes, 13, { splitBytes: 64 });
+    expect(split.events).toEqual(whole.events);
+  });
+
+  it('cuts each negotiated_rates element, escapes and nested arrays included, and keeps the head', () => {
+    const item = '{"billing_code":"9\\"9","negotiated_rates":[{"a":[1,{"b":"]}"}]} , {"c":2}],"name":"x"}';
+    const json = `{"in_network":[${item}]}`;
+    const scanner = new RootScanner('t', () => false, 8);
+    const out: ScanEvent[] = [];
+    const buf = Buffer.from(json);
+    for (let i = 0; i < buf.length; i += 5) scanner.push(buf.subarray(i, i + 5), out);
+    scanner.finish();
+    const rates = out.filter((e) => e.kind === 'rate').map((e) => (e.kind === 'rate' ? [e.rateIndex, e.bytes.toString(), e.offset] : []));
+    // offsets: the item starts at byte 15 ('{"in_network":[' is 15 bytes); '{"billing_code":"9\"9",'
+    // is 23 bytes and '"negotiated_rates":[' 20, so rate 0 starts at 15 + 43 = 58; it is 20 bytes,
+    // then ' , ' (3 bytes): rate 1 starts at 58 + 23 = 81.
+    expect(rates).toEqual([
+      [0, '{"a":[1,{"b":"]}"}]}', 58],
+      [1, '{"c":2}', 81],
+    ]);
+    const head = out.find((e) => e.kind === 'element');
+    expect(head?.kind === 'element' && head.split).toBe(true);
+    expect(JSON.parse(head!.kind === 'element' ? head!.bytes.toString() : '')).toEqual({ billing_code: '9"9', negotiated_rates: [], name: 'x' });
+  });
+});
