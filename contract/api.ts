@@ -43,6 +43,13 @@ export interface ServicePricingParams {
   sort?: ServiceSort;
   /** Snapshot month `YYYY-MM`; absent = the latest of the dataset. */
   snapshot?: string;
+  /**
+   * Comma-separated provider ids (NPI or `TIN:<tin>`): medians over these providers' rate rows only
+   * (loaded by billing code on demand). Absent = every provider (pre-computed price_stats).
+   */
+  providers?: string[];
+  /** Comma-separated billing codes: only these services (the comparison screen's chips). */
+  services?: string[];
 }
 
 /**
@@ -108,10 +115,65 @@ export interface ApiErrorBody {
 
 export type ApiErrorCode = 'not_found' | 'bad_request' | 'internal' | 'unauthorized' | 'unavailable';
 
-/** The route map. Adding an endpoint edits this and adds one file under workers/api/. */
+export type { Alert, AlertSeverity, AlertType } from './alert-rules';
+import type { Alert } from './alert-rules';
+export type {
+  DatasetInfo,
+  PriceDetail,
+  PriceUnit,
+  RegionalComparison,
+  RegionalServiceRow,
+  ServiceListItem,
+  ProviderListItem,
+  ProvidersForService,
+  InsurerListItem,
+  TrendPoint,
+} from './api-records';
+import type {
+  DatasetInfo,
+  PriceDetail,
+  RegionalComparison,
+  RegionalServiceRow,
+  ServiceListItem,
+  ProvidersForService,
+  InsurerListItem,
+  TrendPoint,
+} from './api-records';
+
+/** `PUT /api/alerts/acknowledge-all` result. */
+export interface AcknowledgeAllResult {
+  /** Alerts newly acknowledged by this call. */
+  acknowledged: number;
+  alerts: Alert[];
+}
+
+/**
+ * The route map. Adding an endpoint edits this and adds one file under workers/api/.
+ * A `{name}` path segment is a path parameter: it reaches the endpoint's parser as `query[name]`.
+ */
 export interface Api {
   'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
   'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
+  /** Variance by Region (metrics.md): one entry per state with rates, by state code. */
+  'GET /api/regional-comparison': { params: { snapshot?: string }; result: RegionalComparison[] };
+  /** The map modal's rows for one state (`state` required). */
+  'GET /api/regional-services': { params: { state: string; snapshot?: string }; result: RegionalServiceRow[] };
+  'GET /api/overpayment-trend': { params: Record<string, never>; result: TrendPoint[] };
+  'GET /api/alerts': { params: Record<string, never>; result: Alert[] };
+  'PUT /api/alerts/{id}/acknowledge': { params: { id: string }; result: Alert };
+  'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };
+  'GET /api/service-names': { params: Record<string, never>; result: ServiceListItem[] };
+  'GET /api/providers-for-service': {
+    params: { service_id: string; q?: string; limit?: number };
+    result: ProvidersForService;
+  };
+  'GET /api/insurers-for-service': { params: { service_id: string }; result: InsurerListItem[] };
+  'GET /api/service-price-details': {
+    params: { service_id: string; provider_id: string; insurer_id: string };
+    result: PriceDetail[];
+  };
+  /** Which dataset is open (origin or local, created when, snapshots). */
+  'GET /api/dataset': { params: Record<string, never>; result: DatasetInfo };
 }
 
 export type ApiRoute = keyof Api;
@@ -124,6 +186,8 @@ export interface ApiRequest {
   /** Query parameters; a repeated key keeps its last value. */
   query: Record<string, string>;
   body?: string;
+  /** The signed-in user's name (the access token's `name` claim), when the page knows it. */
+  user?: string;
 }
 
 /** A response as it comes back from the worker; the interceptor wraps it in a `Response`. */

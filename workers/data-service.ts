@@ -1,19 +1,25 @@
 /**
  * The data worker's logic, independent of where it runs: `init(config)` boots once behind one
  * promise (`ready ??= open()`), `handle(request)` answers /api requests through the registry
- * (architecture.md §2-3). data-worker.ts exposes it with comlink in the browser; tests call it
- * directly on the Node platform.
+ * (architecture.md §2-3), `openLocal(files)` checks an auditor's snapshot and switches to it.
+ * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
 import type { ApiRequest, ApiResponse } from '../contract/api';
-import { DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest, type TableName } from '../contract/dataset';
-import type { BootState, DataWorkerApi, WorkerConfig } from '../contract/worker';
-import type { Database } from './db/database';
+import { TABLE_NAMES, type TableName } from '../contract/dataset';
+import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { SourceError } from './db/errors';
 import { fetchTable, insertTable } from './db/load';
+import { createRatesLoader } from './db/rates';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
 import { dispatch } from './api/registry';
-import type { ByteSource, Platform } from './platform';
+import { defaultAckStore, type AckStore } from './acks/ack-store';
+import { localIndex, localSource } from './local/local-source';
+import { SnapshotProblem, verifyLocal } from './local/verify-local';
+import { parseManifest } from './manifest';
+import { countingSource, type ByteSource, type Platform } from './platform';
+
+export { parseManifest } from './manifest';
 
 /** Tables loaded at boot: all but `rates`, which loads by billing code on demand (architecture.md §1). */
 export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates');
@@ -28,81 +34,86 @@ export interface BootTimings {
 export interface DataService extends DataWorkerApi {
   /** Boot timings once ready, else null. */
   timings(): BootTimings | null;
+  /** Bytes read from the open dataset so far (boot tables plus rate row groups), or 0. */
+  bytesRead(): number;
   /** Closes DuckDB (tests). */
   close(): Promise<void>;
 }
 
-/** Parses and checks manifest.json. @throws Error naming the problem. */
-export function parseManifest(bytes: Uint8Array): DatasetManifest {
-  let m: Partial<DatasetManifest>;
-  try {
-    m = JSON.parse(new TextDecoder().decode(bytes)) as Partial<DatasetManifest>;
-  } catch {
-    throw new Error('manifest.json is not valid JSON');
-  }
-  if (m.format !== DATASET_FORMAT || m.format_version !== DATASET_FORMAT_VERSION) {
-    throw new Error(
-      `unsupported dataset: format ${String(m.format)} version ${String(m.format_version)} (expected ${DATASET_FORMAT} ${DATASET_FORMAT_VERSION})`,
-    );
-  }
-  for (const t of BOOT_TABLES) if (!m.tables?.[t]) throw new Error(`manifest.json lists no table ${t}`);
-  if (!Array.isArray(m.insurers) || !Array.isArray(m.snapshots) || !m.reference_insurer) {
-    throw new Error('manifest.json lacks insurers, snapshots or reference_insurer');
-  }
-  return m as DatasetManifest;
+export interface DataServiceOptions {
+  /** Where acknowledgements live; default IndexedDB when present, else memory. */
+  acks?: AckStore;
 }
 
-function failure(e: unknown): BootState {
+function failure(e: unknown): BootState & { status: 'failed' } {
   const reason = e instanceof Error ? e.message : String(e);
   return e instanceof SourceError && e.httpStatus !== undefined
     ? { status: 'failed', reason, httpStatus: e.httpStatus }
     : { status: 'failed', reason };
 }
 
-/** Creates the service on a platform (browser or Node). Nothing starts before `init`. */
-export function createDataService(platform: Platform): DataService {
-  let ready: Promise<BootState> | undefined;
-  let ctx: ApiContext | undefined;
-  let dbOpening: Promise<Database> | undefined;
-  let timings: BootTimings | null = null;
+interface Opened {
+  state: BootState;
+  ctx?: ApiContext;
+  timings?: BootTimings;
+}
 
-  async function open(config: WorkerConfig): Promise<BootState> {
+/** Creates the service on a platform (browser or Node). Nothing starts before `init`. */
+export function createDataService(platform: Platform, options: DataServiceOptions = {}): DataService {
+  let ready: Promise<Opened> | undefined;
+  /** The settled value of `ready`, for the synchronous accessors. */
+  let latest: Opened | undefined;
+  /** What the first `init` returns, the same promise to every caller. */
+  let booted: Promise<BootState> | undefined;
+  let acks: AckStore | undefined = options.acks;
+
+  /** Boots a dataset from `raw` into a new DuckDB. Never rejects. */
+  async function open(raw: ByteSource, origin: 'server' | 'local', name: string): Promise<Opened> {
     const t0 = performance.now();
+    const counter = { bytes: 0 };
+    const source = countingSource(raw, counter);
+    // DuckDB's boot and the first fetches each cost about a second: start both now (architecture.md §2).
+    const dbOpening = platform.openDatabase();
+    dbOpening.catch(() => {});
     try {
-      const source: ByteSource = platform.source(config.dataUrl);
-      // DuckDB's boot and the first fetches each cost about a second: start both now (architecture.md §2).
-      dbOpening = platform.openDatabase();
       const database = dbOpening.then((db) => ({ db, at: performance.now() - t0 }));
       const decoder = platform.parquetDecoder();
-      database.catch(() => {});
+      const rowGroups = platform.parquetRowGroups();
       decoder.catch(() => {});
+      rowGroups.catch(() => {});
       const manifest = parseManifest(await source.read('manifest.json'));
       const manifestAt = performance.now() - t0;
       const fetched = Promise.all(BOOT_TABLES.map((t) => fetchTable(source, t, manifest.tables[t].files)));
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) insertTable(db, decode, table);
-      ctx = { db, manifest };
-      timings = { manifest: manifestAt, database: at, total: performance.now() - t0 };
+      const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
+      acks ??= defaultAckStore();
+      const ctx: ApiContext = { db, manifest, rates, acks, dataset: { origin, name, bytesRead: () => counter.bytes } };
       return {
-        status: 'ready',
-        createdAt: manifest.created_at,
-        snapshots: manifest.snapshots,
-        referenceInsurer: manifest.reference_insurer,
-        origin: platform.origin,
+        ctx,
+        timings: { manifest: manifestAt, database: at, total: performance.now() - t0 },
+        state: { status: 'ready', createdAt: manifest.created_at, snapshots: manifest.snapshots, referenceInsurer: manifest.reference_insurer, origin },
       };
     } catch (e) {
-      return failure(e);
+      (await dbOpening.catch(() => null))?.close();
+      return { state: failure(e) };
     }
+  }
+
+  async function current(): Promise<Opened | undefined> {
+    return ready ? await ready : undefined;
   }
 
   return {
     init(config: WorkerConfig): Promise<BootState> {
-      ready ??= open(config);
-      return ready;
+      ready ??= open(platform.source(config.dataUrl), platform.origin, config.dataUrl).then((o) => (latest = o));
+      booted ??= ready.then((o) => o.state);
+      return booted;
     },
     async handle(request: ApiRequest): Promise<ApiResponse> {
-      if (!ready) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
-      const state = await ready;
+      const opened = await current();
+      if (!opened) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
+      const { state, ctx } = opened;
       if (state.status === 'failed' || !ctx) {
         const reason = state.status === 'failed' ? state.reason : 'dataset not loaded';
         if (state.status === 'failed' && state.httpStatus === 401) return errorResponse(401, 'unauthorized', reason);
@@ -110,9 +121,31 @@ export function createDataService(platform: Platform): DataService {
       }
       return dispatch(request, ctx);
     },
-    timings: () => timings,
+    async openLocal(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
+      const { byPath, dirName } = localIndex(files);
+      try {
+        await verifyLocal(byPath, onProgress);
+      } catch (e) {
+        if (e instanceof SnapshotProblem) return { ok: false, file: e.file, problem: e.problem };
+        return { ok: false, file: 'manifest.json', problem: e instanceof Error ? e.message : String(e) };
+      }
+      const opened = await open(localSource(byPath), 'local', dirName || 'local files');
+      if (opened.state.status !== 'ready') {
+        const reason = opened.state.status === 'failed' ? opened.state.reason : 'not loaded';
+        const file = /(?:decode|read) ([^:]+):/.exec(reason)?.[1] ?? 'dataset';
+        return { ok: false, file, problem: reason };
+      }
+      // Switch only now: a wrong snapshot leaves the dataset in use untouched.
+      const previous = await current();
+      ready = Promise.resolve(opened);
+      latest = opened;
+      previous?.ctx?.db.close();
+      return { ok: true, state: opened.state };
+    },
+    timings: () => latest?.timings ?? null,
+    bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,
     async close(): Promise<void> {
-      if (dbOpening) (await dbOpening.catch(() => null))?.close();
+      (await current())?.ctx?.db.close();
     },
   };
 }

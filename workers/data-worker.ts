@@ -14,6 +14,7 @@ const service = createDataService(browserPlatform);
 const api: DataWorkerApi = {
   init: (config) => service.init(config),
   handle: (request) => service.handle(request),
+  openLocal: (files, onProgress) => service.openLocal(files, onProgress),
 };
 
 expose(api);

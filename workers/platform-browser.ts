@@ -1,41 +1,68 @@
 /**
  * The browser worker's platform: DuckDB-WASM blocking bindings, parquet-wasm's ESM build, and
- * `fetch` from our own origin. The wasm files are bundled by Vite (`?url`), no CDN.
+ * `fetch` from our own origin (HTTP range requests for row groups). The wasm files are bundled by
+ * Vite (`?url`), no CDN.
  */
-import initParquet, { readParquet } from 'parquet-wasm/esm';
+import initParquet, { ParquetFile, readParquet } from 'parquet-wasm/esm';
 import parquetWasm from 'parquet-wasm/esm/parquet_wasm_bg.wasm?url';
 import { openBrowserDatabase } from './db/open-browser';
 import { SourceError } from './db/errors';
-import type { ByteSource, ParquetToIpc, Platform } from './platform';
+import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
+
+async function get(url: URL, range?: [number, number]): Promise<Response> {
+  let res: Response;
+  try {
+    const headers: Record<string, string> = range ? { range: `bytes=${range[0]}-${range[1] - 1}` } : {};
+    res = await fetch(url, { credentials: 'same-origin', headers });
+  } catch (e) {
+    throw new SourceError(`cannot fetch ${url.pathname}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!res.ok) throw new SourceError(`GET ${url.pathname}: HTTP ${res.status}`, res.status);
+  return res;
+}
 
 /** Reads `<dataUrl><file>` with `fetch`; `dataUrl` resolves against the worker's location. */
 export function fetchSource(dataUrl: string): ByteSource {
   const base = new URL(dataUrl, self.location.href);
   return {
     async read(file: string): Promise<Uint8Array> {
+      return new Uint8Array(await (await get(new URL(file, base))).arrayBuffer());
+    },
+    blob(file: string, size: number): BlobLike {
       const url = new URL(file, base);
-      let res: Response;
-      try {
-        res = await fetch(url, { credentials: 'same-origin' });
-      } catch (e) {
-        throw new SourceError(`cannot fetch ${url.pathname}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (!res.ok) throw new SourceError(`GET ${url.pathname}: HTTP ${res.status}`, res.status);
-      return new Uint8Array(await res.arrayBuffer());
+      return {
+        size,
+        slice: (start, end) => ({
+          async arrayBuffer() {
+            if (end <= start) return new ArrayBuffer(0);
+            const res = await get(url, [start, end]);
+            const buf = await res.arrayBuffer();
+            // A server that ignores Range answers 200 with the whole file: cut the range out.
+            return res.status === 206 ? buf : buf.slice(start, end);
+          },
+        }),
+      };
     },
   };
 }
 
-let parquetReady: Promise<ParquetToIpc> | undefined;
+let parquetReady: Promise<void> | undefined;
+const parquetInit = (): Promise<void> => (parquetReady ??= initParquet({ module_or_path: parquetWasm }).then(() => undefined));
 
 export const browserPlatform: Platform = {
   origin: 'server',
   openDatabase: openBrowserDatabase,
-  parquetDecoder(): Promise<ParquetToIpc> {
-    parquetReady ??= initParquet({ module_or_path: parquetWasm }).then(
-      () => (bytes: Uint8Array) => readParquet(bytes).intoIPCStream(),
-    );
-    return parquetReady;
+  async parquetDecoder(): Promise<ParquetToIpc> {
+    await parquetInit();
+    return (bytes: Uint8Array) => readParquet(bytes).intoIPCStream();
+  },
+  async parquetRowGroups(): Promise<ReadRowGroups> {
+    await parquetInit();
+    return async (file) => {
+      // parquet-wasm reads the footer now, then only the row groups' byte ranges, through `slice`.
+      const pf = await ParquetFile.fromFile(file as unknown as Blob);
+      return { read: async (rowGroups) => (await pf.read({ rowGroups: [...rowGroups] })).intoIPCStream() };
+    };
   },
   source: fetchSource,
 };

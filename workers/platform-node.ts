@@ -2,17 +2,24 @@
  * The Node platform for tests and benchmarks: DuckDB-WASM's Node build, parquet-wasm's Node build
  * and a directory on disk as the dataset. Never imported by the browser entry.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { openNodeDatabase } from './db/open-node';
 import { SourceError } from './db/errors';
-import type { ByteSource, ParquetToIpc, Platform } from './platform';
+import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
 
 const require = createRequire(import.meta.url);
+type ParquetNode = typeof import('parquet-wasm/node');
+const parquet = (): ParquetNode => require('parquet-wasm/node') as ParquetNode;
 
-/** Reads files under a directory (a path, or a `file:` URL). */
+function readError(file: string, e: unknown): SourceError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new SourceError(`cannot read ${file}: ${code ?? String(e)}`, code === 'ENOENT' ? 404 : undefined);
+}
+
+/** Reads files under a directory (a path, or a `file:` URL); ranges by positioned reads. */
 export function fsSource(dir: string): ByteSource {
   const root = dir.startsWith('file:') ? fileURLToPath(dir) : dir;
   return {
@@ -20,9 +27,29 @@ export function fsSource(dir: string): ByteSource {
       try {
         return new Uint8Array(await readFile(join(root, file)));
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new SourceError(`cannot read ${file}: ${code ?? String(e)}`, code === 'ENOENT' ? 404 : undefined);
+        throw readError(file, e);
       }
+    },
+    blob(file: string, size: number): BlobLike {
+      return {
+        size,
+        slice: (start, end) => ({
+          async arrayBuffer() {
+            try {
+              const fh = await open(join(root, file));
+              try {
+                const buf = new Uint8Array(Math.max(0, end - start));
+                const { bytesRead } = await fh.read(buf, 0, buf.length, start);
+                return buf.buffer.slice(0, bytesRead);
+              } finally {
+                await fh.close();
+              }
+            } catch (e) {
+              throw readError(file, e);
+            }
+          },
+        }),
+      };
     },
   };
 }
@@ -31,8 +58,16 @@ export const nodePlatform: Platform = {
   origin: 'local',
   openDatabase: openNodeDatabase,
   async parquetDecoder(): Promise<ParquetToIpc> {
-    const pq = require('parquet-wasm/node') as typeof import('parquet-wasm/node');
+    const pq = parquet();
     return (bytes: Uint8Array) => pq.readParquet(bytes).intoIPCStream();
+  },
+  async parquetRowGroups(): Promise<ReadRowGroups> {
+    const pq = parquet();
+    return async (file) => {
+      // parquet-wasm reads the footer now, then only the row groups' byte ranges, through `slice`.
+      const pf = await pq.ParquetFile.fromFile(file as unknown as Blob);
+      return { read: async (rowGroups) => (await pf.read({ rowGroups: [...rowGroups] })).intoIPCStream() };
+    };
   },
   source: fsSource,
 };

@@ -5,22 +5,73 @@
  */
 import type { Database } from './db/database';
 
+/**
+ * A random-access view of one file, shaped like the DOM `Blob` so parquet-wasm's
+ * `ParquetFile.fromFile` can read ranges of it (row groups) without the whole file.
+ */
+export interface BlobLike {
+  /** Size of the file, bytes. */
+  readonly size: number;
+  /** Bytes [start, end). The returned object's `arrayBuffer` rejects with a SourceError. */
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
 /** Reads files of a dataset directory by their manifest-relative path (`manifest.json`, `price_stats.parquet`). */
 export interface ByteSource {
   /** @throws SourceError (with `httpStatus` when a server answered non-2xx). */
   read(file: string): Promise<Uint8Array>;
+  /** Range access to `file` of `size` bytes (from the manifest). Reads happen on `slice().arrayBuffer()`. */
+  blob(file: string, size: number): BlobLike;
 }
 
 /** Decodes a whole Parquet file to an Arrow IPC stream (parquet-wasm). @throws Error on a corrupt file. */
 export type ParquetToIpc = (parquet: Uint8Array) => Uint8Array;
+
+/** A Parquet file opened for range reads: its footer read once, row groups read on demand. */
+export interface RowGroupFile {
+  /** Reads these row groups (their byte ranges only) as one Arrow IPC stream. @throws SourceError, Error */
+  read(rowGroups: readonly number[]): Promise<Uint8Array>;
+}
+
+/** Opens a Parquet file for row-group reads (reads its footer). @throws SourceError, Error */
+export type ReadRowGroups = (file: BlobLike) => Promise<RowGroupFile>;
 
 export interface Platform {
   /** Boots DuckDB-WASM (blocking bindings) with extension auto-install/auto-load off. */
   openDatabase(): Promise<Database>;
   /** Initialises parquet-wasm once and returns its decoder. */
   parquetDecoder(): Promise<ParquetToIpc>;
+  /** Initialises parquet-wasm once and returns its row-group reader. */
+  parquetRowGroups(): Promise<ReadRowGroups>;
   /** The byte source of a dataset at `dataUrl` (a URL or directory ending in '/'). */
   source(dataUrl: string): ByteSource;
-  /** Where the dataset comes from, as BootState reports it. */
+  /** Where a dataset opened by `init` comes from, as BootState reports it. */
   origin: 'server' | 'local';
+}
+
+/** Wraps a source so every byte it delivers is counted in `counter.bytes`. */
+export function countingSource(source: ByteSource, counter: { bytes: number }): ByteSource {
+  return {
+    async read(file) {
+      const b = await source.read(file);
+      counter.bytes += b.byteLength;
+      return b;
+    },
+    blob(file, size) {
+      const inner = source.blob(file, size);
+      return {
+        size: inner.size,
+        slice(start, end) {
+          const part = inner.slice(start, end);
+          return {
+            async arrayBuffer() {
+              const buf = await part.arrayBuffer();
+              counter.bytes += buf.byteLength;
+              return buf;
+            },
+          };
+        },
+      };
+    },
+  };
 }

@@ -6,7 +6,8 @@
  */
 import * as Comlink from 'comlink';
 import type { ApiErrorBody, ApiRequest } from '../../contract/api';
-import type { BootState, DataWorkerApi } from '../../contract/worker';
+import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
+import { currentUser } from './token-user';
 import { isNullBodyStatus, toWorkerRequest } from './worker-route';
 
 interface DataWorker {
@@ -34,6 +35,17 @@ function dataWorker(): DataWorker {
   );
   worker = { remote, boot, crashed };
   return worker;
+}
+
+/**
+ * Checks a local snapshot in the worker and switches to it (contract/worker.ts `openLocal`);
+ * `onProgress` receives the hashing progress. Resolves to the outcome; a crashed worker rejects.
+ */
+export async function openLocalDataset(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
+  const { remote, boot, crashed } = dataWorker();
+  await boot;
+  const progress = onProgress ? Comlink.proxy(onProgress) : undefined;
+  return Promise.race([remote.openLocal(files, progress), crashed]);
 }
 
 /** The worker's boot state (loading until init settles); starts the worker if needed. */
@@ -102,6 +114,8 @@ export function installFetchInterceptor(): void {
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
     const apiRequest = toWorkerRequest(request.url, request.method, window.location.origin, body || undefined);
     if (!apiRequest) return nativeFetch(input, init);
+    const user = currentUser();
+    if (user) apiRequest.user = user;
     return answer(apiRequest, request.signal);
   };
 }

@@ -13,6 +13,7 @@ import { SourceError } from '../../workers/db/errors';
 import { openNodeDatabase } from '../../workers/db/open-node';
 import { sql } from '../../workers/db/sql';
 import { dispatch } from '../../workers/api/registry';
+import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { Platform } from '../../workers/platform';
 import { convertFixture } from './fixture-dataset';
 
@@ -75,6 +76,9 @@ describe('boot', () => {
         read: async (file) => {
           throw new SourceError(`GET /data/${file}: HTTP 401`, 401);
         },
+        blob: () => {
+          throw new SourceError('GET /data/rates: HTTP 401', 401);
+        },
       }),
     };
     const service = createDataService(denied);
@@ -115,7 +119,14 @@ describe('failures inside a handler', () => {
     // An empty database: the endpoint's SQL finds no price_stats table.
     const db = await openNodeDatabase();
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    const res = dispatch({ method: 'GET', path: '/api/service-pricing', query: {} }, { db, manifest });
+    const ctx = {
+      db,
+      manifest,
+      rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
+      acks: memoryAckStore(),
+      dataset: { origin: 'local' as const, name: 'empty', bytesRead: () => 0 },
+    };
+    const res = await dispatch({ method: 'GET', path: '/api/service-pricing', query: {} }, ctx);
     expect(res.status).toBe(500);
     const body = res.body as ApiErrorBody;
     expect(body.error.code).toBe('internal');

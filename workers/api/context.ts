@@ -1,8 +1,24 @@
-/** What every endpoint handler receives: the loaded database and the dataset manifest. */
+/** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
 import type { DatasetManifest } from '../../contract/dataset';
 import type { Database } from '../db/database';
+import type { RatesLoader } from '../db/rates';
+import type { AckStore } from '../acks/ack-store';
+
+/** Where the open dataset came from, for `GET /api/dataset`. */
+export interface DatasetOrigin {
+  origin: 'server' | 'local';
+  /** Data URL (server) or directory name (local). */
+  name: string;
+  /** Bytes read from the dataset since it was opened. */
+  bytesRead(): number;
+}
 
 export interface ApiContext {
   db: Database;
   manifest: DatasetManifest;
+  /** Loads rate rows by billing code on demand (architecture.md §1). */
+  rates: RatesLoader;
+  /** Alert acknowledgements (IndexedDB in the browser). */
+  acks: AckStore;
+  dataset: DatasetOrigin;
 }

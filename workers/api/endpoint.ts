@@ -1,11 +1,17 @@
 /** The shape of one /api endpoint file: its route, parameter parser and handler. */
-import type { Api, ApiRoute } from '../../contract/api';
+import type { Api, ApiRequest, ApiRoute } from '../../contract/api';
 import type { ApiContext } from './context';
 
 export interface Endpoint<R extends ApiRoute> {
   route: R;
-  /** Parses the query string's values. @throws ApiError 400 `invalid <name>: <value>` */
+  /**
+   * Parses the query string's values (path parameters such as `{id}` arrive as `query.id`).
+   * @throws ApiError 400 `invalid <name>: <value>`
+   */
   parse(query: Readonly<Record<string, string>>, ctx: ApiContext): Api[R]['params'];
-  /** Computes the result. @throws ApiError, DatabaseError (answered 500) */
-  run(params: Api[R]['params'], ctx: ApiContext): Api[R]['result'];
+  /**
+   * Computes the result; may load rate rows first (async). `request` carries the signed-in user.
+   * @throws ApiError, DatabaseError, SourceError (answered 500, or 401 when the server refused a read)
+   */
+  run(params: Api[R]['params'], ctx: ApiContext, request: ApiRequest): Api[R]['result'] | Promise<Api[R]['result']>;
 }

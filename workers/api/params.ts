@@ -30,3 +30,15 @@ export function parseBoolean(name: string, value: string): boolean {
   if (value === 'false' || value === '0') return false;
   throw invalidParam(name, value);
 }
+
+/** A comma-separated list: trimmed, empty entries dropped, duplicates once, first-seen order. */
+export function parseList(value: string): string[] {
+  return [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+}
+
+/** A required value. @throws ApiError 400 `invalid <name>: ` when absent or empty. */
+export function required(query: Readonly<Record<string, string>>, name: string): string {
+  const v = optional(query, name);
+  if (v === undefined) throw invalidParam(name, query[name] ?? '');
+  return v;
+}

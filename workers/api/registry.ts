@@ -1,40 +1,97 @@
 /**
- * The /api registry: route key ("METHOD /path") -> endpoint, and the one dispatch function.
- * Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one line below.
+ * The /api registry: route key ("METHOD /path", `{name}` = one path segment) -> endpoint, and the
+ * one dispatch function. Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one
+ * line below.
  */
 import type { ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
+import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { ApiError, errorResponse } from './errors';
 import { insurers } from './insurers';
 import { servicePricing } from './service-pricing';
+import { regionalComparison } from './regional-comparison';
+import { regionalServices } from './regional-services';
+import { overpaymentTrend } from './overpayment-trend';
+import { alerts, acknowledgeAlert, acknowledgeAll } from './alerts';
+import { serviceNames } from './service-names';
+import { providersForService } from './providers-for-service';
+import { insurersForService } from './insurers-for-service';
+import { servicePriceDetails } from './service-price-details';
+import { dataset } from './dataset';
 
 /** Every route of contract/api.ts `Api` must have its endpoint (checked by the type). */
 export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/insurers': insurers,
   'GET /api/service-pricing': servicePricing,
+  'GET /api/regional-comparison': regionalComparison,
+  'GET /api/regional-services': regionalServices,
+  'GET /api/overpayment-trend': overpaymentTrend,
+  'GET /api/alerts': alerts,
+  'PUT /api/alerts/{id}/acknowledge': acknowledgeAlert,
+  'PUT /api/alerts/acknowledge-all': acknowledgeAll,
+  'GET /api/service-names': serviceNames,
+  'GET /api/providers-for-service': providersForService,
+  'GET /api/insurers-for-service': insurersForService,
+  'GET /api/service-price-details': servicePriceDetails,
+  'GET /api/dataset': dataset,
 };
 
-function isRoute(key: string): key is ApiRoute {
-  return Object.hasOwn(ENDPOINTS, key);
+const ROUTES = Object.keys(ENDPOINTS) as ApiRoute[];
+
+/** The route matching `method path` and its path parameters, exact routes before patterned ones. */
+export function matchRoute(method: string, path: string): { route: ApiRoute; pathParams: Record<string, string> } | null {
+  const segs = path.split('/');
+  let found: { route: ApiRoute; pathParams: Record<string, string> } | null = null;
+  for (const route of ROUTES) {
+    const [m, pattern] = route.split(' ') as [string, string];
+    if (m !== method) continue;
+    const parts = pattern.split('/');
+    if (parts.length !== segs.length) continue;
+    const pathParams: Record<string, string> = {};
+    let exact = true;
+    const ok = parts.every((p, i) => {
+      const s = segs[i]!;
+      if (p.startsWith('{') && p.endsWith('}')) {
+        exact = false;
+        if (s === '') return false;
+        try {
+          pathParams[p.slice(1, -1)] = decodeURIComponent(s);
+        } catch {
+          return false;
+        }
+        return true;
+      }
+      return p === s;
+    });
+    if (!ok) continue;
+    if (exact) return { route, pathParams };
+    found ??= { route, pathParams };
+  }
+  return found;
 }
 
-function answer<R extends ApiRoute>(endpoint: Endpoint<R>, request: ApiRequest, ctx: ApiContext): ApiResponse {
-  return { status: 200, body: endpoint.run(endpoint.parse(request.query, ctx), ctx) };
+async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
+  return { status: 200, body: await endpoint.run(endpoint.parse(query, ctx), ctx, request) };
 }
 
 /**
  * Answers one request: 200 with the endpoint's result; 404 for an unknown route; 400 for a bad
- * parameter; 500 with the reason for any other failure (a DuckDB error included). Never throws.
+ * parameter; 401 when the server refused a dataset read; 500 with the reason for any other
+ * failure (a DuckDB error included). Never rejects.
  */
-export function dispatch(request: ApiRequest, ctx: ApiContext): ApiResponse {
+export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<ApiResponse> {
   const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-  const key = `${request.method.toUpperCase()} ${path}`;
-  if (!isRoute(key)) return errorResponse(404, 'not_found', `unknown endpoint: ${key}`);
+  const method = request.method.toUpperCase();
+  const match = matchRoute(method, path);
+  if (!match) return errorResponse(404, 'not_found', `unknown endpoint: ${method} ${path}`);
   try {
-    return answer(ENDPOINTS[key] as Endpoint<ApiRoute>, request, ctx);
+    // Path parameters win over query parameters of the same name.
+    const query = { ...request.query, ...match.pathParams };
+    return await answer(ENDPOINTS[match.route] as Endpoint<ApiRoute>, query, ctx, request);
   } catch (e) {
     if (e instanceof ApiError) return errorResponse(e.status, e.code, e.message);
+    if (e instanceof SourceError && e.httpStatus === 401) return errorResponse(401, 'unauthorized', e.message);
     return errorResponse(500, 'internal', e instanceof Error ? e.message : String(e));
   }
 }

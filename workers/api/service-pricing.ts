@@ -2,9 +2,8 @@
  * `GET /api/service-pricing`: the reference insurer's price of every service against the selected
  * competitors (metrics.md "Per service", "Dashboard figures", "Which snapshot an insurer contributes").
  *
- * SQL does the per-service join and mean over the pre-computed medians of `price_stats`; the
- * figures derived from them (variance, overpayment, savings, Average Overpayment) use
- * contract/metrics.ts, so every screen computes them the same way.
+ * Figures per service come from pricing-core.ts (price_stats, or the rate rows of a provider
+ * selection, loaded by billing code on demand); Average Overpayment from contract/metrics.ts.
  */
 import {
   BILLING_CLASS_FILTERS,
@@ -15,12 +14,13 @@ import {
   type ServiceSort,
 } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
-import { averageOverpayment, potentialSavings, referenceVariance, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { averageOverpayment } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { optional, parseBoolean, parseInteger, parseOneOf } from './params';
+import { optional, parseBoolean, parseInteger, parseOneOf, parseList } from './params';
+import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
 
 /** Largest page (rows). */
 export const MAX_LIMIT = 1000;
@@ -42,7 +42,7 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   }
   const competitors = optional(query, 'competitors');
   if (competitors !== undefined) {
-    const ids = [...new Set(competitors.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+    const ids = parseList(competitors);
     for (const id of ids) {
       const known = manifest.insurers.some((i) => i.id === id);
       if (!known || id === manifest.reference_insurer) throw invalidParam('competitors', id);
@@ -58,86 +58,25 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
     if (!manifest.snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
     p.snapshot = snapshot;
   }
+  const providers = optional(query, 'providers');
+  if (providers !== undefined) {
+    const ids = parseList(providers);
+    for (const id of ids) if (!PROVIDER_ID.test(id)) throw invalidParam('providers', id);
+    if (ids.length > 0) p.providers = ids;
+  }
+  const services = optional(query, 'services');
+  if (services !== undefined) {
+    const codes = parseList(services);
+    for (const c of codes) if (!BILLING_CODE.test(c)) throw invalidParam('services', c);
+    if (codes.length > 0) p.services = codes;
+  }
   return p;
 }
 
-/** One row per service with a price from the reference or a selected competitor. */
-interface ServiceRow {
-  [key: string]: string | number | null | Array<{ id: string; price: number }>;
-  service_code: string;
-  billing_code_type: string;
-  service_name: string;
-  category: string;
-  reference_price: number | null;
-  market_average: number | null;
-  competitor_prices: Array<{ id: string; price: number }> | null;
-  claims_volume: number;
-}
-
-interface Selection {
-  snapshot: string;
-  reference: string;
-  competitors: string[];
-  classSelection: string;
-  state: string;
-  /** claims_volume.state to weigh by (metrics.md, Per-state claims weights). */
-  claimsState: string;
-  category: string | undefined;
-}
-
-/**
- * Per service: price(s, R), the competitors' medians and their mean, and the claims count.
- * Each insurer contributes its latest snapshot <= M having any price_stats row.
- */
-function servicesQuery(s: Selection) {
-  const insurers = [s.reference, ...s.competitors];
-  const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
-  return sql`
-    WITH chosen AS (
-      SELECT insurer_id, max(snapshot) AS snapshot FROM price_stats
-      WHERE snapshot <= ${s.snapshot} AND insurer_id IN (${insurers})
-      GROUP BY insurer_id
-    ), prices AS (
-      SELECT p.insurer_id, p.billing_code, p.median_rate::DOUBLE AS price
-      FROM price_stats p JOIN chosen c ON p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot
-      WHERE p.class_selection = ${s.classSelection} AND p.state = ${s.state}
-    ), claims AS (
-      SELECT billing_code, sum(claims_count)::DOUBLE AS claims FROM claims_volume
-      WHERE state = ${s.claimsState}
-      GROUP BY billing_code
-    )
-    SELECT s.billing_code AS service_code, s.billing_code_type, s.name AS service_name, s.category,
-      max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
-      avg(p.price) FILTER (WHERE p.insurer_id <> ${s.reference}) AS market_average,
-      list(struct_pack(id := p.insurer_id, price := p.price) ORDER BY p.insurer_id)
-        FILTER (WHERE p.insurer_id <> ${s.reference}) AS competitor_prices,
-      coalesce(any_value(cl.claims), 0) AS claims_volume
-    FROM services s
-    JOIN prices p ON p.billing_code = s.billing_code
-    LEFT JOIN claims cl ON cl.billing_code = s.billing_code
-    WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category}
-    GROUP BY s.billing_code, s.billing_code_type, s.name, s.category`;
-}
-
-function toRecord(r: ServiceRow): LiveServicePricingRecord {
-  const variance = referenceVariance(r.reference_price, r.market_average);
-  const overpayment = variance == null ? null : r.reference_price! - r.market_average!;
-  return {
-    service_code: r.service_code,
-    billing_code_type: r.billing_code_type,
-    service_name: r.service_name,
-    category: r.category,
-    reference_price: r.reference_price,
-    competitor_prices: Object.fromEntries((r.competitor_prices ?? []).map((c) => [c.id, c.price])),
-    market_average: r.market_average,
-    reference_variance: variance,
-    overpayment,
-    claims_volume: r.claims_volume,
-    potential_savings: potentialSavings(overpayment, r.claims_volume),
-    anthem_price: r.reference_price,
-    anthem_variance: variance,
-  };
-}
+/** A provider id: an NPI (digits) or `TIN:<digits>` (metrics.md, Rows that count). */
+export const PROVIDER_ID = /^(\d{1,15}|TIN:\d{1,15})$/;
+/** A billing code as published: letters, digits, '.', '-' (at most 20). */
+export const BILLING_CODE = /^[A-Za-z0-9.-]{1,20}$/;
 
 const SORT_KEY: Record<ServiceSort, (r: LiveServicePricingRecord) => number | null> = {
   overpayment: (r) => r.overpayment,
@@ -160,23 +99,28 @@ function compareBy(sort: ServiceSort) {
   };
 }
 
-function run(params: ServicePricingParams, { db, manifest }: ApiContext): ServicePricingResult {
+async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
+  const { manifest } = ctx;
   const reference = manifest.reference_insurer;
-  const snapshot = params.snapshot ?? manifest.snapshots[manifest.snapshots.length - 1] ?? '';
-  const competitors = params.competitors ?? manifest.insurers.map((i) => i.id).filter((id) => id !== reference);
-  const rows = db.all<ServiceRow>(
-    servicesQuery({
-      snapshot,
-      reference,
-      competitors,
-      classSelection: params.billing_class ?? 'all',
-      state: params.state ?? ALL_STATES,
-      // metrics.md, Per-state claims weights: the state's rows when the input had a state column.
-      claimsState: params.state !== undefined && manifest.claims_by_state ? params.state : ALL_STATES,
-      category: params.category,
-    }),
-  );
-  const all = rows.map(toRecord);
+  const snapshot = params.snapshot ?? latestSnapshot(ctx);
+  const competitors = params.competitors ?? allCompetitors(ctx);
+  if (params.providers) {
+    // Rate rows of the wanted services only (architecture.md §1): the chips' codes, else every
+    // service of the category (all row groups when no category narrows it).
+    const inCategory = params.category === undefined ? sql`` : sql`WHERE category = ${params.category}`;
+    const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
+    await ctx.rates.ensure(codes);
+  }
+  const all = priceServices(ctx, {
+    snapshot,
+    reference,
+    competitors,
+    classSelection: params.billing_class ?? 'all',
+    state: params.state ?? ALL_STATES,
+    category: params.category,
+    services: params.services,
+    providers: params.providers,
+  }).map(({ state: _state, ...record }) => record);
   const summary = {
     total_potential_savings: all.reduce((a, r) => a + r.potential_savings, 0),
     avg_overpayment: averageOverpayment(all.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),

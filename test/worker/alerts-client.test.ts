@@ -1,0 +1,43 @@
+/**
+ * The page side of alerts: the spec's alerts client wraps every answer as `{ data, success, message }`
+ * (product-spec §7), and acknowledgements name the user of the access token (its `name` claim).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { acknowledgeAlert, getAlerts } from '../../src/api/alerts-client';
+import { userFromToken } from '../../src/api/token-user';
+
+const jwt = (claims: object): string =>
+  ['{"alg":"none"}', JSON.stringify(claims)].map((s) => Buffer.from(s).toString('base64url')).join('.') + '.';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('userFromToken', () => {
+  it('reads the name claim, else preferred_username, else nothing', () => {
+    expect(userFromToken(jwt({ sub: 'u1', name: 'Dana Analyst' }))).toBe('Dana Analyst');
+    expect(userFromToken(jwt({ sub: 'u1', preferred_username: 'dana' }))).toBe('dana');
+    expect(userFromToken('opaque-dev-token')).toBeUndefined();
+    expect(userFromToken(null)).toBeUndefined();
+  });
+});
+
+describe('alerts client', () => {
+  it('wraps success, a server message, a bodiless failure and a network error', async () => {
+    const answers = [
+      new Response(JSON.stringify([{ id: 'a' }]), { status: 200 }),
+      new Response(JSON.stringify({ message: 'unknown alert: x', error: { code: 'not_found', message: 'unknown alert: x' } }), { status: 404 }),
+      new Response('oops', { status: 500 }),
+    ];
+    const calls: Array<[string, string | undefined]> = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      calls.push([url, init?.method]);
+      const next = answers.shift();
+      if (!next) throw new TypeError('Failed to fetch');
+      return next;
+    });
+    expect(await getAlerts()).toEqual({ data: [{ id: 'a' }], success: true, message: 'OK' });
+    expect(await acknowledgeAlert('x')).toEqual({ data: null, success: false, message: 'unknown alert: x' });
+    expect(await acknowledgeAlert('y/z')).toEqual({ data: null, success: false, message: 'Request failed' });
+    expect(await getAlerts()).toEqual({ data: null, success: false, message: 'Failed to fetch' });
+    expect(calls).toEqual([['/api/alerts', 'GET'], ['/api/alerts/x/acknowledge', 'PUT'], ['/api/alerts/y%2Fz/acknowledge', 'PUT'], ['/api/alerts', 'GET']]);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * `GET /api/alerts`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
+ * metrics.md "Alerts" for the reference insurer, per service and state plus `All`, between the
+ * latest snapshot and the one before it (rules in contract/alert-rules.ts), with the
+ * acknowledgements of the AckStore (who: the request's signed-in user; when: now).
+ */
+import { ALL_REGION, compareAlerts, evaluateAlerts, type Alert, type AlertFigures } from '../../contract/alert-rules';
+import { ALL_STATES } from '../../contract/dataset';
+import type { ApiContext } from './context';
+import type { Endpoint } from './endpoint';
+import { ApiError } from './errors';
+import { required } from './params';
+import { allCompetitors, EVERY_STATE, priceServices, type PricedService } from './pricing-core';
+
+/** Who an acknowledgement names when the page knows no signed-in name. */
+export const UNKNOWN_USER = 'unknown user';
+
+const computed = new WeakMap<ApiContext, Alert[]>();
+
+function figuresAt(ctx: ApiContext, month: string | undefined): Map<string, PricedService> {
+  const out = new Map<string, PricedService>();
+  if (month === undefined) return out;
+  const rows = priceServices(ctx, {
+    snapshot: month,
+    reference: ctx.manifest.reference_insurer,
+    competitors: allCompetitors(ctx),
+    classSelection: 'all',
+    state: EVERY_STATE,
+  });
+  for (const r of rows) out.set(`${r.state}|${r.service_code}`, r);
+  return out;
+}
+
+const figures = (r: PricedService | undefined): AlertFigures => ({
+  referencePrice: r?.reference_price ?? null,
+  marketAverage: r?.market_average ?? null,
+  variance: r?.reference_variance ?? null,
+});
+
+/** The alerts of the dataset, unacknowledged, sorted; computed once per dataset. @throws DatabaseError */
+export function computeAlerts(ctx: ApiContext): Alert[] {
+  const cached = computed.get(ctx);
+  if (cached) return cached;
+  const months = [...ctx.manifest.snapshots].sort();
+  const latest = months[months.length - 1];
+  const previous = months[months.length - 2];
+  const now = figuresAt(ctx, latest);
+  const before = figuresAt(ctx, previous);
+  const out: Alert[] = [];
+  for (const [key, r] of now) {
+    out.push(
+      ...evaluateAlerts({
+        billingCode: r.service_code,
+        serviceName: r.service_name,
+        region: r.state === ALL_STATES ? ALL_REGION : r.state,
+        snapshot: latest!,
+        previousSnapshot: previous ?? '',
+        latest: figures(r),
+        previous: figures(before.get(key)),
+      }),
+    );
+  }
+  out.sort(compareAlerts);
+  computed.set(ctx, out);
+  return out;
+}
+
+/** The alerts with their stored acknowledgements. */
+async function withAcks(ctx: ApiContext): Promise<Alert[]> {
+  const acks = await ctx.acks.all();
+  return computeAlerts(ctx).map((a) => {
+    const ack = acks.get(a.id);
+    return ack ? { ...a, acknowledged: true, acknowledgedBy: ack.by, acknowledgedAt: ack.at } : a;
+  });
+}
+
+export const alerts: Endpoint<'GET /api/alerts'> = {
+  route: 'GET /api/alerts',
+  parse: () => ({}),
+  run: (_params, ctx) => withAcks(ctx),
+};
+
+export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
+  route: 'PUT /api/alerts/{id}/acknowledge',
+  parse: (query) => ({ id: required(query, 'id') }),
+  async run({ id }, ctx, request): Promise<Alert> {
+    if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
+    await ctx.acks.put([[id, { by: request.user || UNKNOWN_USER, at: new Date().toISOString() }]]);
+    return (await withAcks(ctx)).find((a) => a.id === id)!;
+  },
+};
+
+export const acknowledgeAll: Endpoint<'PUT /api/alerts/acknowledge-all'> = {
+  route: 'PUT /api/alerts/acknowledge-all',
+  parse: () => ({}),
+  async run(_params, ctx, request) {
+    const open = (await withAcks(ctx)).filter((a) => !a.acknowledged);
+    const ack = { by: request.user || UNKNOWN_USER, at: new Date().toISOString() };
+    await ctx.acks.put(open.map((a) => [a.id, ack] as const));
+    return { acknowledged: open.length, alerts: await withAcks(ctx) };
+  },
+};

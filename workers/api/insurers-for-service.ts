@@ -1,0 +1,29 @@
+/**
+ * `GET /api/insurers-for-service?service_id`: every insurer with any rate row (dollar or not) for
+ * the service in its latest snapshot (metrics.md, Names and categories); the reference insurer
+ * first, then by name. The service's rate rows load on demand by billing code.
+ */
+import type { InsurerListItem } from '../../contract/api';
+import { sql } from '../db/sql';
+import type { Endpoint } from './endpoint';
+import { latestSnapshot } from './pricing-core';
+import { parseServiceId } from './service-code';
+import { chosenRows } from './snapshots';
+
+export const insurersForService: Endpoint<'GET /api/insurers-for-service'> = {
+  route: 'GET /api/insurers-for-service',
+  parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx) }),
+  async run(params, ctx): Promise<InsurerListItem[]> {
+    await ctx.rates.ensure([params.service_id]);
+    const ids = ctx.db
+      .all<{ id: string }>(sql`
+        SELECT DISTINCT r.insurer_id AS id FROM rates r
+        WHERE r.billing_code = ${params.service_id} AND ${chosenRows(ctx.manifest, latestSnapshot(ctx), 'r')}`)
+      .map((r) => r.id);
+    const ref = ctx.manifest.reference_insurer;
+    return ctx.manifest.insurers
+      .filter((i) => ids.includes(i.id))
+      .map((i) => ({ id: i.id, name: i.name }))
+      .sort((a, b) => Number(b.id === ref) - Number(a.id === ref) || a.name.localeCompare(b.name, 'en'));
+  },
+};

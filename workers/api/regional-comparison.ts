@@ -1,0 +1,57 @@
+/**
+ * `GET /api/regional-comparison`: Variance by Region (metrics.md, Dashboard figures): for each
+ * state, Average Overpayment of the reference insurer over that state's price_stats rows, against
+ * every competitor, both billing classes, at the latest snapshot (or `snapshot`), weighted by the
+ * state's claims when the input had a state column. States where no service has a variance are
+ * left out. Ascending by state code.
+ */
+import type { RegionalComparison } from '../../contract/api';
+import { ALL_STATES } from '../../contract/dataset';
+import { averageOverpayment } from '../../contract/metrics';
+import type { ApiContext } from './context';
+import type { Endpoint } from './endpoint';
+import { invalidParam } from './errors';
+import { optional } from './params';
+import { allCompetitors, EVERY_STATE, latestSnapshot, priceServices } from './pricing-core';
+
+/** The optional `snapshot` parameter: one of the manifest's months. @throws ApiError 400 */
+export function parseSnapshot(query: Readonly<Record<string, string>>, ctx: ApiContext): { snapshot?: string } {
+  const snapshot = optional(query, 'snapshot');
+  if (snapshot === undefined) return {};
+  if (!ctx.manifest.snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
+  return { snapshot };
+}
+
+export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
+  route: 'GET /api/regional-comparison',
+  parse: parseSnapshot,
+  run(params, ctx): RegionalComparison[] {
+    const rows = priceServices(ctx, {
+      snapshot: params.snapshot ?? latestSnapshot(ctx),
+      reference: ctx.manifest.reference_insurer,
+      competitors: allCompetitors(ctx),
+      classSelection: 'all',
+      state: EVERY_STATE,
+    });
+    const byState = new Map<string, typeof rows>();
+    for (const r of rows) {
+      if (r.state === ALL_STATES) continue;
+      const list = byState.get(r.state) ?? [];
+      list.push(r);
+      byState.set(r.state, list);
+    }
+    const out: RegionalComparison[] = [];
+    for (const [region, list] of [...byState].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const withVar = list.filter((r) => r.reference_variance !== null);
+      const avg = averageOverpayment(withVar.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
+      if (avg === null) continue;
+      out.push({
+        region,
+        anthem_avg_overpayment: avg,
+        services: withVar.length,
+        claims_count: withVar.reduce((a, r) => a + r.claims_volume, 0),
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM]`: the rows of the map modal (product-spec
+ * §2: Service, Your Price, Market Avg, Overpayment %) for one state, by metrics.md "Per service"
+ * over that state's price_stats rows. Sorted by Overpayment % descending, nulls last, then code.
+ */
+import type { RegionalServiceRow } from '../../contract/api';
+import type { Endpoint } from './endpoint';
+import { invalidParam } from './errors';
+import { required } from './params';
+import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
+import { parseSnapshot } from './regional-comparison';
+
+export const regionalServices: Endpoint<'GET /api/regional-services'> = {
+  route: 'GET /api/regional-services',
+  parse(query, ctx) {
+    const state = required(query, 'state');
+    if (!/^[A-Za-z]{2}$/.test(state)) throw invalidParam('state', state);
+    return { state: state.toUpperCase(), ...parseSnapshot(query, ctx) };
+  },
+  run(params, ctx): RegionalServiceRow[] {
+    const rows = priceServices(ctx, {
+      snapshot: params.snapshot ?? latestSnapshot(ctx),
+      reference: ctx.manifest.reference_insurer,
+      competitors: allCompetitors(ctx),
+      classSelection: 'all',
+      state: params.state,
+    });
+    return rows
+      .map((r) => ({
+        service_code: r.service_code,
+        service_name: r.service_name,
+        your_price: r.reference_price,
+        market_avg: r.market_average,
+        overpayment_pct: r.reference_variance,
+      }))
+      .sort((a, b) => {
+        if (a.overpayment_pct !== b.overpayment_pct) {
+          if (a.overpayment_pct === null) return 1;
+          if (b.overpayment_pct === null) return -1;
+          return b.overpayment_pct - a.overpayment_pct;
+        }
+        return a.service_code < b.service_code ? -1 : 1;
+      });
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * `GET /api/service-price-details?service_id&provider_id&insurer_id` (metrics.md, Live search):
+ * one row per distinct (billing_class, negotiated_type, place-of-service codes, modifiers, rate) of
+ * the insurer's rate rows for the service at the provider, in each insurer's latest snapshot.
+ * Reference Price = median of the reference insurer's dollar rates there with the same billing
+ * class; Market Average = mean over the other insurers with a dollar rate there with that class,
+ * each by its median. `percentage` rows read as percent, `per diem` as USD per day.
+ */
+import type { PriceDetail, PriceUnit } from '../../contract/api';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
+import { sql } from '../db/sql';
+import type { Endpoint } from './endpoint';
+import { invalidParam } from './errors';
+import { required } from './params';
+import { latestSnapshot } from './pricing-core';
+import { PROVIDER_ID } from './service-pricing';
+import { parseServiceId, serviceName } from './service-code';
+import { chosenRows } from './snapshots';
+
+interface DetailRow {
+  [key: string]: string | number | null;
+  billing_class: string;
+  negotiated_type: string;
+  negotiated_rate: number;
+  service_codes: string;
+  modifiers: string;
+  snapshot: string;
+  reference_price: number | null;
+  market_average: number | null;
+}
+
+const unitOf = (type: string): PriceUnit => (type === 'percentage' ? 'percent' : type === 'per diem' ? 'usd_per_day' : 'usd');
+
+export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
+  route: 'GET /api/service-price-details',
+  parse(query, ctx) {
+    const service_id = parseServiceId(query, ctx);
+    const provider_id = required(query, 'provider_id');
+    if (!PROVIDER_ID.test(provider_id)) throw invalidParam('provider_id', provider_id);
+    const insurer_id = required(query, 'insurer_id');
+    if (!ctx.manifest.insurers.some((i) => i.id === insurer_id)) throw invalidParam('insurer_id', insurer_id);
+    return { service_id, provider_id, insurer_id };
+  },
+  async run(p, ctx): Promise<PriceDetail[]> {
+    await ctx.rates.ensure([p.service_id]);
+    const ref = ctx.manifest.reference_insurer;
+    const rows = ctx.db.all<DetailRow>(sql`
+      WITH x AS (
+        SELECT DISTINCT r.insurer_id, r.snapshot, r.billing_class, lower(r.negotiated_type) AS negotiated_type,
+          r.negotiated_rate, r.service_codes, r.modifiers
+        FROM rates r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+        WHERE r.billing_code = ${p.service_id} AND g.provider_id = ${p.provider_id}
+          AND ${chosenRows(ctx.manifest, latestSnapshot(ctx), 'r')}
+      ), dollars AS (
+        SELECT * FROM x WHERE negotiated_type IN (${DOLLAR_NEGOTIATED_TYPES}) AND negotiated_rate > 0
+      ), med AS (
+        SELECT insurer_id, billing_class, median(negotiated_rate) AS m FROM dollars GROUP BY insurer_id, billing_class
+      )
+      SELECT x.billing_class, x.negotiated_type, x.negotiated_rate::DOUBLE AS negotiated_rate,
+        coalesce(x.service_codes, '') AS service_codes, coalesce(x.modifiers, '') AS modifiers, x.snapshot,
+        (SELECT m FROM med WHERE med.insurer_id = ${ref} AND med.billing_class = x.billing_class)::DOUBLE AS reference_price,
+        (SELECT avg(m) FROM med WHERE med.insurer_id <> ${ref} AND med.billing_class = x.billing_class)::DOUBLE AS market_average
+      FROM x WHERE x.insurer_id = ${p.insurer_id}
+      ORDER BY x.billing_class, x.negotiated_type, x.service_codes, x.modifiers, x.negotiated_rate`);
+    if (rows.length === 0) return [];
+    const provider = ctx.db.all<{ name: string }>(sql`SELECT name FROM providers WHERE provider_id = ${p.provider_id}`)[0]?.name;
+    const insurer = ctx.manifest.insurers.find((i) => i.id === p.insurer_id)!;
+    const name = serviceName(ctx, p.service_id);
+    return rows.map((r) => ({
+      serviceName: name,
+      providerName: provider ?? p.provider_id,
+      insurerName: insurer.name,
+      price: r.negotiated_rate,
+      price_unit: unitOf(r.negotiated_type),
+      referencePrice: r.reference_price,
+      marketAverage: r.market_average,
+      billing_class: r.billing_class,
+      negotiated_type: r.negotiated_type,
+      service_codes: r.service_codes,
+      modifiers: r.modifiers,
+      snapshot: r.snapshot,
+    }));
+  },
+};

@@ -1,0 +1,117 @@
+/**
+ * Rate rows on demand (architecture.md §1): the `rates` table starts empty; a handler that needs
+ * the rows of some billing codes calls `ensure(codes)`, which reads only the row groups whose
+ * billing-code range (manifest `tables.rates.row_groups`) covers them, by range reads of the
+ * Parquet file, and appends them once. Loaded and in-flight row groups are remembered, so a code
+ * is read at most once per dataset. Column names come from the closed list COLUMNS.rates.
+ */
+import { COLUMNS, type ManifestTable } from '../../contract/dataset';
+import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
+import type { Database } from './database';
+import { DatabaseError } from './errors';
+import { SqlFragment, sql } from './sql';
+
+/** DuckDB types of `rates` (contract/dataset.ts COLUMNS.rates order; README data dictionary). */
+const RATE_TYPES: Record<(typeof COLUMNS.rates)[number], string> = {
+  billing_code: 'VARCHAR',
+  billing_code_type: 'VARCHAR',
+  snapshot: 'VARCHAR',
+  insurer_id: 'VARCHAR',
+  source_id: 'INTEGER',
+  billing_class: 'VARCHAR',
+  negotiated_type: 'VARCHAR',
+  negotiated_rate: 'DOUBLE',
+  provider_group_key: 'VARCHAR',
+  service_codes: 'VARCHAR',
+  modifiers: 'VARCHAR',
+  expiration_date: 'VARCHAR',
+  setting: 'VARCHAR',
+  negotiation_arrangement: 'VARCHAR',
+  additional_information: 'VARCHAR',
+};
+
+const COLS = COLUMNS.rates.join(', ');
+
+export interface RatesLoader {
+  /** Loads the rate rows of `codes` (no-op for codes already loaded). @throws SourceError, DatabaseError */
+  ensure(codes: readonly string[]): Promise<void>;
+  /** Number of row groups loaded so far. */
+  loadedGroups(): number;
+  /** Number of distinct billing codes asked for so far. */
+  loadedCodes(): number;
+}
+
+/** Creates the empty `rates` table in `db` and returns its loader. @throws DatabaseError */
+export function createRatesLoader(db: Database, table: ManifestTable, source: ByteSource, open: Promise<ReadRowGroups>): RatesLoader {
+  const defs = COLUMNS.rates.map((c) => `${c} ${RATE_TYPES[c]}`).join(', ');
+  db.exec(new SqlFragment(`CREATE TABLE rates (${defs})`, []));
+  const groups = table.row_groups ?? [];
+  const started = new Map<string, Promise<void>>();
+  const files = new Map<number, Promise<RowGroupFile>>();
+  const codes = new Set<string>();
+  let loaded = 0;
+
+  /** The file opened once: its footer is read once per dataset. */
+  function fileOf(file: number): Promise<RowGroupFile> {
+    let f = files.get(file);
+    if (!f) {
+      const name = table.files[file];
+      const size = table.bytes[file];
+      if (name === undefined || size === undefined) return Promise.reject(new DatabaseError(`rates row group names no file ${file}`));
+      f = open.then((openFile) => openFile(source.blob(name, size)));
+      files.set(file, f);
+      f.catch(() => files.delete(file));
+    }
+    return f;
+  }
+
+  async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
+    const ipc = await (await fileOf(file)).read(rowGroups);
+    // Append through a scratch table: the Arrow types of the file need not equal the table's exactly.
+    // Synchronous from here: no other load interleaves with the scratch table.
+    db.insertArrowIpc('rates_load', ipc, false);
+    try {
+      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) SELECT ${COLS} FROM rates_load`, []));
+    } finally {
+      db.exec(sql`DROP TABLE IF EXISTS rates_load`);
+    }
+    loaded += rowGroups.length;
+  }
+
+  return {
+    async ensure(wanted: readonly string[]): Promise<void> {
+      const waits: Promise<void>[] = [];
+      const fresh = new Map<number, number[]>();
+      const sorted = [...new Set(wanted)].sort();
+      for (const code of sorted) codes.add(code);
+      for (const g of groups) {
+        if (!overlaps(sorted, g.min_billing_code, g.max_billing_code)) continue;
+        const p = started.get(`${g.file}:${g.row_group}`);
+        if (p) waits.push(p);
+        else fresh.set(g.file, [...(fresh.get(g.file) ?? []), g.row_group]);
+      }
+      // One read per file for the groups nobody has started (parquet-wasm fetches their ranges).
+      for (const [file, rowGroups] of fresh) {
+        const p = loadGroups(file, rowGroups);
+        for (const rg of rowGroups) started.set(`${file}:${rg}`, p);
+        p.catch(() => rowGroups.forEach((rg) => started.delete(`${file}:${rg}`)));
+        waits.push(p);
+      }
+      await Promise.all(waits);
+    },
+    loadedGroups: () => loaded,
+    loadedCodes: () => codes.size,
+  };
+}
+
+/** Whether some code of the ascending list lies in [min, max] (string order, as the manifest's). */
+function overlaps(sorted: readonly string[], min: string, max: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! <= max;
+}
