@@ -1,7 +1,23 @@
 /**
  * Validation of the logout `redirect_uri`: the server only ever redirects to the app's own /login
- * page, so the logout endpoint cannot be used as an open redirect (OWASP "Unvalidated Redirects").
+ * page or to a URL listed in COMPETE_LOGOUT_REDIRECTS, so the logout endpoint cannot be used as an
+ * open redirect (OWASP "Unvalidated Redirects").
  */
+
+/**
+ * True when `value` is the app's own /login (isOwnLoginUrl) or, as an absolute http(s) URL, equals
+ * one of `allowed` exactly once both are normalised by the URL parser (no prefix matching).
+ */
+export function isAllowedLogoutRedirect(value: string, origin: string, allowed: readonly string[]): boolean {
+  if (isOwnLoginUrl(value, origin)) return true;
+  if (hasUnsafeCharacter(value) || !/^https?:\/\/[^/]/i.test(value)) return false;
+  try {
+    const href = new URL(value).href;
+    return allowed.some((a) => new URL(a).href === href);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * True when `value` names the app's own `/login`: either the relative path `/login` (optionally

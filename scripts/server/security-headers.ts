@@ -22,9 +22,21 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
 };
+
+/** Strict-Transport-Security, sent only on requests that came over HTTPS (1 year). */
+export const HSTS = 'max-age=31536000';
+
+/**
+ * Content types @fastify/compress may compress (br, gzip): text, JSON, JavaScript, SVG and
+ * WebAssembly. Never application/octet-stream (Parquet), and /data/ opts out entirely.
+ */
+export const COMPRESSIBLE_TYPES = /^(?:text\/(?!event-stream)|application\/(?:javascript|json|manifest\+json|wasm|xml)(?:;|$)|image\/svg\+xml)/;
 
 /** Cache-Control of content-hashed files under /assets/ (Vite names them by hash). */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** Cache-Control of everything else: revalidate every time (ETag / Last-Modified). */
 export const REVALIDATE_CACHE = 'no-cache';
+/** Cache-Control of the dataset: revalidate, and never in a shared cache (it is per session). */
+export const DATA_CACHE = 'private, no-cache';

@@ -64,3 +64,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Signs `context` in through the development sign-in of the server at `baseUrl`: the session
+ * cookie lands in the context's cookie store (the page may then read /data/), and the returned
+ * app token is what /auth/callback would store in localStorage. Throws when no token comes back.
+ */
+export async function signInDevelopment(context: BrowserContext, baseUrl: string): Promise<string> {
+  const res = await context.request.get(new URL('api/auth/login', baseUrl).href, { maxRedirects: 0 });
+  const token = new URL(res.headers().location ?? '/', baseUrl).searchParams.get('token');
+  if (!token) throw new Error(`development sign-in gave no token (status ${res.status()})`);
+  return token;
+}

@@ -16,6 +16,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of the server under test, ending in '/'. */
     baseUrl: string;
+    /** The built app (for tests that start a server of their own, e.g. auth-oidc.e2e.ts). */
+    distDir: string;
+    /** The converted fixture dataset. */
+    dataDir: string;
   }
 }
 
@@ -38,6 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleanup.push(() => server.close());
     console.log(`e2e: built in ${t1 - t0} ms, converted in ${t2 - t1} ms, serving at ${server.url}`);
     project.provide('baseUrl', server.url);
+    project.provide('distDir', outDir);
+    project.provide('dataDir', dataDir);
   } catch (error) {
     await teardown();
     throw error;

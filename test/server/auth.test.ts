@@ -51,6 +51,9 @@ describe('development sign-in', () => {
     expect(protectedHeader.alg).toBe('HS256');
     expect(payload.sub).toBe('dev-user');
     expect(payload.name).toBe('Development User');
+    expect(payload.iss).toBe('compete');
+    expect(payload.aud).toBe('compete');
+    expect(payload.idp).toBe('development');
     const iat = payload.iat ?? 0;
     const exp = payload.exp ?? 0;
     expect(Math.abs(iat - Date.now() / 1000)).toBeLessThan(60);
@@ -65,10 +68,10 @@ describe('development sign-in', () => {
     );
   });
 
-  it('callback placeholder redirects to the app callback page', async () => {
+  it('the OIDC callback endpoint sends a development-mode visitor to /login', async () => {
     const res = await rawRequest(server.url, '/api/auth/callback');
     expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/auth/callback');
+    expect(res.headers.location).toBe('/login');
   });
 });
 
@@ -149,9 +152,11 @@ describe('environment switches', () => {
     }
   });
 
-  it('allows development sign-in in production with COMPETE_DEV_AUTH=1', async () => {
-    const prod = await startWith({ NODE_ENV: 'production', COMPETE_DEV_AUTH: '1' });
+  it('allows development sign-in in production with COMPETE_DEV_AUTH=1, with a warning in the log', async () => {
+    const lines: string[] = [];
+    const prod = await startWith({ NODE_ENV: 'production', COMPETE_DEV_AUTH: '1' }, (l) => lines.push(l));
     try {
+      expect(lines.join('\n')).toMatch(/WARNING: development sign-in is on in production.*no account needed/);
       const res = await rawRequest(prod.url, '/api/auth/login');
       expect(res.status).toBe(302);
       expect(String(res.headers.location)).toMatch(/^\/auth\/callback\?token=[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -160,20 +165,36 @@ describe('environment switches', () => {
     }
   });
 
-  it('reports oidc mode and answers login with 501 while the flow is not implemented', async () => {
+  it('reports oidc mode, and answers login with 502 while the identity provider cannot be reached', async () => {
     const lines: string[] = [];
+    // Port 9 (discard) on loopback: nothing listens there, the connection is refused at once.
     const oidc = await startWith(
-      { OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'compete', OIDC_CLIENT_SECRET: 's' },
+      { OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'compete', OIDC_CLIENT_SECRET: 's' },
       (l) => lines.push(l),
     );
     try {
       expect(JSON.parse((await rawRequest(oidc.url, '/api/auth/config')).text)).toEqual({ mode: 'oidc' });
+      expect(lines.join('\n')).toMatch(/OpenID Connect through http:\/\/127\.0\.0\.1:9\//);
+      expect(lines.join('\n')).not.toMatch(/development sign-in is on/);
       const res = await rawRequest(oidc.url, '/api/auth/login');
-      expect(res.status).toBe(501);
-      expect(JSON.parse(res.text).error.code).toBe('not_implemented');
-      expect(lines.some((l) => /not implemented/.test(l))).toBe(true);
+      expect(res.status).toBe(502);
+      expect(JSON.parse(res.text).error.code).toBe('unavailable');
+      expect(lines.some((l) => /discovery of http:\/\/127\.0\.0\.1:9\/ failed/.test(l))).toBe(true);
     } finally {
       await oidc.close();
     }
+  });
+
+  it('refuses to start with a plain-HTTP identity provider off loopback, or a short secret', async () => {
+    await expect(startWith({ OIDC_ISSUER: 'http://id.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' }))
+      .rejects.toThrow(/invalid OIDC_ISSUER: http:\/\/id\.example\/ \(https is required/);
+    await expect(startWith({ COMPETE_JWT_SECRET: 'too-short' })).rejects.toThrow(/invalid COMPETE_JWT_SECRET/);
+  });
+
+  it('warns that sessions end with the process when COMPETE_JWT_SECRET is unset', async () => {
+    const lines: string[] = [];
+    const dev = await startWith({ COMPETE_JWT_SECRET: undefined }, (l) => lines.push(l));
+    await dev.close();
+    expect(lines.join('\n')).toMatch(/COMPETE_JWT_SECRET is not set.*every session ends when the server stops/);
   });
 });

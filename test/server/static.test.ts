@@ -1,17 +1,27 @@
-// The server's static side: the app with SPA fallback, the dataset under /data/ with byte ranges,
-// ETag, no compression, security headers on every answer, and no path traversal.
+// The server's static side: the app with SPA fallback and compression, the dataset under /data/
+// (read with a development session cookie) with byte ranges, ETag, no compression, security
+// headers on every answer, and no path traversal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
-import { BLOB_SIZE, INDEX_HTML, SECRET, blobByte, makeTempSite, rawRequest, type TempSite } from './temp-site';
+import { writeFile } from 'node:fs/promises';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { BLOB_SIZE, INDEX_HTML, SECRET, blobByte, devSessionCookie, makeTempSite, rawRequest, type TempSite } from './temp-site';
 
 const BLOB = '/data/rates/part-0.parquet';
 let site: TempSite;
 let server: RunningServer;
+/** `Cookie` header of a development session. */
+let cookie: string;
+
+/** GET `path` of the dataset with the session cookie and `headers`. */
+const dataRequest = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(server.url, path, { cookie, ...headers }, method);
 
 beforeAll(async () => {
   site = await makeTempSite();
-  server = await startServer({ distDir: site.distDir, dataDir: site.dataDir, port: 0, log: () => {} });
+  server = await startServer({ distDir: site.distDir, dataDir: site.dataDir, port: 0, log: () => {}, env: {} });
+  cookie = await devSessionCookie(server.url);
 });
 afterAll(async () => {
   await server?.close();
@@ -33,18 +43,19 @@ function slice(start: number, end: number): number[] {
 
 describe('dataset under /data/', () => {
   it('serves the whole file with Accept-Ranges, ETag and no compression', async () => {
-    const res = await rawRequest(server.url, BLOB, { 'accept-encoding': 'gzip, br, deflate' });
+    const res = await dataRequest(BLOB, { 'accept-encoding': 'gzip, br, deflate' });
     expect(res.status).toBe(200);
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers.etag).toMatch(/^(W\/)?"[^"]+"$/);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body.length).toBe(BLOB_SIZE);
     expect(Number(res.headers['content-length'])).toBe(BLOB_SIZE);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     expectSecurityHeaders(res.headers);
   });
 
   it('answers HEAD with the size and Accept-Ranges and no body (how readers learn the file size)', async () => {
-    const res = await rawRequest(server.url, BLOB, {}, 'HEAD');
+    const res = await dataRequest(BLOB, {}, 'HEAD');
     expect(res.status).toBe(200);
     expect(res.headers['content-length']).toBe(String(BLOB_SIZE));
     expect(res.headers['accept-ranges']).toBe('bytes');
@@ -52,7 +63,7 @@ describe('dataset under /data/', () => {
   });
 
   it('answers a single range with 206, the exact bytes and Content-Range', async () => {
-    const res = await rawRequest(server.url, BLOB, { range: 'bytes=100-199' });
+    const res = await dataRequest(BLOB, { range: 'bytes=100-199' });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 100-199/${BLOB_SIZE}`);
     expect(res.headers['content-length']).toBe('100');
@@ -61,7 +72,7 @@ describe('dataset under /data/', () => {
   });
 
   it('answers a suffix range (bytes=-10) with the last 10 bytes', async () => {
-    const res = await rawRequest(server.url, BLOB, { range: 'bytes=-10' });
+    const res = await dataRequest(BLOB, { range: 'bytes=-10' });
     expect(res.status).toBe(206);
     // 4096 bytes: the last ten are 4086..4095.
     expect(res.headers['content-range']).toBe(`bytes 4086-4095/${BLOB_SIZE}`);
@@ -69,36 +80,37 @@ describe('dataset under /data/', () => {
   });
 
   it('answers an open range (bytes=4000-) up to the end', async () => {
-    const res = await rawRequest(server.url, BLOB, { range: 'bytes=4000-' });
+    const res = await dataRequest(BLOB, { range: 'bytes=4000-' });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 4000-4095/${BLOB_SIZE}`);
     expect(res.body.length).toBe(96);
   });
 
   it.each(['bytes=5000-6000', 'bytes=20-10', 'bytes=abc'])('answers %s with 416 and bytes */size', async (range) => {
-    const res = await rawRequest(server.url, BLOB, { range });
+    const res = await dataRequest(BLOB, { range });
     expect(res.status).toBe(416);
     expect(res.headers['content-range']).toBe(`bytes */${BLOB_SIZE}`);
     expectSecurityHeaders(res.headers);
   });
 
   it('answers If-None-Match with the ETag by 304', async () => {
-    const first = await rawRequest(server.url, BLOB);
+    const first = await dataRequest(BLOB);
     const etag = String(first.headers.etag);
-    const again = await rawRequest(server.url, BLOB, { 'if-none-match': etag });
+    const again = await dataRequest(BLOB, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
 
-  it('serves manifest.json as JSON', async () => {
-    const res = await rawRequest(server.url, '/data/manifest.json');
+  it('serves manifest.json as JSON, uncompressed even when the client accepts gzip', async () => {
+    const res = await dataRequest('/data/manifest.json', { 'accept-encoding': 'gzip, br' });
     expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(res.text)).toEqual({ format: 'compete-dataset' });
   });
 
   it('answers a missing data file with 404 JSON, not the app', async () => {
-    const res = await rawRequest(server.url, '/data/nope.parquet');
+    const res = await dataRequest('/data/nope.parquet');
     expect(res.status).toBe(404);
     expect(JSON.parse(res.text).error.code).toBe('not_found');
     expectSecurityHeaders(res.headers);
@@ -116,12 +128,22 @@ describe('path traversal', () => {
     '/../secret.txt',
     '/%2e%2e/secret.txt',
     '/assets/..%2f..%2fsecret.txt',
-  ])('refuses %s', async (path) => {
-    const res = await rawRequest(server.url, path);
+  ])('refuses %s, even to a signed-in session', async (path) => {
+    const res = await rawRequest(server.url, path, { cookie });
     expect([400, 403, 404]).toContain(res.status);
     expect(res.text).not.toContain(SECRET);
     expectSecurityHeaders(res.headers);
   });
+
+  it.each(['/data/../package.json', '/data/%2e%2e/secret.txt', '/%64ata/manifest.json', '/DATA/manifest.json', '/data//manifest.json'])(
+    'never serves data or secrets for %s without a session',
+    async (path) => {
+      const res = await rawRequest(server.url, path);
+      expect([401, 404, 400, 403]).toContain(res.status);
+      expect(res.text).not.toContain(SECRET);
+      expect(res.text).not.toContain('compete-dataset');
+    },
+  );
 });
 
 describe('the app', () => {
@@ -143,6 +165,28 @@ describe('the app', () => {
       expectSecurityHeaders(res.headers);
     },
   );
+
+  it('compresses a text asset with gzip when asked, and sends it plain otherwise', async () => {
+    const zipped = await rawRequest(server.url, '/assets/app-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString('utf8')).toBe(site.assetText);
+    const plain = await rawRequest(server.url, '/assets/app-abc123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toBe(site.assetText);
+  });
+
+  it('prefers a precompressed .br sibling written by the build', async () => {
+    const text = 'export const precompressed = true;\n'.repeat(64); // 35 x 64 = 2,240 bytes
+    await writeFile(`${site.distDir}/assets/pre-1.js`, text);
+    await writeFile(`${site.distDir}/assets/pre-1.js.br`, brotliCompressSync(text));
+    const res = await rawRequest(server.url, '/assets/pre-1.js', { 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.body).toString('utf8')).toBe(text);
+  });
 
   it('caches hashed assets for a year', async () => {
     const res = await rawRequest(server.url, '/assets/app-abc123.js');

@@ -21,11 +21,13 @@ export interface TempSite {
   root: string;
   distDir: string;
   dataDir: string;
+  /** Text of dist/assets/app-abc123.js (above the 1 KB compression threshold). */
+  assetText: string;
   remove(): Promise<void>;
 }
 
 /**
- * Creates `<tmp>/dist` (index.html, assets/app-abc123.js, engine.wasm), `<tmp>/data`
+ * Creates `<tmp>/dist` (index.html, assets/app-abc123.js of 1,640 bytes, engine.wasm), `<tmp>/data`
  * (manifest.json, rates/part-0.parquet of BLOB_SIZE bytes) and `<tmp>/package.json` + `<tmp>/secret.txt`
  * holding SECRET next to them.
  */
@@ -36,7 +38,9 @@ export async function makeTempSite(): Promise<TempSite> {
   await mkdir(join(distDir, 'assets'), { recursive: true });
   await mkdir(join(dataDir, 'rates'), { recursive: true });
   await writeFile(join(distDir, 'index.html'), INDEX_HTML);
-  await writeFile(join(distDir, 'assets', 'app-abc123.js'), 'console.log("app");\n');
+  // 40 lines of 41 bytes = 1,640 bytes: above the 1,024-byte compression threshold.
+  const assetText = 'console.log("app line of forty bytes.");\n'.repeat(40);
+  await writeFile(join(distDir, 'assets', 'app-abc123.js'), assetText);
   await writeFile(join(distDir, 'engine.wasm'), Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
   await writeFile(join(dataDir, 'manifest.json'), JSON.stringify({ format: 'compete-dataset' }));
   const blob = Buffer.alloc(BLOB_SIZE);
@@ -44,7 +48,7 @@ export async function makeTempSite(): Promise<TempSite> {
   await writeFile(join(dataDir, 'rates', 'part-0.parquet'), blob);
   await writeFile(join(root, 'package.json'), JSON.stringify({ name: SECRET }));
   await writeFile(join(root, 'secret.txt'), SECRET);
-  return { root, distDir, dataDir, remove: () => rm(root, { recursive: true, force: true }) };
+  return { root, distDir, dataDir, assetText, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
 export interface RawResponse {
@@ -92,4 +96,21 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, fn: (
   } finally {
     apply(saved);
   }
+}
+
+/**
+ * Signs in through the development sign-in of the server at `baseUrl` and returns the session
+ * cookie as a `Cookie` header value (`compete_session=<JWT>`). Throws when no cookie is set.
+ */
+export async function devSessionCookie(baseUrl: string): Promise<string> {
+  const res = await rawRequest(baseUrl, '/api/auth/login');
+  const cookie = setCookies(res).find((c) => c.startsWith('compete_session='));
+  if (!cookie) throw new Error(`no session cookie from /api/auth/login (status ${res.status})`);
+  return cookie.split(';')[0] ?? '';
+}
+
+/** The Set-Cookie headers of a response, as a list. */
+export function setCookies(res: RawResponse): string[] {
+  const raw = res.headers['set-cookie'];
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
