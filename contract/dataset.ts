@@ -95,6 +95,42 @@ export interface ManifestSource {
   unresolved_rate_rows: number;
   provider_groups: number;
   problems: number;
+  /**
+   * Remote provider references (`location`) of this file that stayed unresolved: named by a rate
+   * and not fetchable (HTTP error, time-out, not a provider-reference file), or, when remote
+   * fetching is off, every remote reference the file declares. Absent in datasets of converter 0.1.
+   */
+  unresolved_provider_references?: number;
+}
+
+/** A plan of a table of contents (CMS `reporting_plans[]`, tic-format.md §3); enums lower-cased. */
+export interface ManifestReportingPlan {
+  plan_name: string;
+  /** `ein` or `hios` (lower-cased as v2.1 writes them). */
+  plan_id_type: string;
+  plan_id: string;
+  /** `group` or `individual`. */
+  plan_market_type: string;
+  issuer_name?: string;
+  plan_sponsor_name?: string;
+}
+
+/** One `reporting_structure[]` of a table of contents the catalog names: its plans and what became of its files. */
+export interface ManifestReportingStructure {
+  insurer_id: string;
+  /** The catalog's snapshot for the table, when given. */
+  snapshot?: string;
+  /** The table of contents, as the catalog named it. */
+  table_of_contents: string;
+  reporting_entity_name: string;
+  /** The first 1000 plans of the structure. */
+  reporting_plans: ManifestReportingPlan[];
+  /** Plans the structure lists (may exceed reporting_plans.length). */
+  plan_count: number;
+  /** In-network files the structure lists. */
+  in_network_files: number;
+  /** Indices into `sources` of its files that were converted (the others are in report.json failed_files). */
+  source_ids: number[];
 }
 
 /** Totals over the whole dataset. */
@@ -126,6 +162,8 @@ export interface DatasetManifest {
   counts: ManifestCounts;
   /** Whether claims_volume carried a per-state column. */
   claims_by_state: boolean;
+  /** The reporting structures of every table of contents converted (absent when none). */
+  reporting_structures?: ManifestReportingStructure[];
 }
 
 /** Column lists, in file order; the README data dictionary documents each. */

@@ -12,84 +12,84 @@
  *   are expanded and de-duplicated, one row each.
  * The median of the weighted multiset is taken at the middle positions (the midpoint of the two
  * middle values when the count is even, interpolated as DuckDB's `median` does: a + (b - a) / 2).
+ *
+ * Speed: every join and partition works on integer surrogate keys that build-tables.ts stores in
+ * `rates` (`ps_gid`: the resolved provider group; `ps_series`: the (snapshot, insurer_id,
+ * billing_code) of a CPT/HCPCS item, NULL for other code types) and in `resolved_groups(gid)`;
+ * text comes back only in the final, small table.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
-import { DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
 /**
- * Creates `price_stats` from `rates`, `provider_groups` and `providers` (build-tables.ts).
+ * Creates `price_stats` from `rates` (with its `ps_gid`, `ps_series` keys), `ps_series`
+ * (ps_series -> snapshot, insurer_id, billing_code), `resolved_groups`, `provider_groups` and
+ * `providers` (build-tables.ts). Temporary tables are dropped at the end.
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TEMP TABLE ps_members AS
-    SELECT DISTINCT g.provider_group_key, g.provider_id, p.state
-    FROM provider_groups g LEFT JOIN providers p USING (provider_id);
+    SELECT DISTINCT g.gid, m.provider_id, p.state
+    FROM provider_groups m JOIN resolved_groups g USING (provider_group_key) LEFT JOIN providers p USING (provider_id);
     CREATE TEMP TABLE ps_shared AS
-    SELECT provider_id FROM ps_members GROUP BY provider_id HAVING count(*) > 1;
+    SELECT provider_id, CAST(row_number() OVER () AS INTEGER) AS pid FROM ps_members GROUP BY provider_id HAVING count(*) > 1;
     CREATE TEMP TABLE ps_weights AS
-    WITH single AS (SELECT * FROM ps_members WHERE provider_id NOT IN (SELECT provider_id FROM ps_shared))
-    SELECT provider_group_key, '${ALL_STATES}' AS state, CAST(count(*) AS BIGINT) AS n FROM single GROUP BY ALL
+    WITH single AS (SELECT * FROM ps_members ANTI JOIN ps_shared USING (provider_id))
+    SELECT gid, '${ALL_STATES}' AS state, CAST(count(*) AS BIGINT) AS n FROM single GROUP BY ALL
     UNION ALL
-    SELECT provider_group_key, state, CAST(count(*) AS BIGINT) FROM single WHERE state IS NOT NULL GROUP BY ALL;
+    SELECT gid, state, CAST(count(*) AS BIGINT) FROM single WHERE state IS NOT NULL GROUP BY ALL;
     CREATE TEMP TABLE ps_group_rows AS
-    SELECT DISTINCT snapshot, insurer_id, billing_code, provider_group_key, billing_class,
-           negotiated_type, negotiated_rate, service_codes, modifiers
+    SELECT DISTINCT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
     FROM rates
-    WHERE provider_group_key IS NOT NULL AND billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)})
-      AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0;
-    CREATE TEMP TABLE ps_shared_rows AS
-    SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, m.state, r.billing_class,
-           r.negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers
-    FROM ps_group_rows r JOIN ps_members m USING (provider_group_key)
-    WHERE m.provider_id IN (SELECT provider_id FROM ps_shared);
+    WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
+      AND negotiated_rate > 0;
+    CREATE TEMP TABLE ps_shared_members AS
+    SELECT m.gid, s.pid, m.state FROM ps_members m JOIN ps_shared s USING (provider_id);
+    CREATE TEMP TABLE ps_units AS
+    WITH g AS (SELECT sid, gid, billing_class, v, count(*) AS m FROM ps_group_rows GROUP BY ALL),
+    s AS (
+      SELECT sid, pid, state, billing_class, v, count(*) AS m FROM (
+        SELECT DISTINCT r.sid, sm.pid, sm.state, r.billing_class, r.negotiated_type, r.v, r.service_codes, r.modifiers
+        FROM ps_group_rows r JOIN ps_shared_members sm USING (gid))
+      GROUP BY ALL)
+    SELECT g.sid, g.billing_class, g.v, w.state, g.m * w.n AS weight, g.gid AS unit, w.n AS unit_n, false AS shared
+    FROM g JOIN ps_weights w USING (gid)
+    UNION ALL
+    SELECT sid, billing_class, v, '${ALL_STATES}', m, pid, 1, true FROM s
+    UNION ALL
+    SELECT sid, billing_class, v, state, m, pid, 1, true FROM s WHERE state IS NOT NULL;
+    DROP TABLE ps_group_rows;
   `);
-  // The weighted multiset by class selection and state ('ALL' and each known state), then aggregated.
+  // The weighted multiset by class selection (cs 0 all, 1 professional + both, 2 institutional +
+  // both) and state, then the positions of the median by a running sum over sorted values.
+  const classSelections = `unnest(CASE billing_class WHEN 'professional' THEN [0, 1] WHEN 'institutional' THEN [0, 2]
+                                                     WHEN 'both' THEN [0, 1, 2] ELSE [0] END)::UTINYINT AS cs`;
   await con.run(`
-    CREATE TEMP TABLE ps_rows AS
-    WITH st AS (
-      SELECT r.snapshot, r.insurer_id, r.billing_code, r.billing_class, r.negotiated_rate AS v,
-             w.state, w.n AS weight, r.provider_group_key AS unit, false AS shared
-      FROM ps_group_rows r JOIN ps_weights w USING (provider_group_key)
-      UNION ALL
-      SELECT snapshot, insurer_id, billing_code, billing_class, negotiated_rate, '${ALL_STATES}', 1, provider_id, true
-      FROM ps_shared_rows
-      UNION ALL
-      SELECT snapshot, insurer_id, billing_code, billing_class, negotiated_rate, state, 1, provider_id, true
-      FROM ps_shared_rows WHERE state IS NOT NULL)
-    SELECT snapshot, insurer_id, billing_code, 'all' AS class_selection, state, v, weight, unit, shared FROM st
-    UNION ALL
-    SELECT snapshot, insurer_id, billing_code, 'professional', state, v, weight, unit, shared FROM st
-    WHERE billing_class IN ('professional', 'both')
-    UNION ALL
-    SELECT snapshot, insurer_id, billing_code, 'institutional', state, v, weight, unit, shared FROM st
-    WHERE billing_class IN ('institutional', 'both');
     CREATE TABLE price_stats AS
     WITH vals AS (
-      SELECT snapshot, insurer_id, billing_code, class_selection, state, v, sum(weight) AS w
-      FROM ps_rows GROUP BY ALL),
+      SELECT sid, cs, state, v, sum(weight) AS w
+      FROM (SELECT sid, ${classSelections}, state, v, weight FROM ps_units) GROUP BY ALL),
     cum AS (
-      SELECT *, sum(w) OVER (PARTITION BY snapshot, insurer_id, billing_code, class_selection, state ORDER BY v
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c,
-             sum(w) OVER (PARTITION BY snapshot, insurer_id, billing_code, class_selection, state) AS total
+      SELECT sid, cs, state, v, w,
+             sum(w) OVER (PARTITION BY sid, cs, state ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c,
+             sum(w) OVER (PARTITION BY sid, cs, state) AS total
       FROM vals),
     med AS (
-      SELECT snapshot, insurer_id, billing_code, class_selection, state, any_value(total) AS total,
+      SELECT sid, cs, state, any_value(total) AS total,
              min(v) FILTER (WHERE c > floor((total - 1) / 2)) AS lo,
              min(v) FILTER (WHERE c > ceil((total - 1) / 2)) AS hi
       FROM cum GROUP BY ALL),
-    providers AS (
-      SELECT snapshot, insurer_id, billing_code, class_selection, state, sum(n) AS provider_count FROM (
-        SELECT DISTINCT snapshot, insurer_id, billing_code, class_selection, state, unit, shared,
-               CASE WHEN shared THEN 1 ELSE weight END AS n
-        FROM ps_rows) GROUP BY ALL)
-    SELECT m.snapshot, m.insurer_id, m.billing_code, m.class_selection, m.state,
+    prov AS (
+      SELECT sid, cs, state, sum(unit_n) AS provider_count
+      FROM (SELECT DISTINCT * FROM (SELECT sid, ${classSelections}, state, unit, shared, unit_n FROM ps_units)) GROUP BY ALL)
+    SELECT s.snapshot, s.insurer_id, s.billing_code,
+           (['all', 'professional', 'institutional'])[m.cs + 1] AS class_selection, m.state,
            m.lo + (m.hi - m.lo) / 2 AS median_rate, CAST(m.total AS INTEGER) AS rate_count,
            CAST(p.provider_count AS INTEGER) AS provider_count
-    FROM med m JOIN providers p USING (snapshot, insurer_id, billing_code, class_selection, state)
-    ORDER BY billing_code, snapshot, insurer_id, class_selection, state;
-    DROP TABLE ps_rows;`);
+    FROM med m JOIN prov p USING (sid, cs, state) JOIN ps_series s ON s.ps_series = m.sid;
+    DROP TABLE ps_units;`);
 }

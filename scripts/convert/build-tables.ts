@@ -53,7 +53,10 @@ async function requireColumns(con: DuckDBConnection, file: string, wanted: reado
   return cols;
 }
 
-/** provider_groups and the resolution of rates to them. */
+/**
+ * provider_groups and the resolution of rates to them; `resolved_groups.gid` is an integer
+ * surrogate of provider_group_key, in its order (joins of build-price-stats.ts, sort of write-parquet.ts).
+ */
 async function buildGroups(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TABLE provider_groups AS
@@ -61,20 +64,36 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
            source_id, provider_group_id, provider_id, npi, tin_type, tin_value
     FROM raw_groups WHERE provider_id IS NOT NULL;
     CREATE TABLE resolved_groups AS
-    SELECT DISTINCT provider_group_key, source_id, provider_group_id FROM provider_groups;`);
+    SELECT provider_group_key, source_id, provider_group_id, CAST(row_number() OVER (ORDER BY provider_group_key) AS INTEGER) AS gid
+    FROM (SELECT DISTINCT provider_group_key, source_id, provider_group_id FROM provider_groups);`);
 }
 
+/**
+ * `rates` in the dataset's columns (contract/dataset.ts) plus two integer keys used only by
+ * build-price-stats.ts (writeTables copies the dataset columns alone): `ps_gid` (the resolved
+ * group) and `ps_series` (one per snapshot x insurer_id x billing_code of a CPT/HCPCS item, NULL
+ * for other code types), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
+ * Items are joined by their integer (source_id, item_id); the sources table is tiny.
+ */
 async function buildRates(con: DuckDBConnection): Promise<void> {
+  const types = sqlList(SERVICE_CODE_TYPES);
   await con.run(`
+    CREATE TEMP TABLE item_keys AS
+    SELECT i.source_id, i.item_id, i.billing_code, i.billing_code_type, i.negotiation_arrangement, s.snapshot, s.insurer_id,
+           CASE WHEN i.billing_code_type IN (${types})
+                THEN CAST(dense_rank() OVER (ORDER BY s.snapshot, s.insurer_id, i.billing_code) AS INTEGER) END AS ps_series
+    FROM raw_items i JOIN sources s USING (source_id);
+    CREATE TABLE ps_series AS
+    SELECT DISTINCT ps_series, snapshot, insurer_id, billing_code FROM item_keys WHERE ps_series IS NOT NULL;
     CREATE TABLE rates AS
-    SELECT i.billing_code, i.billing_code_type, s.snapshot, s.insurer_id, r.source_id,
+    SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
-           r.service_codes, r.modifiers, r.expiration_date, r.setting, i.negotiation_arrangement,
-           r.additional_information
+           r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
+           r.additional_information, g.gid AS ps_gid, k.ps_series
     FROM raw_rates r
-    JOIN raw_items i ON i.source_id = r.source_id AND i.item_id = r.item_id
-    JOIN sources s ON s.source_id = r.source_id
-    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id;`);
+    JOIN item_keys k ON k.source_id = r.source_id AND k.item_id = r.item_id
+    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id;
+    DROP TABLE item_keys;`);
 }
 
 async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promise<void> {

@@ -1,28 +1,87 @@
 /**
- * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--jobs N] [--quiet]`
- * (contracts.md §2). Exit 0 when the dataset was written; otherwise 1 with a one-line reason.
+ * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--jobs N] [--quiet]
+ *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
+ * (contracts.md §2). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
+ * stderr (the previous dataset is then untouched). `--quiet` prints errors only.
  */
-import { Command } from 'commander';
-import { convertCatalog } from './index';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { convertCatalog, type ConvertOptions } from './index';
 
-const program = new Command()
-  .name('convert')
-  .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
-  .requiredOption('--catalog <file>', 'catalog JSON (contracts.md §1)')
-  .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
-  .option('--jobs <n>', 'parser threads (default: the number of cores)')
-  .option('--quiet', 'no progress and no per-file lines')
-  .parse();
+interface CliOptions {
+  catalog: string;
+  out: string;
+  jobs?: string;
+  quiet?: boolean;
+  remote: boolean;
+  referenceCache?: string;
+  fetchTimeout?: string;
+  fetchRetries?: string;
+  fetchConcurrency?: string;
+}
 
-const opts = program.opts<{ catalog: string; out: string; jobs?: string; quiet?: boolean }>();
-const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
-if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) {
-  process.stderr.write(`convert: invalid --jobs: ${opts.jobs}\n`);
-  process.exit(1);
+/** A positive (or, with `zero`, non-negative) integer option; throws a one-line reason otherwise. */
+function int(name: string, v: string | undefined, zero = false): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < (zero ? 0 : 1)) throw new Error(`invalid ${name}: ${v}`);
+  return n;
 }
-try {
-  await convertCatalog(opts.catalog, opts.out, { quiet: opts.quiet === true, jobs });
-} catch (e) {
-  process.stderr.write(`convert: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);
-  process.exit(1);
+
+/**
+ * Runs the converter's command line on `argv` (the arguments after the script name).
+ * @param write where stderr lines go (errors, and the per-file lines unless `--quiet`)
+ * @returns the exit code: 0 when the dataset was written, 1 otherwise.
+ */
+export async function runConvertCli(argv: string[], write: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
+  const program = new Command()
+    .name('convert')
+    .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
+    .requiredOption('--catalog <file>', 'catalog JSON (contracts.md §1)')
+    .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
+    .option('--jobs <n>', 'parser threads (default: the number of cores)')
+    .option('--quiet', 'print errors only: no progress, no per-file lines')
+    .option('--no-remote', 'do not fetch remote provider references (provider_references[].location)')
+    .option('--reference-cache <dir>', 'keep fetched provider-reference files in this directory across runs')
+    .option('--fetch-timeout <ms>', 'time-out of one HTTP request, milliseconds (default 30000)')
+    .option('--fetch-retries <n>', 'retries on network errors, time-outs, 429 and 5xx (default 3)')
+    .option('--fetch-concurrency <n>', 'provider-reference requests in flight (default 8)')
+    .exitOverride()
+    .configureOutput({ writeErr: write, writeOut: write });
+  let opts: CliOptions;
+  let options: ConvertOptions;
+  try {
+    program.parse(argv, { from: 'user' });
+    opts = program.opts<CliOptions>();
+    const timeoutMs = int('--fetch-timeout', opts.fetchTimeout);
+    const retries = int('--fetch-retries', opts.fetchRetries, true);
+    const concurrency = int('--fetch-concurrency', opts.fetchConcurrency);
+    options = {
+      quiet: opts.quiet === true,
+      log: (line) => write(line + '\n'),
+      jobs: int('--jobs', opts.jobs),
+      remoteReferences: opts.remote,
+      referenceCacheDir: opts.referenceCache,
+      fetchPolicy: {
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(retries !== undefined ? { retries } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      },
+    };
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    write(`convert: ${(e as Error).message}\n`);
+    return 1;
+  }
+  try {
+    await convertCatalog(opts.catalog, opts.out, options);
+    return 0;
+  } catch (e) {
+    write(`convert: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);
+    return 1;
+  }
 }
+
+const entry = process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
+if (import.meta.url === entry) process.exit(await runConvertCli(process.argv.slice(2)));

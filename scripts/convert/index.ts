@@ -5,7 +5,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest, type ManifestSource } from '../../contract/dataset';
-import type { Catalog, CatalogFile } from '../../contract/catalog';
+import type { Catalog } from '../../contract/catalog';
 import { createReadStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { MrfReadError } from '../mrf/types';
 import { loadCatalog, resolveLocation } from './catalog';
 import { ProblemLog } from './problems';
 import { openSpool, type Spool } from './spool';
-import { ParsePool } from './parse-pool';
+import { ParsePool, type SourceDone } from './parse-pool';
 import { readSource, type ReadSourceResult } from './read-source';
 import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
@@ -21,10 +21,13 @@ import { buildTables } from './build-tables';
 import { writeTables } from './write-parquet';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
 import { makeProgress, type Progress } from './progress';
-import { listTocFiles } from './table-of-contents';
+import { DEFAULT_FETCH_POLICY, describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
+import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
+import { RemoteReferenceResolver } from './remote-references';
+import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest. */
-export const CONVERTER_VERSION = '0.1.0';
+export const CONVERTER_VERSION = '0.2.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -35,22 +38,20 @@ export interface ConvertOptions {
   jobs?: number;
   /** An in_network item larger than this many bytes is split by negotiated_rates (default 32 MiB). */
   splitBytes?: number;
+  /**
+   * Fetch remote provider references (`provider_references[].location`) named by some rate
+   * (default true). When false none is fetched and every declared one is reported unresolved.
+   */
+  remoteReferences?: boolean;
+  /** HTTP client (fetch, time-out, retries, concurrency) for references, tables of contents and files by URL. */
+  fetchPolicy?: Partial<FetchPolicy>;
+  /** A directory keeping fetched provider-reference files across runs (keyed on the URL without query). */
+  referenceCacheDir?: string;
 }
 
 export interface ConvertResult {
   outDir: string;
   manifest: DatasetManifest;
-}
-
-/** One in-network file to read, with where it came from. */
-interface PlannedFile {
-  insurerId: string;
-  snapshot?: string;
-  /** Location as the catalog or table of contents wrote it (kept in the manifest). */
-  url: string;
-  /** Local path or http(s) URL to read. */
-  location: string;
-  tableOfContents?: string;
 }
 
 async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<string> | undefined> {
@@ -60,9 +61,17 @@ async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<
   return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
 }
 
-async function read(file: PlannedFile, pool: ParsePool, o: { sourceId: number; dir: string; billingCodes?: Set<string>; splitBytes?: number },
-  progress: Progress): Promise<ReadSourceResult> {
+interface ReadContext {
+  sourceId: number;
+  dir: string;
+  billingCodes?: Set<string>;
+  splitBytes?: number;
+  policy: FetchPolicy;
+}
+
+async function read(file: PlannedFile, pool: ParsePool, o: ReadContext, progress: Progress): Promise<ReadSourceResult> {
   const onProgress = (done: number, total: number | null): void => progress.update(done, total);
+  const base = { sourceId: o.sourceId, dir: o.dir, billingCodes: o.billingCodes, splitBytes: o.splitBytes, onProgress };
   if (!/^https?:\/\//i.test(file.location)) {
     let size: number;
     try {
@@ -71,12 +80,15 @@ async function read(file: PlannedFile, pool: ParsePool, o: { sourceId: number; d
       throw new MrfReadError(file.location, 0, `cannot open (${(e as Error).message})`);
     }
     const input = createReadStream(file.location, { highWaterMark: 1 << 20 });
-    return readSource(file.location, input, pool, { ...o, onProgress, inputBytes: size });
+    return readSource(file.location, input, pool, { ...base, inputBytes: size });
   }
-  const res = await fetch(file.location);
-  if (!res.ok || !res.body) throw new MrfReadError(file.url, 0, `HTTP ${res.status} ${res.statusText}`);
-  const size = Number(res.headers.get('content-length')) || undefined;
-  return readSource(file.url, res.body as unknown as AsyncIterable<Uint8Array>, pool, { ...o, onProgress, inputBytes: size });
+  let res: Awaited<ReturnType<typeof fetchStream>>;
+  try {
+    res = await fetchStream(file.location, o.policy);
+  } catch (e) {
+    throw new MrfReadError(file.url, 0, `cannot fetch (${describeFetchError(e)})`);
+  }
+  return readSource(file.url, res.body, pool, { ...base, inputBytes: res.size });
 }
 
 /** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
@@ -88,21 +100,48 @@ async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void
   }
 }
 
-async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog): Promise<PlannedFile[]> {
-  const planned: PlannedFile[] = [];
-  for (const ins of catalog.insurers) {
-    for (const f of ins.files as CatalogFile[]) {
-      if (f.url) planned.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location: resolveLocation(baseDir, f.url) });
-      if (f.table_of_contents) {
-        const toc = resolveLocation(baseDir, f.table_of_contents);
-        for (const loc of await listTocFiles(toc, f.table_of_contents)) {
-          planned.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: f.table_of_contents });
-        }
-      }
-    }
+/** Where the parser threads reported each remote group (path, offset), by provider_group_id. */
+type RemoteSites = Map<string, { path: string; offset: number }>;
+
+/**
+ * Takes the threads' `unresolved_remote_reference` problems ("not fetched") out of `done`, since
+ * the references are about to be fetched; returns where each group was declared.
+ */
+function takeRemoteProblems(done: SourceDone[]): RemoteSites {
+  const sites: RemoteSites = new Map();
+  for (const d of done) {
+    delete d.counts.unresolved_remote_reference;
+    d.kept = d.kept.filter((p) => {
+      if (p.code !== 'unresolved_remote_reference') return true;
+      const id = /^provider group (\S+) is remote/.exec(p.message)?.[1];
+      if (id !== undefined) sites.set(id, { path: p.path, offset: p.offset });
+      return false;
+    });
   }
-  if (planned.length === 0) problems.warnings.push('the catalog names no in-network file');
-  return planned;
+  return sites;
+}
+
+/** Records the failures and remote-file problems of one source; returns its unresolved count. */
+function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, problems: ProblemLog): number {
+  const where = (id: string): { path: string; offset: number } =>
+    sites.get(id) ?? { path: `$.provider_references[?(@.provider_group_id==${id})]`, offset: -1 };
+  for (const f of outcome.failures) {
+    problems.add({
+      file: url,
+      code: 'unresolved_remote_reference',
+      message: `provider group ${f.provider_group_id}: ${f.location}: ${f.reason}; its rates are unresolved`,
+      ...where(f.provider_group_id),
+    });
+  }
+  for (const { group, problem } of outcome.problems) {
+    problems.add({
+      file: url,
+      code: problem.code,
+      message: `in provider-reference file ${group.location} (group ${group.provider_group_id}) at ${problem.path}: ${problem.message}`,
+      ...where(group.provider_group_id),
+    });
+  }
+  return outcome.failures.length;
 }
 
 /**
@@ -117,6 +156,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const problems = new ProblemLog();
   problems.warnings.push(...warnings);
   const billingCodes = await readBillingCodes(catalog, baseDir);
+  const policy: FetchPolicy = { ...DEFAULT_FETCH_POLICY, ...options.fetchPolicy };
+  const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(policy, options.referenceCacheDir);
   const tmpDir = await makeTempSibling(outDir);
   const workDir = path.join(tmpDir, '.work');
   let spool: Spool | null = null;
@@ -124,15 +165,16 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   try {
     await mkdir(workDir, { recursive: true });
     spool = await openSpool(workDir);
-    const files = await planFiles(catalog, baseDir, problems);
+    const plan = await planFiles(catalog, baseDir, problems, policy, workDir);
     const sources: ManifestSource[] = [];
+    const sourceOf: Array<number | undefined> = [];
     const sourceRows: Array<[number, string, string]> = [];
-    for (const file of files) {
+    for (const file of plan.files) {
       const sourceId = sources.length;
       const progress = makeProgress(file.url, options.quiet === true);
       let result: ReadSourceResult;
       try {
-        result = await read(file, pool, { sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes }, progress);
+        result = await read(file, pool, { sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, policy }, progress);
       } catch (e) {
         progress.stop();
         if (!file.tableOfContents) throw e;
@@ -140,18 +182,32 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
         // recorded and the run goes on. What its threads spooled is dropped.
         for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).map((f) => unlink(f)));
         problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
+        sourceOf.push(undefined);
         log(`skipped ${file.url}: ${(e as Error).message}`);
         continue;
       }
       progress.stop();
       await loadSpooled(spool, result);
       for (const p of result.problems) problems.add({ file: file.url, ...p });
+      const sites = remote ? takeRemoteProblems(result.spooled) : new Map();
       for (const d of result.spooled) problems.addCounted(file.url, d.kept, d.counts);
+      let unresolvedRefs: number;
+      let remoteNote: string;
+      if (remote) {
+        const outcome = await spoolRemoteGroups(spool, sourceId, remote, path.join(workDir, 'remote'));
+        unresolvedRefs = reportRemote(file.url, outcome, sites, problems);
+        remoteNote = `${outcome.used + outcome.unused} remote: ${outcome.resolved} fetched, ${unresolvedRefs} unresolved, ${outcome.unused} named by no rate`;
+      } else {
+        unresolvedRefs = await scalar(spool, `SELECT count(DISTINCT provider_group_id) FROM raw_groups
+          WHERE source_id = ${sourceId} AND remote_location IS NOT NULL AND provider_id IS NULL`);
+        remoteNote = `${unresolvedRefs} remote, not fetched`;
+      }
       const h = result.header;
       const snapshot = file.snapshot ?? monthOf(h.last_updated_on);
       if (!snapshot) {
         throw new Error(`${file.url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
       }
+      sourceOf.push(sourceId);
       sources.push({
         insurer_id: file.insurerId,
         snapshot,
@@ -167,12 +223,12 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
         unresolved_rate_rows: 0,
         provider_groups: 0,
         problems: problems.countFor(file.url),
+        unresolved_provider_references: unresolvedRefs,
       });
       sourceRows.push([sourceId, file.insurerId, snapshot]);
-      const sum = (k: 'items' | 'priceRows' | 'providerReferences' | 'remoteReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
-      log(`${file.url}: ${sum('items')} items, ${sum('priceRows')} rate rows, ` +
-        `${sum('providerReferences')} provider references (${sum('remoteReferences')} remote, not fetched), ` +
-        `${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
+      const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
+      log(`${file.url}: ${sum('items')} items, ${result.skippedItems} skipped by the filter, ${sum('priceRows')} rate rows, ` +
+        `${sum('providerReferences')} provider references (${remoteNote}), ${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
     }
     await pool.close();
     const con = spool.con;
@@ -190,14 +246,16 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const tables = await writeTables(con, tmpDir);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
+    if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
     spool.close();
     spool = null;
     await rm(workDir, { recursive: true, force: true });
     await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
     await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     await swapIntoPlace(tmpDir, outDir);
+    const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
-      `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems`);
+      `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems${failed}`);
     return { outDir: path.resolve(outDir), manifest };
   } catch (e) {
     await pool.close();
@@ -288,7 +346,7 @@ async function makeManifest(spool: Spool, p: ManifestParts): Promise<DatasetMani
       providers: p.tables.providers.rows,
       services: p.tables.services.rows,
       problems: p.problems.total,
-      unresolved_provider_references: await scalar(spool, 'SELECT count(*) FROM raw_groups WHERE remote_location IS NOT NULL'),
+      unresolved_provider_references: p.sources.reduce((a, s) => a + (s.unresolved_provider_references ?? 0), 0),
     },
     claims_by_state: p.claimsByState,
   };

@@ -26,6 +26,8 @@ export interface ReadSourceOptions {
   inputBytes?: number;
   onProgress?: (bytesRead: number, totalBytes: number | null) => void;
   splitBytes?: number;
+  /** Where a zip archive is spooled (default: `dir`). */
+  tmpDir?: string;
 }
 
 /** What one read gives. */
@@ -109,7 +111,8 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     }
   };
   const events: ScanEvent[] = [];
-  const chunks = openContainer(name, meter.pipe(input));
+  const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });
+  const chunks = openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote });
   try {
     for (;;) {
       let r: IteratorResult<Buffer>;

@@ -37,7 +37,7 @@ class CsvFile {
   add(line: string): void {
     this.buf += line;
     this.rows++;
-    if (this.buf.length > 1 << 22) this.flush();
+    if (this.buf.length > 1 << 18) this.flush();
   }
   flush(): void {
     if (this.buf === '') return;

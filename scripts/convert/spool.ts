@@ -16,7 +16,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import path from 'node:path';
 
 /** DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5). */
-export const DUCKDB_MEMORY_LIMIT = '320MB';
+export const DUCKDB_MEMORY_LIMIT = '256MB';
 
 /** Column types of the raw tables, in CSV order (spool-rows.ts writes them). */
 const RAW_COLUMNS: Record<string, string> = {
@@ -46,7 +46,7 @@ export interface Spool {
  * @throws when DuckDB cannot create the database file.
  */
 export async function openSpool(workDir: string): Promise<Spool> {
-  const db = await DuckDBInstance.create(path.join(workDir, 'work.duckdb'), {
+  const db = await DuckDBInstance.create(':memory:', {
     memory_limit: DUCKDB_MEMORY_LIMIT,
     temp_directory: path.join(workDir, 'duckdb-tmp'),
     threads: '2',

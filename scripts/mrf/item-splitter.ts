@@ -17,6 +17,8 @@ export interface RateSlice {
   bytes: Buffer;
 }
 
+import { peekBillingCode } from './peek-billing-code.js';
+
 const KEY = Buffer.from('negotiated_rates');
 
 function isWs(c: number): boolean {
@@ -40,6 +42,19 @@ export class ItemSplitter {
   private rateIndex = 0;
   /** Total bytes of rate elements cut so far. */
   rateBytes = 0;
+  /** The item's billing code is filtered out: its rates are scanned past, not cut. */
+  private dropRates = false;
+
+  /**
+   * @param keepBillingCode the billing-code filter: when the item's `billing_code` comes before its
+   *   `negotiated_rates` (as publishers write it) and the filter rejects it, no rate slice is made.
+   */
+  constructor(private readonly keepBillingCode?: (code: string) => boolean) {}
+
+  /** True when the rates were dropped by the billing-code filter. */
+  get droppedRates(): boolean {
+    return this.dropRates;
+  }
 
   /**
    * Scans `buf` from `start`; `base` is the stream offset of `buf[0]`. Appends finished rate slices
@@ -94,6 +109,10 @@ export class ItemSplitter {
           this.head.push(buf.subarray(headStart, i + 1));
           headStart = -1;
           this.inRates = true;
+          if (this.keepBillingCode) {
+            const code = peekBillingCode(Buffer.concat(this.head));
+            this.dropRates = code !== undefined && !this.keepBillingCode(code);
+          }
           this.depth = 2;
           continue;
         }
@@ -120,7 +139,7 @@ export class ItemSplitter {
     }
     if (headStart >= 0) this.head.push(Buffer.from(buf.subarray(headStart, n)));
     if (this.inRates && this.rateStart >= 0) {
-      this.rateParts.push(Buffer.from(buf.subarray(this.rateStart, n)));
+      if (!this.dropRates) this.rateParts.push(Buffer.from(buf.subarray(this.rateStart, n)));
       this.rateStart = -1;
     }
     if (this.inStr && this.strStart >= 0) {
@@ -149,6 +168,11 @@ export class ItemSplitter {
   }
 
   private endRate(buf: Buffer, end: number, out: RateSlice[]): void {
+    if (this.dropRates) {
+      this.rateStart = -1;
+      this.rateIndex++;
+      return;
+    }
     const start = this.rateStart < 0 ? 0 : this.rateStart;
     const last = buf.subarray(start, end);
     const bytes = this.rateParts.length ? Buffer.concat([...this.rateParts, last]) : Buffer.from(last);

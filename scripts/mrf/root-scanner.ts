@@ -48,6 +48,38 @@ const P_ELEMENT = 3;
 
 const EMPTY: Buffer = Buffer.alloc(0);
 
+/** Byte classes of the container scan: 0 plain, quote, opening and closing brackets. */
+const C_QUOTE = 1;
+const C_OPEN = 2;
+const C_CLOSE = 3;
+const CLASS = new Uint8Array(256);
+CLASS[0x22] = C_QUOTE;
+CLASS[0x7b] = C_OPEN;
+CLASS[0x5b] = C_OPEN;
+CLASS[0x7d] = C_CLOSE;
+CLASS[0x5d] = C_CLOSE;
+
+/**
+ * Skips the rest of a string whose opening quote is before `i`: returns the index of its closing
+ * quote, -1 when the chunk ends inside it, -2 when it ends right after a backslash (the next byte
+ * is escaped). Uses `indexOf` for the quote and counts the backslashes before it.
+ */
+function skipString(buf: Buffer, i: number): number {
+  for (;;) {
+    const q = buf.indexOf(0x22, i);
+    if (q < 0) return buf[buf.length - 1] === 0x5c && backslashesBefore(buf, buf.length, i) % 2 === 1 ? -2 : -1;
+    if (backslashesBefore(buf, q, i) % 2 === 0) return q;
+    i = q + 1;
+  }
+}
+
+/** Number of consecutive backslashes right before `end`, not looking before `from`. */
+function backslashesBefore(buf: Buffer, end: number, from: number): number {
+  let k = end;
+  while (k > from && buf[k - 1] === 0x5c) k--;
+  return end - k;
+}
+
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -82,11 +114,15 @@ export class RootScanner {
   /**
    * @param file name used in errors
    * @param wantValue whether the value of a root key (other than the two arrays) is captured
+   * @param splitBytes an in_network element still open past this many bytes is split
+   * @param keepBillingCode the catalog's billing-code filter: a split item whose code (written
+   *   before its negotiated_rates) it rejects gives no 'rate' events, only its head element
    */
   constructor(
     private readonly file: string,
     private readonly wantValue: (key: string) => boolean,
     private readonly splitBytes: number = DEFAULT_SPLIT_BYTES,
+    private readonly keepBillingCode?: (code: string) => boolean,
   ) {}
 
   /** Decompressed bytes consumed so far. */
@@ -139,7 +175,7 @@ export class RootScanner {
 
   /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
   private startSplit(buf: Buffer, out: ScanEvent[]): void {
-    const splitter = new ItemSplitter();
+    const splitter = new ItemSplitter(this.keepBillingCode);
     let offset = this.valueOffset;
     for (const part of this.parts) {
       splitter.push(part, 0, offset, this.slices);
@@ -281,28 +317,35 @@ export class RootScanner {
   private scanContainer(buf: Buffer, i: number): number {
     const n = buf.length;
     let depth = this.depth;
-    let inStr = this.inStr;
     if (this.esc) {
       this.esc = false;
       i++;
     }
+    if (this.inStr) {
+      i = skipString(buf, i);
+      if (i < 0) return this.openAtEnd(depth, true, i === -2);
+      i++;
+    }
     for (; i < n; i++) {
-      const c = buf[i]!;
-      if (inStr) {
-        if (c === 0x22) inStr = false;
-        else if (c === 0x5c && ++i === n) this.esc = true;
-        continue;
-      }
-      if (c === 0x22) inStr = true;
-      else if (c === 0x7b || c === 0x5b) depth++;
-      else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+      const k = CLASS[buf[i]!]!;
+      if (k === 0) continue;
+      if (k === C_QUOTE) {
+        i = skipString(buf, i + 1);
+        if (i < 0) return this.openAtEnd(depth, true, i === -2);
+      } else if (k === C_OPEN) depth++;
+      else if (--depth === 0) {
         this.depth = 0;
         this.inStr = false;
         return i + 1;
       }
     }
+    return this.openAtEnd(depth, false, false);
+  }
+
+  private openAtEnd(depth: number, inStr: boolean, esc: boolean): -1 {
     this.depth = depth;
     this.inStr = inStr;
+    this.esc = esc;
     return -1;
   }
 

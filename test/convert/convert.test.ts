@@ -26,7 +26,7 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-convert-'));
   out = path.join(tmp, 'dataset');
-  ({ manifest } = await convertCatalog(path.join(FIXTURES, 'catalog.json'), out, { quiet: true }));
+  ({ manifest } = await convertCatalog(path.join(FIXTURES, 'catalog.json'), out, { quiet: true, remoteReferences: false }));
   db = await DuckDBInstance.create(':memory:');
   con = await db.connect();
   for (const [name, t] of Object.entries(manifest.tables)) {
@@ -144,7 +144,7 @@ describe('convertCatalog on hand-made MRFs', () => {
       await cp(FIXTURES, dir, { recursive: true });
       const file = path.join(dir, 'ref-2025-02.json');
       await writeFile(file, (await readFile(file, 'utf8')).replace('"provider_references": [20]', '"provider_references": [77]'));
-      const { manifest: m } = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'dataset'), { quiet: true });
+      const { manifest: m } = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'dataset'), { quiet: true, remoteReferences: false });
       const report = JSON.parse(await readFile(path.join(dir, 'dataset', 'report.json'), 'utf8')) as { problems: Array<{ code: string; message: string }> };
       expect(report.problems.map((p) => p.code).sort()).toEqual(['dangling_provider_reference', 'unresolved_remote_reference']);
       expect(report.problems.find((p) => p.code === 'dangling_provider_reference')!.message).toMatch(/^1 rate rows name provider group 77,/);
@@ -162,11 +162,11 @@ describe('convertCatalog failures leave the previous dataset intact', () => {
     try {
       await cp(FIXTURES, dir, { recursive: true });
       const target = path.join(dir, 'dataset');
-      await convertCatalog(path.join(dir, 'catalog.json'), target, { quiet: true });
+      await convertCatalog(path.join(dir, 'catalog.json'), target, { quiet: true, remoteReferences: false });
       const before = await readFile(path.join(target, 'manifest.json'), 'utf8');
       const gz = gzipSync(await readFile(path.join(dir, 'comp-2025-02.json')));
       await writeFile(path.join(dir, 'comp-2025-02.json'), gz.subarray(0, gz.length >> 1));
-      await expect(convertCatalog(path.join(dir, 'catalog.json'), target, { quiet: true })).rejects.toThrow(
+      await expect(convertCatalog(path.join(dir, 'catalog.json'), target, { quiet: true, remoteReferences: false })).rejects.toThrow(
         /comp-2025-02\.json.*byte \d+/,
       );
       expect(await readFile(path.join(target, 'manifest.json'), 'utf8')).toBe(before);
@@ -180,7 +180,7 @@ describe('convertCatalog failures leave the previous dataset intact', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-convert-cat-'));
     try {
       await writeFile(path.join(dir, 'catalog.json'), JSON.stringify({ insurers: [] }));
-      await expect(convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), { quiet: true })).rejects.toThrow(
+      await expect(convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), { quiet: true, remoteReferences: false })).rejects.toThrow(
         /missing required field reference_insurer/,
       );
     } finally {

@@ -54,7 +54,7 @@ beforeAll(async () => {
     insurers: files.map((f, i) => ({ id: `f${i}`, name: f, files: [{ snapshot: '2025-01', url: path.join(MRF, f) }] })),
   };
   await writeFile(path.join(tmp, 'catalog.json'), JSON.stringify(catalog));
-  ({ manifest } = await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, 'dataset'), { quiet: true }));
+  ({ manifest } = await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, 'dataset'), { quiet: true, remoteReferences: false }));
 });
 
 afterAll(async () => {

@@ -1,0 +1,126 @@
+/**
+ * How the converter fetches over HTTP (remote provider references, in-network files and tables of
+ * contents named by URL): Node's fetch (undici) or an injected one, a per-request time-out,
+ * retries with exponential back-off on network errors, time-outs, 429 and 5xx (never on another
+ * 4xx such as 404: the answer will not change), and a limit on concurrent requests.
+ */
+
+/** The fetch signature used (the global fetch fits; tests inject a failing or local one). */
+export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;
+
+/** Knobs of the HTTP client. */
+export interface FetchPolicy {
+  fetch: FetchFn;
+  /** Milliseconds a request may take: a whole small body (fetchBytes), or the headers of a stream. */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  /** First back-off, doubled at each retry (ms). */
+  backoffMs: number;
+  /** Requests in flight at most (remote provider references). */
+  concurrency: number;
+}
+
+/** Defaults: 30 s time-out, 3 retries from 500 ms (0.5 + 1 + 2 s), 8 concurrent requests. */
+export const DEFAULT_FETCH_POLICY: FetchPolicy = {
+  fetch: (url, init) => fetch(url, init),
+  timeoutMs: 30_000,
+  retries: 3,
+  backoffMs: 500,
+  concurrency: 8,
+};
+
+/** An HTTP answer that is not 2xx; `status` is the HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const retryable = (e: unknown): boolean => !(e instanceof HttpError) || e.status === 429 || e.status >= 500;
+
+/** One-line reason of a failed request: `HTTP 404 Not Found`, `timed out after 300 ms`, `fetch failed (ENOTFOUND)`. */
+export function describeFetchError(e: unknown): string {
+  if (e instanceof HttpError) return e.message;
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const cause = err.cause?.code ?? err.cause?.message;
+  return cause ? `${err.message} (${cause})` : err.message;
+}
+
+async function attempt<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean): Promise<T> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(new Error(`timed out after ${policy.timeoutMs} ms`)), policy.timeoutMs);
+  try {
+    const res = await policy.fetch(url, { signal: ac.signal });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new HttpError(res.status, `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`);
+    }
+    if (!wholeBody) clearTimeout(timer);
+    return await body(res);
+  } catch (e) {
+    if (ac.signal.aborted && !(e instanceof HttpError)) throw ac.signal.reason as Error;
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function withRetries<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt(url, policy, body, wholeBody);
+    } catch (e) {
+      if (n >= policy.retries || !retryable(e)) throw e;
+      await new Promise((r) => setTimeout(r, policy.backoffMs * 2 ** n));
+    }
+  }
+}
+
+/**
+ * The whole body of `url` (the time-out covers headers and body), at most `maxBytes`.
+ * @throws HttpError for a non-2xx answer, Error for a network error, a time-out or a body over `maxBytes`.
+ */
+export function fetchBytes(url: string, policy: FetchPolicy, maxBytes = 256 * 1024 * 1024): Promise<Buffer> {
+  return withRetries(url, policy, async (res) => {
+    const parts: Buffer[] = [];
+    let n = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      n += chunk.length;
+      if (n > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
+      parts.push(Buffer.from(chunk));
+    }
+    return Buffer.concat(parts);
+  }, true);
+}
+
+/**
+ * A response whose body is to be streamed (a large file): retried until the headers arrive; the
+ * time-out covers the headers only. `size` is Content-Length when given.
+ * @throws as fetchBytes.
+ */
+export function fetchStream(url: string, policy: FetchPolicy): Promise<{ body: AsyncIterable<Uint8Array>; size?: number }> {
+  return withRetries(url, policy, async (res) => {
+    if (!res.body) throw new Error('empty response');
+    const size = Number(res.headers.get('content-length')) || undefined;
+    return { body: res.body as unknown as AsyncIterable<Uint8Array>, size };
+  }, false);
+}
+
+/** Runs at most `n` of the given tasks at a time; resolves with their results in order. */
+export async function mapLimit<T, R>(items: readonly T[], n: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const k = next++;
+      out[k] = await task(items[k]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+  return out;
+}

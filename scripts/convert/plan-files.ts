@@ -1,0 +1,89 @@
+/**
+ * The converter's reading plan (contracts.md §1 `files[]`): every in-network file a catalog names,
+ * directly (`url`) or through a table of contents (`table_of_contents`, all of its
+ * `reporting_structure[].in_network_files` followed), plus the reporting structures of each table
+ * for the manifest (`reporting_structures`, contract/dataset.ts).
+ */
+import type { Catalog } from '../../contract/catalog';
+import type { ManifestReportingStructure } from '../../contract/dataset';
+import { resolveLocation } from './catalog';
+import type { FetchPolicy } from './fetch-policy';
+import type { ProblemLog } from './problems';
+import { readTocListing, type TocStructure } from './table-of-contents';
+
+/** One in-network file to read, with where it came from. */
+export interface PlannedFile {
+  insurerId: string;
+  snapshot?: string;
+  /** Location as the catalog or table of contents wrote it (kept in the manifest). */
+  url: string;
+  /** Local path or http(s) URL to read. */
+  location: string;
+  /** The table of contents that led to it, as the catalog named it. */
+  tableOfContents?: string;
+}
+
+/** A table of contents read while planning, with its files' indices into the plan. */
+export interface PlannedToc {
+  insurerId: string;
+  snapshot?: string;
+  tableOfContents: string;
+  reportingEntityName: string;
+  structures: Array<TocStructure & { planned: number[] }>;
+}
+
+/** The whole plan. */
+export interface ReadingPlan {
+  files: PlannedFile[];
+  tocs: PlannedToc[];
+}
+
+/**
+ * Lists the files to read; tables of contents are streamed now (their problems go to `problems`).
+ * @throws MrfReadError naming a table of contents the catalog names that cannot be read.
+ */
+export async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog, policy: FetchPolicy, tmpDir: string): Promise<ReadingPlan> {
+  const files: PlannedFile[] = [];
+  const tocs: PlannedToc[] = [];
+  for (const ins of catalog.insurers) {
+    for (const f of ins.files) {
+      if (f.url) files.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location: resolveLocation(baseDir, f.url) });
+      if (!f.table_of_contents) continue;
+      const label = f.table_of_contents;
+      const listing = await readTocListing(resolveLocation(baseDir, label), label, policy, tmpDir);
+      for (const p of listing.problems) problems.add({ file: label, ...p });
+      const first = files.length;
+      for (const loc of listing.files) {
+        files.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label });
+      }
+      tocs.push({
+        insurerId: ins.id,
+        snapshot: f.snapshot,
+        tableOfContents: label,
+        reportingEntityName: listing.header.reporting_entity_name,
+        structures: listing.structures.map((s) => ({ ...s, planned: s.files.map((k) => first + k) })),
+      });
+    }
+  }
+  if (files.length === 0) problems.warnings.push('the catalog names no in-network file');
+  return { files, tocs };
+}
+
+/**
+ * The manifest's `reporting_structures`, given the source id each planned file became (undefined
+ * when it could not be read).
+ */
+export function reportingStructures(tocs: PlannedToc[], sourceOf: ReadonlyArray<number | undefined>): ManifestReportingStructure[] {
+  return tocs.flatMap((t) =>
+    t.structures.map((s) => ({
+      insurer_id: t.insurerId,
+      ...(t.snapshot ? { snapshot: t.snapshot } : {}),
+      table_of_contents: t.tableOfContents,
+      reporting_entity_name: t.reportingEntityName,
+      reporting_plans: s.reporting_plans,
+      plan_count: s.plan_count,
+      in_network_files: s.files.length,
+      source_ids: s.planned.flatMap((k) => (sourceOf[k] === undefined ? [] : [sourceOf[k]!])),
+    })),
+  );
+}

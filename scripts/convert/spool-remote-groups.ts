@@ -1,0 +1,73 @@
+/**
+ * Resolves the remote provider groups of one converted source in the working database: the
+ * parser threads stored each `location` group as one `raw_groups` row without provider
+ * (spool.ts); here the groups that some rate of the source names are fetched
+ * (remote-references.ts), their providers appended to `raw_groups` under the referencing file's
+ * `provider_group_id`, and the placeholder rows of resolved groups deleted. Groups no rate names
+ * are not fetched (CareFirst declares 370 and uses 74, tic-format.md §5).
+ */
+import { unlink } from 'node:fs/promises';
+import type { MrfProblem } from '../mrf/types';
+import type { Spool } from './spool';
+import { SpoolRows } from './spool-rows';
+import type { RemoteGroup, RemoteReferenceResolver } from './remote-references';
+
+/** A remote group that could not be resolved, with the reason (HTTP status or error). */
+export interface RemoteFailure extends RemoteGroup {
+  reason: string;
+}
+
+/** What resolving one source gave. */
+export interface RemoteOutcome {
+  /** Remote groups named by at least one rate. */
+  used: number;
+  /** Remote groups declared but named by no rate (not fetched). */
+  unused: number;
+  resolved: number;
+  failures: RemoteFailure[];
+  /** Problems found inside fetched files, each with the group it concerns. */
+  problems: Array<{ group: RemoteGroup; problem: MrfProblem }>;
+}
+
+/**
+ * Fetches and spools the remote groups of source `sourceId`.
+ * @param prefix path prefix of the temporary CSV file (in the work directory)
+ * @throws when DuckDB fails (fetch failures are returned, never thrown).
+ */
+export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver: RemoteReferenceResolver, prefix: string): Promise<RemoteOutcome> {
+  const r = await spool.con.runAndReadAll(
+    `SELECT g.provider_group_id, any_value(g.remote_location) AS location,
+            bool_or(g.provider_group_id IN (SELECT provider_group_id FROM raw_rates WHERE source_id = $1)) AS used
+     FROM raw_groups g
+     WHERE g.source_id = $1 AND g.remote_location IS NOT NULL AND g.provider_id IS NULL
+     GROUP BY 1 ORDER BY 1`,
+    [sourceId],
+  );
+  const all = r.getRows().map(([id, loc, used]) => ({ provider_group_id: String(id), location: String(loc), used: used === true }));
+  const groups: RemoteGroup[] = all.filter((g) => g.used).map(({ provider_group_id, location }) => ({ provider_group_id, location }));
+  const out: RemoteOutcome = { used: groups.length, unused: all.length - groups.length, resolved: 0, failures: [], problems: [] };
+  if (groups.length === 0) return out;
+  const fetched = await resolver.resolveAll(groups);
+  const rows = new SpoolRows(`${prefix}-remote-s${sourceId}`, sourceId);
+  fetched.forEach((f, k) => {
+    const g = groups[k]!;
+    if (!f.ok) {
+      out.failures.push({ ...g, reason: f.reason });
+      return;
+    }
+    out.resolved++;
+    for (const p of f.providers) rows.group(g.provider_group_id, p, null);
+    for (const problem of f.problems) out.problems.push({ group: g, problem });
+  });
+  const files = rows.close();
+  if (files.raw_groups) {
+    await spool.load('raw_groups', [files.raw_groups]);
+    await unlink(files.raw_groups);
+    await spool.con.run(
+      `DELETE FROM raw_groups p WHERE p.source_id = $1 AND p.provider_id IS NULL AND p.remote_location IS NOT NULL
+         AND EXISTS (SELECT 1 FROM raw_groups g WHERE g.source_id = $1 AND g.provider_group_id = p.provider_group_id AND g.provider_id IS NOT NULL)`,
+      [sourceId],
+    );
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+/**
+ * The catalog's filters (contracts.md §1 `filters`): an `in_network` item whose billing code is
+ * filtered out is skipped before any parse (its body here is not even JSON: parsing it would
+ * report `invalid_json`, as the kept broken item does); the state filter keeps only providers
+ * located in those states, and drops the rates of groups left without provider.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { convertCatalog } from '../../scripts/convert/index';
+import type { ConversionReport } from '../../scripts/convert/problems';
+import type { DatasetManifest } from '../../contract/dataset';
+
+const price = (rate: number): string =>
+  `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
+const item = (code: string, rates: string): string =>
+  `{"billing_code":"${code}","negotiation_arrangement":"ffs","name":"S ${code}","billing_code_type":"CPT","billing_code_type_version":"2025","description":"d","negotiated_rates":[${rates}]}`;
+
+// NPI 1111111112 is in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv).
+const FILE = `{"reporting_entity_name":"Filter Plan","reporting_entity_type":"issuer","last_updated_on":"2025-06-01","version":"1.0.0",
+"provider_references":[
+  {"provider_group_id":1,"provider_groups":[{"npi":[1111111112,2222222220],"tin":{"type":"ein","value":"111111111"}}]},
+  {"provider_group_id":2,"provider_groups":[{"npi":[2222222220],"tin":{"type":"ein","value":"222222222"}}]}],
+"in_network":[
+  ${item('99213', `{"provider_references":[1,2],"negotiated_prices":[${price(100)}]}`)},
+  {"billing_code":"99214","negotiated_rates":[ this is not JSON ]},
+  {"billing_code":"99215","negotiated_rates":[ neither is this ]},
+  ${item('99216', `{"provider_references":[1],"negotiated_prices":[${price(50)}]}`)}]}`;
+
+let tmp: string;
+let manifest: DatasetManifest;
+let report: ConversionReport;
+const lines: string[] = [];
+
+async function query(sql: string): Promise<unknown[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  try {
+    return (await con.runAndReadAll(sql)).getRowObjectsJS();
+  } finally {
+    con.closeSync();
+    db.closeSync();
+  }
+}
+
+const table = (name: keyof DatasetManifest['tables']): string => `read_parquet('${path.join(tmp, 'out', manifest.tables[name].files[0]!)}')`;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-filters-'));
+  await writeFile(path.join(tmp, 'f.json'), FILE);
+  await writeFile(path.join(tmp, 'codes.txt'), '# kept codes\n99213\r\n 99215 \n\n');
+  await copyFile(path.resolve(__dirname, '../fixtures/convert/npi-registry.csv'), path.join(tmp, 'npi-registry.csv'));
+  await writeFile(path.join(tmp, 'catalog.json'), JSON.stringify({
+    reference_insurer: 'f', insurers: [{ id: 'f', name: 'F', files: [{ url: 'f.json' }] }],
+    npi_registry: 'npi-registry.csv', filters: { billing_codes: 'codes.txt', states: ['ca'] },
+  }));
+  ({ manifest } = await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, 'out'), { log: (l) => void lines.push(l) }));
+  report = JSON.parse(await readFile(path.join(tmp, 'out', 'report.json'), 'utf8')) as ConversionReport;
+});
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('catalog filters', () => {
+  it('skips the filtered-out items before any parse: 99214 and 99216 skipped, only the kept broken 99215 reported', () => {
+    expect(lines[0]).toMatch(/^f\.json: 1 items, 2 skipped by the filter, /);
+    expect(report.problems.map((p) => [p.code, p.path])).toEqual([['invalid_json', '$.in_network[2]']]);
+  });
+
+  it('keeps only providers in the filtered states and the rates of groups that keep one', async () => {
+    expect(await query(`SELECT provider_id, state FROM ${table('providers')}`)).toEqual([{ provider_id: '1111111112', state: 'CA' }]);
+    expect(await query(`SELECT provider_group_key, provider_id FROM ${table('provider_groups')}`)).toEqual([
+      { provider_group_key: '0:1', provider_id: '1111111112' },
+    ]);
+    // 99213's price names groups 1 and 2: group 2 (NY only) keeps no provider, its row is dropped
+    expect(await query(`SELECT billing_code, provider_group_key, negotiated_rate FROM ${table('rates')}`)).toEqual([
+      { billing_code: '99213', provider_group_key: '0:1', negotiated_rate: 100 },
+    ]);
+  });
+});
