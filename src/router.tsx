@@ -8,6 +8,7 @@ import { Alerts } from './routes/Alerts';
 import { AuthCallback } from './routes/AuthCallback';
 import { Comparison } from './routes/Comparison';
 import { Dashboard } from './routes/Dashboard';
+import { DatasetScreen } from './routes/DatasetScreen';
 import { LiveComparison } from './routes/LiveComparison';
 import { LiveDashboard } from './routes/LiveDashboard';
 import { LiveSearch } from './routes/LiveSearch';
@@ -15,6 +16,7 @@ import { Login } from './routes/Login';
 import { Logout } from './routes/Logout';
 import { NotFound } from './routes/NotFound';
 import { OldDashboard } from './routes/OldDashboard';
+import { Overview } from './routes/Overview';
 import { Regional } from './routes/Regional';
 import { Settings } from './routes/Settings';
 
@@ -34,9 +36,11 @@ export function createAppRouter() {
         { path: 'regional', element: <Regional /> },
         { path: 'settings', element: <Settings /> },
         { path: 'old-dashboard', element: <OldDashboard /> },
+        { path: 'overview', element: <Overview /> },
         { path: 'live-dashboard', element: <LiveDashboard /> },
         { path: 'live-comparison', element: <LiveComparison /> },
         { path: 'live-search', element: <LiveSearch /> },
+        { path: 'dataset', element: <DatasetScreen /> },
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -34,3 +34,11 @@ export const SettingsIcon = () => (
 export const SignOutIcon = () => <Svg size={16}><path d="M15 4h4v16h-4M10 8l-4 4 4 4M6 12h11" /></Svg>;
 export const ArrowUpIcon = () => <Svg size={14}><path d="M12 19V5M5 12l7-7 7 7" /></Svg>;
 export const ArrowDownIcon = () => <Svg size={14}><path d="M12 5v14M19 12l-7 7-7-7" /></Svg>;
+export const SearchIcon = () => <Svg size={16}><circle cx="11" cy="11" r="7" /><path d="M21 21l-4.3-4.3" /></Svg>;
+export const DollarIcon = () => <Svg size={18}><path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" /></Svg>;
+export const TrendUpIcon = () => <Svg size={18}><path d="M3 17l6-6 4 4 8-8" /><path d="M15 7h6v6" /></Svg>;
+export const UsersIcon = () => (
+  <Svg size={18}><circle cx="9" cy="8" r="4" /><path d="M2 21a7 7 0 0 1 14 0" /><path d="M16 4a4 4 0 0 1 0 8M22 21a7 7 0 0 0-4-6.3" /></Svg>
+);
+export const ActivityIcon = () => <Svg size={18}><path d="M22 12h-4l-3 9L9 3l-3 9H2" /></Svg>;
+export const FileIcon = () => <Svg size={18}><path d="M14 3H6v18h12V7l-4-4z" /><path d="M14 3v4h4" /></Svg>;

@@ -1,5 +1,9 @@
-/** A summary card (product-spec §3 Summary card): title, value, subtitle. */
-import type { ReactElement } from 'react';
+/**
+ * A summary card (product-spec §3 Summary card): title, value, subtitle, optional icon and an
+ * optional trend shown as a signed percent, green when positive, red otherwise (§2 overview).
+ */
+import type { ReactElement, ReactNode } from 'react';
+import { formatSignedPercent } from '../../contract/format';
 import './SummaryCard.css';
 
 export interface SummaryCardProps {
@@ -8,14 +12,31 @@ export interface SummaryCardProps {
   subtitle?: string;
   /** Colours the value: 'bad' (red) for overpayment, 'good' (green) for savings. */
   tone?: 'neutral' | 'bad' | 'good';
+  /** A decorative icon (aria-hidden). */
+  icon?: ReactNode;
+  /** Trend in percent; `isPositive` picks the colour. */
+  trend?: { value: number; isPositive: boolean };
 }
 
-export function SummaryCard({ title, value, subtitle, tone = 'neutral' }: SummaryCardProps): ReactElement {
+export function SummaryCard({ title, value, subtitle, tone = 'neutral', icon, trend }: SummaryCardProps): ReactElement {
   return (
     <div className="summary-card panel">
-      <h3 className="summary-card__title">{title}</h3>
-      <p className={`summary-card__value summary-card__value--${tone}`}>{value}</p>
-      {subtitle && <p className="summary-card__subtitle">{subtitle}</p>}
+      <div className="summary-card__head">
+        <h3 className="summary-card__title">{title}</h3>
+        {icon && <span className="summary-card__icon" aria-hidden="true">{icon}</span>}
+      </div>
+      <p className={`summary-card__value summary-card__value--${tone}${value.length > 14 ? ' summary-card__value--long' : ''}`}>{value}</p>
+      {(subtitle || trend) && (
+        <p className="summary-card__subtitle">
+          {trend && (
+            <span className={`summary-card__trend summary-card__trend--${trend.isPositive ? 'up' : 'down'}`}>
+              {formatSignedPercent(trend.value)}
+            </span>
+          )}
+          {trend && subtitle ? ' ' : null}
+          {subtitle}
+        </p>
+      )}
     </div>
   );
 }

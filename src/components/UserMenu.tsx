@@ -1,18 +1,22 @@
 /**
- * The header's user menu (product-spec §2 Shell): the placeholder user label and a menu with
+ * The header's user menu (product-spec §2 Shell): the user label (the access token's `name`
+ * claim, else the placeholder) and a menu with
  * 'Sign out' (-> /logout). Keyboard: Enter/Space/ArrowDown opens and focuses the first item,
  * Escape closes and returns focus to the button; a click outside or leaving it by Tab closes it.
  */
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import { useAppStore } from '../store';
+import { tokenUserName } from '../store/token-claims';
 import { ChevronDownIcon, SignOutIcon, UserIcon } from './Icons';
 import './UserMenu.css';
 
-/** The fixed placeholder user label (product-spec §6). */
+/** The placeholder user label when the token carries no name (product-spec §6). */
 export const USER_LABEL = 'Analyst';
 
 export function UserMenu(): ReactElement {
   const [open, setOpen] = useState(false);
+  const label = useAppStore((s) => tokenUserName(s.token)) ?? USER_LABEL;
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const firstItem = useRef<HTMLAnchorElement>(null);
@@ -63,7 +67,7 @@ export function UserMenu(): ReactElement {
         }}
       >
         <span className="user-menu__avatar"><UserIcon /></span>
-        <span className="user-menu__label">{USER_LABEL}</span>
+        <span className="user-menu__label">{label}</span>
         <ChevronDownIcon />
       </button>
       <ul id={menuId} role="menu" aria-label="User menu" className="user-menu__list" hidden={!open}>

@@ -1,14 +1,104 @@
-/** The earlier dashboard (/old-dashboard, product-spec §2 Routes): not built yet; says so honestly. */
-import type { ReactElement } from 'react';
-import { Link } from 'react-router-dom';
-import { Placeholder } from '../components/Placeholder';
+/**
+ * The old dashboard 'Healthcare Price Transparency Dashboard' (/old-dashboard, product-spec §2
+ * Routes, §4, §9) on fixed sample data: a spinner for 1 second, then the common-services bar
+ * chart, the availability trend chart, the regional state grid and table, and Recent Activity.
+ */
+import { useEffect, useState, type ReactElement } from 'react';
+import { formatCount, formatUsd } from '../../contract/format';
+import { availabilityTrendChart } from '../charts/availability-trend-chart';
+import { commonServicesChart } from '../charts/common-services-chart';
+import { PlotFigure } from '../components/charts/PlotFigure';
+import { formatAlertDate } from '../components/alerts/AlertsList';
+import { DataTable, type Column } from '../components/table/DataTable';
+import {
+  AVAILABILITY_TREND, COMMON_SERVICE_COUNTS, RECENT_ACTIVITY, STATE_AVAILABILITY, heatOpacity, type StateAvailability,
+} from '../sample-data/old-dashboard';
+import '../styles/screens.css';
+import './OldDashboard.css';
+
+/** The loading delay (product-spec §9), ms. */
+export const OLD_DASHBOARD_DELAY_MS = 1000;
+
+const STATE_COLUMNS: Column<StateAvailability>[] = [
+  { key: 'name', header: 'State', rowHeader: true, cell: (s) => `${s.name} (${s.state})`, sortValue: (s) => s.name },
+  { key: 'files', header: 'Files', align: 'right', cell: (s) => formatCount(s.files), sortValue: (s) => s.files },
+  { key: 'providers', header: 'Providers', align: 'right', cell: (s) => formatCount(s.providers), sortValue: (s) => s.providers },
+  { key: 'rate', header: 'Avg Rate', align: 'right', cell: (s) => formatUsd(s.averageRate), sortValue: (s) => s.averageRate },
+];
 
 export function OldDashboard(): ReactElement {
+  const [ready, setReady] = useState(false);
+  // States ticked in the table are outlined in the grid.
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), OLD_DASHBOARD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const maxFiles = Math.max(...STATE_AVAILABILITY.map((s) => s.files));
+  const last = AVAILABILITY_TREND[AVAILABILITY_TREND.length - 1];
+
   return (
-    <Placeholder title="Healthcare Price Transparency Dashboard" message="This screen arrives in a later release.">
-      <p className="muted">
-        It will show common services, the availability trend and the regional view. Meanwhile, the <Link to="/live-comparison">live price comparison</Link> works on the current dataset.
-      </p>
-    </Placeholder>
+    <section className="page" aria-labelledby="old-dashboard-title" aria-busy={!ready}>
+      <title>Healthcare Price Transparency Dashboard · Compete</title>
+      <header className="page-header">
+        <div>
+          <h1 id="old-dashboard-title">Healthcare Price Transparency Dashboard</h1>
+          <p className="muted">Publication of machine-readable files and negotiated rates.</p>
+        </div>
+        <span className="sample-badge">Sample data</span>
+      </header>
+      {!ready ? (
+        <div className="loading-block panel" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>Loading...</span>
+        </div>
+      ) : (
+        <>
+          <div className="two-col">
+            <div className="section panel">
+              <div className="section__head"><h2>Most Common Services</h2><p>Providers publishing a rate</p></div>
+              <PlotFigure chart={commonServicesChart} rows={COMMON_SERVICE_COUNTS} label="Most common services, bar chart of providers per CPT code" />
+            </div>
+            <div className="section panel">
+              <div className="section__head">
+                <h2>Data Availability Trend</h2>
+                {last && <p>{`${formatCount(last.files)} files · ${last.compliance.toFixed(1)}% compliance in ${last.month}`}</p>}
+              </div>
+              <PlotFigure chart={availabilityTrendChart} rows={AVAILABILITY_TREND} label="Files published, line chart, Jul 2022 to Jan 2024" />
+            </div>
+          </div>
+          <div className="two-col two-col--wide-left">
+            <div className="section panel">
+              <div className="section__head"><h2>Regional Overview</h2><p>Files published by state</p></div>
+              <ul className="state-grid" aria-label="Files published by state">
+                {STATE_AVAILABILITY.map((s) => (
+                  <li key={s.state} className={`state-grid__tile${heatOpacity(s.files, maxFiles) < 0.55 ? ' is-light' : ''}${picked.has(s.state) ? ' is-picked' : ''}`}
+                    style={{ backgroundColor: `rgba(31, 95, 191, ${heatOpacity(s.files, maxFiles)})` }}
+                    title={`${s.name}: ${formatCount(s.files)} files`}>
+                    <span className="state-grid__code">{s.state}</span>
+                    <span className="state-grid__value">{formatCount(s.files)}</span>
+                  </li>
+                ))}
+              </ul>
+              <DataTable caption="States by files published" columns={STATE_COLUMNS} rows={STATE_AVAILABILITY}
+                rowKey={(s) => s.state} initialSort={{ key: 'files', direction: 'desc' }}
+                selection={{ selected: picked, onChange: setPicked, rowLabel: (s) => s.name }}
+                paging={{ offset: 0, total: STATE_AVAILABILITY.length }} />
+            </div>
+            <div className="section panel">
+              <div className="section__head"><h2>Recent Activity</h2></div>
+              <ol className="activity">
+                {RECENT_ACTIVITY.map((a) => (
+                  <li key={a.id}>
+                    <p>{a.text}</p>
+                    <time dateTime={a.at}>{formatAlertDate(a.at)}</time>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </div>
+        </>
+      )}
+    </section>
   );
 }

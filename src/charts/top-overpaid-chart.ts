@@ -1,0 +1,50 @@
+/**
+ * 'Top 10 Overpaid Services' (product-spec §2 Dashboard content, §9): horizontal bars of the
+ * reference insurer's variance, percent, on a fixed 0-30 % axis, highest first, with a tooltip
+ * per bar (pointer). A pure function: rows in, SVG element out.
+ */
+import * as Plot from '@observablehq/plot';
+import { formatPercent } from '../../contract/format';
+import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
+
+export interface OverpaidServiceRow {
+  serviceName: string;
+  serviceCode: string;
+  /** Percent above the market average. */
+  variance: number;
+}
+
+/** Axis domain of the chart, percent (product-spec §9). */
+export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
+
+export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: ChartOptions = {}): SVGSVGElement | HTMLElement {
+  const data = rows.slice(0, 10);
+  const base = baseOptions(options, 640);
+  // The labels take up to 42 % of the width (half on a phone); about 7.6 px per character at
+  // 12 px, after the 16 px of tick and gap.
+  const marginLeft = base.width < 480 ? Math.round(base.width * 0.5) : Math.min(280, Math.round(base.width * 0.42));
+  const chars = Math.floor((marginLeft - 16) / 7.6);
+  const codeOf = new Map(data.map((d) => [d.serviceName, d.serviceCode]));
+  const label = (name: string) => truncate(base.width >= 560 ? `${codeOf.get(name) ?? ''} ${name}` : name, chars);
+  return Plot.plot({
+    ...base,
+    height: 40 + data.length * 30,
+    marginLeft,
+    marginRight: 48,
+    x: { domain: TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },
+    y: { domain: data.map((d) => d.serviceName), label: null, tickFormat: label },
+    marks: [
+      Plot.barX(data, { x: 'variance', y: 'serviceName', fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2 }),
+      Plot.text(data, { x: 'variance', y: 'serviceName', text: (d: OverpaidServiceRow) => formatPercent(d.variance), dx: 4, textAnchor: 'start', fill: CHART_COLORS.muted }),
+      Plot.ruleX([0]),
+      Plot.tip(data, Plot.pointerY({
+        x: 'variance', y: 'serviceName',
+        title: (d: OverpaidServiceRow) => `${d.serviceName}\nCPT ${d.serviceCode}\n${formatPercent(d.variance)} above market`,
+      })),
+    ],
+  });
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

@@ -1,0 +1,66 @@
+/**
+ * The US state map 'Variance by Region' (product-spec §2 Dashboard content, §9): 700 x 420,
+ * Albers USA with a Puerto Rico inset, each state coloured by its region's overpayment (above 17,
+ * 15, 13 %, else lightest). Available states are buttons (click, Enter or Space) that call
+ * `onSelect`; Puerto Rico is greyed out and not clickable.
+ */
+import { useMemo, type ReactElement } from 'react';
+import { formatPercent } from '../../../contract/format';
+import type { Region, StateArea } from '../../sample-data/us-states';
+import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from './us-map-geometry';
+import './UsStateMap.css';
+
+/** Fill per colour class 0 (lightest) to 3 (darkest), and for unavailable areas. */
+export const MAP_FILLS = ['#fde4d8', '#f7b199', '#e9704f', '#b42318'] as const;
+export const UNAVAILABLE_FILL = '#d0d5dd';
+
+export interface UsStateMapProps {
+  /** Overpayment percent per region; a region without a value is lightest. */
+  values: Partial<Record<Region, number>>;
+  /** Colour class of a percent (0-3). */
+  level: (percent: number | undefined) => number;
+  onSelect(area: StateArea): void;
+}
+
+export function UsStateMap({ values, level, onSelect }: UsStateMapProps): ReactElement {
+  const shapes = useMemo(() => stateShapes(), []);
+  return (
+    <div className="us-map">
+      <svg viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`} width={MAP_WIDTH} height={MAP_HEIGHT} className="us-map__svg"
+        role="group" aria-label="Map of US states coloured by average overpayment of their region">
+        {shapes.map(({ area, d }) => {
+          const value = values[area.region];
+          if (!area.available) {
+            return (
+              <path key={area.fips} d={d} fill={UNAVAILABLE_FILL} className="us-map__state is-unavailable"
+                data-state={area.code} aria-label={`${area.name}: no data`} role="img" aria-disabled="true">
+                <title>{`${area.name}: no data`}</title>
+              </path>
+            );
+          }
+          const text = `${area.name}, ${area.region}: ${value === undefined ? 'no data' : `${formatPercent(value)} average overpayment`}`;
+          return (
+            <path key={area.fips} d={d} fill={MAP_FILLS[level(value)]} className="us-map__state" data-state={area.code}
+              role="button" tabIndex={0} aria-label={text}
+              onClick={() => onSelect(area)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  onSelect(area);
+                }
+              }}>
+              <title>{text}</title>
+            </path>
+          );
+        })}
+      </svg>
+      <ul className="us-map__legend" aria-label="Legend">
+        <li><span style={{ background: MAP_FILLS[3] }} aria-hidden="true" />Above 17%</li>
+        <li><span style={{ background: MAP_FILLS[2] }} aria-hidden="true" />15-17%</li>
+        <li><span style={{ background: MAP_FILLS[1] }} aria-hidden="true" />13-15%</li>
+        <li><span style={{ background: MAP_FILLS[0] }} aria-hidden="true" />13% or less</li>
+        <li><span style={{ background: UNAVAILABLE_FILL }} aria-hidden="true" />Not available</li>
+      </ul>
+    </div>
+  );
+}
