@@ -140,6 +140,19 @@ import type {
   TrendPoint,
 } from './api-records';
 
+export type {
+  CoverageGroup,
+  CoverageResult,
+  CoverageSource,
+  ProviderSearchItem,
+  ProviderSearchResult,
+  RateRowRecord,
+  RateRowSource,
+  RateRowsParams,
+  RateRowsResult,
+} from './api-live';
+import type { CoverageResult, ProviderSearchResult, RateRowsParams, RateRowsResult } from './api-live';
+
 /** `PUT /api/alerts/acknowledge-all` result. */
 export interface AcknowledgeAllResult {
   /** Alerts newly acknowledged by this call. */
@@ -174,6 +187,12 @@ export interface Api {
   };
   /** Which dataset is open (origin or local, created when, snapshots). */
   'GET /api/dataset': { params: Record<string, never>; result: DatasetInfo };
+  /** The distinct dollar rate rows behind one median, with their source files (contract/api-live.ts). */
+  'GET /api/rate-rows': { params: RateRowsParams; result: RateRowsResult };
+  /** Files, rate rows, unresolved references and problems per insurer and snapshot (manifest + report.json). */
+  'GET /api/coverage': { params: Record<string, never>; result: CoverageResult };
+  /** Provider search over the whole dataset (name or id, case-insensitive substring; prefix first). */
+  'GET /api/providers': { params: { q?: string; limit?: number }; result: ProviderSearchResult };
 }
 
 export type ApiRoute = keyof Api;

@@ -8,12 +8,14 @@ import { Alerts } from './routes/Alerts';
 import { AuthCallback } from './routes/AuthCallback';
 import { Comparison } from './routes/Comparison';
 import { Dashboard } from './routes/Dashboard';
+import { DataCoverage } from './routes/DataCoverage';
 import { DatasetScreen } from './routes/DatasetScreen';
 import { LiveComparison } from './routes/LiveComparison';
 import { LiveDashboard } from './routes/LiveDashboard';
 import { LiveSearch } from './routes/LiveSearch';
 import { Login } from './routes/Login';
 import { Logout } from './routes/Logout';
+import { Methodology } from './routes/Methodology';
 import { NotFound } from './routes/NotFound';
 import { OldDashboard } from './routes/OldDashboard';
 import { Overview } from './routes/Overview';
@@ -41,6 +43,8 @@ export function createAppRouter() {
         { path: 'live-comparison', element: <LiveComparison /> },
         { path: 'live-search', element: <LiveSearch /> },
         { path: 'dataset', element: <DatasetScreen /> },
+        { path: 'data-coverage', element: <DataCoverage /> },
+        { path: 'methodology', element: <Methodology /> },
         { path: '*', element: <NotFound /> },
       ],
     },

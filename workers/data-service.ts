@@ -9,6 +9,7 @@ import { TABLE_NAMES, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { SourceError } from './db/errors';
 import { fetchTable, insertTable } from './db/load';
+import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
@@ -86,9 +87,10 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const fetched = Promise.all(BOOT_TABLES.map((t) => fetchTable(source, t, manifest.tables[t].files)));
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) insertTable(db, decode, table);
+      prepareDerivedTables(db);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
-      const ctx: ApiContext = { db, manifest, rates, acks, dataset: { origin, name, bytesRead: () => counter.bytes } };
+      const ctx: ApiContext = { db, manifest, rates, acks, dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) } };
       return {
         ctx,
         timings: { manifest: manifestAt, database: at, total: performance.now() - t0 },

@@ -7,6 +7,7 @@ import initParquet, { ParquetFile, readParquet } from 'parquet-wasm/esm';
 import parquetWasm from 'parquet-wasm/esm/parquet_wasm_bg.wasm?url';
 import { openBrowserDatabase } from './db/open-browser';
 import { SourceError } from './db/errors';
+import { openRowGroupFile } from './db/row-group-reader';
 import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
 
 async function get(url: URL, range?: [number, number]): Promise<Response> {
@@ -58,11 +59,8 @@ export const browserPlatform: Platform = {
   },
   async parquetRowGroups(): Promise<ReadRowGroups> {
     await parquetInit();
-    return async (file) => {
-      // parquet-wasm reads the footer now, then only the row groups' byte ranges, through `slice`.
-      const pf = await ParquetFile.fromFile(file as unknown as Blob);
-      return { read: async (rowGroups) => (await pf.read({ rowGroups: [...rowGroups] })).intoIPCStream() };
-    };
+    // parquet-wasm reads the footer now, then the row groups' byte ranges (row-group-reader.ts).
+    return (file) => openRowGroupFile(file, (blob) => ParquetFile.fromFile(blob as unknown as Blob));
   },
   source: fetchSource,
 };

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { openNodeDatabase } from './db/open-node';
 import { SourceError } from './db/errors';
+import { openRowGroupFile } from './db/row-group-reader';
 import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
 
 const require = createRequire(import.meta.url);
@@ -63,11 +64,8 @@ export const nodePlatform: Platform = {
   },
   async parquetRowGroups(): Promise<ReadRowGroups> {
     const pq = parquet();
-    return async (file) => {
-      // parquet-wasm reads the footer now, then only the row groups' byte ranges, through `slice`.
-      const pf = await pq.ParquetFile.fromFile(file as unknown as Blob);
-      return { read: async (rowGroups) => (await pf.read({ rowGroups: [...rowGroups] })).intoIPCStream() };
-    };
+    // parquet-wasm reads the footer now, then the row groups' byte ranges (row-group-reader.ts).
+    return (file) => openRowGroupFile(file, (blob) => pq.ParquetFile.fromFile(blob as unknown as Blob));
   },
   source: fsSource,
 };

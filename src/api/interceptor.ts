@@ -7,7 +7,8 @@
 import * as Comlink from 'comlink';
 import type { ApiErrorBody, ApiRequest } from '../../contract/api';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
-import { currentUser } from './token-user';
+import { tokenUserName } from '../store/token-claims';
+import { readToken } from '../store/token-storage';
 import { isNullBodyStatus, toWorkerRequest } from './worker-route';
 
 interface DataWorker {
@@ -114,7 +115,9 @@ export function installFetchInterceptor(): void {
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
     const apiRequest = toWorkerRequest(request.url, request.method, window.location.origin, body || undefined);
     if (!apiRequest) return nativeFetch(input, init);
-    const user = currentUser();
+    // Who acknowledges an alert: the app token's `name` claim (the server fills it from the identity
+    // provider's name, preferred_username or email).
+    const user = tokenUserName(readToken());
     if (user) apiRequest.user = user;
     return answer(apiRequest, request.signal);
   };

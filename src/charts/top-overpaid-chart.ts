@@ -17,7 +17,8 @@ export interface OverpaidServiceRow {
 /** Axis domain of the chart, percent (product-spec §9). */
 export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
 
-export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: ChartOptions = {}): SVGSVGElement | HTMLElement {
+/** `options.domain` replaces the fixed 0-30 % axis (the live dashboard fits its data). */
+export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: ChartOptions & { domain?: [number, number] } = {}): SVGSVGElement | HTMLElement {
   const data = rows.slice(0, 10);
   const base = baseOptions(options, 640);
   // The labels take up to 42 % of the width (half on a phone); about 7.6 px per character at
@@ -31,7 +32,7 @@ export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: C
     height: 40 + data.length * 30,
     marginLeft,
     marginRight: 48,
-    x: { domain: TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },
+    x: { domain: options.domain ?? TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },
     y: { domain: data.map((d) => d.serviceName), label: null, tickFormat: label },
     marks: [
       Plot.barX(data, { x: 'variance', y: 'serviceName', fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2 }),

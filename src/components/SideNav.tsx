@@ -6,7 +6,8 @@
 import { useEffect, useRef, type ReactElement } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useAppStore } from '../store';
-import { AlertIcon, CloseIcon, CompareIcon, HomeIcon, MapIcon, SettingsIcon } from './Icons';
+import { ActivityIcon, AlertIcon, CloseIcon, CompareIcon, FileIcon, HomeIcon, MapIcon, SearchIcon, SettingsIcon } from './Icons';
+import { LIVE_NAV_ENTRIES, LIVE_NAV_TITLE, type LiveNavEntry } from './live/live-nav-entries';
 import { NAV_ENTRIES, type NavEntry } from './nav-entries';
 import './SideNav.css';
 
@@ -19,6 +20,14 @@ const ICONS: Record<NavEntry['icon'], () => ReactElement> = {
   alert: AlertIcon,
   map: MapIcon,
   settings: SettingsIcon,
+};
+
+const LIVE_ICONS: Record<LiveNavEntry['icon'], () => ReactElement> = {
+  home: HomeIcon,
+  compare: CompareIcon,
+  search: SearchIcon,
+  file: FileIcon,
+  activity: ActivityIcon,
 };
 
 export function SideNav(): ReactElement {
@@ -56,6 +65,20 @@ export function SideNav(): ReactElement {
         <ul className="sidenav__list">
           {NAV_ENTRIES.map((entry) => {
             const Icon = ICONS[entry.icon];
+            return (
+              <li key={entry.to}>
+                <NavLink to={entry.to} end className="sidenav__link" onClick={() => setOpen(false)}>
+                  <Icon />
+                  <span>{entry.label}</span>
+                </NavLink>
+              </li>
+            );
+          })}
+        </ul>
+        <h2 className="sidenav__group" id="sidenav-live">{LIVE_NAV_TITLE}</h2>
+        <ul className="sidenav__list sidenav__list--group" aria-labelledby="sidenav-live">
+          {LIVE_NAV_ENTRIES.map((entry) => {
+            const Icon = LIVE_ICONS[entry.icon];
             return (
               <li key={entry.to}>
                 <NavLink to={entry.to} end className="sidenav__link" onClick={() => setOpen(false)}>

@@ -1,13 +1,14 @@
 /**
- * The dataset screen: which dataset answers the live screens (origin or local, created when,
- * snapshots) and a picker to open an auditor's local snapshot from disk. The route and the
- * navigation link are wired by the shell.
+ * The dataset screen (/dataset): which dataset answers the live screens (origin or local, created
+ * when, snapshots) and a picker to open an auditor's local snapshot from disk. The navigation link
+ * is the shell's.
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import type { DatasetInfo } from '../../contract/api';
 import { apiGet } from '../api/client';
 import { DatasetInfoCard } from '../components/dataset/DatasetInfoCard';
 import { LocalSnapshotPicker } from '../components/dataset/LocalSnapshotPicker';
+import '../components/dataset/dataset.css';
 
 export function DatasetScreen(): ReactElement {
   const [info, setInfo] = useState<DatasetInfo | null>(null);
@@ -25,13 +26,27 @@ export function DatasetScreen(): ReactElement {
   useEffect(load, [load]);
 
   return (
-    <section className="dataset-screen">
-      <h1>Dataset</h1>
-      {error && <p role="alert">{error}</p>}
-      {!info && !error && <p>Loading...</p>}
-      {info && <DatasetInfoCard info={info} />}
-      <h2>Open a local snapshot</h2>
-      <LocalSnapshotPicker onOpened={load} />
+    <section className="dataset-screen page" aria-labelledby="dataset-title">
+      <title>Dataset · Compete</title>
+      <header className="page-header">
+        <div>
+          <h1 id="dataset-title">Dataset</h1>
+          <p className="muted">The Parquet dataset every live screen answers from.</p>
+        </div>
+      </header>
+      <div className="panel">
+        {error && <p role="alert">{error}</p>}
+        {!info && !error && <p role="status">Loading...</p>}
+        {info && <DatasetInfoCard info={info} />}
+      </div>
+      <div className="panel">
+        <h2>Open a local snapshot</h2>
+        <p className="muted">
+          Every file is checked against the manifest (SHA-256, in full) before the app switches to it; nothing is sent
+          over the network.
+        </p>
+        <LocalSnapshotPicker onOpened={load} />
+      </div>
     </section>
   );
 }

@@ -1,93 +1,182 @@
 /**
- * /live-comparison (product-spec §2 Comparison screens, §4, §8, §9): the reference insurer's
- * prices against its competitors, from `GET /api/insurers` and `GET /api/service-pricing`, with
- * paging and a category filter kept in the URL. The reference insurer is the one with
- * `isReference`; every other insurer is a competitor (the API's default when none are named).
+ * /live-comparison (product-spec §2 Comparison screens, §4, §8, §9; issue 6): the reference
+ * insurer's prices against the selected competitors on the worker's /api. Search (unified or
+ * separate) with chips and counters, the four summary cards, insurer checkboxes with market share,
+ * category, 'Show only overpaying services', Professional/Institutional, the three sorts, the
+ * results table with Previous/Next, 'Page n' and rows per page. Every filter is in the URL
+ * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
+ * cover the whole filtered set. Each median opens the rate rows behind it; the table exports as CSV.
  */
-import { useState, type ReactElement } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import type { LiveInsurer } from '../../contract/api';
+import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { Link } from 'react-router-dom';
+import type { LiveServicePricingRecord, ProviderSearchItem } from '../../contract/api';
 import { formatCount } from '../../contract/format';
-import { CategorySelect } from '../components/comparison/CategorySelect';
+import { apiGet } from '../api/client';
 import { ComparisonSummary } from '../components/comparison/ComparisonSummary';
-import { ComparisonTable } from '../components/comparison/ComparisonTable';
 import { PagingControls } from '../components/comparison/PagingControls';
+import { hasNextPage } from '../components/comparison/comparison-query';
+import { ExportCsvButton } from '../components/live/ExportCsvButton';
+import { LiveComparisonTable } from '../components/live/LiveComparisonTable';
+import { LiveFilters } from '../components/live/LiveFilters';
+import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPanel';
+import { RateRowsDialog } from '../components/live/RateRowsDialog';
+import { useApi } from '../components/live/use-api';
+import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
-  hasNextPage, withCategory, withPage, withPageSize, writeComparisonQuery,
-} from '../components/comparison/comparison-query';
-import { useComparisonQuery } from '../components/comparison/use-comparison-query';
-import { useLiveComparison, type ComparisonData } from '../components/comparison/use-live-comparison';
+  billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
+  type LiveComparisonState,
+} from '../url-state/live-comparison-state';
+import { useUrlState } from '../url-state/use-url-state';
+import '../styles/screens.css';
+import './Comparison.css';
 import './LiveComparison.css';
+import '../components/live/live.css';
 
-function splitInsurers(insurers: LiveInsurer[]): { reference: LiveInsurer | null; competitors: LiveInsurer[] } {
-  const reference = insurers.find((i) => i.isReference) ?? null;
-  return { reference, competitors: insurers.filter((i) => i !== reference) };
+/** Names of selected providers: from the search that added them, else looked up by id. */
+function useProviderNames(ids: readonly string[]): Map<string, string> {
+  const [names, setNames] = useState<Map<string, string>>(new Map());
+  const missing = ids.filter((id) => !names.has(id)).join(',');
+  useEffect(() => {
+    if (!missing) return;
+    let live = true;
+    void Promise.all(missing.split(',').map((id) => apiGet('GET /api/providers', { q: id, limit: 1 }).then(
+      (r) => [id, r.items.find((p) => p.id === id)?.name ?? id] as const, () => [id, id] as const)))
+      .then((pairs) => live && setNames((m) => new Map([...m, ...pairs])));
+    return () => {
+      live = false;
+    };
+  }, [missing]);
+  return names;
 }
 
 export function LiveComparison(): ReactElement {
-  const [query, setQuery] = useComparisonQuery();
-  const [search] = useSearchParams();
-  const [reloadKey, setReloadKey] = useState(0);
-  const load = useLiveComparison(query, reloadKey);
+  const [state, setState] = useUrlState(parseLiveComparison, writeLiveComparison);
+  const [retry, setRetry] = useState(0);
+  const [trace, setTrace] = useState<{ record: LiveServicePricingRecord; first: string | null } | null>(null);
+  const [providerNames, setProviderNames] = useState<Map<string, string>>(new Map());
+  const insurers = useApi('GET /api/insurers', {}, String(retry));
+  const serviceList = useApi('GET /api/service-names', {});
+  const providerCount = useApi('GET /api/providers', { limit: 1 });
+  const looked = useProviderNames(state.providers.filter((id) => !providerNames.has(id)));
 
-  const data: ComparisonData | null =
-    load.status === 'ready' ? load.data : load.status === 'loading' ? load.previous : null;
-  const loading = load.status === 'loading';
-  const { reference, competitors } = splitInsurers(data?.insurers ?? []);
-  const records = data?.result.records ?? [];
-  const retrySearch = writeComparisonQuery(search, withPage(query, 0)).toString();
+  const list = insurers.data ?? insurers.previous;
+  const reference = list?.find((i) => i.isReference) ?? null;
+  const competitors = useMemo(() => (list ?? []).filter((i) => !i.isReference), [list]);
+  const selected = useMemo(() => {
+    if (!list) return [];
+    const known = new Set(competitors.map((c) => c.id));
+    return state.competitors === null ? defaultCompetitors(list).filter((id) => known.has(id)) : state.competitors.filter((id) => known.has(id));
+  }, [list, competitors, state.competitors]);
+  const params = list ? pricingParams(state, selected) : null;
+  const pricing = useApi('GET /api/service-pricing', params, String(retry));
+  const noClass = billingClassOf(state) === null;
+
+  const change = useCallback((c: Partial<LiveComparisonState>) => setState((s) => withChange(s, c)), [setState]);
+  const services = serviceList.data ?? [];
+  const serviceNames = new Map(services.map((s) => [s.id, s.name]));
+  const add = (hit: LiveHit) => {
+    if (hit.kind === 'service') {
+      if (!state.services.includes(hit.service.id)) change({ services: [...state.services, hit.service.id] });
+    } else {
+      const p: ProviderSearchItem = hit.provider;
+      setProviderNames((m) => new Map(m).set(p.id, p.name));
+      if (!state.providers.includes(p.id)) change({ providers: [...state.providers, p.id] });
+    }
+  };
+
+  const failed = insurers.status === 'error' || pricing.status === 'error';
+  const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
+  const loading = pricing.status === 'loading' || insurers.status === 'loading';
+  const records = result?.records ?? [];
+  const retryToFirst = () => {
+    setState(withChange(state, { page: 0 }));
+    setRetry((k) => k + 1);
+  };
 
   return (
-    <section className="live-comparison" aria-labelledby="live-comparison-title">
+    <section className="page live-comparison" aria-labelledby="live-comparison-title">
       <title>Live Price Comparison · Compete</title>
       <header className="page-header">
-        <h1 id="live-comparison-title">Live Price Comparison</h1>
-        <p className="muted">
-          {data && reference
-            ? `${reference.name} prices against ${formatCount(data.result.summary.comparing_against)} competitor insurers, snapshot ${data.result.snapshot}.`
-            : 'Negotiated prices of the reference insurer against its competitors.'}
-        </p>
+        <div>
+          <h1 id="live-comparison-title">Live Price Comparison</h1>
+          <p className="muted">
+            {result && reference
+              ? `${reference.name} prices against ${formatCount(result.summary.comparing_against)} competitor insurers, snapshot ${result.snapshot}.`
+              : 'Negotiated prices of the reference insurer against its competitors.'}{' '}
+            <Link className="live-method" to="/methodology#price">How prices are computed</Link>
+          </p>
+        </div>
       </header>
 
-      <div className="lc-filters panel" role="group" aria-label="Filters">
-        <CategorySelect value={query.category} onChange={(c) => setQuery(withCategory(query, c))} />
+      <div className="section panel">
+        <LiveSearchPanel mode={state.mode} onMode={(mode) => setState({ ...state, mode })} services={services}
+          providerTotal={providerCount.data?.total ?? null}
+          selectedServices={state.services.map((id) => ({ id, name: serviceNames.get(id) ?? id }))}
+          selectedProviders={state.providers.map((id) => ({ id, name: providerNames.get(id) ?? looked.get(id) ?? id }))}
+          onAdd={add}
+          onRemoveService={(id) => change({ services: state.services.filter((s) => s !== id) })}
+          onRemoveProvider={(id) => change({ providers: state.providers.filter((p) => p !== id) })} />
       </div>
 
-      {load.status === 'error' && (
+      {failed && (
         <div className="lc-error panel" role="alert">
           <p>
             <strong>Error loading data.</strong>{' '}
-            <Link to={{ search: retrySearch }} onClick={() => setReloadKey((k) => k + 1)}>Retry</Link>
+            <button type="button" className="live-price-link" onClick={retryToFirst}>Retry</button>
           </p>
           <p className="muted">Failed to load service pricing or insurer data.</p>
-          {load.detail && <p className="lc-error__detail">{load.detail}</p>}
+          <p className="lc-error__detail">{insurers.status === 'error' ? insurers.message : pricing.status === 'error' ? pricing.message : ''}</p>
         </div>
       )}
 
-      {loading && !data && <p className="lc-status" role="status">Loading price comparison data...</p>}
+      {!failed && !result && !noClass && <p className="lc-status" role="status">Loading price comparison data...</p>}
 
-      {data && load.status !== 'error' && (
-        <>
-          <ComparisonSummary summary={data.result.summary} />
-          <div className={`lc-results panel${loading ? ' is-loading' : ''}`} aria-busy={loading}>
-            <div className="lc-results__bar">
+      {!failed && result && <ComparisonSummary summary={result.summary} />}
+
+      {!failed && list && (
+        <div className="section panel" role="group" aria-label="Filters">
+          <LiveFilters state={state} competitors={competitors} selected={selected} onChange={change} />
+        </div>
+      )}
+
+      {!failed && (result || noClass) && (
+        <div className={`panel cmp-results lc-results${loading ? ' is-loading' : ''}`} aria-busy={loading}>
+          <div className="section__head cmp-results__head live-bar">
+            <div>
               <h2>Services</h2>
               <p className="lc-results__count">
-                {loading ? (
-                  <span role="status">Loading price comparison data...</span>
-                ) : (
-                  `${formatCount(records.length)} services shown`
-                )}
+                {loading ? <span role="status">Loading price comparison data...</span>
+                  : noClass ? 'Select Professional or Institutional to see services.'
+                    : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters`}
               </p>
             </div>
-            <ComparisonTable records={records} reference={reference} competitors={competitors}
-              caption="Service price comparison" />
-            <PagingControls page={query.page} limit={query.limit}
-              hasNext={!loading && hasNextPage(records.length, query.limit)}
-              onPage={(p) => setQuery(withPage(query, p))}
-              onPageSize={(size) => setQuery(withPageSize(query, size))} />
+            <div className="live-bar__actions">
+              <Link className="live-method" to="/methodology#overpayment">What the columns mean</Link>
+              <ExportCsvButton disabled={records.length === 0} fileName={comparisonFileName(state, selected, competitors.length)}
+                build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors)} />
+            </div>
           </div>
-        </>
+          <LiveComparisonTable records={noClass ? [] : records} reference={reference} competitors={competitors}
+            onTrace={(record, first) => setTrace({ record, first })}
+            empty={noClass ? 'No billing class selected.' : 'No services match these filters.'} />
+          <PagingControls page={state.page} limit={state.limit}
+            hasNext={!loading && !noClass && hasNextPage(records.length, state.limit)}
+            onPage={(page) => change({ page })}
+            onPageSize={(limit) => change({ limit })} />
+        </div>
+      )}
+
+      {trace && (
+        <RateRowsDialog serviceCode={trace.record.service_code} serviceName={trace.record.service_name}
+          insurers={[reference, ...competitors.filter((c) => trace.record.competitor_prices[c.id] != null)]
+            .filter((i): i is NonNullable<typeof i> => i !== null)
+            .sort((a, b) => Number(b.id === trace.first) - Number(a.id === trace.first))
+            .map((i) => ({ id: i.id, name: i.name }))}
+          selection={{
+            ...(billingClassOf(state) && billingClassOf(state) !== 'all' ? { billing_class: billingClassOf(state)! } : {}),
+            ...(state.providers.length ? { providers: state.providers } : {}),
+          }}
+          onClose={() => setTrace(null)} />
       )}
     </section>
   );

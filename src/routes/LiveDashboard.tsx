@@ -1,14 +1,149 @@
-/** The live dashboard (/live-dashboard, product-spec §2 Routes): not built yet; says so honestly. */
-import type { ReactElement } from 'react';
-import { Link } from 'react-router-dom';
-import { Placeholder } from '../components/Placeholder';
+/**
+ * The live dashboard 'Data Comparison Tool (Live)' (/live-dashboard; product-spec §2 Dashboard
+ * content, §7, §8) on the worker's /api: the three KPI cards and 'Top 10 Overpaid Services' from
+ * `GET /api/service-pricing` (every service), 'Overpayment Trend Over Time' from
+ * `GET /api/overpayment-trend`, 'Variance by Region' from `GET /api/regional-comparison` with
+ * the state modal from `GET /api/regional-services`, and the alerts list. The charts' axes fit
+ * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
+ */
+import { useCallback, useMemo, type ReactElement } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
+import { overpaymentTrendChart, type TrendRow } from '../charts/overpayment-trend-chart';
+import { topOverpaidChart, type OverpaidServiceRow } from '../charts/top-overpaid-chart';
+import type { ChartOptions } from '../charts/chart-options';
+import { PlotFigure } from '../components/charts/PlotFigure';
+import { AlertIcon, DollarIcon, TrendUpIcon } from '../components/Icons';
+import { dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
+import { LiveAlerts } from '../components/live/LiveAlerts';
+import { useApi } from '../components/live/use-api';
+import { RegionModal } from '../components/map/RegionModal';
+import { UsStateMap } from '../components/map/UsStateMap';
+import { SummaryCard } from '../components/SummaryCard';
+import { overpaymentLevel } from '../sample-data/dashboard';
+import { STATE_AREAS } from '../sample-data/us-states';
+import '../styles/screens.css';
+import '../components/live/live.css';
+
+/** The modal's note on live data (product-spec §2). */
+export const LIVE_PRICES_NOTE = 'All prices are live API data.';
+
+const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]));
+
+function StateModal({ code, onClose }: { code: string; onClose(): void }): ReactElement | null {
+  const area = AREAS_BY_CODE.get(code);
+  const load = useApi('GET /api/regional-services', area?.available ? { state: code } : null);
+  if (!area?.available) return null;
+  if (load.status === 'loading') return <p className="visually-hidden" role="status">Loading...</p>;
+  const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}` : LIVE_PRICES_NOTE;
+  const rows = (load.data ?? []).map((r) => ({
+    service: `${r.service_code} ${r.service_name}`, yourPrice: r.your_price, marketAvg: r.market_avg, overpaymentPct: r.overpayment_pct,
+  }));
+  return <RegionModal area={area} rows={rows} note={note} onClose={onClose} />;
+}
 
 export function LiveDashboard(): ReactElement {
+  const [search, setSearch] = useSearchParams();
+  const pricing = useApi('GET /api/service-pricing', {});
+  const regional = useApi('GET /api/regional-comparison', {});
+  const trend = useApi('GET /api/overpayment-trend', {});
+  const insurers = useApi('GET /api/insurers', {});
+  const loads = [pricing, regional, trend, insurers];
+  const failed = loads.find((l) => l.status === 'error');
+  const ready = pricing.data && regional.data && trend.data && insurers.data;
+
+  const records = useMemo(() => pricing.data?.records ?? [], [pricing.data]);
+  const kpis = useMemo(() => dashboardKpis(records), [records]);
+  const top: OverpaidServiceRow[] = useMemo(
+    () => topOverpaid(records).map((r) => ({ serviceName: r.service_name || r.service_code, serviceCode: r.service_code, variance: r.reference_variance })),
+    [records],
+  );
+  const trendRows: TrendRow[] = useMemo(() => trend.data ?? [], [trend.data]);
+  const topDomain = useMemo(() => fitDomain(top.map((t) => t.variance), true), [top]);
+  const trendDomain = useMemo(() => fitDomain(trendRows.map((t) => t.value), false), [trendRows]);
+  const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) => topOverpaidChart(rows, { ...o, domain: topDomain }), [topDomain]);
+  const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) => overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [trendDomain]);
+  const stateValues = useMemo(() => Object.fromEntries((regional.data ?? []).map((r) => [r.region, r.anthem_avg_overpayment])), [regional.data]);
+  const reference = insurers.data?.find((i) => i.isReference);
+  const openState = search.get('state')?.toUpperCase() ?? null;
+  const setState = (code: string | null) => setSearch((cur) => {
+    const next = new URLSearchParams(cur);
+    if (code) next.set('state', code);
+    else next.delete('state');
+    return next;
+  });
+
   return (
-    <Placeholder title="Data Comparison Tool (Live)" message="This screen arrives in a later release.">
-      <p className="muted">
-        It will show the dashboard figures computed from the dataset. Meanwhile, the <Link to="/live-comparison">live price comparison</Link> works on the current dataset.
-      </p>
-    </Placeholder>
+    <section className="page" aria-labelledby="live-dashboard-title">
+      <title>Data Comparison Tool (Live) · Compete</title>
+      <header className="page-header">
+        <div>
+          <h1 id="live-dashboard-title">Data Comparison Tool (Live)</h1>
+          <p className="muted">
+            {ready && reference
+              ? `${reference.name} negotiated rates against ${formatCount(pricing.data.competitors.length)} competitor insurers, snapshot ${pricing.data.snapshot}.`
+              : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
+            <Link className="live-method" to="/methodology#dashboard">How these figures are computed</Link>
+          </p>
+        </div>
+      </header>
+
+      {failed && (
+        <div className="live-error-panel panel" role="alert">
+          <p><strong>Failed to load dashboard data.</strong></p>
+          {failed.status === 'error' && <p className="live-error-panel__detail">{failed.message}</p>}
+        </div>
+      )}
+      {!failed && !ready && <p className="live-status" role="status">Loading dashboard data...</p>}
+
+      {!failed && ready && (
+        <>
+          <div className="card-grid">
+            <SummaryCard title="Average Overpayment" value={formatSignedPercent(kpis.averageOverpayment)}
+              tone={kpis.averageOverpayment !== null && kpis.averageOverpayment > 0 ? 'bad' : 'neutral'}
+              subtitle={`Claims-weighted over ${formatCount(kpis.withVariance)} services with a variance`} icon={<TrendUpIcon />} />
+            <SummaryCard title="Top Overpaid Service" value={kpis.top ? kpis.top.service_name || kpis.top.service_code : '-'}
+              subtitle={kpis.top ? `${kpis.top.billing_code_type} ${kpis.top.service_code} · ${formatSignedPercent(kpis.top.reference_variance)} against market` : 'No service has a variance'}
+              icon={<AlertIcon />} />
+            <SummaryCard title="Claims Above Market" value={formatPercent(kpis.claimsAboveMarket)}
+              subtitle="Share of services priced above market" icon={<DollarIcon />} />
+          </div>
+
+          <div className="two-col two-col--wide-left">
+            <div className="section panel">
+              <div className="section__head">
+                <h2>Top 10 Overpaid Services</h2>
+                <p>Percent against the market average · <Link to="/methodology#variance">variance</Link></p>
+              </div>
+              {top.length === 0 ? <p className="live-status">No service has a variance.</p> : (
+                <PlotFigure chart={topChart} rows={top} label={`Top 10 Overpaid Services, bar chart, ${topDomain[0]} to ${topDomain[1]} percent`} />
+              )}
+            </div>
+            <div className="section panel">
+              <div className="section__head">
+                <h2>Overpayment Trend Over Time</h2>
+                <p>Average overpayment by snapshot month · <Link to="/methodology#trend">trend</Link></p>
+              </div>
+              {trendRows.length === 0 ? <p className="live-status">No month has a variance.</p> : (
+                <PlotFigure chart={trendChart} rows={trendRows} label={`Overpayment Trend Over Time, line chart, ${trendDomain[0]} to ${trendDomain[1]} percent`} />
+              )}
+            </div>
+          </div>
+
+          <div className="two-col two-col--wide-left">
+            <div className="section panel">
+              <div className="section__head">
+                <h2>Variance by Region</h2>
+                <p>Average overpayment per state · select a state for its service prices</p>
+              </div>
+              <UsStateMap values={{}} stateValues={stateValues} level={overpaymentLevel} onSelect={(a) => setState(a.code)} />
+            </div>
+            <LiveAlerts />
+          </div>
+        </>
+      )}
+
+      {ready && openState && <StateModal code={openState} onClose={() => setState(null)} />}
+    </section>
   );
 }

@@ -1,14 +1,155 @@
-/** The live search (/live-search, product-spec §2 Routes): not built yet; says so honestly. */
-import type { ReactElement } from 'react';
+/**
+ * /live-search 'Live Service Price Search' (product-spec §2 Live search, §5, §7; metrics.md Live
+ * search): Service Name, then Provider (typed ahead: one code can have 100,000 providers) and
+ * Insurer once a service is chosen; changing the service clears both and reloads their lists;
+ * Search is enabled only with all three. Results: Service, Provider, Insurer, Price, Reference
+ * Price, Market Average, one row per rate variant with its billing class, negotiated type, place
+ * of service and modifiers. The selection lives in the URL; list loads fail silently (§8).
+ */
+import { useCallback, useId, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import { Placeholder } from '../components/Placeholder';
+import type { PriceDetail, ProviderListItem } from '../../contract/api';
+import { formatCount, formatUsd } from '../../contract/format';
+import { apiGet } from '../api/client';
+import { Autocomplete, type SearchResult } from '../components/autocomplete/Autocomplete';
+import { CloseIcon } from '../components/Icons';
+import { ExportCsvButton } from '../components/live/ExportCsvButton';
+import { formatPrice } from '../components/live/price-detail-format';
+import { RateRowsDialog } from '../components/live/RateRowsDialog';
+import { useApi } from '../components/live/use-api';
+import { DataTable, type Column } from '../components/table/DataTable';
+import { exportFileName } from '../url-state/live-comparison-state';
+import { canSearch, parseLiveSearch, withService, writeLiveSearch } from '../url-state/live-search-state';
+import { useUrlState } from '../url-state/use-url-state';
+import '../styles/screens.css';
+import './Comparison.css';
+import './LiveComparison.css';
+import '../components/live/live.css';
+
+const rowKey = (d: PriceDetail) => `${d.billing_class}|${d.negotiated_type}|${d.service_codes}|${d.modifiers}|${d.price}`;
 
 export function LiveSearch(): ReactElement {
+  const [state, setState] = useUrlState(parseLiveSearch, writeLiveSearch);
+  const [trace, setTrace] = useState<PriceDetail | null>(null);
+  const serviceId = useId();
+  const insurerId = useId();
+  const services = useApi('GET /api/service-names', {});
+  const sorted = useMemo(() => [...(services.data ?? [])].sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1)), [services.data]);
+  const sid = state.service;
+  const providers = useApi('GET /api/providers-for-service', sid ? { service_id: sid, limit: 1 } : null);
+  const insurers = useApi('GET /api/insurers-for-service', sid ? { service_id: sid } : null);
+  const chosenProvider = useApi('GET /api/providers-for-service', sid && state.provider ? { service_id: sid, q: state.provider, limit: 5 } : null);
+  const providerName = chosenProvider.data?.items.find((p) => p.id === state.provider)?.name ?? state.provider;
+  const details = useApi('GET /api/service-price-details',
+    state.run && canSearch(state) ? { service_id: state.service!, provider_id: state.provider!, insurer_id: state.insurer! } : null);
+
+  const searchProviders = useCallback(async (q: string): Promise<SearchResult<ProviderListItem>> => {
+    if (!sid) return { options: [], total: 0 };
+    try {
+      const r = await apiGet('GET /api/providers-for-service', { service_id: sid, q, limit: 10 });
+      return { options: r.items, total: r.total };
+    } catch {
+      return { options: [], total: 0 };
+    }
+  }, [sid]);
+
+  const rows = details.data ?? [];
+  const columns: Column<PriceDetail>[] = [
+    { key: 'service', header: 'Service', cell: (d) => d.serviceName, rowHeader: true },
+    { key: 'provider', header: 'Provider', cell: (d) => d.providerName },
+    { key: 'insurer', header: 'Insurer', cell: (d) => d.insurerName },
+    { key: 'price', header: 'Price', cell: (d) => formatPrice(d), sortValue: (d) => d.price, align: 'right' },
+    { key: 'reference', header: 'Reference Price', cell: (d) => formatUsd(d.referencePrice), sortValue: (d) => d.referencePrice, align: 'right' },
+    { key: 'market', header: 'Market Average', cell: (d) => formatUsd(d.marketAverage), sortValue: (d) => d.marketAverage, align: 'right' },
+    { key: 'class', header: 'Billing class', cell: (d) => d.billing_class, sortValue: (d) => d.billing_class },
+    { key: 'type', header: 'Negotiated type', cell: (d) => d.negotiated_type, sortValue: (d) => d.negotiated_type },
+    { key: 'pos', header: 'Place of service', cell: (d) => d.service_codes },
+    { key: 'mods', header: 'Modifiers', cell: (d) => d.modifiers },
+    { key: 'snapshot', header: 'Snapshot', cell: (d) => d.snapshot },
+    { key: 'trace', header: 'Sources', cell: (d) => (
+      <button type="button" className="button live-small" aria-label={`Sources of the ${d.billing_class} ${d.negotiated_type} price`} onClick={() => setTrace(d)}>Sources</button>
+    ) },
+  ];
+
   return (
-    <Placeholder title="Live Service Price Search" message="This screen arrives in a later release.">
-      <p className="muted">
-        It will find the price of one service at one provider under one insurer. Meanwhile, the <Link to="/live-comparison">live price comparison</Link> works on the current dataset.
-      </p>
-    </Placeholder>
+    <section className="page live-search" aria-labelledby="live-search-title">
+      <title>Live Service Price Search · Compete</title>
+      <header className="page-header">
+        <div>
+          <h1 id="live-search-title">Live Service Price Search</h1>
+          <p className="muted">
+            The price of one service at one provider under one insurer, with the reference insurer's price and the market average there.{' '}
+            <Link className="live-method" to="/methodology#search">How these are computed</Link>
+          </p>
+        </div>
+      </header>
+
+      <form className="section panel live-search__form" onSubmit={(e) => {
+        e.preventDefault();
+        if (canSearch(state)) setState({ ...state, run: true });
+      }}>
+        <div className="filter-field">
+          <label htmlFor={serviceId}>Service Name</label>
+          <select id={serviceId} className="select" value={sid ?? ''} onChange={(e) => setState(withService(state, e.target.value || null))}>
+            <option value="">Select a service</option>
+            {sorted.map((s) => <option key={s.id} value={s.id}>{`${s.name} (${s.id})`}</option>)}
+          </select>
+        </div>
+        <div className="filter-field live-search__provider">
+          {state.provider ? (
+            <>
+              <span>Provider</span>
+              <span className="chip chip--provider live-search__chosen">
+                <span>{providerName}</span>
+                <button type="button" aria-label={`Clear provider ${providerName ?? ''}`} onClick={() => setState({ ...state, provider: null, run: false })}><CloseIcon /></button>
+              </span>
+            </>
+          ) : (
+            <Autocomplete key={sid ?? ''} label="Provider" placeholder={sid ? 'Type a provider name or NPI' : 'Choose a service first'}
+              search={searchProviders} optionKey={(p) => p.id}
+              renderOption={(p) => <span className="option-text"><span>{p.name}</span><small>{`${p.id}${p.state ? ` · ${p.state}` : ''}`}</small></span>}
+              onSelect={(p) => setState({ ...state, provider: p.id, run: false })} />
+          )}
+          {sid && providers.data && <small className="live-sub">{`${formatCount(providers.data.total)} providers have rates for this service`}</small>}
+        </div>
+        <div className="filter-field">
+          <label htmlFor={insurerId}>Insurer</label>
+          <select id={insurerId} className="select" value={state.insurer ?? ''} disabled={!sid}
+            onChange={(e) => setState({ ...state, insurer: e.target.value || null, run: false })}>
+            <option value="">{sid ? 'Select an insurer' : 'Choose a service first'}</option>
+            {(insurers.data ?? []).map((i) => <option key={i.id} value={i.id}>{i.name}</option>)}
+          </select>
+        </div>
+        <button type="submit" className="button button--primary live-search__submit" disabled={!canSearch(state)}>Search</button>
+      </form>
+
+      {details.status === 'loading' && <p className="live-status" role="status">Loading...</p>}
+      {details.status === 'ready' && (
+        <div className="panel cmp-results">
+          <div className="section__head cmp-results__head live-bar">
+            <div>
+              <h2>Results</h2>
+              <p>{rows.length === 0 ? 'No rate of this insurer for this service at this provider.' : `${formatCount(rows.length)} rate variants`}</p>
+            </div>
+            <ExportCsvButton disabled={rows.length === 0}
+              fileName={exportFileName('live-search', [['service', state.service], ['provider', state.provider], ['insurer', state.insurer]])}
+              build={() => ({
+                header: ['service', 'provider', 'insurer', 'price', 'price_unit', 'reference_price_usd', 'market_average_usd', 'billing_class',
+                  'negotiated_type', 'place_of_service', 'modifiers', 'snapshot'],
+                rows: rows.map((d) => [d.serviceName, d.providerName, d.insurerName, d.price, d.price_unit, d.referencePrice, d.marketAverage,
+                  d.billing_class, d.negotiated_type, d.service_codes, d.modifiers, d.snapshot]),
+              })} />
+          </div>
+          <DataTable caption="Price details" columns={columns} rows={rows} rowKey={rowKey} empty="No rate found." />
+        </div>
+      )}
+
+      {trace && state.service && state.provider && (
+        <RateRowsDialog serviceCode={state.service} serviceName={trace.serviceName}
+          insurers={[...(insurers.data ?? [])].sort((a, b) => Number(b.id === state.insurer) - Number(a.id === state.insurer))}
+          selection={{ providers: [state.provider], ...(trace.billing_class !== 'both' ? { billing_class: trace.billing_class as 'professional' | 'institutional' } : {}) }}
+          onClose={() => setTrace(null)} />
+      )}
+    </section>
   );
 }

@@ -4,9 +4,16 @@
  * that applies them: scripts/convert/build-tables.ts (medians) and workers/api (the rest).
  * Sections carry ids so a screen can link to the rule behind a figure (`/methodology#variance`).
  */
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import './Methodology.css';
 
 export function Methodology() {
+  const { hash } = useLocation();
+  // A link from a screen's figure (`/methodology#variance`) lands on its rule.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
   return (
     <article className="methodology" aria-labelledby="methodology-title">
       <h1 id="methodology-title">Methodology</h1>

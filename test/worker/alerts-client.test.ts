@@ -1,24 +1,12 @@
 /**
  * The page side of alerts: the spec's alerts client wraps every answer as `{ data, success, message }`
- * (product-spec §7), and acknowledgements name the user of the access token (its `name` claim).
+ * (product-spec §7). (Acknowledgements name the access token's `name` claim, read by
+ * src/store/token-claims.ts, tested in test/ui.)
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acknowledgeAlert, getAlerts } from '../../src/api/alerts-client';
-import { userFromToken } from '../../src/api/token-user';
-
-const jwt = (claims: object): string =>
-  ['{"alg":"none"}', JSON.stringify(claims)].map((s) => Buffer.from(s).toString('base64url')).join('.') + '.';
 
 afterEach(() => vi.unstubAllGlobals());
-
-describe('userFromToken', () => {
-  it('reads the name claim, else preferred_username, else nothing', () => {
-    expect(userFromToken(jwt({ sub: 'u1', name: 'Dana Analyst' }))).toBe('Dana Analyst');
-    expect(userFromToken(jwt({ sub: 'u1', preferred_username: 'dana' }))).toBe('dana');
-    expect(userFromToken('opaque-dev-token')).toBeUndefined();
-    expect(userFromToken(null)).toBeUndefined();
-  });
-});
 
 describe('alerts client', () => {
   it('wraps success, a server message, a bodiless failure and a network error', async () => {

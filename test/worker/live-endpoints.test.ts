@@ -132,6 +132,24 @@ describe('service-pricing with a provider selection', () => {
     const ca = await ok<ServicePricingResult>('/api/service-pricing', { providers: '1111111112,3333333334', state: 'CA', services: '99213' });
     expect(ca.records.map((x) => [x.service_code, x.reference_price, x.market_average])).toEqual([['99213', 100, 90]]);
   });
+
+  it('pages the selection and sums the summary over the whole filtered set', async () => {
+    // A and C, national: 70450 +70 (100 x 70 / 530 = 13.2075 %, claims 10, savings 700); 99213 +20
+    // (20 %, claims 100, savings 2,000); 80053, 99283, G0008 without an overpayment (nulls last, by code).
+    const query = { providers: '1111111112,3333333334', sort: 'overpayment', limit: '1', offset: '1' };
+    const page = await ok<ServicePricingResult>('/api/service-pricing', query);
+    expect(page.records.map((x) => x.service_code)).toEqual(['99213']);
+    expect([page.total, page.offset, page.limit]).toEqual([5, 1, 1]);
+    expect(page.summary).toMatchObject({ total_potential_savings: 2700, services_overpaying: 2, services_total: 5, comparing_against: 2 });
+    // (20 x 100 + 7000/530 x 10) / 110 = 19.3825
+    expect(page.summary.avg_overpayment).toBeCloseTo((20 * 100 + (7000 / 530) * 10) / 110, 10);
+    const last = await ok<ServicePricingResult>('/api/service-pricing', { ...query, limit: '2', offset: '3' });
+    expect(last.records.map((x) => x.service_code)).toEqual(['99283', 'G0008']);
+    expect(last.summary).toEqual(page.summary);
+    const only = await ok<ServicePricingResult>('/api/service-pricing', { ...query, only_overpaying: 'true', limit: '10', offset: '0' });
+    expect(only.records.map((x) => x.service_code)).toEqual(['70450', '99213']);
+    expect([only.total, only.summary.services_total]).toEqual([2, 5]);
+  });
 });
 
 describe('errors and injection on the new parameters', () => {

@@ -10,24 +10,29 @@ import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { ApiError } from './errors';
 import { required } from './params';
-import { allCompetitors, EVERY_STATE, priceServices, type PricedService } from './pricing-core';
+import { allCompetitors, EVERY_STATE, priceServicesByMonth, type PricedService } from './pricing-core';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */
 export const UNKNOWN_USER = 'unknown user';
 
 const computed = new WeakMap<ApiContext, Alert[]>();
 
-function figuresAt(ctx: ApiContext, month: string | undefined): Map<string, PricedService> {
-  const out = new Map<string, PricedService>();
-  if (month === undefined) return out;
-  const rows = priceServices(ctx, {
-    snapshot: month,
+/** `month -> (state|code -> record)` for the months asked, from one statement. */
+function figuresAt(ctx: ApiContext, months: readonly string[]): Map<string, Map<string, PricedService>> {
+  const selection = {
     reference: ctx.manifest.reference_insurer,
     competitors: allCompetitors(ctx),
-    classSelection: 'all',
+    classSelection: 'all' as const,
     state: EVERY_STATE,
-  });
-  for (const r of rows) out.set(`${r.state}|${r.service_code}`, r);
+    competitorPrices: false,
+  };
+  const byMonth = priceServicesByMonth(ctx, selection, months);
+  const out = new Map<string, Map<string, PricedService>>();
+  for (const month of months) {
+    const m = new Map<string, PricedService>();
+    for (const r of byMonth.get(month) ?? []) m.set(`${r.state}|${r.service_code}`, r);
+    out.set(month, m);
+  }
   return out;
 }
 
@@ -44,8 +49,9 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
   const months = [...ctx.manifest.snapshots].sort();
   const latest = months[months.length - 1];
   const previous = months[months.length - 2];
-  const now = figuresAt(ctx, latest);
-  const before = figuresAt(ctx, previous);
+  const at = figuresAt(ctx, [latest, previous].filter((m): m is string => m !== undefined));
+  const now = at.get(latest ?? '') ?? new Map<string, PricedService>();
+  const before = at.get(previous ?? '') ?? new Map<string, PricedService>();
   const out: Alert[] = [];
   for (const [key, r] of now) {
     out.push(

@@ -11,6 +11,11 @@ export interface DatasetOrigin {
   name: string;
   /** Bytes read from the dataset since it was opened. */
   bytesRead(): number;
+  /**
+   * Reads a file of the dataset directory by its relative name (`report.json`), on demand.
+   * Absent where the opener gives none. @throws SourceError
+   */
+  readFile?(name: string): Promise<Uint8Array>;
 }
 
 export interface ApiContext {

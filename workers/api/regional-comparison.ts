@@ -32,6 +32,7 @@ export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
       competitors: allCompetitors(ctx),
       classSelection: 'all',
       state: EVERY_STATE,
+      competitorPrices: false,
     });
     const byState = new Map<string, typeof rows>();
     for (const r of rows) {

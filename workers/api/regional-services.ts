@@ -24,6 +24,7 @@ export const regionalServices: Endpoint<'GET /api/regional-services'> = {
       competitors: allCompetitors(ctx),
       classSelection: 'all',
       state: params.state,
+      competitorPrices: false,
     });
     return rows
       .map((r) => ({

@@ -19,6 +19,9 @@ import { providersForService } from './providers-for-service';
 import { insurersForService } from './insurers-for-service';
 import { servicePriceDetails } from './service-price-details';
 import { dataset } from './dataset';
+import { rateRows } from './rate-rows';
+import { coverage } from './coverage';
+import { providers } from './providers';
 
 /** Every route of contract/api.ts `Api` must have its endpoint (checked by the type). */
 export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
@@ -35,6 +38,9 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/insurers-for-service': insurersForService,
   'GET /api/service-price-details': servicePriceDetails,
   'GET /api/dataset': dataset,
+  'GET /api/rate-rows': rateRows,
+  'GET /api/coverage': coverage,
+  'GET /api/providers': providers,
 };
 
 const ROUTES = Object.keys(ENDPOINTS) as ApiRoute[];

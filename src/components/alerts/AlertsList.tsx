@@ -19,6 +19,17 @@ export interface AlertItem {
   /** ISO date-time. */
   createdAt: string;
   acknowledged: boolean;
+  /** Who acknowledged it (live); shown with the badge when given. */
+  acknowledgedBy?: string | null;
+  /** When it was acknowledged, ISO 8601 (live). */
+  acknowledgedAt?: string | null;
+}
+
+/** Optional live behaviour of the list: an 'Acknowledge' button per open alert. */
+export interface AlertsListActions {
+  onAcknowledge?(id: string): void;
+  /** Alerts whose acknowledgement is under way (their button is disabled). */
+  pending?: ReadonlySet<string>;
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -29,7 +40,7 @@ export function formatAlertDate(iso: string): string {
   return Number.isNaN(t) ? iso : dateFormat.format(t);
 }
 
-export function AlertsList({ alerts }: { alerts: readonly AlertItem[] }): ReactElement {
+export function AlertsList({ alerts, onAcknowledge, pending }: { alerts: readonly AlertItem[] } & AlertsListActions): ReactElement {
   return (
     <ul className="alerts-list">
       {alerts.map((a) => (
@@ -50,6 +61,18 @@ export function AlertsList({ alerts }: { alerts: readonly AlertItem[] }): ReactE
             </p>
             <p className="alerts-list__description">{a.description}</p>
             <p className="alerts-list__date"><time dateTime={a.createdAt}>{formatAlertDate(a.createdAt)}</time></p>
+            {a.acknowledged && a.acknowledgedBy && (
+              <p className="alerts-list__ack">
+                {`Acknowledged by ${a.acknowledgedBy}`}
+                {a.acknowledgedAt && <> on <time dateTime={a.acknowledgedAt}>{formatAlertDate(a.acknowledgedAt)}</time></>}
+              </p>
+            )}
+            {onAcknowledge && !a.acknowledged && (
+              <button type="button" className="button alerts-list__action" disabled={pending?.has(a.id)}
+                aria-label={`Acknowledge ${a.title}`} onClick={() => onAcknowledge(a.id)}>
+                Acknowledge
+              </button>
+            )}
           </div>
         </li>
       ))}

@@ -3,7 +3,7 @@
  * checks the manifest and the SHA-256 of every file (progress shown), then answers from it; a wrong
  * or damaged snapshot shows the file and the problem, and the dataset in use stays.
  */
-import { useState, type ChangeEvent, type ReactElement } from 'react';
+import { useRef, useState, type ChangeEvent, type ReactElement } from 'react';
 import type { HashProgress, LocalFile, LocalOpenResult } from '../../../contract/worker';
 import { openLocalDataset } from '../../api/interceptor';
 
@@ -16,17 +16,24 @@ type Status = { kind: 'idle' } | { kind: 'checking'; progress: HashProgress | nu
 
 export function LocalSnapshotPicker({ onOpened }: { onOpened: () => void }): ReactElement {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  /** The attempt whose progress may still be shown: progress comes over its own message channel
+   * and can arrive after the result, so a late one must not turn 'done' back into 'checking'. */
+  const attempt = useRef(0);
 
   async function open(event: ChangeEvent<HTMLInputElement>): Promise<void> {
     const files = event.target.files;
     if (!files || files.length === 0) return;
+    const mine = ++attempt.current;
     setStatus({ kind: 'checking', progress: null });
     let result: LocalOpenResult;
     try {
-      result = await openLocalDataset(toLocalFiles(files), (progress) => setStatus({ kind: 'checking', progress }));
+      result = await openLocalDataset(toLocalFiles(files), (progress) => {
+        if (attempt.current === mine) setStatus({ kind: 'checking', progress });
+      });
     } catch (error) {
       result = { ok: false, file: 'dataset', problem: error instanceof Error ? error.message : String(error) };
     }
+    attempt.current++;
     setStatus({ kind: 'done', result });
     event.target.value = '';
     if (result.ok) onOpened();

@@ -12,9 +12,10 @@ import { DataTable, type Column } from '../table/DataTable';
 /** One row of the modal's table: prices USD, overpayment percent. */
 export interface RegionPriceRow {
   service: string;
-  yourPrice: number;
-  marketAvg: number;
-  overpaymentPct: number;
+  /** null (live data: no price) shows '-'. */
+  yourPrice: number | null;
+  marketAvg: number | null;
+  overpaymentPct: number | null;
 }
 
 export interface RegionModalProps {

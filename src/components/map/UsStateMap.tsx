@@ -13,6 +13,8 @@ import './UsStateMap.css';
 /** Fill per colour class 0 (lightest) to 3 (darkest), and for unavailable areas. */
 export const MAP_FILLS = ['#fde4d8', '#f7b199', '#e9704f', '#b42318'] as const;
 export const UNAVAILABLE_FILL = '#d0d5dd';
+/** Fill of a state without a figure when `stateValues` is given (live data). */
+export const NO_DATA_FILL = '#f2f4f7';
 
 export interface UsStateMapProps {
   /** Overpayment percent per region; a region without a value is lightest. */
@@ -20,16 +22,21 @@ export interface UsStateMapProps {
   /** Colour class of a percent (0-3). */
   level: (percent: number | undefined) => number;
   onSelect(area: StateArea): void;
+  /**
+   * Overpayment percent per state postal code (live data). When given it replaces `values`: a state
+   * is coloured and described by its own figure, 'no data' when absent.
+   */
+  stateValues?: Partial<Record<string, number>>;
 }
 
-export function UsStateMap({ values, level, onSelect }: UsStateMapProps): ReactElement {
+export function UsStateMap({ values, level, onSelect, stateValues }: UsStateMapProps): ReactElement {
   const shapes = useMemo(() => stateShapes(), []);
   return (
     <div className="us-map">
       <svg viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`} width={MAP_WIDTH} height={MAP_HEIGHT} className="us-map__svg"
         role="group" aria-label="Map of US states coloured by average overpayment of their region">
         {shapes.map(({ area, d }) => {
-          const value = values[area.region];
+          const value = stateValues ? stateValues[area.code] : values[area.region];
           if (!area.available) {
             return (
               <path key={area.fips} d={d} fill={UNAVAILABLE_FILL} className="us-map__state is-unavailable"
@@ -40,7 +47,7 @@ export function UsStateMap({ values, level, onSelect }: UsStateMapProps): ReactE
           }
           const text = `${area.name}, ${area.region}: ${value === undefined ? 'no data' : `${formatPercent(value)} average overpayment`}`;
           return (
-            <path key={area.fips} d={d} fill={MAP_FILLS[level(value)]} className="us-map__state" data-state={area.code}
+            <path key={area.fips} d={d} fill={stateValues && value === undefined ? NO_DATA_FILL : MAP_FILLS[level(value)]} className="us-map__state" data-state={area.code}
               role="button" tabIndex={0} aria-label={text}
               onClick={() => onSelect(area)}
               onKeyDown={(e) => {
@@ -59,6 +66,7 @@ export function UsStateMap({ values, level, onSelect }: UsStateMapProps): ReactE
         <li><span style={{ background: MAP_FILLS[2] }} aria-hidden="true" />15-17%</li>
         <li><span style={{ background: MAP_FILLS[1] }} aria-hidden="true" />13-15%</li>
         <li><span style={{ background: MAP_FILLS[0] }} aria-hidden="true" />13% or less</li>
+        {stateValues && <li><span style={{ background: NO_DATA_FILL }} aria-hidden="true" />No data</li>}
         <li><span style={{ background: UNAVAILABLE_FILL }} aria-hidden="true" />Not available</li>
       </ul>
     </div>

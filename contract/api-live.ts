@@ -1,0 +1,150 @@
+/**
+ * Records of the /api answers added for the live screens' traceability (issue 6): the rate rows
+ * behind one median (`GET /api/rate-rows`), the data coverage page (`GET /api/coverage`) and the
+ * provider search of the comparison screen (`GET /api/providers`). contract/api.ts maps the routes.
+ * Money in USD; `null` = no value.
+ */
+import type { BillingClassFilter } from './api';
+import type { ManifestCounts } from './dataset';
+
+/** Query of `GET /api/rate-rows`: the selection one median was computed over. */
+export interface RateRowsParams {
+  /** The billing code. */
+  service_id: string;
+  insurer_id: string;
+  /** Default `all` (both classes; a `both` row passes either). */
+  billing_class?: BillingClassFilter;
+  /** Two-letter state of the providers; absent = the whole market. */
+  state?: string;
+  /** Month M `YYYY-MM`: the insurer contributes its latest snapshot <= M; absent = the latest. */
+  snapshot?: string;
+  /** Provider ids (NPI or `TIN:<tin>`), comma-separated on the wire: only these providers' rows. */
+  providers?: string[];
+}
+
+/** One distinct dollar rate row behind a median (metrics.md, Rows that count: identical rows once). */
+export interface RateRowRecord {
+  /** NPI, or `TIN:<tin>`. */
+  provider_id: string;
+  provider_name: string;
+  npi: string | null;
+  provider_state: string | null;
+  /** USD. */
+  negotiated_rate: number;
+  negotiated_type: string;
+  billing_class: string;
+  /** Place-of-service codes, comma-separated; '' when none. */
+  service_codes: string;
+  /** Modifiers, comma-separated; '' when none. */
+  modifiers: string;
+  expiration_date: string | null;
+  /** Indices into `RateRowsResult.sources` ids (`manifest.sources`) of every file publishing the row. */
+  source_ids: number[];
+}
+
+/** An in-network file named by rate rows (manifest `sources`), with how many of the rows it holds. */
+export interface RateRowSource {
+  source_id: number;
+  url: string;
+  reporting_entity_name: string;
+  last_updated_on: string;
+  snapshot: string;
+  /** Rows of `RateRowsResult.rows` this file publishes. */
+  rows: number;
+}
+
+/** `GET /api/rate-rows` result. */
+export interface RateRowsResult {
+  service_code: string;
+  service_name: string;
+  insurer_id: string;
+  insurer_name: string;
+  /** Month M asked for. */
+  month: string;
+  /** The insurer's snapshot used at M; null when it has none at or before M. */
+  snapshot: string | null;
+  billing_class: BillingClassFilter;
+  /** The state, or null for the whole market. */
+  state: string | null;
+  /** Median of `rows[].negotiated_rate` (the midpoint of the two middle values when even); null when no row. */
+  median: number | null;
+  /** Distinct dollar rate rows behind the median (= rows.length). */
+  rate_count: number;
+  /** Distinct providers among the rows. */
+  provider_count: number;
+  rows: RateRowRecord[];
+  sources: RateRowSource[];
+  /** Rows of the same selection that are not dollar rates (percentage, per diem, rate <= 0): shown, never counted. */
+  other_rows: number;
+}
+
+/** A provider search hit of `GET /api/providers` (the comparison screen's chips). */
+export interface ProviderSearchItem {
+  id: string;
+  name: string;
+  npi: string | null;
+  state: string | null;
+}
+
+/** `GET /api/providers` result: one page of matches and their total. */
+export interface ProviderSearchResult {
+  items: ProviderSearchItem[];
+  /** Providers matching `q` (all providers of the dataset without `q`). */
+  total: number;
+}
+
+/** One converted in-network file on the coverage page (manifest `sources`, report.json problems). */
+export interface CoverageSource {
+  source_id: number;
+  insurer_id: string;
+  snapshot: string;
+  url: string;
+  table_of_contents: string | null;
+  reporting_entity_name: string;
+  last_updated_on: string;
+  version: string;
+  /** Bytes as read (compressed, if it was). */
+  bytes: number;
+  rate_rows: number;
+  unresolved_rate_rows: number;
+  provider_groups: number;
+  problems: number;
+  unresolved_provider_references: number;
+  /** report.json problem counts of this file by code; {} when the report is not available. */
+  problem_codes: Record<string, number>;
+}
+
+/** Per insurer and snapshot: the sums over its files. */
+export interface CoverageGroup {
+  insurer_id: string;
+  insurer_name: string;
+  snapshot: string;
+  files: number;
+  rate_rows: number;
+  unresolved_rate_rows: number;
+  provider_groups: number;
+  problems: number;
+  unresolved_provider_references: number;
+}
+
+/** `GET /api/coverage`: what the numbers rest on (manifest.json and report.json). */
+export interface CoverageResult {
+  created_at: string;
+  converter_version: string;
+  reference_insurer: string;
+  snapshots: string[];
+  counts: ManifestCounts;
+  groups: CoverageGroup[];
+  sources: CoverageSource[];
+  report: {
+    /** Whether report.json could be read; `reason` says why not. */
+    available: boolean;
+    reason: string | null;
+    problems_total: number;
+    /** Files listed by a table of contents that could not be read. */
+    failed_files: Array<{ file: string; reason: string }>;
+    warnings: string[];
+    /** Problem counts of files that are not among `sources` (a failed file, the catalog), by code. */
+    other_files: Array<{ file: string; codes: Record<string, number> }>;
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Search of the live comparison (product-spec §2 Comparison screens): Unified or Separate search,
+ * services from `GET /api/service-names` (matched in the page: case-insensitive substring of name,
+ * code or category, prefix matches first) and providers from `GET /api/providers?q` (typed ahead:
+ * a dataset can hold 100,000 providers), chips for the selection and the Available/Selected
+ * counters. Unified shows at most 5 services and 5 providers; separate boxes at most 10 each.
+ */
+import { useCallback, type ReactElement } from 'react';
+import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
+import { formatCount } from '../../../contract/format';
+import { apiGet } from '../../api/client';
+import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
+import { CloseIcon } from '../Icons';
+import type { SearchMode } from '../../url-state/live-comparison-state';
+
+export type LiveHit = { kind: 'service'; service: ServiceListItem } | { kind: 'provider'; provider: ProviderSearchItem };
+
+/** Services matching `q` (name, code, category; case-insensitive), prefix matches first, then by name. */
+export function matchServices(services: readonly ServiceListItem[], q: string, limit: number): SearchResult<ServiceListItem> {
+  const needle = q.trim().toLowerCase();
+  const hits = services
+    .map((s) => ({ s, fields: [s.name, s.id, s.category].map((f) => f.toLowerCase()) }))
+    .filter(({ fields }) => fields.some((f) => f.includes(needle)))
+    .map(({ s, fields }) => ({ s, prefix: fields.some((f) => f.startsWith(needle)) }))
+    .sort((a, b) => Number(b.prefix) - Number(a.prefix) || a.s.name.localeCompare(b.s.name) || (a.s.id < b.s.id ? -1 : 1));
+  return { options: hits.slice(0, limit).map((h) => h.s), total: hits.length };
+}
+
+async function searchProviders(q: string, limit: number): Promise<SearchResult<ProviderSearchItem>> {
+  try {
+    const r = await apiGet('GET /api/providers', { q, limit });
+    return { options: r.items, total: r.total };
+  } catch {
+    return { options: [], total: 0 };
+  }
+}
+
+const hitKey = (h: LiveHit) => (h.kind === 'service' ? `s:${h.service.id}` : `p:${h.provider.id}`);
+
+function HitOption({ hit }: { hit: LiveHit }): ReactElement {
+  return hit.kind === 'service' ? (
+    <>
+      <span className="option-badge option-badge--service">Service</span>
+      <span className="option-text"><span>{hit.service.name}</span><small>{`${hit.service.id} · ${hit.service.category}`}</small></span>
+    </>
+  ) : (
+    <>
+      <span className="option-badge option-badge--provider">Provider</span>
+      <span className="option-text"><span>{hit.provider.name}</span><small>{`${hit.provider.id}${hit.provider.state ? ` · ${hit.provider.state}` : ''}`}</small></span>
+    </>
+  );
+}
+const renderHit = (h: LiveHit) => <HitOption hit={h} />;
+
+export interface LiveSearchPanelProps {
+  mode: SearchMode;
+  onMode(mode: SearchMode): void;
+  services: readonly ServiceListItem[];
+  /** Total providers of the dataset, or null while unknown. */
+  providerTotal: number | null;
+  selectedServices: ReadonlyArray<{ id: string; name: string }>;
+  selectedProviders: ReadonlyArray<{ id: string; name: string }>;
+  onAdd(hit: LiveHit): void;
+  onRemoveService(id: string): void;
+  onRemoveProvider(id: string): void;
+}
+
+export function LiveSearchPanel(props: LiveSearchPanelProps): ReactElement {
+  const { mode, onMode, services, onAdd } = props;
+  const unified = useCallback(async (q: string): Promise<SearchResult<LiveHit>> => {
+    const s = matchServices(services, q, 5);
+    const p = await searchProviders(q, 5);
+    return {
+      options: [...s.options.map((service): LiveHit => ({ kind: 'service', service })), ...p.options.map((provider): LiveHit => ({ kind: 'provider', provider }))],
+      total: s.total + p.total,
+    };
+  }, [services]);
+  const serviceOnly = useCallback((q: string): SearchResult<LiveHit> => {
+    const s = matchServices(services, q, 10);
+    return { options: s.options.map((service) => ({ kind: 'service', service })), total: s.total };
+  }, [services]);
+  const providerOnly = useCallback(async (q: string): Promise<SearchResult<LiveHit>> => {
+    const p = await searchProviders(q, 10);
+    return { options: p.options.map((provider) => ({ kind: 'provider', provider })), total: p.total };
+  }, []);
+
+  return (
+    <div className="search-panel">
+      <div className="search-panel__top">
+        <div className="segmented" role="radiogroup" aria-label="Search mode">
+          {(['unified', 'separate'] as const).map((m) => (
+            <button key={m} type="button" role="radio" aria-checked={mode === m} className="segmented__item" onClick={() => onMode(m)}>
+              {m === 'unified' ? 'Unified Search' : 'Separate Search'}
+            </button>
+          ))}
+        </div>
+        <dl className="counters">
+          <div><dt>Available Services</dt><dd>{formatCount(services.length)}</dd></div>
+          <div><dt>Selected Services</dt><dd>{formatCount(props.selectedServices.length)}</dd></div>
+          <div><dt>Available Providers</dt><dd>{props.providerTotal === null ? '-' : formatCount(props.providerTotal)}</dd></div>
+          <div><dt>Selected Providers</dt><dd>{formatCount(props.selectedProviders.length)}</dd></div>
+        </dl>
+      </div>
+      <div className="search-panel__boxes">
+        {mode === 'unified' ? (
+          <Autocomplete label="Search services and providers" placeholder="Service name, CPT code, category, provider name or NPI"
+            search={unified} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+        ) : (
+          <>
+            <Autocomplete label="Search services" placeholder="Service name, CPT code or category"
+              search={serviceOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} />
+            <Autocomplete label="Search providers" placeholder="Provider name or NPI"
+              search={providerOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+          </>
+        )}
+      </div>
+      {(props.selectedServices.length > 0 || props.selectedProviders.length > 0) && (
+        <ul className="chips" aria-label="Selected items">
+          {props.selectedServices.map((s) => (
+            <li key={s.id} className="chip chip--service">
+              <span>{`${s.id} ${s.name}`}</span>
+              <button type="button" aria-label={`Remove ${s.name}`} onClick={() => props.onRemoveService(s.id)}><CloseIcon /></button>
+            </li>
+          ))}
+          {props.selectedProviders.map((p) => (
+            <li key={p.id} className="chip chip--provider">
+              <span>{p.name}</span>
+              <button type="button" aria-label={`Remove ${p.name}`} onClick={() => props.onRemoveProvider(p.id)}><CloseIcon /></button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The drill-down from a median to the rate rows behind it (issue 6, traceability): for each
+ * insurer asked, `GET /api/rate-rows` with the screen's selection; a summary (median, rate rows,
+ * providers) and the files the rows come from (reporting entity, `last_updated_on`, snapshot,
+ * from the manifest's sources), then the rows of one insurer, exportable as CSV (all insurers).
+ */
+import { useEffect, useState, type ReactElement } from 'react';
+import { Link } from 'react-router-dom';
+import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
+import { formatCount, formatUsd } from '../../../contract/format';
+import { apiGet } from '../../api/client';
+import { Dialog } from '../dialog/Dialog';
+import { DataTable, type Column } from '../table/DataTable';
+import { ExportCsvButton } from './ExportCsvButton';
+import { exportFileName } from '../../url-state/live-comparison-state';
+import './live.css';
+
+export interface RateRowsSelection {
+  billing_class?: BillingClassFilter;
+  state?: string;
+  providers?: string[];
+  snapshot?: string;
+}
+
+export interface RateRowsDialogProps {
+  serviceCode: string;
+  serviceName: string;
+  /** Insurers whose medians to trace, in display order; the first is shown first. */
+  insurers: ReadonlyArray<{ id: string; name: string }>;
+  selection: RateRowsSelection;
+  onClose(): void;
+}
+
+/** Rows listed on screen per insurer; the CSV has them all. */
+export const SHOWN_ROWS = 200;
+
+type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; results: RateRowsResult[] };
+
+const usd2 = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+const ROW_COLUMNS: Column<RateRowRecord>[] = [
+  { key: 'provider', header: 'Provider', cell: (r) => <>{r.provider_name}<small className="live-sub">{r.provider_id}</small></>, sortValue: (r) => r.provider_name, rowHeader: true },
+  { key: 'state', header: 'State', cell: (r) => r.provider_state, sortValue: (r) => r.provider_state },
+  { key: 'rate', header: 'Rate', cell: (r) => usd2(r.negotiated_rate), sortValue: (r) => r.negotiated_rate, align: 'right' },
+  { key: 'type', header: 'Type', cell: (r) => r.negotiated_type },
+  { key: 'class', header: 'Class', cell: (r) => r.billing_class },
+  { key: 'pos', header: 'Place of service', cell: (r) => r.service_codes },
+  { key: 'mods', header: 'Modifiers', cell: (r) => r.modifiers },
+  { key: 'files', header: 'File', cell: (r) => r.source_ids.map((id) => `#${id}`).join(', ') },
+];
+
+export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, onClose }: RateRowsDialogProps): ReactElement {
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [shown, setShown] = useState(insurers[0]?.id ?? '');
+  const ids = insurers.map((i) => i.id).join(',');
+  const selKey = JSON.stringify(selection);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const sel = JSON.parse(selKey) as RateRowsSelection;
+    setLoad({ status: 'loading' });
+    Promise.all(ids.split(',').filter(Boolean).map((insurer_id) =>
+      apiGet('GET /api/rate-rows', { service_id: serviceCode, insurer_id, ...sel }, { signal: controller.signal })))
+      .then((results) => setLoad({ status: 'ready', results }),
+        (e: unknown) => !controller.signal.aborted && setLoad({ status: 'error', message: e instanceof Error ? e.message : String(e) }));
+    return () => controller.abort();
+  }, [serviceCode, ids, selKey]);
+
+  const current = load.status === 'ready' ? load.results.find((r) => r.insurer_id === shown) : undefined;
+  const where = [selection.state ? `state ${selection.state}` : 'whole market',
+    selection.billing_class && selection.billing_class !== 'all' ? selection.billing_class : 'both billing classes',
+    selection.providers?.length ? `${selection.providers.length} selected providers` : null].filter(Boolean).join(', ');
+
+  return (
+    <Dialog title={`${serviceCode} ${serviceName} - Rate rows behind the prices`} onClose={onClose}>
+      <span className="live-wide" hidden />
+      <p className="muted">
+        {`Distinct dollar rate rows (${where}), each insurer's latest snapshot. `}
+        <Link to="/methodology#rows">How rows are counted</Link>
+      </p>
+      {load.status === 'loading' && <p role="status">Loading rate rows...</p>}
+      {load.status === 'error' && <p role="alert" className="live-error">{`Failed to load rate rows: ${load.message}`}</p>}
+      {load.status === 'ready' && (
+        <>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Prices and their files">
+            <table className="live-table">
+              <caption className="visually-hidden">Median, rate rows, providers and files per insurer</caption>
+              <thead>
+                <tr><th scope="col">Insurer</th><th scope="col" className="num">Median</th><th scope="col" className="num">Rate rows</th>
+                  <th scope="col" className="num">Providers</th><th scope="col">Files (reporting entity, last updated, snapshot)</th><th scope="col"><span className="visually-hidden">Rows</span></th></tr>
+              </thead>
+              <tbody>
+                {load.results.map((r) => (
+                  <tr key={r.insurer_id} className={r.insurer_id === shown ? 'is-selected' : undefined}>
+                    <th scope="row">{r.insurer_name}</th>
+                    <td className="num">{formatUsd(r.median)}</td>
+                    <td className="num">{formatCount(r.rate_count)}</td>
+                    <td className="num">{formatCount(r.provider_count)}</td>
+                    <td>
+                      {r.sources.length === 0 ? '-' : (
+                        <ul className="live-sources">
+                          {r.sources.map((s) => (
+                            <li key={s.source_id}>
+                              <span className="live-source__url">{`#${s.source_id} ${s.url}`}</span>
+                              <small className="live-sub">{`${s.reporting_entity_name} · last updated ${s.last_updated_on || '-'} · snapshot ${s.snapshot} · ${formatCount(s.rows)} rows`}</small>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                    <td>
+                      <button type="button" className="button live-small" aria-pressed={r.insurer_id === shown}
+                        onClick={() => setShown(r.insurer_id)}>{`Rows of ${r.insurer_name}`}</button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="live-bar">
+            <h3>{current ? `${current.insurer_name}: ${formatCount(current.rate_count)} rate rows` : 'Rate rows'}</h3>
+            <ExportCsvButton
+              fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state], ['class', selection.billing_class], ['providers', selection.providers?.join('-')]])}
+              build={() => ({
+                header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state', 'negotiated_rate',
+                  'negotiated_type', 'billing_class', 'service_codes', 'modifiers', 'expiration_date', 'source_files'],
+                rows: load.results.flatMap((res) => res.rows.map((r) => [res.insurer_id, res.service_code, res.snapshot, r.provider_id, r.provider_name,
+                  r.npi, r.provider_state, r.negotiated_rate, r.negotiated_type, r.billing_class, r.service_codes, r.modifiers, r.expiration_date,
+                  r.source_ids.map((id) => res.sources.find((s) => s.source_id === id)?.url ?? id).join(' ')])),
+              })} />
+          </div>
+          {current && (
+            <>
+              <DataTable caption={`Rate rows of ${current.insurer_name}`} columns={ROW_COLUMNS} rows={current.rows.slice(0, SHOWN_ROWS)}
+                rowKey={(r) => `${r.provider_id}|${r.negotiated_rate}|${r.billing_class}|${r.negotiated_type}|${r.service_codes}|${r.modifiers}`}
+                paging={{ offset: 0, total: current.rows.length }} empty="No dollar rate row for this selection." />
+              {current.other_rows > 0 && (
+                <p className="muted">{`${formatCount(current.other_rows)} more rows (percentage, per diem or zero rates) are published for this selection; they never enter a dollar figure.`}</p>
+              )}
+            </>
+          )}
+        </>
+      )}
+    </Dialog>
+  );
+}

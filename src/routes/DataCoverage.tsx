@@ -1,0 +1,135 @@
+/**
+ * /data-coverage: what the live numbers rest on (issue 6), from `GET /api/coverage` (the dataset's
+ * manifest.json and report.json): per insurer and snapshot the files, rate rows, unresolved rate
+ * rows and provider references, and problems; then every file with its reporting entity,
+ * `last_updated_on`, schema version and problem codes; the files a table of contents listed that
+ * could not be read; the converter's warnings. Both tables export as CSV.
+ */
+import type { ReactElement } from 'react';
+import { Link } from 'react-router-dom';
+import type { CoverageGroup, CoverageSource } from '../../contract/api';
+import { formatCount } from '../../contract/format';
+import { ExportCsvButton } from '../components/live/ExportCsvButton';
+import { useApi } from '../components/live/use-api';
+import { DataTable, type Column } from '../components/table/DataTable';
+import '../styles/screens.css';
+import '../components/live/live.css';
+
+const count = (n: number) => formatCount(n);
+/** Bytes in kB below 1 MB, else MB (decimal units). */
+const mb = (bytes: number) => (bytes < 1_000_000
+  ? `${(bytes / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} kB`
+  : `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`);
+const codes = (c: Record<string, number>) => Object.entries(c).map(([k, n]) => `${k} ${formatCount(n)}`).join(', ');
+
+const GROUP_COLUMNS: Column<CoverageGroup>[] = [
+  { key: 'insurer', header: 'Insurer', cell: (g) => g.insurer_name, sortValue: (g) => g.insurer_name, rowHeader: true },
+  { key: 'snapshot', header: 'Snapshot', cell: (g) => g.snapshot, sortValue: (g) => g.snapshot },
+  { key: 'files', header: 'Files', cell: (g) => count(g.files), sortValue: (g) => g.files, align: 'right' },
+  { key: 'rows', header: 'Rate rows', cell: (g) => count(g.rate_rows), sortValue: (g) => g.rate_rows, align: 'right' },
+  { key: 'unresolved', header: 'Unresolved rate rows', cell: (g) => count(g.unresolved_rate_rows), sortValue: (g) => g.unresolved_rate_rows, align: 'right' },
+  { key: 'refs', header: 'Unresolved references', cell: (g) => count(g.unresolved_provider_references), sortValue: (g) => g.unresolved_provider_references, align: 'right' },
+  { key: 'groups', header: 'Provider groups', cell: (g) => count(g.provider_groups), sortValue: (g) => g.provider_groups, align: 'right' },
+  { key: 'problems', header: 'Problems', cell: (g) => count(g.problems), sortValue: (g) => g.problems, align: 'right' },
+];
+
+const SOURCE_COLUMNS: Column<CoverageSource>[] = [
+  { key: 'file', header: 'File', rowHeader: true, sortValue: (s) => s.url, cell: (s) => (
+    <><span className="live-source__url">{`#${s.source_id} ${s.url}`}</span>{s.table_of_contents && <small className="live-sub">{`from ${s.table_of_contents}`}</small>}</>
+  ) },
+  { key: 'insurer', header: 'Insurer', cell: (s) => s.insurer_id, sortValue: (s) => s.insurer_id },
+  { key: 'snapshot', header: 'Snapshot', cell: (s) => s.snapshot, sortValue: (s) => s.snapshot },
+  { key: 'entity', header: 'Reporting entity', cell: (s) => s.reporting_entity_name, sortValue: (s) => s.reporting_entity_name },
+  { key: 'updated', header: 'Last updated', cell: (s) => s.last_updated_on, sortValue: (s) => s.last_updated_on },
+  { key: 'version', header: 'Version', cell: (s) => s.version },
+  { key: 'size', header: 'Size', cell: (s) => mb(s.bytes), sortValue: (s) => s.bytes, align: 'right' },
+  { key: 'rows', header: 'Rate rows', cell: (s) => count(s.rate_rows), sortValue: (s) => s.rate_rows, align: 'right' },
+  { key: 'unresolved', header: 'Unresolved rows', cell: (s) => count(s.unresolved_rate_rows), sortValue: (s) => s.unresolved_rate_rows, align: 'right' },
+  { key: 'refs', header: 'Unresolved refs', cell: (s) => count(s.unresolved_provider_references), sortValue: (s) => s.unresolved_provider_references, align: 'right' },
+  { key: 'problems', header: 'Problems', cell: (s) => (s.problems ? `${count(s.problems)}${Object.keys(s.problem_codes).length ? ` (${codes(s.problem_codes)})` : ''}` : '0'), sortValue: (s) => s.problems },
+];
+
+export function DataCoverage(): ReactElement {
+  const load = useApi('GET /api/coverage', {});
+  const c = load.data;
+  return (
+    <section className="page" aria-labelledby="coverage-title">
+      <title>Data Coverage · Compete</title>
+      <header className="page-header">
+        <div>
+          <h1 id="coverage-title">Data Coverage</h1>
+          <p className="muted">
+            The files every live figure rests on, what was read from them and what could not be.{' '}
+            <Link className="live-method" to="/methodology#rows">Which rows count</Link>
+          </p>
+        </div>
+      </header>
+      {load.status === 'loading' && <p className="live-status" role="status">Loading...</p>}
+      {load.status === 'error' && (
+        <div className="live-error-panel panel" role="alert">
+          <p><strong>Failed to load the data coverage.</strong></p>
+          <p className="live-error-panel__detail">{load.message}</p>
+        </div>
+      )}
+      {c && (
+        <>
+          <div className="section panel">
+            <dl className="counters live-coverage__totals">
+              <div><dt>Converted</dt><dd>{c.created_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</dd></div>
+              <div><dt>Converter</dt><dd>{c.converter_version}</dd></div>
+              <div><dt>Reference insurer</dt><dd>{c.reference_insurer}</dd></div>
+              <div><dt>Snapshots</dt><dd>{c.snapshots.join(', ')}</dd></div>
+              <div><dt>Files</dt><dd>{count(c.sources.length)}</dd></div>
+              <div><dt>Rate rows</dt><dd>{count(c.counts.rate_rows)}</dd></div>
+              <div><dt>Unresolved rate rows</dt><dd>{count(c.counts.unresolved_rate_rows)}</dd></div>
+              <div><dt>Unresolved references</dt><dd>{count(c.counts.unresolved_provider_references)}</dd></div>
+              <div><dt>Providers</dt><dd>{count(c.counts.providers)}</dd></div>
+              <div><dt>Services</dt><dd>{count(c.counts.services)}</dd></div>
+              <div><dt>Problems</dt><dd>{count(c.report.problems_total)}</dd></div>
+            </dl>
+            {!c.report.available && <p className="live-error" role="note">{`report.json could not be read (${c.report.reason ?? 'unknown reason'}): problem codes and failed files are not shown.`}</p>}
+          </div>
+
+          <div className="panel cmp-results">
+            <div className="section__head live-bar">
+              <div><h2>Per insurer and snapshot</h2><p>Sums over each insurer's files of that month</p></div>
+              <ExportCsvButton fileName="data-coverage_per-insurer.csv" build={() => ({
+                header: ['insurer_id', 'insurer_name', 'snapshot', 'files', 'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'provider_groups', 'problems'],
+                rows: c.groups.map((g) => [g.insurer_id, g.insurer_name, g.snapshot, g.files, g.rate_rows, g.unresolved_rate_rows, g.unresolved_provider_references, g.provider_groups, g.problems]),
+              })} />
+            </div>
+            <DataTable caption="Coverage per insurer and snapshot" columns={GROUP_COLUMNS} rows={c.groups} rowKey={(g) => `${g.insurer_id}|${g.snapshot}`} />
+          </div>
+
+          <div className="panel cmp-results">
+            <div className="section__head live-bar">
+              <div><h2>Files</h2><p>Every converted in-network file (manifest sources)</p></div>
+              <ExportCsvButton fileName="data-coverage_files.csv" build={() => ({
+                header: ['source_id', 'insurer_id', 'snapshot', 'url', 'table_of_contents', 'reporting_entity_name', 'last_updated_on', 'version', 'bytes',
+                  'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'problems', 'problem_codes'],
+                rows: c.sources.map((s) => [s.source_id, s.insurer_id, s.snapshot, s.url, s.table_of_contents, s.reporting_entity_name, s.last_updated_on,
+                  s.version, s.bytes, s.rate_rows, s.unresolved_rate_rows, s.unresolved_provider_references, s.problems, codes(s.problem_codes)]),
+              })} />
+            </div>
+            <DataTable className="live-coverage-files" caption="Converted files" columns={SOURCE_COLUMNS} rows={c.sources} rowKey={(s) => String(s.source_id)} />
+          </div>
+
+          {(c.report.failed_files.length > 0 || c.report.other_files.length > 0 || c.report.warnings.length > 0) && (
+            <div className="section panel">
+              <div className="section__head"><h2>Not converted, and warnings</h2></div>
+              <ul className="live-sources">
+                {c.report.failed_files.map((f) => (
+                  <li key={f.file}><span className="live-source__url">{f.file}</span><small className="live-sub">{`not read: ${f.reason}`}</small></li>
+                ))}
+                {c.report.other_files.map((f) => (
+                  <li key={f.file}><span className="live-source__url">{f.file}</span><small className="live-sub">{codes(f.codes)}</small></li>
+                ))}
+                {c.report.warnings.map((w) => <li key={w}>{w}</li>)}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * Every filter and selection of the live comparison in the URL search params, so a view can be
+ * bookmarked and shared (issue 6). Pure: parse, write, and the /api parameters they mean.
+ *
+ * URL keys (defaults are left out; unknown keys are kept):
+ * `page` (1-based) · `limit` (25, 50, 100, 200; default 50) · `category` · `competitors` (ids,
+ * comma-separated; absent = the default preselection, empty = none) · `class` (`professional` or
+ * `institutional` = only that one; `none` = neither; absent = both) · `overpaying=0` (the
+ * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
+ * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified).
+ */
+import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
+import { SERVICE_SORTS } from '../../contract/api';
+import { CATEGORIES, type Category } from '../../contract/metrics';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
+
+export type SearchMode = 'unified' | 'separate';
+
+export interface LiveComparisonState {
+  /** 0-based page index; the URL and the screen show `page + 1`. */
+  page: number;
+  limit: PageSize;
+  category: Category | null;
+  /** Selected competitor ids; null = the default preselection (see `defaultCompetitors`). */
+  competitors: string[] | null;
+  professional: boolean;
+  institutional: boolean;
+  overpayingOnly: boolean;
+  sort: ServiceSort;
+  services: string[];
+  providers: string[];
+  mode: SearchMode;
+}
+
+export const DEFAULT_STATE: LiveComparisonState = {
+  page: 0, limit: DEFAULT_PAGE_SIZE, category: null, competitors: null, professional: true, institutional: true,
+  overpayingOnly: true, sort: 'overpayment', services: [], providers: [], mode: 'unified',
+};
+
+const list = (v: string | null): string[] =>
+  v === null ? [] : [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+
+/** Reads the state; anything invalid falls back to its default. */
+export function parseLiveComparison(search: URLSearchParams): LiveComparisonState {
+  const pageText = search.get('page') ?? '';
+  const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) - 1 : 0;
+  const limit = Number(search.get('limit'));
+  const category = search.get('category') ?? '';
+  const cls = search.get('class');
+  const sort = search.get('sort') ?? '';
+  return {
+    page: Math.max(0, page),
+    limit: (PAGE_SIZES as readonly number[]).includes(limit) ? (limit as PageSize) : DEFAULT_PAGE_SIZE,
+    category: (CATEGORIES as readonly string[]).includes(category) ? (category as Category) : null,
+    competitors: search.has('competitors') ? list(search.get('competitors')) : null,
+    professional: cls === null || cls === 'professional',
+    institutional: cls === null || cls === 'institutional',
+    overpayingOnly: search.get('overpaying') !== '0',
+    sort: (SERVICE_SORTS as readonly string[]).includes(sort) ? (sort as ServiceSort) : 'overpayment',
+    services: list(search.get('services')),
+    providers: list(search.get('providers')),
+    mode: search.get('mode') === 'separate' ? 'separate' : 'unified',
+  };
+}
+
+function put(next: URLSearchParams, key: string, value: string | null): void {
+  if (value === null) next.delete(key);
+  else next.set(key, value);
+}
+
+/** Writes `s` into a copy of `current`, leaving defaults out and other keys untouched. */
+export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonState): URLSearchParams {
+  const next = new URLSearchParams(current);
+  put(next, 'page', s.page > 0 ? String(s.page + 1) : null);
+  put(next, 'limit', s.limit !== DEFAULT_PAGE_SIZE ? String(s.limit) : null);
+  put(next, 'category', s.category);
+  put(next, 'competitors', s.competitors === null ? null : s.competitors.join(','));
+  const cls = s.professional && s.institutional ? null : s.professional ? 'professional' : s.institutional ? 'institutional' : 'none';
+  put(next, 'class', cls);
+  put(next, 'overpaying', s.overpayingOnly ? null : '0');
+  put(next, 'sort', s.sort === 'overpayment' ? null : s.sort);
+  put(next, 'services', s.services.length ? s.services.join(',') : null);
+  put(next, 'providers', s.providers.length ? s.providers.join(',') : null);
+  put(next, 'mode', s.mode === 'separate' ? 'separate' : null);
+  return next;
+}
+
+/**
+ * A change of filter starts again at page 1 (the old page may not exist in the new set); only a
+ * change of `page` itself keeps it (product-spec §4: a new page size resets to page 1).
+ */
+export function withChange(s: LiveComparisonState, change: Partial<LiveComparisonState>): LiveComparisonState {
+  return { ...s, ...change, page: change.page ?? 0 };
+}
+
+/**
+ * The competitors preselected on first load (product-spec §4): every insurer but the reference
+ * (found by the manifest's id, `isReference`); when no insurer is the reference, only the first.
+ */
+export function defaultCompetitors(insurers: readonly LiveInsurer[]): string[] {
+  const hasReference = insurers.some((i) => i.isReference);
+  if (!hasReference) return insurers.slice(0, 1).map((i) => i.id);
+  return insurers.filter((i) => !i.isReference).map((i) => i.id);
+}
+
+/** The billing class the API takes; null when neither class is selected (no row passes, §5). */
+export function billingClassOf(s: Pick<LiveComparisonState, 'professional' | 'institutional'>): BillingClassFilter | null {
+  if (s.professional && s.institutional) return 'all';
+  if (s.professional) return 'professional';
+  if (s.institutional) return 'institutional';
+  return null;
+}
+
+/**
+ * `GET /api/service-pricing` parameters: every filter goes to the API, so paging, 'n / total' and
+ * the cards cover the whole filtered set; offset = page x limit (product-spec §9). Competitors the
+ * insurer list does not know are dropped; none selected = the API's default (every competitor).
+ * Null when no billing class is selected.
+ */
+export function pricingParams(s: LiveComparisonState, competitors: readonly string[]): ServicePricingParams | null {
+  const cls = billingClassOf(s);
+  if (cls === null) return null;
+  const p: ServicePricingParams = { limit: s.limit, offset: s.page * s.limit, sort: s.sort, only_overpaying: s.overpayingOnly };
+  if (cls !== 'all') p.billing_class = cls;
+  if (s.category) p.category = s.category;
+  if (competitors.length > 0) p.competitors = [...competitors];
+  if (s.services.length > 0) p.services = s.services;
+  if (s.providers.length > 0) p.providers = s.providers;
+  return p;
+}
+
+/** The filters in a file name: `live-comparison_category-lab_class-professional_page-2.csv`. */
+export function exportFileName(prefix: string, parts: ReadonlyArray<readonly [string, string | number | null | undefined]>): string {
+  const clean = (v: string) => v.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const kept = parts.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([k, v]) => `${clean(k)}-${clean(String(v))}`);
+  return `${[clean(prefix), ...kept].join('_')}.csv`;
+}

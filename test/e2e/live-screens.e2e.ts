@@ -1,0 +1,297 @@
+// The three live screens, the data coverage and the methodology pages in Debian's Chromium, on a
+// dataset the real converter builds from MRFs this test writes (test/fixtures/live/live-mrfs.ts;
+// every expected figure is computed by hand in test/fixtures/live/README.md, arithmetic repeated
+// below). A second server with no dataset shows the error texts. Screens at 1280x800 and 390x844.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { convertCatalog } from '../../scripts/convert/index';
+import { startServer, type RunningServer } from '../../scripts/server/index';
+import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
+import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+
+const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+let root: string;
+let live: RunningServer;
+let empty: RunningServer;
+let browser: Browser;
+
+async function signIn(page: Page, baseUrl: string): Promise<void> {
+  const token = await signInDevelopment(page.context(), baseUrl);
+  await page.goto(new URL('login', baseUrl).href);
+  await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+}
+
+const url = (path: string, base = live.url) => new URL(path.replace(/^\//, ''), base).href;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
+  const catalog = await writeLiveCatalog(join(root, 'in'));
+  const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
+  await mkdir(join(root, 'no-dataset'));
+  live = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
+  empty = await startServer({ distDir: inject('distDir'), dataDir: join(root, 'no-dataset'), port: 0, log: () => {} });
+  browser = await launchBrowser();
+  await signIn(browser.page, live.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await live?.close();
+  await empty?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Looks at a page at both widths (the phone loads it at its own size). */
+async function bothWidths(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, `${name}-1280x800`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await ready();
+  await screenshot(page, `${name}-390x844`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('live dashboard', () => {
+  it('shows the hand-computed KPI cards and charts whose axes fit the data', async () => {
+    const { page } = browser;
+    await page.goto(url('/live-dashboard'));
+    expect(await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).count()).toBe(1);
+    const cards = page.locator('.card-grid');
+    await cards.waitFor({ timeout: BOOT });
+    const text = squash(await cards.innerText()).toLowerCase();
+    // (1,000 x 13.0435 + 100 x 20.6897 - 500 x 23.0769) / 1,600 = +2.23 %; top 70551 at 120 / 580 = +20.7 %;
+    // 29 of 30 services above market = 96.7 %.
+    expect(text).toContain('average overpayment +2.2%');
+    expect(text).toContain('top overpaid service mri brain without contrast');
+    expect(text).toContain('+20.7%');
+    expect(text).toContain('claims above market 96.7%');
+
+    const top = page.getByRole('img', { name: /Top 10 Overpaid Services/ });
+    await top.waitFor();
+    expect(await top.locator('g[aria-label="bar"] rect').count()).toBe(10);
+    const xTicks = await top.locator('g[aria-label="x-axis tick label"] text').allTextContents();
+    // The largest variance is 20.7 %: the axis ends at 25 %, not the sample's fixed 30 %.
+    expect([xTicks[0], xTicks.at(-1)]).toEqual(['0%', '25%']);
+    const trend = page.getByRole('img', { name: /Overpayment Trend Over Time/ });
+    const yTicks = (await trend.locator('g[aria-label="y-axis tick label"] text').allTextContents()).map((t) => Number(t.replace(/[%−]/g, (c) => (c === '−' ? '-' : ''))));
+    // Trend values -8.7 % (2025-01) and +2.2 % (2025-02) lie inside the axis; the sample's 8-20 % would not hold them.
+    expect(yTicks[0]).toBeLessThanOrEqual(-8.7);
+    expect(yTicks.at(-1)).toBeGreaterThanOrEqual(2.2);
+    expect(await trend.locator('g[aria-label="x-axis tick label"] text').allTextContents()).toEqual(['2025-01', '2025-02']);
+  });
+
+  it("opens a state's modal with its live rows, and keeps it in the URL", async () => {
+    const { page } = browser;
+    await page.locator('path[data-state="NY"]').click();
+    const dialog = page.getByRole('dialog', { name: 'New York (Northeast) - Service Price Comparison' });
+    await dialog.getByRole('table').waitFor({ timeout: 30_000 });
+    const rows = (await dialog.getByRole('row').allInnerTexts()).map(squash).slice(1);
+    // 70551: 700 vs (600 + 640) / 2 = 620 -> 12.9 %; 99213: 140 vs (110 + 150) / 2 = 130 -> 7.7 %.
+    expect(rows).toEqual([
+      '70551 MRI brain without contrast $700 $620 12.9%',
+      '99213 Office or outpatient visit, established patient $140 $130 7.7%',
+    ]);
+    expect(await dialog.getByText('All prices are live API data.').count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('state')).toBe('NY');
+    await screenshot(page, 'live-dashboard-modal-1280x800');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('state')).toBeNull();
+  });
+
+  it('acknowledges an alert, shows who and when, and keeps it after a reload', async () => {
+    const { page } = browser;
+    const items = page.locator('.alerts-list__item');
+    // 3 price spikes of 99213 (NY, All, CA) and 2 outliers (70551 All, 99213 CA).
+    await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
+    const first = items.first();
+    expect(squash(await first.innerText())).toContain('NY');
+    await first.getByRole('button', { name: /^Acknowledge/ }).click();
+    await first.getByText(/Acknowledged by Development User on/).waitFor();
+    expect(await page.getByRole('button', { name: /^Acknowledge Price|^Acknowledge Outlier/ }).count()).toBe(4);
+    await page.reload();
+    await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
+    await items.first().getByText(/Acknowledged by Development User on/).waitFor();
+    expect(await items.first().getByRole('button').count()).toBe(0);
+    await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
+  });
+});
+
+describe('live comparison', () => {
+  const row = (page: Page, code: string) => page.getByRole('row').filter({ has: page.getByText(code, { exact: true }) });
+
+  it('compares against Alpha alone once Beta and Gamma are deselected, over the whole set', async () => {
+    const { page } = browser;
+    await page.goto(url('/live-comparison'));
+    await row(page, '70551').waitFor({ timeout: BOOT });
+    // Default: every competitor; 29 of 30 services overpay; savings 15,000 + 12,000.
+    await page.getByText('29 / 30', { exact: true }).waitFor();
+    expect(await page.getByText('$27,000', { exact: true }).count()).toBe(1);
+    expect(await page.getByText('3 Insurers', { exact: true }).count()).toBe(1);
+    for (const [name, share] of [['Alpha', '30.0%'], ['Beta', '20.0%'], ['Gamma', '10.0%']]) {
+      const box = page.getByRole('checkbox', { name: new RegExp(`^${name}`) });
+      expect(await box.isChecked()).toBe(true);
+      expect(squash(await page.locator('label.check', { has: box }).innerText())).toContain(`${share} share`);
+    }
+    // The boxes are controlled by the URL: each click is seen once the URL has changed.
+    await page.getByRole('checkbox', { name: /^Beta/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('competitors')).toBe('alpha,gamma');
+    await page.getByRole('checkbox', { name: /^Gamma/ }).click();
+    await page.getByText('1 Insurers', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(new URL(page.url()).searchParams.get('competitors')).toBe('alpha');
+    // 70551: 700 vs 600 = +$100 (+16.7 %), 100 claims, savings 10,000.
+    // 99213: 130 vs 105 = +$25 (+23.8 %), 1,000 claims, savings 25,000.
+    await expect.poll(async () => squash(await row(page, '70551').innerText())).toContain('$700 Alpha $600 $600 Above market: +$100 +16.7% 100 $10,000');
+    expect(squash(await row(page, '99213').innerText())).toContain('$130 Alpha $105 $105 Above market: +$25 +23.8% 1,000 $25,000');
+    // Cards over the whole filtered set: $35,000; (1,000 x 23.81 + 100 x 16.67 - 500 x 16.67) / 1,600 = +10.7 %.
+    for (const t of ['$35,000', '+10.7%', '29 / 30']) expect(await page.getByText(t, { exact: true }).count(), t).toBe(1);
+    expect(await page.getByText('29 services shown · 29 match these filters').count()).toBe(1);
+    // Beta's and Gamma's prices are gone from the table.
+    expect(await page.locator('.competitor-prices__name', { hasText: 'Beta' }).count()).toBe(0);
+
+    // The view is in the URL: a reload (a bookmark) shows the same selection.
+    await page.reload();
+    await page.getByText('1 Insurers', { exact: true }).waitFor({ timeout: BOOT });
+    expect(await page.getByRole('checkbox', { name: /^Beta/ }).isChecked()).toBe(false);
+  });
+
+  it('exports the table on screen as CSV named after the filters', async () => {
+    const { page } = browser;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('live-comparison_competitors-alpha_page-1-of-50.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('billing_code,billing_code_type,service_name,category,ref_price_usd,alpha_price_usd,selected_avg_usd,overpayment_usd,variance_percent,claims_volume,potential_savings_usd');
+    expect(lines).toHaveLength(30); // header + 29 rows
+    expect(lines[1]).toBe(`70551,CPT,MRI brain without contrast,Radiology,700,600,600,100,${(100 * 100) / 600},100,10000`);
+  });
+
+  it('traces a median to its rate rows and its file', async () => {
+    const { page } = browser;
+    await row(page, '99213').getByRole('button', { name: /^Reference price of 99213/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('mrf/ref_2025-02_in-network-rates.json', { exact: false }).first().waitFor({ timeout: 60_000 });
+    const summary = squash(await dialog.getByRole('row').filter({ hasText: 'Reference Health' }).first().innerText());
+    // ref 99213: CA1 120 and NY1 140 -> median 130, 2 rows, 2 providers, one file.
+    expect(summary).toContain('Reference Health $130 2 2');
+    expect(summary).toContain('Reference Health, Inc. · last updated 2025-02-03 · snapshot 2025-02 · 2 rows');
+    expect(await dialog.getByText('Showing 1 to 2 of 2 results').count()).toBe(1);
+    await screenshot(page, 'live-comparison-trace-1280x800');
+    await page.keyboard.press('Escape');
+  });
+
+  it('pages by 25: Next only after a full page, Previous back, the cards cover every page', async () => {
+    const { page } = browser;
+    await page.goto(url('/live-comparison?limit=25'));
+    await row(page, '70551').waitFor({ timeout: BOOT });
+    const body = page.locator('.comparison-table tbody tr');
+    await expect.poll(() => body.count()).toBe(25);
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Next' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2', { exact: true }).waitFor();
+    // 29 overpaying services: page 2 holds the last 4, overpayments 4 ... 1.
+    await expect.poll(async () => (await body.locator('.service-code').allInnerTexts()).join(' ')).toBe('20004 20003 20002 20001');
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    expect(await page.getByText('29 / 30', { exact: true }).count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    await screenshot(page, 'live-comparison-page2-1280x800');
+    // A new page size starts again at page 1.
+    await page.getByLabel('Rows per page').selectOption('50');
+    await page.getByText('Page 1', { exact: true }).waitFor();
+    await expect.poll(() => body.count()).toBe(29);
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).isDisabled();
+    await bothWidths(page, 'live-comparison-all', () => row(page, '70551').waitFor({ timeout: BOOT }));
+  });
+});
+
+describe('live search', () => {
+  it('finds the price, reference price and market average of (99213, Ada Lovelace, Alpha Care)', async () => {
+    const { page } = browser;
+    await page.goto(url('/live-search'));
+    const search = page.getByRole('button', { name: 'Search' });
+    const service = page.getByLabel('Service Name');
+    await service.locator('option', { hasText: '99213' }).waitFor({ state: 'attached', timeout: BOOT });
+    expect(await search.isDisabled()).toBe(true);
+    await service.selectOption('99213');
+    const provider = page.getByRole('combobox', { name: 'Provider' });
+    await provider.fill('ada');
+    await page.getByRole('option', { name: /ADA LOVELACE/ }).click();
+    await page.getByLabel('Insurer').locator('option', { hasText: 'Alpha Care' }).waitFor({ state: 'attached' });
+    expect(await search.isDisabled()).toBe(true);
+    await page.getByLabel('Insurer').selectOption('alpha');
+    expect(await search.isEnabled()).toBe(true);
+    await search.click();
+    const table = page.getByRole('table', { name: 'Price details' });
+    await table.waitFor({ timeout: 60_000 });
+    const rows = (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+    // Price: alpha's rows at CA1; Reference: ref at CA1, professional = 120; Market: alpha 100 and beta 90 -> 95.
+    expect(rows).toEqual([
+      expect.stringContaining('Office or outpatient visit, established patient ADA LOVELACE Alpha Care $100 $120 $95 professional negotiated 11'),
+      expect.stringContaining('80.0% of billed charges $120 $95 professional percentage 11'),
+    ]);
+    expect(new URL(page.url()).searchParams.get('provider')).toBe('1234567893');
+    await bothWidths(page, 'live-search', () => page.getByRole('table', { name: 'Price details' }).waitFor({ timeout: BOOT }));
+    // A new service clears provider and insurer.
+    await page.getByLabel('Service Name').selectOption('70551');
+    await expect.poll(() => page.getByLabel('Insurer').inputValue()).toBe('');
+    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe('');
+    expect(await page.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
+  });
+});
+
+describe('data coverage and methodology', () => {
+  it('lists per insurer and snapshot the files and rate rows', async () => {
+    const { page } = browser;
+    await page.goto(url('/data-coverage'));
+    const table = page.getByRole('table', { name: 'Coverage per insurer and snapshot' });
+    await table.waitFor({ timeout: BOOT });
+    // 4 insurers x 2 snapshots, one file each.
+    expect(await table.getByRole('row').count()).toBe(9);
+    // ref 2025-01: 99213 at CA1 and NY1 = 2 rate rows.
+    expect(squash(await table.getByRole('row').filter({ hasText: 'Reference Health' }).filter({ hasText: '2025-01' }).innerText())).toBe('Reference Health 2025-01 1 2 0 0 3 0');
+    await bothWidths(page, 'data-coverage', () => page.getByRole('table', { name: 'Coverage per insurer and snapshot' }).waitFor({ timeout: BOOT }));
+  });
+
+  it('opens the methodology from the navigation and from a figure', async () => {
+    const { page } = browser;
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Methodology', exact: true }).click();
+    await page.getByRole('heading', { name: 'Methodology', level: 1 }).waitFor();
+    for (const label of ['Live Overview', 'Live Comparison', 'Live Search', 'Data Coverage']) {
+      expect(await nav.getByRole('link', { name: label, exact: true }).count(), label).toBe(1);
+    }
+    await bothWidths(page, 'methodology', () => page.getByRole('heading', { name: 'Methodology', level: 1 }).waitFor());
+  });
+});
+
+describe('without a dataset', () => {
+  it('says so on the dashboard and the comparison', async () => {
+    const { page } = browser;
+    await signIn(page, empty.url);
+    await page.goto(url('/live-dashboard', empty.url));
+    await page.getByText('Failed to load dashboard data.').waitFor({ timeout: BOOT });
+    await screenshot(page, 'live-dashboard-error-1280x800');
+    await page.goto(url('/live-comparison?page=3', empty.url));
+    await page.getByText('Error loading data.').waitFor({ timeout: BOOT });
+    expect(await page.getByText('Failed to load service pricing or insurer data.').count()).toBe(1);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    // Retry goes back to page 1.
+    await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBeNull();
+    await page.getByText('Error loading data.').waitFor({ timeout: BOOT });
+    await screenshot(page, 'live-comparison-error-1280x800');
+  });
+
+  it('made no request outside its own origins and threw no uncaught error', () => {
+    const foreign = foreignRequests(foreignRequests(browser.requests, new URL(live.url).origin), new URL(empty.url).origin);
+    expect(foreign).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
