@@ -102,3 +102,30 @@ describe('a sound snapshot', () => {
     expect((await info()).name).toBe('local files');
   });
 });
+
+describe('verifyLocal on a file larger than one hash slice', () => {
+  it('hashes it incrementally, reporting progress inside the file, and finds a change in its last slice', async () => {
+    const { verifyLocal, HASH_SLICE_BYTES } = await import('../../workers/local/verify-local');
+    const { TABLE_NAMES } = await import('../../contract/dataset');
+    const { createHash } = await import('node:crypto');
+    // One 2.5-slice file (20 MiB) standing for every table: 3 slices -> progress at 0, 8 and 16 MiB.
+    const big = new Uint8Array(HASH_SLICE_BYTES * 2 + HASH_SLICE_BYTES / 2).map((_, i) => i % 251);
+    const sha = createHash('sha256').update(big).digest('hex');
+    const tables = Object.fromEntries(
+      TABLE_NAMES.map((t) => [t, { files: [`${t}.parquet`], rows: 1, bytes: [big.length], sha256: [sha] }]),
+    );
+    const manifest = { format: 'compete-dataset', format_version: 1, created_at: '2025-01-01T00:00:00Z', converter_version: 'test',
+      catalog_sha256: '', reference_insurer: 'ref', snapshots: ['2025-01'], insurers: [], tables, sources: [],
+      counts: { rate_rows: 0, unresolved_rate_rows: 0, provider_groups: 0, providers: 0, services: 0, problems: 0, unresolved_provider_references: 0 },
+      claims_by_state: false };
+    const files = new Map<string, Blob>([['manifest.json', new Blob([JSON.stringify(manifest)])]]);
+    for (const t of TABLE_NAMES) files.set(`${t}.parquet`, new Blob([big]));
+    const seen: number[] = [];
+    await verifyLocal(files, (p) => { if (p.file === 'rates.parquet') seen.push(p.bytesDone % big.length); });
+    expect(seen).toEqual([0, HASH_SLICE_BYTES, 2 * HASH_SLICE_BYTES]);
+    const damaged = big.slice();
+    damaged[damaged.length - 1] ^= 1;
+    files.set('services.parquet', new Blob([damaged]));
+    await expect(verifyLocal(files)).rejects.toThrow(/^services\.parquet: SHA-256 [0-9a-f]{64} does not match/);
+  });
+});

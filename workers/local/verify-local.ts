@@ -1,12 +1,11 @@
 /**
  * Checks a local snapshot before the worker switches to it: manifest format and version
  * (contract/dataset.ts), then every file the manifest lists, present, of the listed size and
- * SHA-256 (hashed in full with WebCrypto, one file at a time, with progress).
- *
- * Limit: `crypto.subtle.digest` takes the whole file in memory, so a file must fit in one
- * ArrayBuffer (about 2 GB in Chromium; a few hundred MB is comfortable). No incremental SHA-256
- * library is installed.
+ * SHA-256, hashed in full, one file at a time, in slices of HASH_SLICE_BYTES with progress after
+ * each slice: hash-wasm's incremental SHA-256, so a file of any size is checked in bounded memory
+ * (WebCrypto's `digest` would need the whole file in one buffer).
  */
+import { createSHA256 } from 'hash-wasm';
 import { TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
 import type { HashProgress } from '../../contract/worker';
 import { parseManifest } from '../manifest';
@@ -23,7 +22,8 @@ export class SnapshotProblem extends Error {
   }
 }
 
-const hex = (buf: ArrayBuffer): string => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+/** Bytes read and hashed at a time (8 MiB): progress moves within large files. */
+export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Returns the checked manifest. @throws SnapshotProblem naming the file and the problem.
@@ -53,9 +53,15 @@ export async function verifyLocal(byPath: ReadonlyMap<string, Blob>, onProgress?
   }
   const total = listed.reduce((a, f) => a + f.size, 0);
   let done = 0;
+  const hasher = await createSHA256();
   for (const [i, f] of listed.entries()) {
-    onProgress?.({ file: f.file, bytesDone: done, bytesTotal: total, filesDone: i, filesTotal: listed.length });
-    const digest = hex(await crypto.subtle.digest('SHA-256', await f.blob.arrayBuffer()));
+    hasher.init();
+    for (let at = 0; at < f.size || at === 0; at += HASH_SLICE_BYTES) {
+      onProgress?.({ file: f.file, bytesDone: done + at, bytesTotal: total, filesDone: i, filesTotal: listed.length });
+      hasher.update(new Uint8Array(await f.blob.slice(at, at + HASH_SLICE_BYTES).arrayBuffer()));
+      if (f.size === 0) break;
+    }
+    const digest = hasher.digest('hex');
     if (digest !== f.sha256) throw new SnapshotProblem(f.file, `SHA-256 ${digest} does not match the manifest's ${f.sha256}: the file is damaged or from another dataset`);
     done += f.size;
   }
