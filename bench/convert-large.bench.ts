@@ -53,11 +53,18 @@ const streamJson = (f: string): Promise<void> => new Promise((resolve, reject) =
   createReadStream(f, { highWaterMark: 1 << 20 }).pipe(createGunzip()).pipe(p);
 });
 
-function convert(catalog: string, out: string): { seconds: number; rateRows: number; maxRssMb: number } {
+interface Measured {
+  seconds: number;
+  rateRows: number;
+  maxRssMb: number;
+  cpuSeconds: number;
+}
+
+function convert(catalog: string, out: string): Measured {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; rateRows: number; maxRssMb: number };
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
 }
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-bench-large-'));
@@ -76,6 +83,7 @@ try {
   const gz = await timed(() => gunzipOnly(f1));
   const scan = await timed(() => gunzipScan(f1));
   const sj = await timed(() => streamJson(f1));
+  const load = os.loadavg()[0]!;
   const full = convert(path.join(tmp, 'c1.json'), path.join(tmp, 'out1'));
   const filtered = convert(path.join(tmp, 'c1f.json'), path.join(tmp, 'out1f'));
   await rm(path.join(tmp, 'out1'), { recursive: true, force: true });
@@ -87,14 +95,17 @@ try {
   const full2 = convert(path.join(tmp, 'c2.json'), path.join(tmp, 'out2'));
   const rate = (s: number, bytes = g1.jsonBytes): string => `${(bytes / 1e6 / s).toFixed(1)} MB/s`;
   const e2e = mb / full.seconds;
-  console.log(`generated ${mb.toFixed(0)} MB JSON (${g1.items} items, one of ${(GB * 200).toFixed(0)} MB, ${g1.rateRows.toLocaleString('en-US')} rate rows); ${os.availableParallelism()} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`generated ${mb.toFixed(0)} MB JSON (${g1.items} items, one of ${(GB * 200).toFixed(0)} MB, ${g1.rateRows.toLocaleString('en-US')} rate rows); ` +
+    `${os.availableParallelism()} cores, load average ${load.toFixed(1)} before the conversions, ${os.loadavg()[0]!.toFixed(1)} after`);
   const rows: Array<[string, string, string]> = [
     ['gunzip alone', rate(gz), `${(e2e / (mb / gz)).toFixed(2)}x of it`],
     ['gunzip + byte scan', rate(scan), `${(e2e / (mb / scan)).toFixed(2)}x of it`],
     ['stream-json baseline (gz)', rate(sj), `end to end = ${(e2e / (mb / sj)).toFixed(1)}x it (target >= 5x)`],
-    ['full conversion gz -> dataset', rate(full.seconds), `${Math.round(full.rateRows / full.seconds).toLocaleString('en-US')} rate rows/s, peak RSS ${full.maxRssMb.toFixed(0)} MB (target >= 80 MB/s, < 600 MB)`],
-    ['  with a 5 % billing-code filter', rate(filtered.seconds), `peak RSS ${filtered.maxRssMb.toFixed(0)} MB (target >= 200 MB/s)`],
-    [`  ${(g2.jsonBytes / 1e6).toFixed(0)} MB file`, rate(full2.seconds, g2.jsonBytes), `peak RSS ${full2.maxRssMb.toFixed(0)} MB vs ${full.maxRssMb.toFixed(0)} MB for ${mb.toFixed(0)} MB`],
+    ['full conversion gz -> dataset', rate(full.seconds), `${Math.round(full.rateRows / full.seconds).toLocaleString('en-US')} rate rows/s, ` +
+      `peak RSS ${full.maxRssMb.toFixed(0)} MB, ${full.cpuSeconds.toFixed(0)} CPU s (target >= 80 MB/s, < 600 MB)`],
+    ['  with a 5 % billing-code filter', rate(filtered.seconds), `peak RSS ${filtered.maxRssMb.toFixed(0)} MB, ${filtered.cpuSeconds.toFixed(0)} CPU s (target >= 200 MB/s)`],
+    [`  ${(g2.jsonBytes / 1e6).toFixed(0)} MB file`, rate(full2.seconds, g2.jsonBytes),
+      `peak RSS ${full2.maxRssMb.toFixed(0)} MB vs ${full.maxRssMb.toFixed(0)} MB for ${mb.toFixed(0)} MB, ${full2.cpuSeconds.toFixed(0)} CPU s`],
   ];
   for (const r of rows) console.log(`  ${r[0].padEnd(34)} ${r[1].padStart(12)}  ${r[2]}`);
 } finally {

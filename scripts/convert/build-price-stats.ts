@@ -16,10 +16,13 @@
  * Speed: every join and partition works on integer surrogate keys that build-tables.ts stores in
  * `rates` (`ps_gid`: the resolved provider group; `ps_series`: the (snapshot, insurer_id,
  * billing_code) of a CPT/HCPCS item, NULL for other code types) and in `resolved_groups(gid)`;
- * text comes back only in the final, small table.
+ * text comes back only in the final, small table. A large database is done one billing-code bucket
+ * at a time (code-buckets.ts), so that each bucket's aggregation runs within DuckDB's memory limit
+ * instead of spilling.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
+import { bucketCount } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
@@ -31,65 +34,95 @@ const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
+  await prepareMembers(con);
+  await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, class_selection VARCHAR,
+    state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);`);
+  const dollarRows = `SELECT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
+    FROM rates WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
+      AND negotiated_rate > 0`;
+  const buckets = await bucketCount(con);
+  if (buckets <= 1) {
+    await statsOf(con, `(${dollarRows})`);
+    return;
+  }
+  for (let k = 0; k < buckets; k++) await statsOf(con, `(${dollarRows} AND ps_bucket = ${k})`);
+}
+
+/** Provider membership, shared providers, states and the single providers' weights per group. */
+async function prepareMembers(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TEMP TABLE ps_members AS
     SELECT DISTINCT g.gid, m.provider_id, p.state
     FROM provider_groups m JOIN resolved_groups g USING (provider_group_key) LEFT JOIN providers p USING (provider_id);
     CREATE TEMP TABLE ps_shared AS
     SELECT provider_id, CAST(row_number() OVER () AS INTEGER) AS pid FROM ps_members GROUP BY provider_id HAVING count(*) > 1;
+    CREATE TEMP TABLE ps_states AS
+    SELECT CAST(row_number() OVER (ORDER BY state) AS USMALLINT) AS st, state
+    FROM (SELECT DISTINCT state FROM ps_members WHERE state IS NOT NULL)
+    UNION ALL SELECT 0, '${ALL_STATES}';
+    CREATE TEMP TABLE ps_member_states AS
+    SELECT m.gid, m.provider_id, s.st FROM ps_members m LEFT JOIN ps_states s ON s.state = m.state AND s.st > 0;
     CREATE TEMP TABLE ps_weights AS
-    WITH single AS (SELECT * FROM ps_members ANTI JOIN ps_shared USING (provider_id))
-    SELECT gid, '${ALL_STATES}' AS state, CAST(count(*) AS BIGINT) AS n FROM single GROUP BY ALL
+    WITH single AS (SELECT * FROM ps_member_states ANTI JOIN ps_shared USING (provider_id))
+    SELECT gid, 0::USMALLINT AS st, CAST(count(*) AS BIGINT) AS n FROM single GROUP BY ALL
     UNION ALL
-    SELECT gid, state, CAST(count(*) AS BIGINT) FROM single WHERE state IS NOT NULL GROUP BY ALL;
-    CREATE TEMP TABLE ps_group_rows AS
-    SELECT DISTINCT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
-    FROM rates
-    WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
-      AND negotiated_rate > 0;
+    SELECT gid, st, CAST(count(*) AS BIGINT) FROM single WHERE st IS NOT NULL GROUP BY ALL;
     CREATE TEMP TABLE ps_shared_members AS
-    SELECT m.gid, s.pid, m.state FROM ps_members m JOIN ps_shared s USING (provider_id);
+    SELECT m.gid, s.pid, m.st FROM ps_member_states m JOIN ps_shared s USING (provider_id);
+    DROP TABLE ps_member_states;`);
+}
+
+/**
+ * Appends to `price_stats` the medians of the dollar rows `input` (a relation of sid, gid,
+ * billing_class, negotiated_type, v, service_codes, modifiers) whose series it holds entirely.
+ */
+async function statsOf(con: DuckDBConnection, input: string): Promise<void> {
+  await con.run(`
+    CREATE TEMP TABLE ps_group_rows AS SELECT DISTINCT * FROM ${input};
     CREATE TEMP TABLE ps_units AS
     WITH g AS (SELECT sid, gid, billing_class, v, count(*) AS m FROM ps_group_rows GROUP BY ALL),
     s AS (
-      SELECT sid, pid, state, billing_class, v, count(*) AS m FROM (
-        SELECT DISTINCT r.sid, sm.pid, sm.state, r.billing_class, r.negotiated_type, r.v, r.service_codes, r.modifiers
+      SELECT sid, pid, st, billing_class, v, count(*) AS m FROM (
+        SELECT DISTINCT r.sid, sm.pid, sm.st, r.billing_class, r.negotiated_type, r.v, r.service_codes, r.modifiers
         FROM ps_group_rows r JOIN ps_shared_members sm USING (gid))
-      GROUP BY ALL)
-    SELECT g.sid, g.billing_class, g.v, w.state, g.m * w.n AS weight, g.gid AS unit, w.n AS unit_n, false AS shared
-    FROM g JOIN ps_weights w USING (gid)
-    UNION ALL
-    SELECT sid, billing_class, v, '${ALL_STATES}', m, pid, 1, true FROM s
-    UNION ALL
-    SELECT sid, billing_class, v, state, m, pid, 1, true FROM s WHERE state IS NOT NULL;
+      GROUP BY ALL),
+    u AS (
+      SELECT g.sid, g.billing_class, g.v, w.st, g.m * w.n AS weight, g.gid AS unit, w.n AS unit_n, false AS shared
+      FROM g JOIN ps_weights w USING (gid)
+      UNION ALL
+      SELECT sid, billing_class, v, 0, m, pid, 1, true FROM s
+      UNION ALL
+      SELECT sid, billing_class, v, st, m, pid, 1, true FROM s WHERE st IS NOT NULL)
+    SELECT sid, CAST(CASE billing_class WHEN 'professional' THEN 1 WHEN 'institutional' THEN 2 WHEN 'both' THEN 3 ELSE 0 END AS UTINYINT) AS cls,
+           v, st, weight, unit, unit_n, shared
+    FROM u;
     DROP TABLE ps_group_rows;
   `);
   // The weighted multiset by class selection (cs 0 all, 1 professional + both, 2 institutional +
-  // both) and state, then the positions of the median by a running sum over sorted values.
-  const classSelections = `unnest(CASE billing_class WHEN 'professional' THEN [0, 1] WHEN 'institutional' THEN [0, 2]
-                                                     WHEN 'both' THEN [0, 1, 2] ELSE [0] END)::UTINYINT AS cs`;
+  // both) and state (st 0 is 'ALL'), then the positions of the median by a running sum over sorted values.
+  const classSelections = `unnest(CASE cls WHEN 1 THEN [0, 1] WHEN 2 THEN [0, 2] WHEN 3 THEN [0, 1, 2] ELSE [0] END)::UTINYINT AS cs`;
   await con.run(`
-    CREATE TABLE price_stats AS
+    INSERT INTO price_stats
     WITH vals AS (
-      SELECT sid, cs, state, v, sum(weight) AS w
-      FROM (SELECT sid, ${classSelections}, state, v, weight FROM ps_units) GROUP BY ALL),
+      SELECT sid, cs, st, v, sum(weight) AS w
+      FROM (SELECT sid, ${classSelections}, st, v, weight FROM ps_units) GROUP BY ALL),
     cum AS (
-      SELECT sid, cs, state, v, w,
-             sum(w) OVER (PARTITION BY sid, cs, state ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c,
-             sum(w) OVER (PARTITION BY sid, cs, state) AS total
+      SELECT sid, cs, st, v,
+             sum(w) OVER (PARTITION BY sid, cs, st ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c
       FROM vals),
+    totals AS (SELECT sid, cs, st, sum(w) AS total FROM vals GROUP BY ALL),
     med AS (
-      SELECT sid, cs, state, any_value(total) AS total,
+      SELECT sid, cs, st, any_value(total) AS total,
              min(v) FILTER (WHERE c > floor((total - 1) / 2)) AS lo,
              min(v) FILTER (WHERE c > ceil((total - 1) / 2)) AS hi
-      FROM cum GROUP BY ALL),
+      FROM cum JOIN totals USING (sid, cs, st) GROUP BY ALL),
     prov AS (
-      SELECT sid, cs, state, sum(unit_n) AS provider_count
-      FROM (SELECT DISTINCT * FROM (SELECT sid, ${classSelections}, state, unit, shared, unit_n FROM ps_units)) GROUP BY ALL)
+      SELECT sid, cs, st, sum(unit_n) AS provider_count
+      FROM (SELECT DISTINCT * FROM (SELECT sid, ${classSelections}, st, unit, shared, unit_n FROM ps_units)) GROUP BY ALL)
     SELECT s.snapshot, s.insurer_id, s.billing_code,
-           (['all', 'professional', 'institutional'])[m.cs + 1] AS class_selection, m.state,
+           (['all', 'professional', 'institutional'])[m.cs + 1] AS class_selection, t.state,
            m.lo + (m.hi - m.lo) / 2 AS median_rate, CAST(m.total AS INTEGER) AS rate_count,
            CAST(p.provider_count AS INTEGER) AS provider_count
-    FROM med m JOIN prov p USING (sid, cs, state) JOIN ps_series s ON s.ps_series = m.sid;
+    FROM med m JOIN prov p USING (sid, cs, st) JOIN ps_series s ON s.ps_series = m.sid JOIN ps_states t ON t.st = m.st;
     DROP TABLE ps_units;`);
 }

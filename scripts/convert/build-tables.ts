@@ -10,6 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 import { buildPriceStats } from './build-price-stats';
+import { planCodeBuckets } from './code-buckets';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -19,6 +20,8 @@ export interface TableInputs {
   services?: string;
   /** Keep only providers in these states (upper case), when given. */
   states?: string[];
+  /** Rate rows per billing-code bucket (code-buckets.ts; default BUCKET_ROWS); tests set it small. */
+  bucketRows?: number;
 }
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
@@ -64,7 +67,8 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
            source_id, provider_group_id, provider_id, npi, tin_type, tin_value
     FROM raw_groups WHERE provider_id IS NOT NULL;
     CREATE TABLE resolved_groups AS
-    SELECT provider_group_key, source_id, provider_group_id, CAST(row_number() OVER (ORDER BY provider_group_key) AS INTEGER) AS gid
+    SELECT provider_group_key, source_id, provider_group_id, CAST(row_number() OVER (ORDER BY provider_group_key) AS INTEGER) AS gid,
+           true AS kept
     FROM (SELECT DISTINCT provider_group_key, source_id, provider_group_id FROM provider_groups);`);
 }
 
@@ -73,27 +77,36 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * build-price-stats.ts (writeTables copies the dataset columns alone): `ps_gid` (the resolved
  * group) and `ps_series` (one per snapshot x insurer_id x billing_code of a CPT/HCPCS item, NULL
  * for other code types), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
- * Items are joined by their integer (source_id, item_id); the sources table is tiny.
+ *
+ * `rates` is a VIEW over `raw_rates`: copying tens of millions of rows into a second table costs
+ * more (memory, then spilling to the temp directory) than joining them again, by the integer
+ * (source_id, item_id) and the small group table, in each of the few statements that read it.
+ * Rows whose group the states filter emptied (`resolved_groups.kept` false) are left out.
+ * `ps_bucket` is the row's billing-code bucket (code-buckets.ts): a filter on it is a filter on the
+ * small `rate_items`, which DuckDB pushes into the scan of `raw_rates` as an item_id range.
  */
-async function buildRates(con: DuckDBConnection): Promise<void> {
+async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<void> {
   const types = sqlList(SERVICE_CODE_TYPES);
   await con.run(`
-    CREATE TEMP TABLE item_keys AS
+    CREATE TABLE rate_items AS
     SELECT i.source_id, i.item_id, i.billing_code, i.billing_code_type, i.negotiation_arrangement, s.snapshot, s.insurer_id,
            CASE WHEN i.billing_code_type IN (${types})
                 THEN CAST(dense_rank() OVER (ORDER BY s.snapshot, s.insurer_id, i.billing_code) AS INTEGER) END AS ps_series
     FROM raw_items i JOIN sources s USING (source_id);
     CREATE TABLE ps_series AS
-    SELECT DISTINCT ps_series, snapshot, insurer_id, billing_code FROM item_keys WHERE ps_series IS NOT NULL;
-    CREATE TABLE rates AS
+    SELECT DISTINCT ps_series, snapshot, insurer_id, billing_code FROM rate_items WHERE ps_series IS NOT NULL;`);
+  await planCodeBuckets(con, bucketRows);
+  await con.run(`
+    CREATE OR REPLACE TABLE rate_items AS SELECT k.*, b.bucket FROM rate_items k JOIN code_buckets b USING (billing_code);
+    CREATE VIEW rates AS
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
            r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
-           r.additional_information, g.gid AS ps_gid, k.ps_series
+           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket
     FROM raw_rates r
-    JOIN item_keys k ON k.source_id = r.source_id AND k.item_id = r.item_id
-    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id;
-    DROP TABLE item_keys;`);
+    JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
+    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
+    WHERE g.kept IS DISTINCT FROM false;`);
 }
 
 async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promise<void> {
@@ -126,8 +139,8 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
     await con.run(`
       DELETE FROM providers WHERE state IS NULL OR state NOT IN (${sqlList(inputs.states)});
       DELETE FROM provider_groups WHERE provider_id NOT IN (SELECT provider_id FROM providers);
-      DELETE FROM rates WHERE provider_group_key IS NOT NULL
-        AND provider_group_key NOT IN (SELECT provider_group_key FROM provider_groups);`);
+      UPDATE resolved_groups SET kept = false
+        WHERE provider_group_key NOT IN (SELECT provider_group_key FROM provider_groups);`);
   }
 }
 
@@ -209,7 +222,7 @@ async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<
  */
 export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<{ claimsByState: boolean }> {
   await buildGroups(con);
-  await buildRates(con);
+  await buildRates(con, inputs.bucketRows);
   await buildProviders(con, inputs);
   await buildServices(con, inputs);
   const claimsByState = await buildClaims(con, inputs);

@@ -36,7 +36,7 @@ export interface ConvertOptions {
   log?: (line: string) => void;
   /** Parser threads (default: the machine's available parallelism). */
   jobs?: number;
-  /** An in_network item larger than this many bytes is split by negotiated_rates (default 32 MiB). */
+  /** An in_network item larger than this many bytes is split by negotiated_rates (default 8 MiB). */
   splitBytes?: number;
   /**
    * Fetch remote provider references (`provider_references[].location`) named by some rate

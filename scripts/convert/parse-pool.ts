@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MrfProblem } from '../mrf/types';
 import type { RAW_TABLES } from './spool-rows';
+import { collectGarbage } from './collect-garbage';
 
 /** A batch of elements of one kind; `elements` holds 6 numbers per element:
  * index, rateIndex, offset, start, end (in `buffer`), split (1 for a split item's head). */
@@ -102,13 +103,18 @@ export class ParsePool {
     }
   }
 
-  /** Waits for every batch of `sourceId` and returns each worker's spooled files and counts. */
+  /**
+   * Waits for every batch of `sourceId` and returns each worker's spooled files and counts; every
+   * thread (these and the caller's) then runs a full garbage collection (collect-garbage.ts).
+   */
   async finish(sourceId: number): Promise<SourceDone[]> {
     const replies = await Promise.all(this.slots.map((slot) => new Promise<WorkerReply>((resolve) => {
       slot.waiting.push(resolve);
       slot.worker.postMessage({ type: 'finish', sourceId });
     })));
     if (this.failure) throw this.failure;
+    // the source is read: DuckDB loads its rows next, so drop this thread's streaming garbage first
+    collectGarbage();
     return replies.flatMap((r) => (r.type === 'done' ? [r.done] : []));
   }
 

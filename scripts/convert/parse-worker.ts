@@ -4,8 +4,6 @@
  * each (scripts/mrf), and writes the spool rows of its own CSV files (spool-rows.ts). Problems are
  * kept per source with bounded memory and returned when the main thread finishes the source.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem, normalizeRate } from '../mrf/normalize-item';
@@ -14,6 +12,7 @@ import { parseElement } from '../mrf/parse-element';
 import type { MrfProblem } from '../mrf/types';
 import { MAX_PER_KIND } from './problems';
 import { SpoolRows } from './spool-rows';
+import { collectGarbage } from './collect-garbage';
 import type { BatchMessage, SourceDone, WorkerReply } from './parse-pool';
 
 const { id: workerId, billingCodes: codeList } = workerData as { id: number; billingCodes?: string[] };
@@ -29,17 +28,6 @@ interface SourceState {
 }
 
 const sources = new Map<number, SourceState>();
-
-/**
- * A full garbage collection of this thread, run when a source is finished: the thread then idles
- * while DuckDB works, and V8 would otherwise keep the heap grown by the parse (about 100 MB per
- * thread) in the process's resident memory.
- */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as unknown;
-  return typeof gc === 'function' ? (gc as () => void) : () => {};
-})();
 
 function state(m: BatchMessage): SourceState {
   let s = sources.get(m.sourceId);
@@ -127,11 +115,8 @@ parentPort!.on('message', (m: BatchMessage | { type: 'finish'; sourceId: number 
   try {
     if (m.type === 'finish') {
       reply = { type: 'done', done: finish(m.sourceId) };
+      // the thread idles while DuckDB loads and aggregates: give back the parse's heap first
       collectGarbage();
-      if (process.env.COMPETE_DEBUG_MEM) {
-        const u = process.memoryUsage();
-        process.stderr.write(`worker ${workerId} heapTotal=${(u.heapTotal / 1e6).toFixed(0)} used=${(u.heapUsed / 1e6).toFixed(0)}\n`);
-      }
     }
     else {
       batch(m);

@@ -80,7 +80,10 @@ class Batcher {
  */
 export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: ParsePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
   const meter = new InputMeter(o.inputBytes ?? null, o.onProgress);
-  const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), o.splitBytes);
+  // The billing-code filter also reaches the scanner, so the rates of a split (large) item whose
+  // code is filtered out are dropped before they are parsed.
+  const keep = o.billingCodes;
+  const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), o.splitBytes, keep && ((code: string) => keep.has(code)));
   const header = new HeaderFields();
   const problems: MrfProblem[] = [];
   const base = { type: 'batch' as const, sourceId: o.sourceId, dir: o.dir };

@@ -1,5 +1,6 @@
 /**
- * The converter's working database: a disk-backed DuckDB (native client) into which the streaming
+ * The converter's working database: an in-memory DuckDB (native client) capped at
+ * DUCKDB_MEMORY_LIMIT that spills to a temp directory in the work dir, into which the streaming
  * reader's rows are loaded in bulk from CSV files (spool-rows.ts), to be joined and aggregated in SQL at the end
  * (architecture.md §5: provider groups stored apart from rates, never rates x NPIs while streaming).
  *
@@ -15,8 +16,15 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import path from 'node:path';
 
-/** DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5). */
-export const DUCKDB_MEMORY_LIMIT = '256MB';
+/**
+ * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5).
+ * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads
+ * (issue 3); an in-memory database (no compression on write) beat a disk-backed one here.
+ */
+export const DUCKDB_MEMORY_LIMIT = '160MB';
+
+/** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
+const CSV_BUFFER_BYTES = 4 << 20;
 
 /** Column types of the raw tables, in CSV order (spool-rows.ts writes them). */
 const RAW_COLUMNS: Record<string, string> = {
@@ -74,7 +82,8 @@ export async function openSpool(workDir: string): Promise<Spool> {
       if (files.length === 0) return;
       const list = files.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
       await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
-        escape = '"', allow_quoted_nulls = false, auto_detect = false, columns = ${RAW_COLUMNS[table]})`);
+        escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
+        columns = ${RAW_COLUMNS[table]})`);
     },
     close() {
       con.closeSync();

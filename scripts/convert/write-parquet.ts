@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, TABLE_NAMES, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
+import { bucketCount } from './code-buckets';
 
 /** Rows per Parquet row group of `rates`: small enough that one billing code reads little. */
 export const RATES_ROW_GROUP_SIZE = 50_000;
@@ -30,19 +31,55 @@ export async function sha256File(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function rowGroups(con: DuckDBConnection, file: string): Promise<RowGroupIndexEntry[]> {
+async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Promise<RowGroupIndexEntry[]> {
   const r = await con.runAndReadAll(
     `SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value
      FROM parquet_metadata($1) WHERE path_in_schema = 'billing_code' ORDER BY row_group_id`,
     [file],
   );
   return r.getRowObjects().map((o) => ({
-    file: 0,
+    file: fileIndex,
     row_group: Number(o.row_group_id),
     rows: Number(o.row_group_num_rows),
     min_billing_code: String(o.stats_min_value ?? ''),
     max_billing_code: String(o.stats_max_value ?? ''),
   }));
+}
+
+/** Writes one sorted Parquet file from `select` (a relation); returns its row count (COPY's answer). */
+async function copySorted(con: DuckDBConnection, name: TableName, from: string, file: string): Promise<number> {
+  const rowGroupSize = name === 'rates' ? RATES_ROW_GROUP_SIZE : 1_000_000;
+  const copied = await con.runAndReadAll(
+    `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${ORDER[name]})
+     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`,
+  );
+  return Number(copied.getRows()[0]![0]);
+}
+
+/**
+ * `rates` as `rates/part-<k>.parquet`, one part per billing-code bucket (code-buckets.ts) in code
+ * order, each read by its bucket (an item_id range of `raw_rates`) and sorted within DuckDB's memory
+ * limit. With one bucket, a single sorted COPY.
+ */
+async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
+  const entry: ManifestTable = { files: [], rows: 0, bytes: [], sha256: [], row_groups: [] };
+  const add = async (rel: string, rows: number): Promise<void> => {
+    const file = path.join(outDir, rel);
+    entry.row_groups!.push(...await rowGroups(con, file, entry.files.length));
+    entry.files.push(rel);
+    entry.rows += rows;
+    entry.bytes.push((await stat(file)).size);
+    entry.sha256.push(await sha256File(file));
+  };
+  if ((await bucketCount(con)) <= 1) {
+    await add('rates/part-0.parquet', await copySorted(con, 'rates', 'rates', path.join(outDir, 'rates/part-0.parquet')));
+    return entry;
+  }
+  for (let k = 0, n = await bucketCount(con); k < n; k++) {
+    const rel = `rates/part-${k}.parquet`;
+    await add(rel, await copySorted(con, 'rates', `rates WHERE ps_bucket = ${k}`, path.join(outDir, rel)));
+  }
+  return entry;
 }
 
 /**
@@ -53,23 +90,14 @@ export async function writeTables(con: DuckDBConnection, outDir: string): Promis
   await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const out = {} as Record<TableName, ManifestTable>;
   for (const name of TABLE_NAMES) {
-    const rel = name === 'rates' ? 'rates/part-0.parquet' : `${name}.parquet`;
+    if (name === 'rates') {
+      out.rates = await writeRates(con, outDir);
+      continue;
+    }
+    const rel = `${name}.parquet`;
     const file = path.join(outDir, rel);
-    const cols = COLUMNS[name].join(', ');
-    const rowGroupSize = name === 'rates' ? RATES_ROW_GROUP_SIZE : 1_000_000;
-    await con.run(
-      `COPY (SELECT ${cols} FROM ${name} ORDER BY ${ORDER[name]})
-       TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`,
-    );
-    const count = await con.runAndReadAll(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${name}`);
-    const entry: ManifestTable = {
-      files: [rel],
-      rows: Number(count.getRowObjects()[0]!.n),
-      bytes: [(await stat(file)).size],
-      sha256: [await sha256File(file)],
-    };
-    if (name === 'rates') entry.row_groups = await rowGroups(con, file);
-    out[name] = entry;
+    const rows = await copySorted(con, name, name, file);
+    out[name] = { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
   }
   return out;
 }

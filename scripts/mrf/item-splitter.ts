@@ -18,6 +18,7 @@ export interface RateSlice {
 }
 
 import { peekBillingCode } from './peek-billing-code.js';
+import { CLASS, C_OPEN, C_QUOTE, skipString } from './scan-bytes.js';
 
 const KEY = Buffer.from('negotiated_rates');
 
@@ -67,6 +68,18 @@ export class ItemSplitter {
     if (this.strParts.length > 0 || this.strStart === -2) this.strStart = start;
     let i = start;
     for (; i < n; i++) {
+      if (this.depth > 2 && this.inRates && !this.inStr && !this.esc) {
+        // inside a rate element: only strings and brackets matter until it closes
+        const close = this.skipInRate(buf, i);
+        if (close < 0) {
+          i = n;
+          break;
+        }
+        i = close;
+        this.depth = 2;
+        this.endRate(buf, i + 1, out);
+        continue;
+      }
       const c = buf[i]!;
       if (this.esc) {
         this.esc = false;
@@ -146,6 +159,32 @@ export class ItemSplitter {
       this.strParts.push(Buffer.from(buf.subarray(this.strStart, n)));
       this.strStart = -2;
     }
+    return -1;
+  }
+
+  /**
+   * Scans from `i` inside a rate element (depth > 2): returns the index of the bracket that closes
+   * it, or -1 at the chunk end (depth, string and escape state kept for the next chunk).
+   */
+  private skipInRate(buf: Buffer, i: number): number {
+    const n = buf.length;
+    let depth = this.depth;
+    for (; i < n; i++) {
+      const k = CLASS[buf[i]!]!;
+      if (k === 0) continue;
+      if (k === C_QUOTE) {
+        const q = skipString(buf, i + 1);
+        if (q < 0) {
+          this.inStr = true;
+          this.esc = q === -2;
+          this.depth = depth;
+          return -1;
+        }
+        i = q;
+      } else if (k === C_OPEN) depth++;
+      else if (--depth === 2) return i;
+    }
+    this.depth = depth;
     return -1;
   }
 

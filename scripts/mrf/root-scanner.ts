@@ -8,10 +8,14 @@
  * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
  */
 import { ItemSplitter, type RateSlice } from './item-splitter.js';
+import { CLASS, C_OPEN, C_QUOTE, skipString } from './scan-bytes.js';
 import { MrfReadError } from './types.js';
 
-/** An `in_network[]` element still open past this many bytes is split by its negotiated_rates. */
-export const DEFAULT_SPLIT_BYTES = 32 * 1024 * 1024;
+/**
+ * An `in_network[]` element still open past this many bytes is split by its negotiated_rates. 8 MiB
+ * keeps what one parser thread holds at once (the parsed element is several times its bytes) small.
+ */
+export const DEFAULT_SPLIT_BYTES = 8 * 1024 * 1024;
 
 /** The two root arrays whose elements are cut one by one. */
 export type RootArray = 'provider_references' | 'in_network';
@@ -47,38 +51,6 @@ const P_ROOT_VALUE = 2;
 const P_ELEMENT = 3;
 
 const EMPTY: Buffer = Buffer.alloc(0);
-
-/** Byte classes of the container scan: 0 plain, quote, opening and closing brackets. */
-const C_QUOTE = 1;
-const C_OPEN = 2;
-const C_CLOSE = 3;
-const CLASS = new Uint8Array(256);
-CLASS[0x22] = C_QUOTE;
-CLASS[0x7b] = C_OPEN;
-CLASS[0x5b] = C_OPEN;
-CLASS[0x7d] = C_CLOSE;
-CLASS[0x5d] = C_CLOSE;
-
-/**
- * Skips the rest of a string whose opening quote is before `i`: returns the index of its closing
- * quote, -1 when the chunk ends inside it, -2 when it ends right after a backslash (the next byte
- * is escaped). Uses `indexOf` for the quote and counts the backslashes before it.
- */
-function skipString(buf: Buffer, i: number): number {
-  for (;;) {
-    const q = buf.indexOf(0x22, i);
-    if (q < 0) return buf[buf.length - 1] === 0x5c && backslashesBefore(buf, buf.length, i) % 2 === 1 ? -2 : -1;
-    if (backslashesBefore(buf, q, i) % 2 === 0) return q;
-    i = q + 1;
-  }
-}
-
-/** Number of consecutive backslashes right before `end`, not looking before `from`. */
-function backslashesBefore(buf: Buffer, end: number, from: number): number {
-  let k = end;
-  while (k > from && buf[k - 1] === 0x5c) k--;
-  return end - k;
-}
 
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

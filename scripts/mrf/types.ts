@@ -118,7 +118,7 @@ export interface MrfReadOptions {
   billingCodes?: ReadonlySet<string>;
   /** Called with (bytes read of the compressed input, total bytes or null) as the file streams. */
   onProgress?: (bytesRead: number, totalBytes: number | null) => void;
-  /** An in_network item larger than this (bytes) is split by negotiated_rates (default 32 MiB). */
+  /** An in_network item larger than this (bytes) is split by negotiated_rates (default 8 MiB). */
   splitBytes?: number;
 }
 

@@ -124,7 +124,7 @@ describe('verifyLocal on a file larger than one hash slice', () => {
     await verifyLocal(files, (p) => { if (p.file === 'rates.parquet') seen.push(p.bytesDone % big.length); });
     expect(seen).toEqual([0, HASH_SLICE_BYTES, 2 * HASH_SLICE_BYTES]);
     const damaged = big.slice();
-    damaged[damaged.length - 1] ^= 1;
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] ?? 0) ^ 1;
     files.set('services.parquet', new Blob([damaged]));
     await expect(verifyLocal(files)).rejects.toThrow(/^services\.parquet: SHA-256 [0-9a-f]{64} does not match/);
   });

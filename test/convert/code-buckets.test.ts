@@ -1,0 +1,86 @@
+/**
+ * Billing-code buckets (code-buckets.ts): with buckets of one row, price_stats and the rates
+ * Parquet parts must hold exactly what one bucket gives, the parts in billing-code order, each
+ * sorted, and the manifest's row-group index naming each part.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildTables } from '../../scripts/convert/build-tables';
+import { openSpool } from '../../scripts/convert/spool';
+import { writeTables } from '../../scripts/convert/write-parquet';
+import type { ManifestTable, TableName } from '../../contract/dataset';
+
+let tmp: string;
+
+/** Spools the rows below into a fresh working database in `dir`, builds and writes the tables. */
+async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[][]; tables: Record<TableName, ManifestTable> }> {
+  await mkdir(dir, { recursive: true });
+  const spool = await openSpool(dir);
+  try {
+    // groups g1 (NPI 1000000001, 1000000002) and g2 (1000000002): NPI ..02 is in both
+    await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,\n0,g1,1000000002,1000000002,ein,1,\n0,g2,1000000002,1000000002,ein,2,\n');
+    // items 0..3: codes 99213, 0450 (RC), 99214, 99215
+    await writeFile(path.join(dir, 'i.csv'), '0,0,CPT,99213,a,,ffs\n0,1,RC,0450,b,,ffs\n0,2,CPT,99214,c,,ffs\n0,3,CPT,99215,d,,ffs\n');
+    const rate = (item: number, g: string, cls: string, v: number): string => `0,${item},${g},${cls},negotiated,${v},11,"",9999-12-31,,\n`;
+    await writeFile(path.join(dir, 'r.csv'), [
+      rate(3, 'g1', 'professional', 30), rate(0, 'g1', 'professional', 10), rate(0, 'g2', 'professional', 10),
+      rate(0, 'g2', 'institutional', 20), rate(2, 'g2', 'both', 40), rate(1, 'g1', 'institutional', 5),
+      rate(3, 'g9', 'professional', 31), rate(2, 'g1', 'professional', 41),
+    ].join(''));
+    await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
+    await spool.load('raw_items', [path.join(dir, 'i.csv')]);
+    await spool.load('raw_rates', [path.join(dir, 'r.csv')]);
+    await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
+    await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
+    const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
+      FROM price_stats ORDER BY ALL`)).getRows();
+    const out = path.join(dir, 'out');
+    await mkdir(out, { recursive: true });
+    return { stats, tables: await writeTables(spool.con, out) };
+  } finally {
+    spool.close();
+  }
+}
+
+let one: Awaited<ReturnType<typeof build>>;
+let many: Awaited<ReturnType<typeof build>>;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-buckets-'));
+  one = await build(path.join(tmp, 'one'), 1_000_000);
+  many = await build(path.join(tmp, 'many'), 1);
+});
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('billing-code buckets', () => {
+  it('give the same price_stats as one bucket', () => {
+    // 99213: NPI ..01 10 (g1), NPI ..02 10 (g1 and g2: once) and 20 inst (g2) -> all: 10 10 20 -> 10, 3 rows, 2 providers
+    expect(one.stats).toContainEqual(['99213', 'all', 'ALL', 10, 3, 2]);
+    expect(many.stats).toEqual(one.stats);
+  });
+
+  it('write one sorted part per bucket, in billing-code order, indexed in the manifest', async () => {
+    expect(one.tables.rates.files).toEqual(['rates/part-0.parquet']);
+    // codes in text order: 0450, 99213, 99214, 99215 -> 4 buckets of one code each
+    expect(many.tables.rates.files).toEqual(['rates/part-0.parquet', 'rates/part-1.parquet', 'rates/part-2.parquet', 'rates/part-3.parquet']);
+    expect(many.tables.rates.rows).toBe(8);
+    expect(many.tables.rates.row_groups!.map((g) => [g.file, g.min_billing_code, g.max_billing_code, g.rows])).toEqual([
+      [0, '0450', '0450', 1], [1, '99213', '99213', 3], [2, '99214', '99214', 2], [3, '99215', '99215', 2],
+    ]);
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const read = async (d: string, t: ManifestTable): Promise<unknown[][]> => (await con.runAndReadAll(
+      `SELECT billing_code, provider_group_key, negotiated_rate FROM read_parquet([${t.files.map((f) => `'${path.join(tmp, d, 'out', f)}'`).join(', ')}])`)).getRows();
+    // the parts read in order give the rows of the single sorted file (g9 is undeclared: NULL key, last)
+    expect(await read('many', many.tables.rates)).toEqual(await read('one', one.tables.rates));
+    expect((await read('one', one.tables.rates)).map((r) => r[0])).toEqual(['0450', '99213', '99213', '99213', '99214', '99214', '99215', '99215']);
+    con.closeSync();
+    db.closeSync();
+  });
+});
