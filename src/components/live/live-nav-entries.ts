@@ -16,5 +16,6 @@ export const LIVE_NAV_ENTRIES: readonly LiveNavEntry[] = [
   { label: 'Live Comparison', to: '/live-comparison', icon: 'compare' },
   { label: 'Live Search', to: '/live-search', icon: 'search' },
   { label: 'Data Coverage', to: '/data-coverage', icon: 'file' },
+  { label: 'Snapshot', to: '/dataset', icon: 'file' },
   { label: 'Methodology', to: '/methodology', icon: 'home' },
 ];
