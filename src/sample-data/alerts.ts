@@ -3,25 +3,12 @@
  * `affectedValue` and `marketValue` USD.
  */
 
-export type AlertType = 'price_spike' | 'outlier' | 'market_shift';
-export type AlertSeverity = 'high' | 'medium' | 'low';
+import type { Alert as AlertEntity, AlertSeverity, AlertType } from '../../contract/alert-rules';
 
-export interface Alert {
-  id: string;
-  type: AlertType;
-  severity: AlertSeverity;
-  title: string;
-  description: string;
-  serviceCode: string;
-  serviceName: string;
-  region: string;
-  affectedValue: number;
-  marketValue: number;
-  createdAt: string;
-  acknowledged: boolean;
-  acknowledgedBy?: string;
-  acknowledgedAt?: string;
-}
+export type { AlertSeverity, AlertType };
+
+/** A sample alert: the live Alert entity of contract/alert-rules.ts, acknowledgement fields optional. */
+export type Alert = Omit<AlertEntity, 'acknowledgedBy' | 'acknowledgedAt'> & { acknowledgedBy?: string; acknowledgedAt?: string };
 
 export const SAMPLE_ALERTS: readonly Alert[] = [
   { id: 'alert-1', type: 'price_spike', severity: 'high', title: 'Price spike on MRI Brain',
