@@ -1,7 +1,8 @@
 /**
  * 'Top 10 Overpaid Services' (product-spec §2 Dashboard content, §9): horizontal bars of the
  * reference insurer's variance, percent, on a fixed 0-30 % axis, highest first, with a tooltip
- * per bar (pointer). A pure function: rows in, SVG element out.
+ * per bar (pointer). A pure function: rows in, SVG element out. With `options.href` each bar is a
+ * link (an SVG `<a>`; PlotFigure routes its clicks inside the app).
  */
 import * as Plot from '@observablehq/plot';
 import { formatPercent } from '../../contract/format';
@@ -17,8 +18,15 @@ export interface OverpaidServiceRow {
 /** Axis domain of the chart, percent (product-spec §9). */
 export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
 
-/** `options.domain` replaces the fixed 0-30 % axis (the live dashboard fits its data). */
-export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: ChartOptions & { domain?: [number, number] } = {}): SVGSVGElement | HTMLElement {
+export interface TopOverpaidOptions extends ChartOptions {
+  /** Replaces the fixed 0-30 % axis (the live dashboard fits its data). */
+  domain?: [number, number];
+  /** The link of a bar (e.g. the live comparison of that service); absent = bars are not links. */
+  href?: (row: OverpaidServiceRow) => string;
+}
+
+/** See the module comment. */
+export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: TopOverpaidOptions = {}): SVGSVGElement | HTMLElement {
   const data = rows.slice(0, 10);
   const base = baseOptions(options, 640);
   // The labels take up to 42 % of the width (half on a phone); about 7.6 px per character at
@@ -35,11 +43,11 @@ export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: C
     x: { domain: options.domain ?? TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },
     y: { domain: data.map((d) => d.serviceName), label: null, tickFormat: label },
     marks: [
-      Plot.barX(data, { x: 'variance', y: 'serviceName', fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2 }),
+      Plot.barX(data, { x: 'variance', y: 'serviceName', fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2, ...(options.href ? { href: options.href } : {}) }),
       Plot.text(data, { x: 'variance', y: 'serviceName', text: (d: OverpaidServiceRow) => formatPercent(d.variance), dx: 4, textAnchor: 'start', fill: CHART_COLORS.muted }),
       Plot.ruleX([0]),
       Plot.tip(data, Plot.pointerY({
-        x: 'variance', y: 'serviceName',
+        x: 'variance', y: 'serviceName', pointerEvents: 'none', // a click goes to the bar under the tip
         title: (d: OverpaidServiceRow) => `${d.serviceName}\nCPT ${d.serviceCode}\n${formatPercent(d.variance)} above market`,
       })),
     ],

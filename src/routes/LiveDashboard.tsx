@@ -14,10 +14,10 @@ import { topOverpaidChart, type OverpaidServiceRow } from '../charts/top-overpai
 import type { ChartOptions } from '../charts/chart-options';
 import { PlotFigure } from '../components/charts/PlotFigure';
 import { AlertIcon, DollarIcon, TrendUpIcon } from '../components/Icons';
-import { dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
+import { comparisonPathOf, dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
 import { LiveAlerts } from '../components/live/LiveAlerts';
+import { LiveStateModal } from '../components/live/LiveStateModal';
 import { useApi } from '../components/live/use-api';
-import { RegionModal } from '../components/map/RegionModal';
 import { UsStateMap } from '../components/map/UsStateMap';
 import { SummaryCard } from '../components/SummaryCard';
 import { overpaymentLevel } from '../sample-data/dashboard';
@@ -25,22 +25,9 @@ import { STATE_AREAS } from '../sample-data/us-states';
 import '../styles/screens.css';
 import '../components/live/live.css';
 
-/** The modal's note on live data (product-spec §2). */
-export const LIVE_PRICES_NOTE = 'All prices are live API data.';
+export { LIVE_PRICES_NOTE } from '../components/live/LiveStateModal';
 
 const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]));
-
-function StateModal({ code, onClose }: { code: string; onClose(): void }): ReactElement | null {
-  const area = AREAS_BY_CODE.get(code);
-  const load = useApi('GET /api/regional-services', area?.available ? { state: code } : null);
-  if (!area?.available) return null;
-  if (load.status === 'loading') return <p className="visually-hidden" role="status">Loading...</p>;
-  const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}` : LIVE_PRICES_NOTE;
-  const rows = (load.data ?? []).map((r) => ({
-    service: `${r.service_code} ${r.service_name}`, yourPrice: r.your_price, marketAvg: r.market_avg, overpaymentPct: r.overpayment_pct,
-  }));
-  return <RegionModal area={area} rows={rows} note={note} onClose={onClose} />;
-}
 
 export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
@@ -61,11 +48,13 @@ export function LiveDashboard(): ReactElement {
   const trendRows: TrendRow[] = useMemo(() => trend.data ?? [], [trend.data]);
   const topDomain = useMemo(() => fitDomain(top.map((t) => t.variance), true), [top]);
   const trendDomain = useMemo(() => fitDomain(trendRows.map((t) => t.value), false), [trendRows]);
-  const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) => topOverpaidChart(rows, { ...o, domain: topDomain }), [topDomain]);
+  const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) =>
+    topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance) }), [topDomain]);
   const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) => overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [trendDomain]);
   const stateValues = useMemo(() => Object.fromEntries((regional.data ?? []).map((r) => [r.region, r.anthem_avg_overpayment])), [regional.data]);
   const reference = insurers.data?.find((i) => i.isReference);
   const openState = search.get('state')?.toUpperCase() ?? null;
+  const openArea = openState ? AREAS_BY_CODE.get(openState) : undefined;
   const setState = (code: string | null) => setSearch((cur) => {
     const next = new URLSearchParams(cur);
     if (code) next.set('state', code);
@@ -113,10 +102,23 @@ export function LiveDashboard(): ReactElement {
             <div className="section panel">
               <div className="section__head">
                 <h2>Top 10 Overpaid Services</h2>
-                <p>Percent against the market average · <Link to="/methodology#variance">variance</Link></p>
+                <p>Percent against the market average · <Link to="/methodology#variance">variance</Link> · select a bar for its prices</p>
               </div>
               {top.length === 0 ? <p className="live-status">No service has a variance.</p> : (
-                <PlotFigure chart={topChart} rows={top} label={`Top 10 Overpaid Services, bar chart, ${topDomain[0]} to ${topDomain[1]} percent`} />
+                <>
+                  <PlotFigure chart={topChart} rows={top} label={`Top 10 Overpaid Services, bar chart, ${topDomain[0]} to ${topDomain[1]} percent`} />
+                  <details className="live-top-links">
+                    <summary>Open a service in the comparison</summary>
+                    <ol>
+                      {top.map((t) => (
+                        <li key={t.serviceCode}>
+                          <Link to={comparisonPathOf(t.serviceCode, t.variance)}>{`${t.serviceCode} ${t.serviceName}`}</Link>
+                          <span className="live-top-links__value">{formatSignedPercent(t.variance)}</span>
+                        </li>
+                      ))}
+                    </ol>
+                  </details>
+                </>
               )}
             </div>
             <div className="section panel">
@@ -143,7 +145,10 @@ export function LiveDashboard(): ReactElement {
         </>
       )}
 
-      {ready && openState && <StateModal code={openState} onClose={() => setState(null)} />}
+      {ready && openArea?.available && (
+        <LiveStateModal key={openArea.code} area={openArea} reference={reference ?? null} competitors={insurers.data.filter((i) => !i.isReference)}
+          onClose={() => setState(null)} />
+      )}
     </section>
   );
 }

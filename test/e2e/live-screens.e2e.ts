@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { convertCatalog } from '../../scripts/convert/index';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
@@ -14,6 +14,9 @@ import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Bro
 
 const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** The squashed texts of a table's body rows. */
+const bodyRows = async (table: Locator) => (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+const focused = (el: Locator) => el.evaluate((e) => e === document.activeElement);
 
 let root: string;
 let live: RunningServer;
@@ -103,6 +106,88 @@ describe('live dashboard', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('state')).toBeNull();
+  });
+
+  it("traces the state modal's Your Price and Market Avg to their medians and rate rows, by keyboard", async () => {
+    const { page } = browser;
+    await page.locator('path[data-state="NY"]').click();
+    const modal = page.getByRole('dialog', { name: 'New York (Northeast) - Service Price Comparison' });
+    const rateRows = page.getByRole('dialog', { name: /Rate rows behind the prices/ });
+    await modal.getByRole('table').waitFor({ timeout: 30_000 });
+    // Your Price of 99213 in NY: ref has NY1 140 only (CA1 120 is in CA) -> median $140, 1 row, 1 provider, one file.
+    const yours = modal.getByRole('button', { name: /^Your Price of 99213 in NY: \$140/ });
+    await yours.press('Enter');
+    await rateRows.getByText('mrf/ref_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
+    expect(await bodyRows(page.getByRole('region', { name: 'Prices and their files' }))).toEqual([expect.stringMatching(
+      /^Reference Health \$140 1 1 #\d+ mrf\/ref_2025-02_in-network-rates\.json Reference Health, Inc\. · last updated 2025-02-03 · snapshot 2025-02 · 1 row /)]);
+    expect(squash(await rateRows.innerText())).toContain('state NY, both billing classes');
+    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Reference Health' })))
+      .toEqual([expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $140.00 negotiated professional 11')]);
+    // Escape closes the rate rows only; focus is back on the price, in the modal still open.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => rateRows.count()).toBe(0);
+    expect([await modal.isVisible(), await focused(yours)]).toEqual([true, true]);
+
+    // Market Avg of 70551 in NY: alpha NY1 600, gamma NY1 640, beta only CA2 500 (not in NY): (600 + 640) / 2 = $620.
+    const market = modal.getByRole('button', { name: /^Market Avg of 70551 in NY: \$620/ });
+    await market.press('Enter');
+    await rateRows.getByText('mrf/gamma_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
+    const medians = await bodyRows(page.getByRole('region', { name: 'Prices and their files' }));
+    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1', 'Beta Health Plan - 0 0 -', 'Gamma Mutual $640 1 1']);
+    expect(await rateRows.getByText('Market Avg in NY = mean of 2 medians (Alpha Care $600, Gamma Mutual $640) = $620. No dollar rate here: Beta Health Plan.').count()).toBe(1);
+    // Each competitor's rows: Gamma's one row at Harbor General Hospital.
+    await rateRows.getByRole('button', { name: 'Rows of Gamma Mutual' }).click();
+    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Gamma Mutual' }))).toEqual([expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 negotiated institutional')]);
+    // Exportable: every competitor's rows, 1 (alpha) + 0 (beta) + 1 (gamma) = 2 lines under the header.
+    const [download] = await Promise.all([page.waitForEvent('download'), rateRows.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('rate-rows-70551_state-ny.csv');
+    const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
+    expect(csv.slice(1).map((l) => l.split(',').slice(0, 8).join(','))).toEqual(['alpha,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,600',
+      'gamma,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,640']);
+    await screenshot(page, 'live-dashboard-modal-market-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'live-dashboard-modal-market-390x844');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => rateRows.count()).toBe(0);
+    expect(await focused(market)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('opens the live comparison of a Top 10 bar, by pointer and by keyboard, where its prices drill down', async () => {
+    const { page } = browser;
+    // The first bar is 70551 (+20.7 %, the largest variance).
+    await page.getByRole('img', { name: /Top 10 Overpaid Services/ }).locator('g[aria-label="bar"] rect').first().click();
+    await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/live-comparison?services=70551');
+    const row70551 = page.getByRole('row').filter({ has: page.getByText('70551', { exact: true }) });
+    await row70551.waitFor({ timeout: BOOT });
+    // Every competitor: 700 vs (600 + 500 + 640) / 3 = 580: +$120, +20.7 %, 100 claims, savings 12,000; the only row.
+    expect(squash(await row70551.innerText())).toContain('$700 Alpha $600 Beta $500 Gamma $640 $580 Above market: +$120 +20.7% 100 $12,000');
+    expect(await page.locator('.comparison-table tbody tr').count()).toBe(1);
+    await row70551.getByRole('button', { name: /^Beta price of 70551/ }).click();
+    // beta 70551: CA2 500, the whole market -> median $500, 1 row, 1 provider, one file.
+    await expect.poll(async () => (await bodyRows(page.getByRole('region', { name: 'Prices and their files' })))[0], { timeout: 60_000 })
+      .toMatch(/^Beta Health Plan \$500 1 1 #\d+ mrf\/beta_2025-02_in-network-rates\.json /);
+    await page.keyboard.press('Escape');
+
+    // Keyboard: the list under the chart. Top 10 by variance: 70551 20.7, 20027 13.5, 99213 13.04, 20026 13.0, ...
+    await page.goBack();
+    await page.getByText('Open a service in the comparison').press('Enter', { timeout: BOOT });
+    expect((await page.locator('.live-top-links li').allInnerTexts()).map(squash).filter((t, i) => i < 3 || i === 9)).toEqual(['70551 MRI brain without contrast +20.7%',
+      '20027 Procedure 27 +13.5%', '99213 Office or outpatient visit, established patient +13.0%', '20020 Procedure 20 +10.0%']);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await focused(page.getByRole('link', { name: '99213 Office or outpatient visit, established patient' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).search).toBe('?services=99213');
+    const row99213 = page.getByRole('row').filter({ has: page.getByText('99213', { exact: true }) });
+    await row99213.waitFor({ timeout: BOOT });
+    // 130 vs (105 + 90 + 150) / 3 = 115: +$15, +13.0 %, 1,000 claims, savings 15,000.
+    expect(squash(await row99213.innerText())).toContain('$130 Alpha $105 Beta $90 Gamma $150 $115 Above market: +$15 +13.0% 1,000 $15,000');
+    await screenshot(page, 'live-comparison-from-top10-1280x800');
+    await page.goBack();
+    await page.getByText('Open a service in the comparison').click({ timeout: BOOT });
+    await bothWidths(page, 'live-dashboard-top-links', () => page.getByText('Open a service in the comparison').click({ timeout: BOOT }));
   });
 
   it('acknowledges an alert, shows who and when, and keeps it after a reload', async () => {
@@ -213,6 +298,24 @@ describe('live comparison', () => {
 });
 
 describe('live search', () => {
+  it('keeps Provider and Insurer close together before a service is chosen, at both widths', async () => {
+    const { page } = browser;
+    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(url('/live-search'));
+      await page.getByLabel('Service Name').locator('option', { hasText: '99213' }).waitFor({ state: 'attached', timeout: BOOT });
+      const [provider, insurer, service, form] = await Promise.all([page.getByRole('combobox', { name: 'Provider' }), page.getByLabel('Insurer'),
+        page.getByLabel('Service Name'), page.locator('.live-search__form')].map(async (l) => (await l.boundingBox())!));
+      // 1280: one row of three boxes. 390: stacked, with only the 16 px gap and the Insurer label (~20 px) between
+      // Provider and Insurer. Forms measured 97.5 px and 244.5 px tall; the bug's 260 px autocomplete made them 300+.
+      if (width === 1280) expect([insurer!.y - provider!.y, service!.y - provider!.y].map(Math.round).map(Math.abs)).toEqual([0, 0]);
+      else expect(insurer!.y - (provider!.y + provider!.height)).toBeLessThan(48);
+      expect(form!.height).toBeLessThan(width === 1280 ? 140 : 280);
+      await screenshot(page, `live-search-empty-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('finds the price, reference price and market average of (99213, Ada Lovelace, Alpha Care)', async () => {
     const { page } = browser;
     await page.goto(url('/live-search'));

@@ -2,8 +2,12 @@
  * Mounts one chart function's element (architecture.md: charts are pure functions mounted by one
  * PlotFigure). Re-renders at its container's width (ResizeObserver). Chart tooltips hide on
  * Escape and come back when the pointer moves over the chart (product-spec §2 Dashboard content).
+ * Links a chart draws (an SVG `<a>`, e.g. a bar of Top 10 Overpaid Services) open inside the app
+ * (react-router) on a plain click; they leave the Tab order, since the chart is one image to
+ * assistive technology: a screen giving its charts links lists them in HTML as well.
  */
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type ReactElement } from 'react';
+import { useNavigate } from 'react-router-dom';
 import type { ChartOptions } from '../../charts/chart-options';
 import './PlotFigure.css';
 
@@ -19,6 +23,7 @@ export function PlotFigure<Row>({ chart, rows, label }: PlotFigureProps<Row>): R
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | null>(null);
   const [tipsHidden, setTipsHidden] = useState(false);
+  const navigate = useNavigate();
 
   useEffect(() => {
     const el = box.current;
@@ -36,6 +41,7 @@ export function PlotFigure<Row>({ chart, rows, label }: PlotFigureProps<Row>): R
     const node = chart(rows, { width });
     node.setAttribute('role', 'img');
     node.setAttribute('aria-label', label);
+    for (const a of node.querySelectorAll('a')) a.setAttribute('tabindex', '-1');
     el.replaceChildren(node);
     return () => node.remove();
   }, [chart, rows, width, label]);
@@ -48,8 +54,21 @@ export function PlotFigure<Row>({ chart, rows, label }: PlotFigureProps<Row>): R
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const link = event.target instanceof Element ? event.target.closest('a') : null;
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const href = link instanceof SVGAElement ? link.href.baseVal : link.getAttribute('href');
+    if (!href) return;
+    const to = new URL(href, window.location.href);
+    if (to.origin !== window.location.origin) return;
+    event.preventDefault();
+    void navigate(`${to.pathname}${to.search}${to.hash}`);
+  };
+
   return (
+    // The links inside are in the Tab order elsewhere (see the module comment); this only routes clicks.
     <div
+      onClick={onClick}
       ref={box}
       className={`plot-figure${tipsHidden ? ' plot-figure--tips-hidden' : ''}`}
       onPointerMove={() => tipsHidden && setTipsHidden(false)}

@@ -3,6 +3,8 @@
  * insurer asked, `GET /api/rate-rows` with the screen's selection; a summary (median, rate rows,
  * providers) and the files the rows come from (reporting entity, `last_updated_on`, snapshot,
  * from the manifest's sources), then the rows of one insurer, exportable as CSV (all insurers).
+ * With `meanLabel` (a market average) it also shows the mean of the medians (metrics.md, Per
+ * service: market_average = the arithmetic mean of the competitors' medians that exist).
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -12,6 +14,7 @@ import { apiGet } from '../../api/client';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
 import { ExportCsvButton } from './ExportCsvButton';
+import { meanOfMedians } from './mean-of-medians';
 import { exportFileName } from '../../url-state/live-comparison-state';
 import './live.css';
 
@@ -29,6 +32,8 @@ export interface RateRowsDialogProps {
   insurers: ReadonlyArray<{ id: string; name: string }>;
   selection: RateRowsSelection;
   onClose(): void;
+  /** Names the mean of the medians, e.g. 'Market Avg in NY'; absent = no mean is shown. */
+  meanLabel?: string;
 }
 
 /** Rows listed on screen per insurer; the CSV has them all. */
@@ -49,7 +54,7 @@ const ROW_COLUMNS: Column<RateRowRecord>[] = [
   { key: 'files', header: 'File', cell: (r) => r.source_ids.map((id) => `#${id}`).join(', ') },
 ];
 
-export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, onClose }: RateRowsDialogProps): ReactElement {
+export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, onClose, meanLabel }: RateRowsDialogProps): ReactElement {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [shown, setShown] = useState(insurers[0]?.id ?? '');
   const ids = insurers.map((i) => i.id).join(',');
@@ -102,7 +107,7 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
                           {r.sources.map((s) => (
                             <li key={s.source_id}>
                               <span className="live-source__url">{`#${s.source_id} ${s.url}`}</span>
-                              <small className="live-sub">{`${s.reporting_entity_name} · last updated ${s.last_updated_on || '-'} · snapshot ${s.snapshot} · ${formatCount(s.rows)} rows`}</small>
+                              <small className="live-sub">{`${s.reporting_entity_name} · last updated ${s.last_updated_on || '-'} · snapshot ${s.snapshot} · ${formatCount(s.rows)} ${s.rows === 1 ? 'row' : 'rows'}`}</small>
                             </li>
                           ))}
                         </ul>
@@ -117,8 +122,9 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
               </tbody>
             </table>
           </div>
+          {meanLabel && <p className="live-mean">{meanOfMedians(meanLabel, load.results)}</p>}
           <div className="live-bar">
-            <h3>{current ? `${current.insurer_name}: ${formatCount(current.rate_count)} rate rows` : 'Rate rows'}</h3>
+            <h3>{current ? `${current.insurer_name}: ${formatCount(current.rate_count)} rate ${current.rate_count === 1 ? 'row' : 'rows'}` : 'Rate rows'}</h3>
             <ExportCsvButton
               fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state], ['class', selection.billing_class], ['providers', selection.providers?.join('-')]])}
               build={() => ({

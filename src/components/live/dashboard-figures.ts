@@ -5,6 +5,7 @@
  */
 import type { LiveServicePricingRecord } from '../../../contract/api';
 import { averageOverpayment } from '../../../contract/metrics';
+import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
 
 export interface DashboardKpis {
   /** Claims-weighted mean of reference_variance, percent; null when no service has a variance. */
@@ -70,4 +71,14 @@ export function fitDomain(values: readonly number[], includeZero: boolean): [num
   if (!includeZero || out[0] < 0) out[0] = out[0] === lo ? out[0] - step : out[0];
   if (out[1] === hi) out[1] += step;
   return [Number(out[0].toPrecision(12)), Number(out[1].toPrecision(12))];
+}
+
+/**
+ * The live comparison of one service (URL state `services=<code>`; issue 6: from a bar of Top 10
+ * Overpaid Services to the rows behind its prices). A service not above market (variance <= 0)
+ * also turns off 'Show only overpaying services', or the comparison would hide it.
+ */
+export function comparisonPathOf(serviceCode: string, variance: number): string {
+  const search = writeLiveComparison(new URLSearchParams(), { ...DEFAULT_STATE, services: [serviceCode], overpayingOnly: variance > 0 });
+  return `/live-comparison?${search.toString()}`;
 }

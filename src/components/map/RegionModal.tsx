@@ -2,8 +2,10 @@
  * The state modal of the map (product-spec §2 Dashboard content): titled '<State> (<Region>) -
  * Service Price Comparison', a sortable table (Service, Your Price, Market Avg, Overpayment %),
  * the note on the data's origin, and 'No data for this region.' when the region has no entry.
+ * With `renderPrice` the caller draws the price cells (the live dashboard makes them buttons that
+ * open the rate rows behind each price).
  */
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { formatPercent, formatUsd } from '../../../contract/format';
 import type { StateArea } from '../../sample-data/us-states';
 import { Dialog } from '../dialog/Dialog';
@@ -16,7 +18,12 @@ export interface RegionPriceRow {
   yourPrice: number | null;
   marketAvg: number | null;
   overpaymentPct: number | null;
+  /** The billing code, for callers that act on a row (optional). */
+  serviceCode?: string;
 }
+
+/** A price column of the modal. */
+export type RegionPriceColumn = 'yourPrice' | 'marketAvg';
 
 export interface RegionModalProps {
   area: StateArea;
@@ -24,27 +31,32 @@ export interface RegionModalProps {
   /** 'All prices are illustrative mock data.' (sample) or 'All prices are live API data.' (live). */
   note: string;
   onClose(): void;
+  /** Draws a price cell (`text` is the formatted price); absent = the text alone. */
+  renderPrice?(row: RegionPriceRow, column: RegionPriceColumn, text: string): ReactNode;
 }
 
-const COLUMNS: Column<RegionPriceRow>[] = [
-  { key: 'service', header: 'Service', cell: (r) => r.service, sortValue: (r) => r.service, rowHeader: true },
-  { key: 'yourPrice', header: 'Your Price', cell: (r) => formatUsd(r.yourPrice), sortValue: (r) => r.yourPrice, align: 'right' },
-  { key: 'marketAvg', header: 'Market Avg', cell: (r) => formatUsd(r.marketAvg), sortValue: (r) => r.marketAvg, align: 'right' },
-  { key: 'overpaymentPct', header: 'Overpayment %', cell: (r) => formatPercent(r.overpaymentPct), sortValue: (r) => r.overpaymentPct, align: 'right' },
-];
+function columns(renderPrice: RegionModalProps['renderPrice']): Column<RegionPriceRow>[] {
+  const price = (r: RegionPriceRow, c: RegionPriceColumn) => (renderPrice ? renderPrice(r, c, formatUsd(r[c])) : formatUsd(r[c]));
+  return [
+    { key: 'service', header: 'Service', cell: (r) => r.service, sortValue: (r) => r.service, rowHeader: true },
+    { key: 'yourPrice', header: 'Your Price', cell: (r) => price(r, 'yourPrice'), sortValue: (r) => r.yourPrice, align: 'right' },
+    { key: 'marketAvg', header: 'Market Avg', cell: (r) => price(r, 'marketAvg'), sortValue: (r) => r.marketAvg, align: 'right' },
+    { key: 'overpaymentPct', header: 'Overpayment %', cell: (r) => formatPercent(r.overpaymentPct), sortValue: (r) => r.overpaymentPct, align: 'right' },
+  ];
+}
 
 /** The modal's title (product-spec §2). */
 export function regionModalTitle(area: StateArea): string {
   return `${area.name} (${area.region}) - Service Price Comparison`;
 }
 
-export function RegionModal({ area, rows, note, onClose }: RegionModalProps): ReactElement {
+export function RegionModal({ area, rows, note, onClose, renderPrice }: RegionModalProps): ReactElement {
   return (
     <Dialog title={regionModalTitle(area)} onClose={onClose}>
       {rows.length === 0 ? (
         <p className="region-modal__empty">No data for this region.</p>
       ) : (
-        <DataTable caption={`Service prices in the ${area.region}`} columns={COLUMNS} rows={rows} rowKey={(r) => r.service}
+        <DataTable caption={`Service prices in the ${area.region}`} columns={columns(renderPrice)} rows={rows} rowKey={(r) => r.service}
           initialSort={{ key: 'overpaymentPct', direction: 'desc' }} />
       )}
       <p className="muted region-modal__note">{note}</p>

@@ -1,0 +1,73 @@
+/**
+ * The live dashboard's state modal (product-spec §2 Dashboard content; issue 6, traceability):
+ * `GET /api/regional-services?state=XX` in the map's RegionModal, where every price is a button.
+ * 'Your Price' opens the rate rows behind the reference insurer's median in that state; 'Market
+ * Avg' opens every competitor's median in that state, the mean of them, and each one's rate rows
+ * (metrics.md, Per service). The rate-rows dialog opens over the modal; closing it returns focus
+ * to the price button.
+ */
+import { useState, type ReactElement } from 'react';
+import type { LiveInsurer } from '../../../contract/api';
+import type { StateArea } from '../../sample-data/us-states';
+import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
+import { RateRowsDialog } from './RateRowsDialog';
+import { useApi } from './use-api';
+import './live.css';
+
+/** The modal's note on live data (product-spec §2). */
+export const LIVE_PRICES_NOTE = 'All prices are live API data.';
+
+export interface LiveStateModalProps {
+  area: StateArea;
+  /** null when the insurer list names no reference: 'Your Price' then shows as text. */
+  reference: LiveInsurer | null;
+  /** Every insurer but the reference (the market of the modal's Market Avg). */
+  competitors: readonly LiveInsurer[];
+  onClose(): void;
+}
+
+interface Trace {
+  code: string;
+  name: string;
+  column: RegionPriceColumn;
+}
+
+const COLUMN_TEXT: Record<RegionPriceColumn, string> = { yourPrice: 'Your Price', marketAvg: 'Market Avg' };
+
+export function LiveStateModal({ area, reference, competitors, onClose }: LiveStateModalProps): ReactElement {
+  const load = useApi('GET /api/regional-services', { state: area.code });
+  const [trace, setTrace] = useState<Trace | null>(null);
+  if (load.status === 'loading' || load.status === 'idle') return <p className="visually-hidden" role="status">Loading...</p>;
+  const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}`
+    : `${LIVE_PRICES_NOTE} Select a price for the medians and rate rows behind it.`;
+  const names = new Map((load.data ?? []).map((r) => [r.service_code, r.service_name]));
+  const rows: RegionPriceRow[] = (load.data ?? []).map((r) => ({
+    service: `${r.service_code} ${r.service_name}`, serviceCode: r.service_code,
+    yourPrice: r.your_price, marketAvg: r.market_avg, overpaymentPct: r.overpayment_pct,
+  }));
+
+  const renderPrice = (row: RegionPriceRow, column: RegionPriceColumn, text: string) => {
+    const code = row.serviceCode;
+    if (row[column] === null || !code || (column === 'yourPrice' && !reference)) return text;
+    const what = column === 'yourPrice' ? `${reference?.shortName ?? 'reference'} median` : "competitors' medians";
+    return (
+      <button type="button" className="live-price-link" aria-label={`${COLUMN_TEXT[column]} of ${code} in ${area.code}: ${text}, show the ${what} and rate rows`}
+        onClick={() => setTrace({ code, name: names.get(code) ?? '', column })}>
+        {text}
+      </button>
+    );
+  };
+
+  return (
+    <>
+      <RegionModal area={area} rows={rows} note={note} onClose={onClose} renderPrice={renderPrice} />
+      {trace && (
+        <RateRowsDialog serviceCode={trace.code} serviceName={trace.name}
+          insurers={trace.column === 'yourPrice' && reference ? [reference] : competitors}
+          selection={{ state: area.code }}
+          meanLabel={trace.column === 'marketAvg' ? `Market Avg in ${area.code}` : undefined}
+          onClose={() => setTrace(null)} />
+      )}
+    </>
+  );
+}
