@@ -28,6 +28,21 @@ interface RateRead {
   contentRange: string | null;
 }
 const rateReads: RateRead[] = [];
+/** Responses seen whose Range header is still being read (the record lands asynchronously). */
+let pendingReads = 0;
+
+/**
+ * Waits until every rate read the page made has been recorded: no record pending and the count
+ * unchanged for half a second (CDP reports responses a little after the page has them).
+ */
+async function readsSettled(): Promise<number> {
+  let last = -1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (pendingReads === 0 && rateReads.length === last) return last;
+    last = rateReads.length;
+  }
+}
 
 beforeAll(async () => {
   manifest = JSON.parse(await readFile(join(inject('dataDir'), 'manifest.json'), 'utf8')) as DatasetManifest;
@@ -35,9 +50,16 @@ beforeAll(async () => {
   browser.context.on('response', (res) => {
     const path = new URL(res.url()).pathname;
     if (!path.startsWith('/data/rates/')) return;
-    void res.request().headerValue('range').then((range) => {
-      rateReads.push({ path, range, status: res.status(), contentRange: res.headers()['content-range'] ?? null });
-    });
+    pendingReads++;
+    void res
+      .request()
+      .headerValue('range')
+      .then((range) => {
+        rateReads.push({ path, range, status: res.status(), contentRange: res.headers()['content-range'] ?? null });
+      })
+      .finally(() => {
+        pendingReads--;
+      });
   });
   const token = await signInDevelopment(browser.context, baseUrl);
   await browser.page.goto(new URL('login', baseUrl).href);
@@ -89,7 +111,7 @@ describe('rate row groups over HTTP range requests', () => {
   });
 
   it('answers the price details from the loaded rows, without reading them again', async () => {
-    const before = rateReads.length;
+    const before = await readsSettled();
     const res = await api<PriceDetail[]>('/api/service-price-details?service_id=70551&provider_id=1234567919&insurer_id=ref');
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
@@ -103,7 +125,7 @@ describe('rate row groups over HTTP range requests', () => {
       billing_class: 'institutional',
       negotiated_type: 'negotiated',
     });
-    expect(rateReads.length).toBe(before);
+    expect(await readsSettled()).toBe(before);
   });
 
   it('made no uncaught error', () => {

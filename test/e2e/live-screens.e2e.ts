@@ -292,7 +292,7 @@ describe('live comparison', () => {
     await page.getByText('Page 1', { exact: true }).waitFor();
     await expect.poll(() => body.count()).toBe(29);
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Previous' }).isDisabled();
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
     await bothWidths(page, 'live-comparison-all', () => row(page, '70551').waitFor({ timeout: BOOT }));
   });
 });
@@ -330,7 +330,7 @@ describe('live search', () => {
     await page.getByLabel('Insurer').locator('option', { hasText: 'Alpha Care' }).waitFor({ state: 'attached' });
     expect(await search.isDisabled()).toBe(true);
     await page.getByLabel('Insurer').selectOption('alpha');
-    expect(await search.isEnabled()).toBe(true);
+    await expect.poll(() => search.isEnabled()).toBe(true);
     await search.click();
     const table = page.getByRole('table', { name: 'Price details' });
     await table.waitFor({ timeout: 60_000 });
