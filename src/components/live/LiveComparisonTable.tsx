@@ -8,8 +8,12 @@ import type { ReactElement } from 'react';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
-import { referencePriceTitle } from '../comparison/ComparisonTable';
 import '../comparison/ComparisonTable.css';
+
+/** Title of the reference insurer's price column: its short name, e.g. 'Anthem Price'. */
+export function referencePriceTitle(reference: LiveInsurer | null): string {
+  return `${reference?.shortName || 'Reference'} Price`;
+}
 
 export interface LiveComparisonTableProps {
   records: readonly LiveServicePricingRecord[];
