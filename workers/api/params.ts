@@ -42,3 +42,29 @@ export function required(query: Readonly<Record<string, string>>, name: string):
   if (v === undefined) throw invalidParam(name, query[name] ?? '');
   return v;
 }
+
+/** A provider id: an NPI (digits) or `TIN:<digits>` (metrics.md, Rows that count). */
+export const PROVIDER_ID = /^(\d{1,15}|TIN:\d{1,15})$/;
+
+/** A two-letter state code, upper-cased. @throws ApiError 400 */
+export function parseStateCode(name: string, value: string): string {
+  if (!/^[A-Za-z]{2}$/.test(value)) throw invalidParam(name, value);
+  return value.toUpperCase();
+}
+
+/** The optional `snapshot` parameter: one of the dataset's months. @throws ApiError 400 */
+export function parseSnapshot(query: Readonly<Record<string, string>>, snapshots: readonly string[]): { snapshot?: string } {
+  const snapshot = optional(query, 'snapshot');
+  if (snapshot === undefined) return {};
+  if (!snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
+  return { snapshot };
+}
+
+/** The optional comma-separated `providers` ids (PROVIDER_ID each); undefined when none. @throws ApiError 400 */
+export function parseProviderIds(query: Readonly<Record<string, string>>): string[] | undefined {
+  const value = optional(query, 'providers');
+  if (value === undefined) return undefined;
+  const ids = parseList(value);
+  for (const id of ids) if (!PROVIDER_ID.test(id)) throw invalidParam('providers', id);
+  return ids.length > 0 ? ids : undefined;
+}

@@ -15,9 +15,8 @@ import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { optional, parseList, parseOneOf, required } from './params';
+import { optional, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
-import { PROVIDER_ID } from './service-pricing';
 import { parseServiceId, serviceName } from './service-code';
 import { chosenSnapshots } from './snapshots';
 
@@ -27,21 +26,10 @@ function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRo
   const cls = optional(query, 'billing_class');
   if (cls !== undefined) p.billing_class = parseOneOf('billing_class', cls, BILLING_CLASS_FILTERS);
   const state = optional(query, 'state');
-  if (state !== undefined) {
-    if (!/^[A-Za-z]{2}$/.test(state)) throw invalidParam('state', state);
-    p.state = state.toUpperCase();
-  }
-  const snapshot = optional(query, 'snapshot');
-  if (snapshot !== undefined) {
-    if (!ctx.manifest.snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
-    p.snapshot = snapshot;
-  }
-  const providers = optional(query, 'providers');
-  if (providers !== undefined) {
-    const ids = parseList(providers);
-    for (const id of ids) if (!PROVIDER_ID.test(id)) throw invalidParam('providers', id);
-    if (ids.length > 0) p.providers = ids;
-  }
+  if (state !== undefined) p.state = parseStateCode('state', state);
+  Object.assign(p, parseSnapshot(query, ctx.manifest.snapshots));
+  const providers = parseProviderIds(query);
+  if (providers) p.providers = providers;
   return p;
 }
 

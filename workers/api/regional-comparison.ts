@@ -8,23 +8,14 @@
 import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import { averageOverpayment } from '../../contract/metrics';
-import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
-import { invalidParam } from './errors';
-import { optional } from './params';
+import { parseSnapshot } from './params';
 import { allCompetitors, EVERY_STATE, latestSnapshot, priceServices } from './pricing-core';
 
-/** The optional `snapshot` parameter: one of the manifest's months. @throws ApiError 400 */
-export function parseSnapshot(query: Readonly<Record<string, string>>, ctx: ApiContext): { snapshot?: string } {
-  const snapshot = optional(query, 'snapshot');
-  if (snapshot === undefined) return {};
-  if (!ctx.manifest.snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
-  return { snapshot };
-}
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
-  parse: parseSnapshot,
+  parse: (query, ctx) => parseSnapshot(query, ctx.manifest.snapshots),
   run(params, ctx): RegionalComparison[] {
     const rows = priceServices(ctx, {
       snapshot: params.snapshot ?? latestSnapshot(ctx),

@@ -5,17 +5,13 @@
  */
 import type { RegionalServiceRow } from '../../contract/api';
 import type { Endpoint } from './endpoint';
-import { invalidParam } from './errors';
-import { required } from './params';
+import { parseSnapshot, parseStateCode, required } from './params';
 import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
-import { parseSnapshot } from './regional-comparison';
 
 export const regionalServices: Endpoint<'GET /api/regional-services'> = {
   route: 'GET /api/regional-services',
   parse(query, ctx) {
-    const state = required(query, 'state');
-    if (!/^[A-Za-z]{2}$/.test(state)) throw invalidParam('state', state);
-    return { state: state.toUpperCase(), ...parseSnapshot(query, ctx) };
+    return { state: parseStateCode('state', required(query, 'state')), ...parseSnapshot(query, ctx.manifest.snapshots) };
   },
   run(params, ctx): RegionalServiceRow[] {
     const rows = priceServices(ctx, {

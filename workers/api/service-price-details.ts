@@ -13,7 +13,7 @@ import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { required } from './params';
 import { latestSnapshot } from './pricing-core';
-import { PROVIDER_ID } from './service-pricing';
+import { PROVIDER_ID } from './params';
 import { parseServiceId, serviceName } from './service-code';
 import { chosenRows } from './snapshots';
 

@@ -19,7 +19,7 @@ import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { optional, parseBoolean, parseInteger, parseOneOf, parseList } from './params';
+import { optional, parseBoolean, parseInteger, parseList, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode } from './params';
 import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
 
 /** Largest page (rows). */
@@ -36,10 +36,7 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   const cls = optional(query, 'billing_class');
   if (cls !== undefined) p.billing_class = parseOneOf('billing_class', cls, BILLING_CLASS_FILTERS);
   const state = optional(query, 'state');
-  if (state !== undefined) {
-    if (!/^[A-Za-z]{2}$/.test(state)) throw invalidParam('state', state);
-    p.state = state.toUpperCase();
-  }
+  if (state !== undefined) p.state = parseStateCode('state', state);
   const competitors = optional(query, 'competitors');
   if (competitors !== undefined) {
     const ids = parseList(competitors);
@@ -53,17 +50,9 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   if (only !== undefined) p.only_overpaying = parseBoolean('only_overpaying', only);
   const sort = optional(query, 'sort');
   if (sort !== undefined) p.sort = parseOneOf('sort', sort, SERVICE_SORTS);
-  const snapshot = optional(query, 'snapshot');
-  if (snapshot !== undefined) {
-    if (!manifest.snapshots.includes(snapshot)) throw invalidParam('snapshot', snapshot);
-    p.snapshot = snapshot;
-  }
-  const providers = optional(query, 'providers');
-  if (providers !== undefined) {
-    const ids = parseList(providers);
-    for (const id of ids) if (!PROVIDER_ID.test(id)) throw invalidParam('providers', id);
-    if (ids.length > 0) p.providers = ids;
-  }
+  Object.assign(p, parseSnapshot(query, manifest.snapshots));
+  const providers = parseProviderIds(query);
+  if (providers) p.providers = providers;
   const services = optional(query, 'services');
   if (services !== undefined) {
     const codes = parseList(services);
@@ -73,8 +62,6 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   return p;
 }
 
-/** A provider id: an NPI (digits) or `TIN:<digits>` (metrics.md, Rows that count). */
-export const PROVIDER_ID = /^(\d{1,15}|TIN:\d{1,15})$/;
 /** A billing code as published: letters, digits, '.', '-' (at most 20). */
 export const BILLING_CODE = /^[A-Za-z0-9.-]{1,20}$/;
 
