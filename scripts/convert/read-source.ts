@@ -11,7 +11,8 @@ import type { ElementContext } from '../mrf/normalize-context';
 import { openContainer } from '../mrf/open-container';
 import { peekBillingCode } from '../mrf/peek-billing-code';
 import { RootScanner, type ScanEvent } from '../mrf/root-scanner';
-import { MrfReadError, type MrfHeader, type MrfProblem } from '../mrf/types';
+import { scanChunks } from '../mrf/scan-chunks';
+import type { MrfHeader, MrfProblem } from '../mrf/types';
 import type { BatchMessage, ParsePool, SourceDone } from './parse-pool';
 
 /** Bytes of element text per batch sent to a parser thread. */
@@ -113,27 +114,8 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
       await batchers[ev.array].add(ev.index, 0, ev.offset, ev.bytes, ev.split === true);
     }
   };
-  const events: ScanEvent[] = [];
   const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });
-  const chunks = openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote });
-  try {
-    for (;;) {
-      let r: IteratorResult<Buffer>;
-      try {
-        r = await chunks.next();
-      } catch (e) {
-        if (e instanceof MrfReadError) throw e;
-        throw new MrfReadError(name, scanner.bytes, `read error (${(e as Error).message})`);
-      }
-      if (r.done) break;
-      scanner.push(r.value, events);
-      for (const ev of events) await handle(ev);
-      events.length = 0;
-    }
-  } finally {
-    await chunks.return(undefined);
-  }
-  scanner.finish();
+  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }), scanner, handle);
   for (const b of Object.values(batchers)) await b.flush();
   const spooled = await pool.finish(o.sourceId);
   const ctx: ElementContext = { offset: 0, problems };

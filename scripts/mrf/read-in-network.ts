@@ -16,6 +16,7 @@ import { openContainer } from './open-container.js';
 import { parseElement } from './parse-element.js';
 import { peekBillingCode } from './peek-billing-code.js';
 import { RootScanner, type ScanEvent } from './root-scanner.js';
+import { scanChunks } from './scan-chunks.js';
 import { MrfReadError, type MrfNegotiatedRate, type MrfReadOptions, type MrfReadResult, type MrfSink } from './types.js';
 
 /** Awaits a sink call only when it returned a promise (most sinks are synchronous). */
@@ -124,26 +125,7 @@ export async function readInNetworkStream(
   const meter = new InputMeter(options.inputBytes ?? null, options.onProgress);
   const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), options.splitBytes);
   const handler = new EventHandler(sink, options.billingCodes);
-  const events: ScanEvent[] = [];
-  const chunks = openContainer(name, meter.pipe(input));
-  try {
-    for (;;) {
-      let r: IteratorResult<Buffer>;
-      try {
-        r = await chunks.next();
-      } catch (e) {
-        if (e instanceof MrfReadError) throw e;
-        throw new MrfReadError(name, scanner.bytes, `read error (${(e as Error).message})`);
-      }
-      if (r.done) break;
-      scanner.push(r.value, events);
-      for (const ev of events) await handler.handle(ev);
-      events.length = 0;
-    }
-  } finally {
-    await chunks.return(undefined);
-  }
-  scanner.finish();
+  await scanChunks(name, openContainer(name, meter.pipe(input)), scanner, (ev) => handler.handle(ev));
   const ctx: ElementContext = { offset: 0, problems: [] };
   const header = handler.header.build(ctx);
   await handler.flush(ctx);
