@@ -14,21 +14,41 @@ import './SideNav.css';
 /** id of the nav element, referenced by the header's menu button (`aria-controls`). */
 export const NAV_ID = 'main-navigation';
 
-const ICONS: Record<NavEntry['icon'], () => ReactElement> = {
+/** Every icon a navigation entry may name. */
+const ICONS: Record<NavEntry['icon'] | LiveNavEntry['icon'], () => ReactElement> = {
   home: HomeIcon,
   compare: CompareIcon,
   alert: AlertIcon,
   map: MapIcon,
   settings: SettingsIcon,
-};
-
-const LIVE_ICONS: Record<LiveNavEntry['icon'], () => ReactElement> = {
-  home: HomeIcon,
-  compare: CompareIcon,
   search: SearchIcon,
   file: FileIcon,
   activity: ActivityIcon,
 };
+
+/** One list of entries; choosing one closes the small-screen menu. */
+function NavList({ entries, onChoose, className, labelledBy }: {
+  entries: ReadonlyArray<NavEntry | LiveNavEntry>;
+  onChoose: () => void;
+  className: string;
+  labelledBy?: string;
+}): ReactElement {
+  return (
+    <ul className={className} aria-labelledby={labelledBy}>
+      {entries.map((entry) => {
+        const Icon = ICONS[entry.icon];
+        return (
+          <li key={entry.to}>
+            <NavLink to={entry.to} end className="sidenav__link" onClick={onChoose}>
+              <Icon />
+              <span>{entry.label}</span>
+            </NavLink>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 export function SideNav(): ReactElement {
   const open = useAppStore((s) => s.mobileMenuOpen);
@@ -62,33 +82,10 @@ export function SideNav(): ReactElement {
             <CloseIcon />
           </button>
         </div>
-        <ul className="sidenav__list">
-          {NAV_ENTRIES.map((entry) => {
-            const Icon = ICONS[entry.icon];
-            return (
-              <li key={entry.to}>
-                <NavLink to={entry.to} end className="sidenav__link" onClick={() => setOpen(false)}>
-                  <Icon />
-                  <span>{entry.label}</span>
-                </NavLink>
-              </li>
-            );
-          })}
-        </ul>
+        <NavList entries={NAV_ENTRIES} onChoose={() => setOpen(false)} className="sidenav__list" />
         <h2 className="sidenav__group" id="sidenav-live">{LIVE_NAV_TITLE}</h2>
-        <ul className="sidenav__list sidenav__list--group" aria-labelledby="sidenav-live">
-          {LIVE_NAV_ENTRIES.map((entry) => {
-            const Icon = LIVE_ICONS[entry.icon];
-            return (
-              <li key={entry.to}>
-                <NavLink to={entry.to} end className="sidenav__link" onClick={() => setOpen(false)}>
-                  <Icon />
-                  <span>{entry.label}</span>
-                </NavLink>
-              </li>
-            );
-          })}
-        </ul>
+        <NavList entries={LIVE_NAV_ENTRIES} onChoose={() => setOpen(false)} className="sidenav__list sidenav__list--group"
+          labelledBy="sidenav-live" />
         <p className="sidenav__footer">
           Negotiated rates published under the Transparency in Coverage rules.
         </p>
