@@ -9,6 +9,7 @@
  * unique per item: `String(20000 + i)` for item i; `keptCodes` lists every 20th (5 % of the items,
  * item 0 included, the big item excluded).
  */
+import { mulberry32 } from '../../contract/prng';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip, constants } from 'node:zlib';
@@ -34,17 +35,7 @@ export interface LargeMrfResult {
   keptCodes: string[];
 }
 
-/** mulberry32: a tiny deterministic PRNG, floats in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const TYPES = ['negotiated', 'negotiated', 'negotiated', 'fee schedule', 'derived'];
 const CLASSES = ['professional', 'institutional', 'both'];

@@ -5,6 +5,7 @@
  * so adding a draw in one place never shifts the values drawn elsewhere: the sample stays stable
  * when the generator grows. Algorithm: FNV-1a 32-bit hash of the key, then mulberry32.
  */
+import { mulberry32 } from '../../contract/prng';
 
 /** Global seed mixed into every key; change it to get a different (still deterministic) sample. */
 export const SAMPLE_SEED = 'compete-sample-v1';
@@ -21,19 +22,11 @@ export function fnv1a(text: string): number {
 
 /** A seeded generator of uniform numbers in [0, 1) with small helpers. */
 export class Rng {
-  private state: number;
+  /** Uniform in [0, 1) (contract/prng.ts mulberry32). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1) (mulberry32). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
 
   /** Uniform in [lo, hi). */
