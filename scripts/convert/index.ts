@@ -187,6 +187,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
         continue;
       }
       progress.stop();
+      // after the last file, the parser threads' heaps go before DuckDB grows (peak RSS, issue 3)
+      if (file === plan.files.at(-1)) await pool.close();
       await loadSpooled(spool, result);
       for (const p of result.problems) problems.add({ file: file.url, ...p });
       const sites = remote ? takeRemoteProblems(result.spooled) : new Map();

@@ -91,6 +91,7 @@ export class ParsePool {
   async send(m: BatchMessage): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure;
+      if (this.slots.length === 0) throw new Error('parser threads closed');
       const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
       if (slot.inFlight < MAX_IN_FLIGHT) {
         slot.inFlight++;
@@ -118,8 +119,8 @@ export class ParsePool {
     return replies.flatMap((r) => (r.type === 'done' ? [r.done] : []));
   }
 
-  /** Stops every thread. */
+  /** Stops every thread (again: a no-op). */
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
   }
 }

@@ -103,6 +103,8 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
       // a split item's code is known only at its end: rates of an item filtered out then are
       // spooled and dropped by the join with raw_items (build-tables.ts)
       await batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
+    } else if (ev.filtered) {
+      skippedItems++;
     } else {
       if (ev.array === 'in_network' && o.billingCodes) {
         const code = peekBillingCode(ev.bytes);

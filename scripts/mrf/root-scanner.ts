@@ -8,6 +8,7 @@
  * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
  */
 import { ItemSplitter, type RateSlice } from './item-splitter.js';
+import { peekBillingCode } from './peek-billing-code.js';
 import { CLASS, C_OPEN, C_QUOTE, skipString } from './scan-bytes.js';
 import { MrfReadError } from './types.js';
 
@@ -17,13 +18,21 @@ import { MrfReadError } from './types.js';
  */
 export const DEFAULT_SPLIT_BYTES = 8 * 1024 * 1024;
 
+/**
+ * With a billing-code filter, an in_network element still open at a chunk end is peeked for its
+ * `billing_code` within its first PEEK_BYTES; when the filter rejects the code, its bytes are no
+ * longer kept (no copy across chunks) and it comes out as a `filtered` element without bytes.
+ */
+const PEEK_BYTES = 64 * 1024;
+
 /** The two root arrays whose elements are cut one by one. */
 export type RootArray = 'provider_references' | 'in_network';
 
 /** What the scanner found, in file order. Offsets are bytes of the decompressed stream. */
 export type ScanEvent =
   /** `split`: an in_network item whose negotiated_rates came before as 'rate' events (bytes hold `[]`). */
-  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean }
+  /** `filtered`: the filter rejected its billing code while it streamed; `bytes` is then empty. */
+  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; filtered?: boolean }
   /** One `negotiated_rates[]` element of the split in_network item `index`. */
   | { kind: 'rate'; index: number; rateIndex: number; offset: number; bytes: Buffer }
   | { kind: 'value'; key: string; offset: number; bytes: Buffer }
@@ -75,6 +84,9 @@ export class RootScanner {
   private inStr = false;
   private esc = false;
   private capture = false;
+  /** The open element's code was looked for (found, or not within PEEK_BYTES). */
+  private peeked = false;
+  private filtered = false;
   private parts: Buffer[] = [];
   private segStart = 0;
   private valueOffset = 0;
@@ -120,7 +132,7 @@ export class RootScanner {
       }
       if (this.state === S_IN_VALUE) {
         const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : this.scanScalar(buf, i);
-        if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER &&
+        if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture &&
           this.partsBytes + n - this.segStart > this.splitBytes) {
           this.startSplit(buf, out);
           break;
@@ -137,12 +149,35 @@ export class RootScanner {
       }
       i = this.structural(buf, i, c, out);
     }
+    if (this.state === S_IN_VALUE && this.capture && !this.peeked && this.keepBillingCode && this.purpose === P_ELEMENT &&
+      this.array === 'in_network' && this.rejectedByPeek(buf)) {
+      this.capture = false;
+      this.filtered = true;
+      this.parts = [];
+      this.partsBytes = 0;
+    }
     // a value still open at the chunk end keeps its bytes of this chunk
     if (this.state === S_IN_VALUE && this.capture && this.segStart < n) {
       this.parts.push(buf.subarray(this.segStart));
       this.partsBytes += n - this.segStart;
     }
     this.base += n;
+  }
+
+  /**
+   * Whether the open in_network element's `billing_code`, read from its first bytes (those kept
+   * so far and this chunk's), is known and rejected by the filter. Gives up past PEEK_BYTES.
+   */
+  private rejectedByPeek(buf: Buffer): boolean {
+    const seg = buf.subarray(this.segStart, Math.min(buf.length, this.segStart + PEEK_BYTES));
+    const head = this.parts.length === 0 ? seg : Buffer.concat([...this.parts, seg]);
+    const code = peekBillingCode(head);
+    if (code === undefined) {
+      this.peeked = head.length >= PEEK_BYTES;
+      return false;
+    }
+    this.peeked = true;
+    return !this.keepBillingCode!(code);
   }
 
   /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
@@ -247,6 +282,8 @@ export class RootScanner {
     this.state = S_IN_VALUE;
     this.inStr = false;
     this.esc = false;
+    this.peeked = false;
+    this.filtered = false;
     if (c === 0x7b || c === 0x5b) {
       this.kind = K_CONTAINER;
       this.depth = 1;
@@ -280,7 +317,8 @@ export class RootScanner {
       if (this.capture) out.push({ kind: 'value', key: this.key, offset, bytes });
       this.state = S_AFTER_VALUE;
     } else {
-      out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
+      if (this.filtered) out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes, filtered: true });
+      else out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
       this.state = S_ARR_NEXT;
     }
   }

@@ -63,6 +63,19 @@ describe('root scanner and splitter with tricky strings at every chunk size', ()
     expect(split.filter((s) => s.startsWith('in_network')).map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual(['in_network 0 split', 'in_network 1 split']);
   });
 
+  it.each([1, 3, 7, 64])('drops the bytes of a whole item whose code the filter rejects while it streams (%i-byte chunks)', (chunk) => {
+    const out = scan(json, chunk, 1 << 20, (code) => code === '2');
+    // item 0 (code 1) spans chunks: rejected from its first bytes, it comes out without bytes;
+    // item 1 (code 2) is kept whole
+    expect(out.map((e) => (e.kind === 'element' ? [e.index, e.filtered === true, e.bytes.toString()] : e.kind)))
+      .toEqual([[0, true, ''], [1, false, item('2')]]);
+  });
+
+  it('gives a rejected item that ends in its first chunk whole (the reader peeks at it)', () => {
+    const out = scan(json, 1 << 20, 1 << 20, (code) => code === '2');
+    expect(out.map((e) => (e.kind === 'element' ? e.filtered === true : e.kind))).toEqual([false, false]);
+  });
+
   it('keeps the rates when the code comes after negotiated_rates (the filter cannot know it yet)', () => {
     const late = `{"in_network":[{"negotiated_rates":[{"x":1}],"billing_code":"1"}]}`;
     expect(summary(scan(late, 4, 8, () => false)).filter((s) => s.startsWith('rate'))).toEqual(['rate 0.0 {"x":1}']);
