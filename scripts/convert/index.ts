@@ -273,12 +273,13 @@ async function scalar(spool: Spool, sql: string): Promise<number> {
 }
 
 async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promise<void> {
+  // one scan of the rates view for both counts
   const r = await spool.con.runAndReadAll(`
-    SELECT s.source_id,
-      (SELECT count(*) FROM rates r WHERE r.source_id = s.source_id),
-      (SELECT count(*) FROM rates r WHERE r.source_id = s.source_id AND r.provider_group_key IS NULL),
-      (SELECT count(DISTINCT provider_group_id) FROM raw_groups g WHERE g.source_id = s.source_id)
-    FROM sources s`);
+    WITH counted AS (
+      SELECT source_id, count(*) AS n, count(*) FILTER (WHERE provider_group_key IS NULL) AS unresolved FROM rates GROUP BY 1),
+    groups AS (SELECT source_id, count(DISTINCT provider_group_id) AS n FROM raw_groups GROUP BY 1)
+    SELECT s.source_id, coalesce(c.n, 0), coalesce(c.unresolved, 0), coalesce(g.n, 0)
+    FROM sources s LEFT JOIN counted c USING (source_id) LEFT JOIN groups g USING (source_id)`);
   for (const [id, rows, unresolved, groups] of r.getRows()) {
     const src = sources[Number(id)]!;
     src.rate_rows = Number(rows);

@@ -35,15 +35,20 @@ export interface RemoteOutcome {
  * @throws when DuckDB fails (fetch failures are returned, never thrown).
  */
 export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver: RemoteReferenceResolver, prefix: string): Promise<RemoteOutcome> {
+  // the remote groups first (raw_groups is small): a file without any skips the scan of its rates
   const r = await spool.con.runAndReadAll(
-    `SELECT g.provider_group_id, any_value(g.remote_location) AS location,
-            bool_or(g.provider_group_id IN (SELECT provider_group_id FROM raw_rates WHERE source_id = $1)) AS used
-     FROM raw_groups g
-     WHERE g.source_id = $1 AND g.remote_location IS NOT NULL AND g.provider_id IS NULL
-     GROUP BY 1 ORDER BY 1`,
+    `SELECT provider_group_id, any_value(remote_location) AS location FROM raw_groups
+     WHERE source_id = $1 AND remote_location IS NOT NULL AND provider_id IS NULL GROUP BY 1 ORDER BY 1`,
     [sourceId],
   );
-  const all = r.getRows().map(([id, loc, used]) => ({ provider_group_id: String(id), location: String(loc), used: used === true }));
+  if (r.currentRowCount === 0) return { used: 0, unused: 0, resolved: 0, failures: [], problems: [] };
+  const named = await spool.con.runAndReadAll(
+    `SELECT DISTINCT provider_group_id FROM raw_rates WHERE source_id = $1 AND provider_group_id IN (
+       SELECT provider_group_id FROM raw_groups WHERE source_id = $1 AND remote_location IS NOT NULL AND provider_id IS NULL)`,
+    [sourceId],
+  );
+  const used = new Set(named.getRows().map(([id]) => String(id)));
+  const all = r.getRows().map(([id, loc]) => ({ provider_group_id: String(id), location: String(loc), used: used.has(String(id)) }));
   const groups: RemoteGroup[] = all.filter((g) => g.used).map(({ provider_group_id, location }) => ({ provider_group_id, location }));
   const out: RemoteOutcome = { used: groups.length, unused: all.length - groups.length, resolved: 0, failures: [], problems: [] };
   if (groups.length === 0) return out;

@@ -126,7 +126,7 @@ export async function* openContainer(file: string, input: AsyncIterable<Buffer>,
     yield* openContainer(file, unzip(file, all(), options), options, depth + 1);
     return;
   }
-  const gunzip = createGunzip({ chunkSize: 1 << 20 });
+  const gunzip = createGunzip({ chunkSize: 2 << 20 });
   pipeline(Readable.from(all(), { objectMode: false }), gunzip, () => {
     // errors surface through the iteration of gunzip below
   });
