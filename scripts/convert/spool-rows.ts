@@ -25,6 +25,12 @@ function e(v: string): string {
   return SPECIAL.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
+/**
+ * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
+ * control character that a JSON id can only hold escaped, and that CSV does not quote.
+ */
+export const GROUP_ID_SEPARATOR = '\x1f';
+
 /** Prefix of the synthetic ids given to inline (v1) provider groups, which have none of their own. */
 export const INLINE_PREFIX = 'inline:';
 
@@ -76,19 +82,22 @@ export class SpoolRows {
       `${t(item.description)},${t(item.negotiation_arrangement)}\n`);
   }
 
-  /** The `raw_rates` rows of one negotiated rate: one per price x group it names (never x NPIs). */
+  /**
+   * The `raw_rates` file's rows of one negotiated rate: one per price, with the ids of the groups
+   * the rate names joined by GROUP_ID_SEPARATOR (spool.ts `raw_prices`; DuckDB expands them to one
+   * row per price x group, never x NPIs). `priceRows` counts the expanded rows.
+   */
   rate(itemId: number, rate: MrfNegotiatedRate): void {
-    const groupIds = [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
-    if (groupIds.length === 0) groupIds.push('');
+    const ids = rate.provider_references.length > 0 && rate.provider_groups.length === 0
+      ? rate.provider_references
+      : [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
+    const head = `${this.sourceId},${itemId},${t(ids.join(GROUP_ID_SEPARATOR))}`;
     const f = this.files.raw_rates;
     for (const p of rate.prices) {
-      const tail = `,${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
-        `${e(p.billing_code_modifier.join(','))},${t(p.expiration_date)},${t(p.setting)},${t(p.additional_information)}\n`;
-      for (const gid of groupIds) {
-        f.add(`${this.sourceId},${itemId},${t(gid)}${tail}`);
-        this.priceRows++;
-      }
+      f.add(`${head},${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
+        `${e(p.billing_code_modifier.join(','))},${t(p.expiration_date)},${t(p.setting)},${t(p.additional_information)}\n`);
     }
+    this.priceRows += rate.prices.length * Math.max(1, ids.length);
   }
 
   /** One `raw_groups` row per provider; a remote or empty group has one row without provider. */

@@ -5,9 +5,13 @@
  * (architecture.md §5: provider groups stored apart from rates, never rates x NPIs while streaming).
  *
  * Raw tables:
- * - `raw_rates(source_id, item_id, provider_group_id, billing_class, negotiated_type, negotiated_rate,
- *   service_codes, modifiers, expiration_date, setting, additional_information)` one row per price x
- *   referenced group; `provider_group_id` NULL when the rate names no group.
+ * - `raw_prices(source_id, item_id, provider_group_ids, billing_class, negotiated_type, negotiated_rate,
+ *   service_codes, modifiers, expiration_date, setting, additional_information)` one row per negotiated
+ *   price, `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
+ *   (NULL when it names none): a third of the rows of the expanded form on the benchmark file, which
+ *   the parser threads would otherwise format, encode and write, and DuckDB load.
+ * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
+ *   price x group it names (`unnest`), `provider_group_id` NULL when it names none. Never stored.
  * - `raw_items(source_id, item_id, billing_code_type, billing_code, name, description, negotiation_arrangement)`.
  * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location)` one row
  *   per provider (provider_id by metrics.md: the NPI, else `TIN:<tin>`, NULL when neither);
@@ -26,9 +30,9 @@ export const DUCKDB_MEMORY_LIMIT = '160MB';
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
 
-/** Column types of the raw tables, in CSV order (spool-rows.ts writes them). */
+/** Column types of the spooled tables, in CSV order (spool-rows.ts writes them). */
 const RAW_COLUMNS: Record<string, string> = {
-  raw_rates: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'provider_group_id': 'VARCHAR', 'billing_class': 'VARCHAR',
+  raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'provider_group_ids': 'VARCHAR', 'billing_class': 'VARCHAR',
     'negotiated_type': 'VARCHAR', 'negotiated_rate': 'DOUBLE', 'service_codes': 'VARCHAR', 'modifiers': 'VARCHAR',
     'expiration_date': 'VARCHAR', 'setting': 'VARCHAR', 'additional_information': 'VARCHAR'}`,
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
@@ -42,7 +46,8 @@ export interface Spool {
   db: DuckDBInstance;
   con: DuckDBConnection;
   /**
-   * Loads spooled CSV files (spool-rows.ts) into a raw table in one bulk read.
+   * Loads spooled CSV files (spool-rows.ts) into a raw table in one bulk read; the `raw_rates`
+   * files (one row per price) go to `raw_prices`.
    * @throws when DuckDB cannot read them.
    */
   load(table: 'raw_rates' | 'raw_items' | 'raw_groups', files: string[]): Promise<void>;
@@ -64,10 +69,16 @@ export async function openSpool(workDir: string): Promise<Spool> {
   });
   const con = await db.connect();
   await con.run(`
-    CREATE TABLE raw_rates (
-      source_id INTEGER, item_id INTEGER, provider_group_id VARCHAR, billing_class VARCHAR,
+    CREATE TABLE raw_prices (
+      source_id INTEGER, item_id INTEGER, provider_group_ids VARCHAR, billing_class VARCHAR,
       negotiated_type VARCHAR, negotiated_rate DOUBLE, service_codes VARCHAR, modifiers VARCHAR,
       expiration_date VARCHAR, setting VARCHAR, additional_information VARCHAR);
+    CREATE VIEW raw_rates AS
+    SELECT source_id, item_id,
+           unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id,
+           billing_class, negotiated_type, negotiated_rate, service_codes, modifiers, expiration_date, setting,
+           additional_information
+    FROM raw_prices;
     CREATE TABLE raw_items (
       source_id INTEGER, item_id INTEGER, billing_code_type VARCHAR, billing_code VARCHAR,
       name VARCHAR, description VARCHAR, negotiation_arrangement VARCHAR);
@@ -81,9 +92,10 @@ export async function openSpool(workDir: string): Promise<Spool> {
     async load(table, files) {
       if (files.length === 0) return;
       const list = files.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
-      await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
+      const into = table === 'raw_rates' ? 'raw_prices' : table;
+      await con.run(`INSERT INTO ${into} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
         escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
-        columns = ${RAW_COLUMNS[table]})`);
+        columns = ${RAW_COLUMNS[into]})`);
     },
     close() {
       con.closeSync();
