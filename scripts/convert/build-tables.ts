@@ -82,6 +82,7 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * more (memory, then spilling to the temp directory) than joining them again, by the integer
  * (source_id, item_id) and the small group table, in each of the few statements that read it.
  * Rows whose group the states filter emptied (`resolved_groups.kept` false) are left out.
+ * `ps_item`, `ps_rate`, `ps_price` place the price in its file (write-parquet.ts sorts by them last).
  * `ps_bucket` is the row's billing-code bucket (code-buckets.ts): a filter on it is a filter on the
  * small `rate_items`, which DuckDB pushes into the scan of `raw_rates` as an item_id range.
  */
@@ -102,7 +103,8 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
            r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
-           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket
+           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket,
+           r.item_id AS ps_item, r.rate_index AS ps_rate, r.price_index AS ps_price
     FROM raw_rates r
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id

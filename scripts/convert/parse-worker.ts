@@ -60,7 +60,7 @@ function batch(m: BatchMessage): void {
     const ctx: ElementContext = { offset, problems: [] };
     if (m.kind === 'rate') {
       const rate = normalizeRate(ctx, parsed.value, path);
-      if (rate) s.rows.rate(index, rate);
+      if (rate) s.rows.rate(index, rateIndex, rate);
     } else if (m.kind === 'provider_references') {
       const ref = normalizeProviderReference(ctx, parsed.value, path);
       if (ref) {
@@ -85,7 +85,7 @@ function batch(m: BatchMessage): void {
       if (item && (!billingCodes || billingCodes.has(item.billing_code))) {
         s.items++;
         s.rows.item(index, item);
-        for (const r of item.negotiated_rates) s.rows.rate(index, r);
+        item.negotiated_rates.forEach((r, k) => s.rows.rate(index, k, r));
       } else if (item) {
         ctx.problems.length = 0; // filtered out: its problems do not concern the dataset
       }

@@ -83,18 +83,20 @@ export class SpoolRows {
   }
 
   /**
-   * The `raw_rates` file's rows of one negotiated rate: one per price, with the ids of the groups
+   * The `raw_rates` file's rows of negotiated rate `rateIndex` of item `itemId`: one per price (its
+   * index in the rate's list), with the ids of the groups
    * the rate names joined by GROUP_ID_SEPARATOR (spool.ts `raw_prices`; DuckDB expands them to one
    * row per price x group, never x NPIs). `priceRows` counts the expanded rows.
    */
-  rate(itemId: number, rate: MrfNegotiatedRate): void {
+  rate(itemId: number, rateIndex: number, rate: MrfNegotiatedRate): void {
     const ids = rate.provider_references.length > 0 && rate.provider_groups.length === 0
       ? rate.provider_references
       : [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
-    const head = `${this.sourceId},${itemId},${t(ids.join(GROUP_ID_SEPARATOR))}`;
+    const groups = t(ids.join(GROUP_ID_SEPARATOR));
     const f = this.files.raw_rates;
-    for (const p of rate.prices) {
-      f.add(`${head},${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
+    for (let k = 0; k < rate.prices.length; k++) {
+      const p = rate.prices[k]!;
+      f.add(`${this.sourceId},${itemId},${rateIndex},${k},${groups},${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
         `${e(p.billing_code_modifier.join(','))},${t(p.expiration_date)},${t(p.setting)},${t(p.additional_information)}\n`);
     }
     this.priceRows += rate.prices.length * Math.max(1, ids.length);

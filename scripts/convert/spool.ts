@@ -5,9 +5,10 @@
  * (architecture.md §5: provider groups stored apart from rates, never rates x NPIs while streaming).
  *
  * Raw tables:
- * - `raw_prices(source_id, item_id, provider_group_ids, billing_class, negotiated_type, negotiated_rate,
+ * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, billing_class, negotiated_type, negotiated_rate,
  *   service_codes, modifiers, expiration_date, setting, additional_information)` one row per negotiated
- *   price, `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
+ *   price, `rate_index`/`price_index` its place in the item (the last keys of the rates sort, which
+ *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
  *   (NULL when it names none): a third of the rows of the expanded form on the benchmark file, which
  *   the parser threads would otherwise format, encode and write, and DuckDB load.
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
@@ -32,7 +33,8 @@ const CSV_BUFFER_BYTES = 4 << 20;
 
 /** Column types of the spooled tables, in CSV order (spool-rows.ts writes them). */
 const RAW_COLUMNS: Record<string, string> = {
-  raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'provider_group_ids': 'VARCHAR', 'billing_class': 'VARCHAR',
+  raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
+    'provider_group_ids': 'VARCHAR', 'billing_class': 'VARCHAR',
     'negotiated_type': 'VARCHAR', 'negotiated_rate': 'DOUBLE', 'service_codes': 'VARCHAR', 'modifiers': 'VARCHAR',
     'expiration_date': 'VARCHAR', 'setting': 'VARCHAR', 'additional_information': 'VARCHAR'}`,
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
@@ -70,11 +72,11 @@ export async function openSpool(workDir: string): Promise<Spool> {
   const con = await db.connect();
   await con.run(`
     CREATE TABLE raw_prices (
-      source_id INTEGER, item_id INTEGER, provider_group_ids VARCHAR, billing_class VARCHAR,
+      source_id INTEGER, item_id INTEGER, rate_index INTEGER, price_index INTEGER, provider_group_ids VARCHAR, billing_class VARCHAR,
       negotiated_type VARCHAR, negotiated_rate DOUBLE, service_codes VARCHAR, modifiers VARCHAR,
       expiration_date VARCHAR, setting VARCHAR, additional_information VARCHAR);
     CREATE VIEW raw_rates AS
-    SELECT source_id, item_id,
+    SELECT source_id, item_id, rate_index, price_index,
            unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id,
            billing_class, negotiated_type, negotiated_rate, service_codes, modifiers, expiration_date, setting,
            additional_information

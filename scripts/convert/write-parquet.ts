@@ -14,10 +14,14 @@ import { bucketCount } from './code-buckets';
 /** Rows per Parquet row group of `rates`: small enough that one billing code reads little. */
 export const RATES_ROW_GROUP_SIZE = 50_000;
 
-/** Sort order of each table in its file. */
+/**
+ * Sort order of each table in its file; a total order, so that the same inputs give the same
+ * files (SHA-256 in the manifest) from run to run: `rates` ends with the price's place in its file
+ * (item, rate, price: build-tables.ts), as rows otherwise equal on these keys are common.
+ */
 const ORDER: Record<TableName, string> = {
-  rates: 'billing_code, snapshot, insurer_id, source_id, provider_group_key, negotiated_rate',
-  provider_groups: 'provider_group_key, provider_id',
+  rates: 'billing_code, snapshot, insurer_id, source_id, provider_group_key, negotiated_rate, ps_item, ps_rate, ps_price',
+  provider_groups: 'provider_group_key, provider_id, npi, tin_type, tin_value',
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state',

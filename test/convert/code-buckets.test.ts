@@ -24,7 +24,9 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,\n0,g1,1000000002,1000000002,ein,1,\n0,g2,1000000002,1000000002,ein,2,\n');
     // items 0..3: codes 99213, 0450 (RC), 99214, 99215
     await writeFile(path.join(dir, 'i.csv'), '0,0,CPT,99213,a,,ffs\n0,1,RC,0450,b,,ffs\n0,2,CPT,99214,c,,ffs\n0,3,CPT,99215,d,,ffs\n');
-    const rate = (item: number, g: string, cls: string, v: number): string => `0,${item},${g},${cls},negotiated,${v},11,"",9999-12-31,,\n`;
+    let seq = 0;
+    // source_id, item_id, rate_index, price_index, provider_group_ids, billing_class, negotiated_type, rate, ...
+    const rate = (item: number, g: string, cls: string, v: number): string => `0,${item},${seq++},0,${g},${cls},negotiated,${v},11,"",9999-12-31,,\n`;
     await writeFile(path.join(dir, 'r.csv'), [
       rate(3, 'g1', 'professional', 30), rate(0, 'g1', 'professional', 10), rate(0, 'g2', 'professional', 10),
       rate(0, 'g2', 'institutional', 20), rate(2, 'g2', 'both', 40), rate(1, 'g1', 'institutional', 5),

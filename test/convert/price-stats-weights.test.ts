@@ -32,14 +32,14 @@ beforeAll(async () => {
     '0,g2,1000000001,1000000001,ein,22-2,', '0,g2,1000000004,1000000004,ein,22-2,',
   ].join('\n') + '\n');
   await writeFile(path.join(tmp, 'items.csv'), '0,0,CPT,99213,Office visit,,ffs\n');
-  // source_id, item_id, provider_group_id, billing_class, negotiated_type, rate, service_codes, modifiers, expiration, setting, info
+  // source_id, item_id, rate_index, price_index, provider_group_id, billing_class, negotiated_type, rate, service_codes, modifiers, expiration, setting, info
   await writeFile(path.join(tmp, 'rates.csv'), [
-    '0,0,g1,professional,negotiated,100,11,"",9999-12-31,,', // r1
-    '0,0,g2,professional,negotiated,100,11,"",9999-12-31,,', // r2: the same row as r1 for NPI 1
-    '0,0,g2,institutional,negotiated,200,"","",9999-12-31,,', // r3
-    '0,0,g1,professional,negotiated,100,11,"",9999-12-31,,', // r4: r1 again (identical rows count once)
-    '0,0,g1,both,fee schedule,50,"","",9999-12-31,,', // r5
-    '0,0,g1,professional,percentage,80,"","",9999-12-31,,', // r6: not a dollar row
+    '0,0,1,0,g1,professional,negotiated,100,11,"",9999-12-31,,', // r1
+    '0,0,2,0,g2,professional,negotiated,100,11,"",9999-12-31,,', // r2: the same row as r1 for NPI 1
+    '0,0,3,0,g2,institutional,negotiated,200,"","",9999-12-31,,', // r3
+    '0,0,4,0,g1,professional,negotiated,100,11,"",9999-12-31,,', // r4: r1 again (identical rows count once)
+    '0,0,5,0,g1,both,fee schedule,50,"","",9999-12-31,,', // r5
+    '0,0,6,0,g1,professional,percentage,80,"","",9999-12-31,,', // r6: not a dollar row
   ].join('\n') + '\n');
   spool = await openSpool(tmp);
   await spool.load('raw_groups', [path.join(tmp, 'groups.csv')]);

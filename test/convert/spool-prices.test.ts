@@ -26,11 +26,11 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-spool-prices-'));
   rows = new SpoolRows(path.join(tmp, 'w0-s3'), 3);
   // item 0: two prices named by groups 690.64470 and "a,\"b" -> 2 x 2 = 4 rows
-  rows.rate(0, { provider_references: ['690.64470', 'a,"b'], provider_groups: [], prices: [price(10), price(20)] });
+  rows.rate(0, 0, { provider_references: ['690.64470', 'a,"b'], provider_groups: [], prices: [price(10), price(20)] });
   // item 1: one price naming no group -> 1 row, group NULL
-  rows.rate(1, { provider_references: [], provider_groups: [], prices: [price(30)] });
+  rows.rate(1, 0, { provider_references: [], provider_groups: [], prices: [price(30)] });
   // item 2: one price, one inline group of one NPI -> 1 row, group inline:<hash>
-  rows.rate(2, { provider_references: [], provider_groups: [[{ npi: '1000000001', tin_type: 'ein', tin_value: '11-1' }]], prices: [price(40)] });
+  rows.rate(2, 0, { provider_references: [], provider_groups: [[{ npi: '1000000001', tin_type: 'ein', tin_value: '11-1' }]], prices: [price(40)] });
   const files = rows.close();
   csv = await readFile(files.raw_rates!, 'utf8');
   spool = await openSpool(tmp);
