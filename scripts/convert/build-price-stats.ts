@@ -41,7 +41,7 @@ export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
 
 /**
  * The first half of buildPriceStats, for a caller that reads each bucket once for several uses
- * (write-parquet.ts writeRatesAndStats): the membership tables on `con` (temporary, so every
+ * (index.ts: write-parquet.ts writeRates, whose onBucket adds the medians): the membership tables on `con` (temporary, so every
  * addPriceStats must run on the same connection) and an empty `price_stats`.
  * @throws when SQL fails.
  */
