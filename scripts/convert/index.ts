@@ -28,7 +28,7 @@ import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest. */
-export const CONVERTER_VERSION = '0.2.0';
+export const CONVERTER_VERSION = '0.3.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
