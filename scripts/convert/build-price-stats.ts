@@ -34,33 +34,14 @@ const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
-  await preparePriceStats(con);
-  const buckets = await bucketCount(con);
-  for (let k = 0; k < buckets; k++) await addPriceStats(con, `(SELECT * FROM rates WHERE ps_bucket = ${k})`);
-}
-
-/**
- * The first half of buildPriceStats, for a caller that reads each bucket once for several uses
- * (index.ts: write-parquet.ts writeRates, whose onBucket adds the medians): the membership tables on `con` (temporary, so every
- * addPriceStats must run on the same connection) and an empty `price_stats`.
- * @throws when SQL fails.
- */
-export async function preparePriceStats(con: DuckDBConnection): Promise<void> {
   await prepareMembers(con);
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, class_selection VARCHAR,
     state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);`);
-}
-
-/**
- * Appends to `price_stats` the medians of the series held entirely by `bucket`, a relation with the
- * columns of the `rates` view (ps_gid, ps_series, billing_class, negotiated_type, negotiated_rate,
- * service_codes, modifiers): one billing-code bucket.
- * @throws when SQL fails.
- */
-export async function addPriceStats(con: DuckDBConnection, bucket: string): Promise<void> {
-  await statsOf(con, `(SELECT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
-    FROM ${bucket} WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
-      AND negotiated_rate > 0)`);
+  const dollarRows = `SELECT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
+    FROM rates WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
+      AND negotiated_rate > 0`;
+  const buckets = await bucketCount(con);
+  for (let k = 0; k < buckets; k++) await statsOf(con, `(${dollarRows} AND ps_bucket = ${k})`);
 }
 
 /** Provider membership, shared providers, states and the single providers' weights per group. */

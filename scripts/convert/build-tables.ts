@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
-import { buildPriceStats, preparePriceStats } from './build-price-stats';
+import { buildPriceStats } from './build-price-stats';
 import { planCodeBuckets } from './code-buckets';
 
 /** Optional inputs of the catalog, as absolute paths. */
@@ -22,11 +22,6 @@ export interface TableInputs {
   states?: string[];
   /** Rate rows per billing-code bucket (code-buckets.ts; default BUCKET_ROWS); tests set it small. */
   bucketRows?: number;
-  /**
-   * Only prepare `price_stats` (preparePriceStats); the caller adds each bucket's medians
-   * (addPriceStats) as it reads the bucket, on the same connection.
-   */
-  deferPriceStats?: boolean;
 }
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
@@ -233,7 +228,6 @@ export async function buildTables(con: DuckDBConnection, inputs: TableInputs): P
   await buildProviders(con, inputs);
   await buildServices(con, inputs);
   const claimsByState = await buildClaims(con, inputs);
-  if (inputs.deferPriceStats) await preparePriceStats(con);
-  else await buildPriceStats(con);
+  await buildPriceStats(con);
   return { claimsByState };
 }

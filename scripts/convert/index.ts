@@ -18,8 +18,7 @@ import { readSource, type ReadSourceResult } from './read-source';
 import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
-import { writeRates, writeTables } from './write-parquet';
-import { addPriceStats } from './build-price-stats';
+import { writeTables } from './write-parquet';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
 import { makeProgress, type Progress } from './progress';
 import { DEFAULT_FETCH_POLICY, describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -243,13 +242,10 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
       services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
       states: catalog.filters?.states?.map((s) => s.toUpperCase()),
-      deferPriceStats: true,
     });
     await fillSourceCounts(spool, sources);
     await reportDanglingReferences(spool, sources, problems);
-    // each billing-code bucket is read once: its medians, then its sorted part of `rates`
-    const rates = await writeRates(con, tmpDir, (bucket) => addPriceStats(con, bucket));
-    const tables = await writeTables(con, tmpDir, rates);
+    const tables = await writeTables(con, tmpDir);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);

@@ -11,8 +11,13 @@ import path from 'node:path';
 import { COLUMNS, TABLE_NAMES, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
 import { bucketCount } from './code-buckets';
 
-/** Rows per Parquet row group of `rates`: small enough that one billing code reads little. */
-export const RATES_ROW_GROUP_SIZE = 50_000;
+/**
+ * Rows per Parquet row group of `rates`: small enough that one billing code reads little. Not
+ * below 65,536: DuckDB's sorted COPY from the `rates` view (an `unnest` of `raw_prices`) ran out of
+ * its 160 MB at 50,000 and 49,152 rows per group on the benchmark's filtered run (one 575k-row
+ * bucket, every run), and never at 65,536, 100,000 or its default 122,880.
+ */
+export const RATES_ROW_GROUP_SIZE = 65_536;
 
 /**
  * Sort order of each table in its file; a total order, so that the same inputs give the same
@@ -63,18 +68,9 @@ async function copySorted(con: DuckDBConnection, name: TableName, from: string, 
 /**
  * `rates` as `rates/part-<k>.parquet`, one part per billing-code bucket (code-buckets.ts) in code
  * order, each read by its bucket (an item_id range of `raw_rates`) and sorted within DuckDB's memory
- * limit. Each bucket is read from the `rates` view once, into a temporary table, which `onBucket`
- * may also use (build-price-stats.ts addPriceStats); then it is sorted into its file. Sorting and
- * writing straight from the view (an `unnest` of `raw_prices`) ran out of memory at 160 MB on a
- * 575k-row bucket (the 5 % filter of the benchmark); from the copy it does not.
- * @throws when DuckDB cannot read or write.
+ * limit; one bucket too.
  */
-export async function writeRates(
-  con: DuckDBConnection,
-  outDir: string,
-  onBucket?: (relation: string) => Promise<void>,
-): Promise<ManifestTable> {
-  await mkdir(path.join(outDir, 'rates'), { recursive: true });
+async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
   const entry: ManifestTable = { files: [], rows: 0, bytes: [], sha256: [], row_groups: [] };
   const add = async (rel: string, rows: number): Promise<void> => {
     const file = path.join(outDir, rel);
@@ -86,24 +82,21 @@ export async function writeRates(
   };
   for (let k = 0, n = await bucketCount(con); k < n; k++) {
     const rel = `rates/part-${k}.parquet`;
-    await con.run(`CREATE OR REPLACE TEMP TABLE rates_bucket AS SELECT * FROM rates WHERE ps_bucket = ${k}`);
-    await onBucket?.('rates_bucket');
-    await add(rel, await copySorted(con, 'rates', 'rates_bucket', path.join(outDir, rel)));
+    await add(rel, await copySorted(con, 'rates', `rates WHERE ps_bucket = ${k}`, path.join(outDir, rel)));
   }
-  await con.run('DROP TABLE IF EXISTS rates_bucket');
   return entry;
 }
 
 /**
- * Writes every table of TABLE_NAMES into `outDir` (`rates` unless the caller wrote it with
- * writeRates and passes its entry) and returns their manifest entries.
+ * Writes every table of TABLE_NAMES into `outDir` and returns their manifest entries.
  * @throws when DuckDB cannot write a file.
  */
-export async function writeTables(con: DuckDBConnection, outDir: string, rates?: ManifestTable): Promise<Record<TableName, ManifestTable>> {
+export async function writeTables(con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
+  await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const out = {} as Record<TableName, ManifestTable>;
   for (const name of TABLE_NAMES) {
     if (name === 'rates') {
-      out.rates = rates ?? await writeRates(con, outDir);
+      out.rates = await writeRates(con, outDir);
       continue;
     }
     const rel = `${name}.parquet`;
