@@ -60,7 +60,7 @@ class CsvFile {
 }
 
 /** Names of the raw tables, in spool.ts. */
-export const RAW_TABLES = ['raw_rates', 'raw_items', 'raw_groups'] as const;
+export const RAW_TABLES = ['raw_prices', 'raw_items', 'raw_groups'] as const;
 
 /** The rows of one source written by one thread; file names `<prefix>-<table>.csv`. */
 export class SpoolRows {
@@ -70,7 +70,7 @@ export class SpoolRows {
 
   constructor(prefix: string, private readonly sourceId: number) {
     this.files = {
-      raw_rates: new CsvFile(`${prefix}-raw_rates.csv`),
+      raw_prices: new CsvFile(`${prefix}-raw_prices.csv`),
       raw_items: new CsvFile(`${prefix}-raw_items.csv`),
       raw_groups: new CsvFile(`${prefix}-raw_groups.csv`),
     };
@@ -83,7 +83,7 @@ export class SpoolRows {
   }
 
   /**
-   * The `raw_rates` file's rows of negotiated rate `rateIndex` of item `itemId`: one per price (its
+   * The `raw_prices` rows of negotiated rate `rateIndex` of item `itemId`: one per price (its
    * index in the rate's list), with the ids of the groups
    * the rate names joined by GROUP_ID_SEPARATOR (spool.ts `raw_prices`; DuckDB expands them to one
    * row per price x group, never x NPIs). `priceRows` counts the expanded rows.
@@ -93,7 +93,7 @@ export class SpoolRows {
       ? rate.provider_references
       : [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
     const groups = t(ids.join(GROUP_ID_SEPARATOR));
-    const f = this.files.raw_rates;
+    const f = this.files.raw_prices;
     for (let k = 0; k < rate.prices.length; k++) {
       const p = rate.prices[k]!;
       f.add(`${this.sourceId},${itemId},${rateIndex},${k},${groups},${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +

@@ -20,6 +20,7 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import path from 'node:path';
+import type { RAW_TABLES } from './spool-rows';
 
 /**
  * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5).
@@ -48,11 +49,10 @@ export interface Spool {
   db: DuckDBInstance;
   con: DuckDBConnection;
   /**
-   * Loads spooled CSV files (spool-rows.ts) into a raw table in one bulk read; the `raw_rates`
-   * files (one row per price) go to `raw_prices`.
+   * Loads spooled CSV files (spool-rows.ts) into a raw table in one bulk read.
    * @throws when DuckDB cannot read them.
    */
-  load(table: 'raw_rates' | 'raw_items' | 'raw_groups', files: string[]): Promise<void>;
+  load(table: (typeof RAW_TABLES)[number], files: string[]): Promise<void>;
   close(): void;
 }
 
@@ -94,10 +94,9 @@ export async function openSpool(workDir: string): Promise<Spool> {
     async load(table, files) {
       if (files.length === 0) return;
       const list = files.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
-      const into = table === 'raw_rates' ? 'raw_prices' : table;
-      await con.run(`INSERT INTO ${into} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
+      await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
         escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
-        columns = ${RAW_COLUMNS[into]})`);
+        columns = ${RAW_COLUMNS[table]})`);
     },
     close() {
       con.closeSync();

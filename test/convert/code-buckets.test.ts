@@ -34,7 +34,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     ].join(''));
     await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
-    await spool.load('raw_rates', [path.join(dir, 'r.csv')]);
+    await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
     await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
     const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count

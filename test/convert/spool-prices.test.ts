@@ -32,9 +32,9 @@ beforeAll(async () => {
   // item 2: one price, one inline group of one NPI -> 1 row, group inline:<hash>
   rows.rate(2, 0, { provider_references: [], provider_groups: [[{ npi: '1000000001', tin_type: 'ein', tin_value: '11-1' }]], prices: [price(40)] });
   const files = rows.close();
-  csv = await readFile(files.raw_rates!, 'utf8');
+  csv = await readFile(files.raw_prices!, 'utf8');
   spool = await openSpool(tmp);
-  await spool.load('raw_rates', [files.raw_rates!]);
+  await spool.load('raw_prices', [files.raw_prices!]);
   const r = await spool.con.runAndReadAll(
     'SELECT item_id, provider_group_id, negotiated_rate FROM raw_rates ORDER BY item_id, negotiated_rate, provider_group_id');
   expanded = r.getRows().map(([i, g, v]) => [Number(i), g === null ? null : String(g), Number(v)]);
