@@ -5,19 +5,16 @@
  * root scalars (`reporting_entity_name`, ...) are read wherever they sit. `allowed_amount_file` (an
  * object, or an array as in the BCBS Texas index, tic-format.md §6 quirk 16) is ignored.
  */
+import type { ManifestReportingPlan } from '../../contract/dataset';
 import { isObject, report, text, type ElementContext } from './normalize-context.js';
 import { MrfReadError, type MrfProblem } from './types.js';
 
-/** One `reporting_plans[]` element; `plan_id_type` and `plan_market_type` lower-cased (enum case drift, quirk 15). */
-export interface TocReportingPlan {
-  plan_name: string;
-  plan_id_type: string;
-  plan_id: string;
-  plan_market_type: string;
-  /** v2 only; absent when not published. */
-  issuer_name?: string;
-  plan_sponsor_name?: string;
-}
+/**
+ * One `reporting_plans[]` element; `plan_id_type` and `plan_market_type` lower-cased (enum case
+ * drift, quirk 15); `issuer_name` and `plan_sponsor_name` (v2) absent when not published. The
+ * manifest's plan (contract/dataset.ts) as read.
+ */
+export type TocReportingPlan = ManifestReportingPlan;
 
 /** One `reporting_structure[]` element. */
 export interface TocReportingStructure {
