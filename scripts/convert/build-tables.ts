@@ -82,7 +82,6 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * more (memory, then spilling to the temp directory) than joining them again, by the integer
  * (source_id, item_id) and the small group table, in each of the few statements that read it.
  * Rows whose group the states filter emptied (`resolved_groups.kept` false) are left out.
- * `ps_item`, `ps_rate`, `ps_price` place the price in its file (write-parquet.ts sorts by them last).
  * `ps_bucket` is the row's billing-code bucket (code-buckets.ts): a filter on it is a filter on the
  * small `rate_items`, which DuckDB pushes into the scan of `raw_rates` as an item_id range.
  */
@@ -103,12 +102,30 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
            r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
-           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket,
-           r.item_id AS ps_item, r.rate_index AS ps_rate, r.price_index AS ps_price
+           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket
     FROM raw_rates r
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
     WHERE g.kept IS DISTINCT FROM false;`);
+}
+
+/**
+ * `named_refs(source_id, provider_group_id, n, resolved, kept, declared)`: every provider group id
+ * the prices of a file name (NULL for prices naming none), with its rate rows `n`; `resolved` when
+ * it joins `provider_groups`, `kept` false when the states filter emptied its group, `declared` when
+ * the file declares it (an undeclared id is a dangling reference). One scan of the price x group
+ * rows serves the source counts, the dangling-reference report and the provider_group_key of the
+ * `rates` write (write-parquet.ts), which then needs no join. Runs after buildProviders (`kept`).
+ */
+async function buildNamedRefs(con: DuckDBConnection): Promise<void> {
+  await con.run(`
+    CREATE TABLE named_refs AS
+    SELECT r.source_id, r.provider_group_id, r.n, g.gid IS NOT NULL AS resolved, coalesce(g.kept, true) AS kept,
+           d.provider_group_id IS NOT NULL AS declared
+    FROM (SELECT source_id, provider_group_id, count(*) AS n FROM raw_rates GROUP BY ALL) r
+    LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
+    LEFT JOIN (SELECT DISTINCT source_id, provider_group_id FROM raw_groups) d
+      ON d.source_id = r.source_id AND d.provider_group_id = r.provider_group_id;`);
 }
 
 async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promise<void> {
@@ -226,6 +243,7 @@ export async function buildTables(con: DuckDBConnection, inputs: TableInputs): P
   await buildGroups(con);
   await buildRates(con, inputs.bucketRows);
   await buildProviders(con, inputs);
+  await buildNamedRefs(con);
   await buildServices(con, inputs);
   const claimsByState = await buildClaims(con, inputs);
   await buildPriceStats(con);

@@ -27,7 +27,7 @@ import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest. */
-export const CONVERTER_VERSION = '0.3.0';
+export const CONVERTER_VERSION = '0.4.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -272,11 +272,12 @@ async function scalar(spool: Spool, sql: string): Promise<number> {
   return Number(r.getRows()[0]?.[0] ?? 0);
 }
 
+/** Rate rows, unresolved rate rows and declared provider groups of every source (named_refs, build-tables.ts). */
 async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promise<void> {
-  // one scan of the rates view for both counts
   const r = await spool.con.runAndReadAll(`
     WITH counted AS (
-      SELECT source_id, count(*) AS n, count(*) FILTER (WHERE provider_group_key IS NULL) AS unresolved FROM rates GROUP BY 1),
+      SELECT source_id, sum(n) FILTER (WHERE kept) AS n, sum(n) FILTER (WHERE kept AND NOT resolved) AS unresolved
+      FROM named_refs GROUP BY 1),
     groups AS (SELECT source_id, count(DISTINCT provider_group_id) AS n FROM raw_groups GROUP BY 1)
     SELECT s.source_id, coalesce(c.n, 0), coalesce(c.unresolved, 0), coalesce(g.n, 0)
     FROM sources s LEFT JOIN counted c USING (source_id) LEFT JOIN groups g USING (source_id)`);
@@ -294,11 +295,8 @@ async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promis
  */
 async function reportDanglingReferences(spool: Spool, sources: ManifestSource[], problems: ProblemLog): Promise<void> {
   const r = await spool.con.runAndReadAll(`
-    SELECT r.source_id, r.provider_group_id, CAST(count(*) AS INTEGER) AS n
-    FROM raw_rates r JOIN sources s USING (source_id)
-    WHERE r.provider_group_id IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM raw_groups g WHERE g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id)
-    GROUP BY ALL ORDER BY 1, 2`);
+    SELECT source_id, provider_group_id, CAST(n AS INTEGER) FROM named_refs
+    WHERE provider_group_id IS NOT NULL AND NOT declared ORDER BY 1, 2`);
   for (const [id, groupId, n] of r.getRows()) {
     const src = sources[Number(id)]!;
     problems.add({

@@ -12,20 +12,18 @@ import { COLUMNS, TABLE_NAMES, type ManifestTable, type RowGroupIndexEntry, type
 import { bucketCount } from './code-buckets';
 
 /**
- * Rows per Parquet row group of `rates`: small enough that one billing code reads little. Not
- * below 65,536: DuckDB's sorted COPY from the `rates` view (an `unnest` of `raw_prices`) ran out of
- * its 160 MB at 50,000 and 49,152 rows per group on the benchmark's filtered run (one 575k-row
- * bucket, every run), and never at 65,536, 100,000 or its default 122,880.
+ * Rows per Parquet row group of `rates`: small enough that one billing code reads little (the
+ * worker reads whole row groups, by the manifest's index). The former sorted COPY from the `rates`
+ * view ran out of DuckDB's 160 MB at this size on the benchmark's filtered run and needed 65,536;
+ * the one-thread copy of pre-sorted prices (writeRates) does not.
  */
-export const RATES_ROW_GROUP_SIZE = 65_536;
+export const RATES_ROW_GROUP_SIZE = 50_000;
 
 /**
- * Sort order of each table in its file; a total order, so that the same inputs give the same
- * files (SHA-256 in the manifest) from run to run: `rates` ends with the price's place in its file
- * (item, rate, price: build-tables.ts), as rows otherwise equal on these keys are common.
+ * Sort order of each table but `rates` (writeRates) in its file; a total order, so that the same
+ * inputs give the same files (SHA-256 in the manifest) from run to run.
  */
-const ORDER: Record<TableName, string> = {
-  rates: 'billing_code, snapshot, insurer_id, source_id, provider_group_key, negotiated_rate, ps_item, ps_rate, ps_price',
+const ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   provider_groups: 'provider_group_key, provider_id, npi, tin_type, tin_value',
   providers: 'provider_id',
   services: 'billing_code',
@@ -56,19 +54,47 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
 }
 
 /** Writes one sorted Parquet file from `select` (a relation); returns its row count (COPY's answer). */
-async function copySorted(con: DuckDBConnection, name: TableName, from: string, file: string): Promise<number> {
-  const rowGroupSize = name === 'rates' ? RATES_ROW_GROUP_SIZE : 1_000_000;
+async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string): Promise<number> {
   const copied = await con.runAndReadAll(
     `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${ORDER[name]})
-     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`,
+     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)`,
   );
   return Number(copied.getRows()[0]![0]);
 }
 
 /**
+ * SQL of a `rates` row's provider_group_key and of the condition that keeps the row, over a
+ * relation with `source_id` and `provider_group_id`, from `named_refs` (build-tables.ts): the key is
+ * `<source_id>:<provider_group_id>` (provider_groups' key) but NULL for an unresolved group
+ * (metrics.md, Rows that count: kept with an empty provider), and a group the states filter emptied
+ * drops its rows. Without such groups (the common case) neither needs a join.
+ */
+async function groupKeySql(con: DuckDBConnection): Promise<{ key: string; keep: string }> {
+  const gk = `CAST(source_id AS VARCHAR) || ':' || provider_group_id`;
+  const keysOf = async (where: string): Promise<string | null> => {
+    const sql = `SELECT ${gk} FROM named_refs WHERE provider_group_id IS NOT NULL AND ${where}`;
+    const r = await con.runAndReadAll(`SELECT count(*) FROM (${sql})`);
+    return Number(r.getRows()[0]![0]) > 0 ? sql : null;
+  };
+  const unresolved = await keysOf('NOT resolved');
+  const dropped = await keysOf('NOT kept');
+  return {
+    key: unresolved ? `CASE WHEN ${gk} IN (${unresolved}) THEN NULL ELSE ${gk} END` : gk,
+    keep: dropped ? `coalesce(${gk} NOT IN (${dropped}), true)` : 'true',
+  };
+}
+
+/**
  * `rates` as `rates/part-<k>.parquet`, one part per billing-code bucket (code-buckets.ts) in code
- * order, each read by its bucket (an item_id range of `raw_rates`) and sorted within DuckDB's memory
- * limit; one bucket too.
+ * order (one bucket too). Each part's prices are sorted into a temporary table before they are
+ * expanded to price x group rows (a third of the rows to sort on the benchmark file), by billing
+ * code, snapshot, insurer, source and the price's place in its file (item, rate, price): a total
+ * order, so that the same inputs give the same files; the expansion follows it in the order of the
+ * group ids in the file. The copy runs on ONE DuckDB thread without caching operators, which
+ * writes the table's rows in their order; its other paths measured worse on the benchmark's 1 GB
+ * file: the `rates` view sorted in the COPY (the former way) 18 s, two threads with PRESERVE_ORDER
+ * (DuckDB's batch copy) twice the time of one thread and out of memory on a 1M-price bucket, two
+ * threads without it interleave the two threads' row groups. This way: ~12 s.
  */
 async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
   const entry: ManifestTable = { files: [], rows: 0, bytes: [], sha256: [], row_groups: [] };
@@ -80,9 +106,33 @@ async function writeRates(con: DuckDBConnection, outDir: string): Promise<Manife
     entry.bytes.push((await stat(file)).size);
     entry.sha256.push(await sha256File(file));
   };
-  for (let k = 0, n = await bucketCount(con); k < n; k++) {
-    const rel = `rates/part-${k}.parquet`;
-    await add(rel, await copySorted(con, 'rates', `rates WHERE ps_bucket = ${k}`, path.join(outDir, rel)));
+  const { key, keep } = await groupKeySql(con);
+  const cols = COLUMNS.rates.map((c) => (c === 'provider_group_key' ? `${key} AS provider_group_key` : c)).join(', ');
+  const threads = await con.runAndReadAll(`SELECT current_setting('threads')`);
+  await con.run('SET threads = 1; SET enable_caching_operators = false');
+  try {
+    for (let k = 0, n = await bucketCount(con); k < n; k++) {
+      const rel = `rates/part-${k}.parquet`;
+      await con.run(`CREATE TEMP TABLE bucket_prices AS
+        SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, p.source_id,
+               p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
+               p.expiration_date, p.setting, p.additional_information
+        FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
+        WHERE i.bucket = ${k}
+        ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
+      const copied = await con.runAndReadAll(`
+        COPY (
+          SELECT ${cols} FROM (
+            SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
+            FROM bucket_prices)
+          WHERE ${keep})
+        TO '${path.join(outDir, rel).replace(/'/g, "''")}'
+        (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
+      await con.run('DROP TABLE bucket_prices');
+      await add(rel, Number(copied.getRows()[0]![0]));
+    }
+  } finally {
+    await con.run(`SET threads = ${Number(threads.getRows()[0]![0])}; RESET enable_caching_operators`);
   }
   return entry;
 }

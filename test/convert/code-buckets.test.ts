@@ -79,9 +79,13 @@ describe('billing-code buckets', () => {
     const con = await db.connect();
     const read = async (d: string, t: ManifestTable): Promise<unknown[][]> => (await con.runAndReadAll(
       `SELECT billing_code, provider_group_key, negotiated_rate FROM read_parquet([${t.files.map((f) => `'${path.join(tmp, d, 'out', f)}'`).join(', ')}])`)).getRows();
-    // the parts read in order give the rows of the single sorted file (g9 is undeclared: NULL key, last)
+    // the parts read in order give the rows of the single sorted file
     expect(await read('many', many.tables.rates)).toEqual(await read('one', one.tables.rates));
-    expect((await read('one', one.tables.rates)).map((r) => r[0])).toEqual(['0450', '99213', '99213', '99213', '99214', '99214', '99215', '99215']);
+    // each code's rows in the order of their prices in the file (rate_index here), g9 undeclared: NULL key
+    expect(await read('one', one.tables.rates)).toEqual([
+      ['0450', '0:g1', 5], ['99213', '0:g1', 10], ['99213', '0:g2', 10], ['99213', '0:g2', 20],
+      ['99214', '0:g2', 40], ['99214', '0:g1', 41], ['99215', '0:g1', 30], ['99215', null, 31],
+    ]);
     con.closeSync();
     db.closeSync();
   });

@@ -2,10 +2,14 @@
  * The same catalog converted twice gives byte-identical Parquet files (the manifest's SHA-256), even
  * with two parser threads that share the batches differently from run to run and a rates sort whose
  * leading keys tie often (README, The dataset: every table is written in a total order). Auditors
- * re-run a conversion to check a snapshot they were given.
+ * re-run a conversion to check a snapshot they were given. The order itself is checked against an
+ * expansion of the JSON file done here: billing code, then each price in file order, then its
+ * provider references in the order the rate lists them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
@@ -14,6 +18,7 @@ import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 
 let tmp: string;
 const hashes: Array<Record<string, string[]>> = [];
+let rateFiles: string[] = [];
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-repro-'));
@@ -27,6 +32,7 @@ beforeAll(async () => {
     await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, run), { quiet: true, jobs: 2, splitBytes: 256 * 1024 });
     const m = JSON.parse(await readFile(path.join(tmp, run, 'manifest.json'), 'utf8')) as DatasetManifest;
     hashes.push(Object.fromEntries(Object.entries(m.tables).map(([name, t]) => [name, t.sha256])));
+    rateFiles = m.tables.rates.files.map((f) => path.join(tmp, run, f));
   }
 }, 120_000);
 
@@ -38,5 +44,38 @@ describe('a conversion run twice', () => {
   it('writes the same bytes for every table', () => {
     expect(Object.keys(hashes[0]!).sort()).toEqual(['claims_volume', 'price_stats', 'provider_groups', 'providers', 'rates', 'services']);
     expect(hashes[1]).toEqual(hashes[0]);
+  });
+});
+
+interface GeneratedItem {
+  billing_code: string;
+  negotiated_rates: Array<{ provider_references: number[]; negotiated_prices: Array<{ negotiated_rate: number }> }>;
+}
+
+describe('the rates files', () => {
+  it('hold every price x provider reference in billing-code order, then in file order', async () => {
+    const doc = JSON.parse(gunzipSync(await readFile(path.join(tmp, 'in.json.gz'))).toString('utf8')) as { in_network: GeneratedItem[] };
+    const items = doc.in_network.map((it, i) => ({ it, i }))
+      .sort((a, b) => (a.it.billing_code < b.it.billing_code ? -1 : a.it.billing_code > b.it.billing_code ? 1 : a.i - b.i));
+    const expected: string[] = [];
+    for (const { it } of items) {
+      for (const r of it.negotiated_rates) {
+        for (const p of r.negotiated_prices) for (const g of r.provider_references) expected.push(`${it.billing_code} 0:${g} ${p.negotiated_rate}`);
+      }
+    }
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const actual: string[] = [];
+    for (const f of rateFiles) {
+      const rows = (await con.runAndReadAll(`SELECT billing_code, provider_group_key, negotiated_rate
+        FROM read_parquet('${f}', file_row_number = true) ORDER BY file_row_number`)).getRows();
+      for (const [code, key, rate] of rows) actual.push(`${String(code)} ${String(key)} ${Number(rate)}`);
+    }
+    con.closeSync();
+    db.closeSync();
+    expect(rateFiles.length).toBeGreaterThan(0);
+    expect(actual.length).toBe(expected.length);
+    const firstDiff = actual.findIndex((row, i) => row !== expected[i]);
+    expect(firstDiff === -1 ? null : { at: firstDiff, actual: actual[firstDiff], expected: expected[firstDiff] }).toBeNull();
   });
 });
