@@ -6,13 +6,15 @@
  * provider factors, 2 % `percentage` rows. `price_stats` is computed with the same SQL rules as
  * scripts/convert/build-tables.ts (distinct dollar rows per NPI; medians per snapshot x insurer x
  * code x class selection x state, plus 'ALL'); the Parquet files and the row-group index come from
- * the converter's own writer (scripts/convert/write-parquet.ts).
+ * the converter's own writer (scripts/convert/write-parquet.ts), but for `rates`, a table here rather
+ * than the converter's spool: one part sorted by billing code, in the converter's row groups.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest } from '../contract/dataset';
-import { writeTables } from '../scripts/convert/write-parquet';
+import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest } from '../contract/dataset';
+import { mkdir } from 'node:fs/promises';
+import { describeRates, RATES_ROW_GROUP_SIZE, writeTables } from '../scripts/convert/write-parquet';
 
 const INSURERS = 10;
 const SNAPSHOTS = ['2025-01', '2025-02'];
@@ -65,7 +67,11 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
       UNION ALL
       SELECT snapshot, insurer_id, billing_code, class_selection, state, median(negotiated_rate), count(*)::INTEGER,
         count(DISTINCT provider_id)::INTEGER FROM x WHERE state IS NOT NULL GROUP BY ALL;`);
-  const tables = await writeTables(con, dir);
+  await mkdir(path.join(dir, 'rates'), { recursive: true });
+  const copied = await con.runAndReadAll(`COPY (SELECT ${COLUMNS.rates.join(', ')} FROM rates ORDER BY billing_code, snapshot, insurer_id, source_id,
+      provider_group_key, negotiated_rate, billing_class, negotiated_type)
+    TO '${path.join(dir, 'rates', 'part-0.parquet').replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE})`);
+  const tables = await writeTables(con, dir, await describeRates(con, dir, [Number(copied.getRows()[0]![0])]));
   const src = (await con.runAndReadAll('SELECT source_id, insurer_id, snapshot FROM src ORDER BY source_id')).getRowObjects();
   con.closeSync();
   const manifest: DatasetManifest = {

@@ -27,43 +27,69 @@ import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
+/** The helper tables preparePriceStats creates for priceStatsOfBucket (any connection may read them). */
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members'] as const;
+
 /**
  * Creates `price_stats` from `rates` (with its `ps_gid`, `ps_series` keys), `ps_series`
  * (ps_series -> snapshot, insurer_id, billing_code), `resolved_groups`, `provider_groups` and
- * `providers` (build-tables.ts). Temporary tables are dropped at the end.
+ * `providers` (build-tables.ts), one billing-code bucket after the other.
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
+  await preparePriceStats(con);
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await priceStatsOfBucket(con, k);
+  await finishPriceStats(con);
+}
+
+/**
+ * Creates the empty `price_stats` table and the provider membership tables its buckets share
+ * (regular tables, so that priceStatsOfBucket may run on other connections of the database).
+ * @throws when SQL fails.
+ */
+export async function preparePriceStats(con: DuckDBConnection): Promise<void> {
   await prepareMembers(con);
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, class_selection VARCHAR,
     state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);`);
+}
+
+/**
+ * Appends to `price_stats` the rows of billing-code bucket `k` (code-buckets.ts); buckets are
+ * independent and may run at once on two connections (their working tables are TEMP, per connection).
+ * @throws when SQL fails.
+ */
+export async function priceStatsOfBucket(con: DuckDBConnection, k: number): Promise<void> {
   const dollarRows = `SELECT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
     FROM rates WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
       AND negotiated_rate > 0`;
-  const buckets = await bucketCount(con);
-  for (let k = 0; k < buckets; k++) await statsOf(con, `(${dollarRows} AND ps_bucket = ${k})`);
+  await statsOf(con, `(${dollarRows} AND ps_bucket = ${k})`);
+}
+
+/** Drops the helper tables of preparePriceStats. @throws when SQL fails. */
+export async function finishPriceStats(con: DuckDBConnection): Promise<void> {
+  for (const t of HELPER_TABLES) await con.run(`DROP TABLE IF EXISTS ${t}`);
 }
 
 /** Provider membership, shared providers, states and the single providers' weights per group. */
 async function prepareMembers(con: DuckDBConnection): Promise<void> {
   await con.run(`
-    CREATE TEMP TABLE ps_members AS
+    CREATE TABLE ps_members AS
     SELECT DISTINCT g.gid, m.provider_id, p.state
     FROM provider_groups m JOIN resolved_groups g USING (provider_group_key) LEFT JOIN providers p USING (provider_id);
-    CREATE TEMP TABLE ps_shared AS
+    CREATE TABLE ps_shared AS
     SELECT provider_id, CAST(row_number() OVER () AS INTEGER) AS pid FROM ps_members GROUP BY provider_id HAVING count(*) > 1;
-    CREATE TEMP TABLE ps_states AS
+    CREATE TABLE ps_states AS
     SELECT CAST(row_number() OVER (ORDER BY state) AS USMALLINT) AS st, state
     FROM (SELECT DISTINCT state FROM ps_members WHERE state IS NOT NULL)
     UNION ALL SELECT 0, '${ALL_STATES}';
     CREATE TEMP TABLE ps_member_states AS
     SELECT m.gid, m.provider_id, s.st FROM ps_members m LEFT JOIN ps_states s ON s.state = m.state AND s.st > 0;
-    CREATE TEMP TABLE ps_weights AS
+    CREATE TABLE ps_weights AS
     WITH single AS (SELECT * FROM ps_member_states ANTI JOIN ps_shared USING (provider_id))
     SELECT gid, 0::USMALLINT AS st, CAST(count(*) AS BIGINT) AS n FROM single GROUP BY ALL
     UNION ALL
     SELECT gid, st, CAST(count(*) AS BIGINT) FROM single WHERE st IS NOT NULL GROUP BY ALL;
-    CREATE TEMP TABLE ps_shared_members AS
+    CREATE TABLE ps_shared_members AS
     SELECT m.gid, s.pid, m.st FROM ps_member_states m JOIN ps_shared s USING (provider_id);
     DROP TABLE ps_member_states;`);
 }

@@ -1,7 +1,8 @@
 /**
  * Builds the dataset's tables (contract/dataset.ts) from the raw spool tables in SQL:
  * resolves provider groups, enriches providers from the NPI registry, names and categorises
- * services, totals claims, and pre-computes the medians of metrics.md into `price_stats`.
+ * services and totals claims; the medians of metrics.md (`price_stats`) come after, from
+ * build-price-stats.ts (alone, or beside the rates write: stats-and-rates.ts).
  *
  * Inputs besides the spool: a `sources(source_id, insurer_id, snapshot)` table the caller fills,
  * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.
@@ -9,7 +10,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
-import { buildPriceStats } from './build-price-stats';
 import { planCodeBuckets } from './code-buckets';
 
 /** Optional inputs of the catalog, as absolute paths. */
@@ -246,6 +246,5 @@ export async function buildTables(con: DuckDBConnection, inputs: TableInputs): P
   await buildNamedRefs(con);
   await buildServices(con, inputs);
   const claimsByState = await buildClaims(con, inputs);
-  await buildPriceStats(con);
   return { claimsByState };
 }

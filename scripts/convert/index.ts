@@ -19,6 +19,7 @@ import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
 import { writeTables } from './write-parquet';
+import { statsAndRates } from './stats-and-rates';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
 import { makeProgress, type Progress } from './progress';
 import { DEFAULT_FETCH_POLICY, describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -245,7 +246,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     });
     await fillSourceCounts(spool, sources);
     await reportDanglingReferences(spool, sources, problems);
-    const tables = await writeTables(con, tmpDir);
+    const tables = await writeTables(con, tmpDir, await statsAndRates(spool.db, con, tmpDir));
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);

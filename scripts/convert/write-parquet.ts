@@ -96,57 +96,104 @@ async function groupKeySql(con: DuckDBConnection): Promise<{ key: string; keep: 
  * (DuckDB's batch copy) twice the time of one thread and out of memory on a 1M-price bucket, two
  * threads without it interleave the two threads' row groups. This way: ~12 s.
  */
-async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
-  const entry: ManifestTable = { files: [], rows: 0, bytes: [], sha256: [], row_groups: [] };
-  const add = async (rel: string, rows: number): Promise<void> => {
-    const file = path.join(outDir, rel);
-    entry.row_groups!.push(...await rowGroups(con, file, entry.files.length));
-    entry.files.push(rel);
-    entry.rows += rows;
-    entry.bytes.push((await stat(file)).size);
-    entry.sha256.push(await sha256File(file));
-  };
+export async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
+  const sql = await ratesPartSql(con);
+  const parts: number[] = [];
+  await oneThreadForRates(con, async () => {
+    for (let k = 0, n = await bucketCount(con); k < n; k++) parts.push(await writeRatesPart(con, sql, k, outDir));
+  });
+  return describeRates(con, outDir, parts);
+}
+
+/** What writeRatesPart puts in every part: the dataset's columns and the rows kept (groupKeySql). */
+export interface RatesPartSql {
+  cols: string;
+  keep: string;
+}
+
+/** The SQL every rates part shares. @throws when SQL fails. */
+export async function ratesPartSql(con: DuckDBConnection): Promise<RatesPartSql> {
   const { key, keep } = await groupKeySql(con);
-  const cols = COLUMNS.rates.map((c) => (c === 'provider_group_key' ? `${key} AS provider_group_key` : c)).join(', ');
+  return { cols: COLUMNS.rates.map((c) => (c === 'provider_group_key' ? `${key} AS provider_group_key` : c)).join(', '), keep };
+}
+
+/**
+ * Runs `work` with the database on one thread and without caching operators (writeRates: what
+ * keeps the parts' rows in order), then restores both settings, which are the database's, not the
+ * connection's.
+ * @throws what `work` throws.
+ */
+export async function oneThreadForRates(con: DuckDBConnection, work: () => Promise<void>): Promise<void> {
   const threads = await con.runAndReadAll(`SELECT current_setting('threads')`);
   await con.run('SET threads = 1; SET enable_caching_operators = false');
   try {
-    for (let k = 0, n = await bucketCount(con); k < n; k++) {
-      const rel = `rates/part-${k}.parquet`;
-      await con.run(`CREATE TEMP TABLE bucket_prices AS
-        SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, p.source_id,
-               p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
-               p.expiration_date, p.setting, p.additional_information
-        FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
-        WHERE i.bucket = ${k}
-        ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
-      const copied = await con.runAndReadAll(`
-        COPY (
-          SELECT ${cols} FROM (
-            SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
-            FROM bucket_prices)
-          WHERE ${keep})
-        TO '${path.join(outDir, rel).replace(/'/g, "''")}'
-        (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
-      await con.run('DROP TABLE bucket_prices');
-      await add(rel, Number(copied.getRows()[0]![0]));
-    }
+    await work();
   } finally {
     await con.run(`SET threads = ${Number(threads.getRows()[0]![0])}; RESET enable_caching_operators`);
+  }
+}
+
+/**
+ * Writes `rates/part-<k>.parquet` of bucket `k` (writeRates; inside oneThreadForRates) and returns
+ * its row count. Uses a TEMP table, so parts may be written at once on two connections.
+ * @throws when DuckDB cannot write the file.
+ */
+export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k: number, outDir: string): Promise<number> {
+  await mkdir(path.join(outDir, 'rates'), { recursive: true });
+  await con.run(`CREATE TEMP TABLE bucket_prices AS
+    SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, p.source_id,
+           p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
+           p.expiration_date, p.setting, p.additional_information
+    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
+    WHERE i.bucket = ${k}
+    ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
+  try {
+    const copied = await con.runAndReadAll(`
+      COPY (
+        SELECT ${sql.cols} FROM (
+          SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
+          FROM bucket_prices)
+        WHERE ${sql.keep})
+      TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
+      (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
+    return Number(copied.getRows()[0]![0]);
+  } finally {
+    await con.run('DROP TABLE bucket_prices');
+  }
+}
+
+const ratesPart = (k: number): string => `rates/part-${k}.parquet`;
+
+/**
+ * The manifest entry of the rates parts written, `rows[k]` the rows of part k: sizes, SHA-256 and
+ * the row-group index.
+ * @throws when a part cannot be read.
+ */
+export async function describeRates(con: DuckDBConnection, outDir: string, rows: number[]): Promise<ManifestTable> {
+  const entry: ManifestTable = { files: [], rows: 0, bytes: [], sha256: [], row_groups: [] };
+  for (const [k, n] of rows.entries()) {
+    const rel = ratesPart(k);
+    const file = path.join(outDir, rel);
+    entry.row_groups!.push(...await rowGroups(con, file, k));
+    entry.files.push(rel);
+    entry.rows += n;
+    entry.bytes.push((await stat(file)).size);
+    entry.sha256.push(await sha256File(file));
   }
   return entry;
 }
 
 /**
- * Writes every table of TABLE_NAMES into `outDir` and returns their manifest entries.
+ * Writes every table of TABLE_NAMES into `outDir` and returns their manifest entries; `rates`
+ * when already written (statsAndRates, finish-tables.ts).
  * @throws when DuckDB cannot write a file.
  */
-export async function writeTables(con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
+export async function writeTables(con: DuckDBConnection, outDir: string, rates?: ManifestTable): Promise<Record<TableName, ManifestTable>> {
   await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const out = {} as Record<TableName, ManifestTable>;
   for (const name of TABLE_NAMES) {
     if (name === 'rates') {
-      out.rates = await writeRates(con, outDir);
+      out.rates = rates ?? await writeRates(con, outDir);
       continue;
     }
     const rel = `${name}.parquet`;

@@ -1,7 +1,9 @@
 /**
  * Billing-code buckets (code-buckets.ts): with buckets of one row, price_stats and the rates
  * Parquet parts must hold exactly what one bucket gives, the parts in billing-code order, each
- * sorted, and the manifest's row-group index naming each part.
+ * sorted, and the manifest's row-group index naming each part. One bucket goes the sequential way
+ * (buildPriceStats then writeTables), the many buckets the conversion's way: statistics and rates
+ * parts as tasks on two connections at once (stats-and-rates.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -9,6 +11,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
+import { buildPriceStats } from '../../scripts/convert/build-price-stats';
+import { statsAndRates } from '../../scripts/convert/stats-and-rates';
 import { openSpool } from '../../scripts/convert/spool';
 import { writeTables } from '../../scripts/convert/write-parquet';
 import type { ManifestTable, TableName } from '../../contract/dataset';
@@ -37,11 +41,14 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
     await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
-    const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
-      FROM price_stats ORDER BY ALL`)).getRows();
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
-    return { stats, tables: await writeTables(spool.con, out) };
+    const together = bucketRows === 1;
+    if (!together) await buildPriceStats(spool.con);
+    const rates = together ? await statsAndRates(spool.db, spool.con, out) : undefined;
+    const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
+      FROM price_stats ORDER BY ALL`)).getRows();
+    return { stats, tables: await writeTables(spool.con, out, rates) };
   } finally {
     spool.close();
   }

@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
+import { buildPriceStats } from '../../scripts/convert/build-price-stats';
 import { openSpool, type Spool } from '../../scripts/convert/spool';
 
 let tmp: string;
@@ -48,6 +49,7 @@ beforeAll(async () => {
   await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
     INSERT INTO sources VALUES (0, 'a', '2025-01');`);
   await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(tmp, 'npi.csv') });
+  await buildPriceStats(spool.con);
   const r = await spool.con.runAndReadAll(`SELECT class_selection, state, median_rate, rate_count, provider_count FROM price_stats
     WHERE billing_code = '99213' AND snapshot = '2025-01' AND insurer_id = 'a' ORDER BY 2, 1`);
   stats = r.getRows().map(([c, s, m, n, p]) => [String(c), String(s), Number(m), Number(n), Number(p)]);
