@@ -99,6 +99,15 @@ async function prepareMembers(con: DuckDBConnection): Promise<void> {
  * billing_class, negotiated_type, v, service_codes, modifiers) whose series it holds entirely.
  */
 async function statsOf(con: DuckDBConnection, input: string): Promise<void> {
+  try {
+    await statsSteps(con, input);
+  } finally {
+    // a bucket that failed (stats-and-rates.ts runs it again) leaves no working table behind
+    await con.run('DROP TABLE IF EXISTS ps_group_rows; DROP TABLE IF EXISTS ps_units;');
+  }
+}
+
+async function statsSteps(con: DuckDBConnection, input: string): Promise<void> {
   await con.run(`
     CREATE TEMP TABLE ps_group_rows AS SELECT DISTINCT * FROM ${input};
     CREATE TEMP TABLE ps_units AS

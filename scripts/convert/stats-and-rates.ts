@@ -7,7 +7,11 @@
  * and `threads` is the database's setting, not a connection's: alone, the copies would leave the
  * second core idle for a third of the SQL time. So the whole phase runs with `threads = 1` and two
  * connections each take the next task, a statistics bucket or a rates part, which keeps both cores
- * busy (1 GB benchmark file: ~24 s of medians then copies -> see README, Benchmark).
+ * busy (1 GB benchmark file: this phase ~24 s one step after the other, ~19 s so).
+ * Two tasks at once share DuckDB's memory limit (spool.ts) and sometimes do not fit in it (on the
+ * 300 MB file of 4.3M rate rows, about one run in three: the two tasks of one bucket fail together
+ * with DuckDB's out-of-memory error); such a task runs again alone at the end (runTasks), where it
+ * fits as it did before this phase ran two at once.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { ManifestTable } from '../../contract/dataset';
@@ -18,17 +22,54 @@ import { describeRates, oneThreadForRates, ratesPartSql, writeRatesPart } from '
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
 
+/** A task of the phase, run on whichever connection is free. */
+export type Task<C> = (con: C) => Promise<void>;
+
+/** DuckDB's error when its memory limit cannot hold what two tasks at once need. */
+export const isOutOfMemory = (e: unknown): boolean => e instanceof Error && e.message.startsWith('Out of Memory Error');
+
+/**
+ * Runs `tasks` in order on the connections, each connection taking the next task when free. A task
+ * that fails with `retryAlone(error)` true (DuckDB's out-of-memory error: two tasks at once did not
+ * fit its memory limit, which one alone does) is run again on `cons[0]` after all others, alone.
+ * Any other failure starts no new task, lets the running ones end, and is thrown.
+ * @throws the first failure that is not retried, or a retried task's second failure.
+ */
+export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<C>>, retryAlone: (e: unknown) => boolean): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const again: Array<Task<C>> = [];
+  const worker = async (c: C): Promise<void> => {
+    while (!failed && next < tasks.length) {
+      const task = tasks[next++]!;
+      try {
+        await task(c);
+      } catch (e) {
+        if (retryAlone(e)) {
+          again.push(task);
+          continue;
+        }
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(cons.map(worker));
+  const rejected = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  for (const task of again) await task(cons[0]!);
+}
+
 /**
  * Fills `price_stats` and writes `rates/part-<k>.parquet` for every bucket into `outDir`; returns
- * the rates' manifest entry. On a failure no new task starts, the running one ends, and the first
- * error is thrown.
+ * the rates' manifest entry (runTasks says what happens on a failure).
  * @throws when SQL fails or a file cannot be written.
  */
 export async function statsAndRates(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
   await preparePriceStats(con);
   const sql = await ratesPartSql(con);
   const buckets = await bucketCount(con);
-  const tasks: Array<(c: DuckDBConnection) => Promise<void>> = [];
+  const tasks: Array<Task<DuckDBConnection>> = [];
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
     tasks.push((c) => priceStatsOfBucket(c, k));
@@ -37,24 +78,7 @@ export async function statsAndRates(db: DuckDBInstance, con: DuckDBConnection, o
   const others: DuckDBConnection[] = [];
   try {
     for (let i = 1; i < CONNECTIONS; i++) others.push(await db.connect());
-    await oneThreadForRates(con, async () => {
-      let next = 0;
-      let failed = false;
-      const worker = async (c: DuckDBConnection): Promise<void> => {
-        while (!failed && next < tasks.length) {
-          const task = tasks[next++]!;
-          try {
-            await task(c);
-          } catch (e) {
-            failed = true;
-            throw e;
-          }
-        }
-      };
-      const settled = await Promise.allSettled([con, ...others].map(worker));
-      const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (rejected) throw rejected.reason;
-    });
+    await oneThreadForRates(con, () => runTasks([con, ...others], tasks, isOutOfMemory));
   } finally {
     for (const c of others) c.closeSync();
   }
