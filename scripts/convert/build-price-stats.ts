@@ -102,7 +102,7 @@ async function statsOf(con: DuckDBConnection, input: string): Promise<void> {
   try {
     await statsSteps(con, input);
   } finally {
-    // a bucket that failed (stats-and-rates.ts runs it again) leaves no working table behind
+    // a bucket that failed (write-dataset.ts runs it again) leaves no working table behind
     await con.run('DROP TABLE IF EXISTS ps_group_rows; DROP TABLE IF EXISTS ps_units;');
   }
 }

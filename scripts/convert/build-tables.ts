@@ -2,7 +2,7 @@
  * Builds the dataset's tables (contract/dataset.ts) from the raw spool tables in SQL:
  * resolves provider groups, enriches providers from the NPI registry, names and categorises
  * services and totals claims; the medians of metrics.md (`price_stats`) come after, from
- * build-price-stats.ts (alone, or beside the rates write: stats-and-rates.ts).
+ * build-price-stats.ts (alone, or beside the Parquet writes: write-dataset.ts).
  *
  * Inputs besides the spool: a `sources(source_id, insurer_id, snapshot)` table the caller fills,
  * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.

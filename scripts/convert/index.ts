@@ -18,8 +18,7 @@ import { readSource, type ReadSourceResult } from './read-source';
 import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
-import { writeTables } from './write-parquet';
-import { statsAndRates } from './stats-and-rates';
+import { writeDataset } from './write-dataset';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
 import { makeProgress, type Progress } from './progress';
 import { DEFAULT_FETCH_POLICY, describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -246,7 +245,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     });
     await fillSourceCounts(spool, sources);
     await reportDanglingReferences(spool, sources, problems);
-    const tables = await writeTables(con, tmpDir, await statsAndRates(spool.db, con, tmpDir));
+    const tables = await writeDataset(spool.db, con, tmpDir);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);

@@ -184,22 +184,24 @@ export async function describeRates(con: DuckDBConnection, outDir: string, rows:
 }
 
 /**
- * Writes every table of TABLE_NAMES into `outDir` and returns their manifest entries; `rates`
- * when already written (statsAndRates, finish-tables.ts).
+ * Writes table `name` (any but `rates`) as `<name>.parquet` into `outDir`, sorted by ORDER, and
+ * returns its manifest entry.
+ * @throws when DuckDB cannot write the file.
+ */
+export async function writeTable(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, outDir: string): Promise<ManifestTable> {
+  const rel = `${name}.parquet`;
+  const file = path.join(outDir, rel);
+  const rows = await copySorted(con, name, name, file);
+  return { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
+}
+
+/**
+ * Writes every table of TABLE_NAMES into `outDir`, one after the other, and returns their manifest
+ * entries (the conversion itself writes them in write-dataset.ts, beside the statistics).
  * @throws when DuckDB cannot write a file.
  */
 export async function writeTables(con: DuckDBConnection, outDir: string, rates?: ManifestTable): Promise<Record<TableName, ManifestTable>> {
-  await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const out = {} as Record<TableName, ManifestTable>;
-  for (const name of TABLE_NAMES) {
-    if (name === 'rates') {
-      out.rates = rates ?? await writeRates(con, outDir);
-      continue;
-    }
-    const rel = `${name}.parquet`;
-    const file = path.join(outDir, rel);
-    const rows = await copySorted(con, name, name, file);
-    out[name] = { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
-  }
+  for (const name of TABLE_NAMES) out[name] = name === 'rates' ? rates ?? await writeRates(con, outDir) : await writeTable(con, name, outDir);
   return out;
 }

@@ -3,7 +3,7 @@
  * Parquet parts must hold exactly what one bucket gives, the parts in billing-code order, each
  * sorted, and the manifest's row-group index naming each part. One bucket goes the sequential way
  * (buildPriceStats then writeTables), the many buckets the conversion's way: statistics and rates
- * parts as tasks on two connections at once (stats-and-rates.ts).
+ * parts and tables as tasks on two connections at once (write-dataset.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
 import { buildPriceStats } from '../../scripts/convert/build-price-stats';
-import { statsAndRates } from '../../scripts/convert/stats-and-rates';
+import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
 import { writeTables } from '../../scripts/convert/write-parquet';
 import type { ManifestTable, TableName } from '../../contract/dataset';
@@ -45,10 +45,10 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await mkdir(out, { recursive: true });
     const together = bucketRows === 1;
     if (!together) await buildPriceStats(spool.con);
-    const rates = together ? await statsAndRates(spool.db, spool.con, out) : undefined;
+    const tables = together ? await writeDataset(spool.db, spool.con, out) : await writeTables(spool.con, out);
     const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
       FROM price_stats ORDER BY ALL`)).getRows();
-    return { stats, tables: await writeTables(spool.con, out, rates) };
+    return { stats, tables };
   } finally {
     spool.close();
   }

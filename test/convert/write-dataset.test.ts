@@ -1,12 +1,12 @@
 /**
- * The task runner of the statistics + rates phase (stats-and-rates.ts): two connections take the
+ * The task runner of the last phase (write-dataset.ts): two connections take the
  * tasks in order; a task that DuckDB could not fit in its memory beside another runs again alone at
  * the end; any other failure stops the phase. The end-to-end result of the phase (same tables as
  * the sequential way) is checked in code-buckets.test.ts and reproducible.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { isOutOfMemory, runTasks, type Task } from '../../scripts/convert/stats-and-rates';
+import { isOutOfMemory, runTasks, type Task } from '../../scripts/convert/write-dataset';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 

@@ -1,23 +1,23 @@
 /**
- * The two heavy steps of a conversion at once: `price_stats` (build-price-stats.ts) and the
- * `rates` Parquet parts (write-parquet.ts), one billing-code bucket (code-buckets.ts) per task, on
- * two connections of the working database, each task on one thread.
+ * The last phase of a conversion: `price_stats` (build-price-stats.ts) and every Parquet file of
+ * the dataset (write-parquet.ts), as tasks (one billing-code bucket of statistics, one `rates` part,
+ * one small table) on two connections of the working database, each task on one thread.
  *
  * A rates part must be copied on one DuckDB thread (write-parquet.ts: what keeps its rows in order),
  * and `threads` is the database's setting, not a connection's: alone, the copies would leave the
  * second core idle for a third of the SQL time. So the whole phase runs with `threads = 1` and two
- * connections each take the next task, a statistics bucket or a rates part, which keeps both cores
- * busy (1 GB benchmark file: this phase ~24 s one step after the other, ~19 s so).
+ * connections each take the next task, which keeps both cores busy (1 GB benchmark file: ~26 s one
+ * step after the other, ~20 s so; 5 % filter: ~2.3 s, ~1.4 s).
  * Two tasks at once share DuckDB's memory limit (spool.ts) and sometimes do not fit in it (on the
  * 300 MB file of 4.3M rate rows, about one run in three: the two tasks of one bucket fail together
  * with DuckDB's out-of-memory error); such a task runs again alone at the end (runTasks), where it
  * fits as it did before this phase ran two at once.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { ManifestTable } from '../../contract/dataset';
+import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { finishPriceStats, preparePriceStats, priceStatsOfBucket } from './build-price-stats';
 import { bucketCount } from './code-buckets';
-import { describeRates, oneThreadForRates, ratesPartSql, writeRatesPart } from './write-parquet';
+import { describeRates, oneThreadForRates, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
@@ -61,11 +61,12 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
 }
 
 /**
- * Fills `price_stats` and writes `rates/part-<k>.parquet` for every bucket into `outDir`; returns
- * the rates' manifest entry (runTasks says what happens on a failure).
+ * Fills `price_stats` and writes every table of the dataset into `outDir` (`rates/part-<k>.parquet`
+ * per bucket, `<name>.parquet` for the others); returns their manifest entries (runTasks says what
+ * happens on a failure).
  * @throws when SQL fails or a file cannot be written.
  */
-export async function statsAndRates(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
+export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
   await preparePriceStats(con);
   const sql = await ratesPartSql(con);
   const buckets = await bucketCount(con);
@@ -75,6 +76,11 @@ export async function statsAndRates(db: DuckDBInstance, con: DuckDBConnection, o
     tasks.push((c) => priceStatsOfBucket(c, k));
     tasks.push(async (c) => { rows[k] = await writeRatesPart(c, sql, k, outDir); });
   }
+  const out = {} as Record<TableName, ManifestTable>;
+  // the tables that do not wait for the statistics, last: short tasks even out the two connections' ends
+  for (const name of TABLE_NAMES) {
+    if (name !== 'rates' && name !== 'price_stats') tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
+  }
   const others: DuckDBConnection[] = [];
   try {
     for (let i = 1; i < CONNECTIONS; i++) others.push(await db.connect());
@@ -83,5 +89,7 @@ export async function statsAndRates(db: DuckDBInstance, con: DuckDBConnection, o
     for (const c of others) c.closeSync();
   }
   await finishPriceStats(con);
-  return describeRates(con, outDir, rows);
+  out.price_stats = await writeTable(con, 'price_stats', outDir);
+  out.rates = await describeRates(con, outDir, rows);
+  return Object.fromEntries(TABLE_NAMES.map((n) => [n, out[n]])) as Record<TableName, ManifestTable>;
 }
