@@ -20,6 +20,14 @@ import { bucketCount } from './code-buckets';
 export const RATES_ROW_GROUP_SIZE = 50_000;
 
 /**
+ * Rows per Parquet row group of the tables but `rates` (read whole by the worker): DuckDB's own
+ * default. Their writer holds a row group uncompressed outside its memory limit; at 1,000,000 rows
+ * the two largest (provider_groups and providers, ~520k rows each on the 1 GB benchmark file),
+ * written at once (write-dataset.ts), peaked at ~590 MB of RSS.
+ */
+const TABLE_ROW_GROUP_SIZE = 122_880;
+
+/**
  * Sort order of each table but `rates` (writeRates) in its file; a total order, so that the same
  * inputs give the same files (SHA-256 in the manifest) from run to run.
  */
@@ -57,7 +65,7 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
 async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string): Promise<number> {
   const copied = await con.runAndReadAll(
     `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${ORDER[name]})
-     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)`,
+     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${TABLE_ROW_GROUP_SIZE})`,
   );
   return Number(copied.getRows()[0]![0]);
 }
