@@ -12,9 +12,9 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest } from '../contract/dataset';
+import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
 import { mkdir } from 'node:fs/promises';
-import { describeRates, RATES_ROW_GROUP_SIZE, writeTables } from '../scripts/convert/write-parquet';
+import { describeRates, RATES_ROW_GROUP_SIZE, writeTable } from '../scripts/convert/write-parquet';
 
 const INSURERS = 10;
 const SNAPSHOTS = ['2025-01', '2025-02'];
@@ -71,7 +71,9 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
   const copied = await con.runAndReadAll(`COPY (SELECT ${COLUMNS.rates.join(', ')} FROM rates ORDER BY billing_code, snapshot, insurer_id, source_id,
       provider_group_key, negotiated_rate, billing_class, negotiated_type)
     TO '${path.join(dir, 'rates', 'part-0.parquet').replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE})`);
-  const tables = await writeTables(con, dir, await describeRates(con, dir, [Number(copied.getRows()[0]![0])]));
+  const rates = await describeRates(con, dir, [Number(copied.getRows()[0]![0])]);
+  const tables = { rates } as Record<TableName, ManifestTable>;
+  for (const name of TABLE_NAMES) if (name !== 'rates') tables[name] = await writeTable(con, name, dir);
   const src = (await con.runAndReadAll('SELECT source_id, insurer_id, snapshot FROM src ORDER BY source_id')).getRowObjects();
   con.closeSync();
   const manifest: DatasetManifest = {

@@ -41,6 +41,13 @@ const NPPES = {
 const q = (col: string): string => `"${col.replace(/"/g, '""')}"`;
 
 /**
+ * SQL of a provider group's `provider_group_key`, `<source_id>:<provider_group_id>` (README data
+ * dictionary), from a relation with those two columns: provider_groups' key and the one rates
+ * carry (write-parquet.ts).
+ */
+export const PROVIDER_GROUP_KEY_SQL = `CAST(source_id AS VARCHAR) || ':' || provider_group_id`;
+
+/**
  * Column names of a CSV file's header, read by DuckDB.
  * @throws when the file cannot be read as CSV.
  */
@@ -63,7 +70,7 @@ async function requireColumns(con: DuckDBConnection, file: string, wanted: reado
 async function buildGroups(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TABLE provider_groups AS
-    SELECT DISTINCT CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key,
+    SELECT DISTINCT ${PROVIDER_GROUP_KEY_SQL} AS provider_group_key,
            source_id, provider_group_id, provider_id, npi, tin_type, tin_value
     FROM raw_groups WHERE provider_id IS NOT NULL;
     CREATE TABLE resolved_groups AS
@@ -74,7 +81,7 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
 
 /**
  * `rates` in the dataset's columns (contract/dataset.ts) plus two integer keys used only by
- * build-price-stats.ts (writeTables copies the dataset columns alone): `ps_gid` (the resolved
+ * build-price-stats.ts (write-parquet.ts copies the dataset columns alone): `ps_gid` (the resolved
  * group) and `ps_series` (one per snapshot x insurer_id x billing_code of a CPT/HCPCS item, NULL
  * for other code types), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *

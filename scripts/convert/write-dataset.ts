@@ -17,7 +17,9 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { finishPriceStats, preparePriceStats, priceStatsOfBucket } from './build-price-stats';
 import { bucketCount } from './code-buckets';
-import { describeRates, oneThreadForRates, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
@@ -67,6 +69,7 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
  * @throws when SQL fails or a file cannot be written.
  */
 export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
+  await mkdir(path.join(outDir, 'rates'), { recursive: true });
   await preparePriceStats(con);
   const sql = await ratesPartSql(con);
   const buckets = await bucketCount(con);
@@ -84,7 +87,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const others: DuckDBConnection[] = [];
   try {
     for (let i = 1; i < CONNECTIONS; i++) others.push(await db.connect());
-    await oneThreadForRates(con, () => runTasks([con, ...others], tasks, isOutOfMemory));
+    await onOneThread(con, () => runTasks([con, ...others], tasks, isOutOfMemory));
   } finally {
     for (const c of others) c.closeSync();
   }

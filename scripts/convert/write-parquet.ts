@@ -2,20 +2,21 @@
  * Writes the dataset tables to Parquet with DuckDB's native writer and describes each file for
  * the manifest: size, SHA-256, and for `rates` the billing-code range of every row group
  * (architecture.md §1: parquet-wasm exposes no column statistics, so the manifest carries them).
+ * A conversion runs these writers as tasks of its last phase (write-dataset.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, TABLE_NAMES, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
-import { bucketCount } from './code-buckets';
+import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
+import { PROVIDER_GROUP_KEY_SQL } from './build-tables';
 
 /**
  * Rows per Parquet row group of `rates`: small enough that one billing code reads little (the
  * worker reads whole row groups, by the manifest's index). The former sorted COPY from the `rates`
  * view ran out of DuckDB's 160 MB at this size on the benchmark's filtered run and needed 65,536;
- * the one-thread copy of pre-sorted prices (writeRates) does not.
+ * the one-thread copy of pre-sorted prices (writeRatesPart) does not.
  */
 export const RATES_ROW_GROUP_SIZE = 50_000;
 
@@ -28,7 +29,7 @@ export const RATES_ROW_GROUP_SIZE = 50_000;
 const TABLE_ROW_GROUP_SIZE = 122_880;
 
 /**
- * Sort order of each table but `rates` (writeRates) in its file; a total order, so that the same
+ * Sort order of each table but `rates` (writeRatesPart) in its file; a total order, so that the same
  * inputs give the same files (SHA-256 in the manifest) from run to run.
  */
 const ORDER: Record<Exclude<TableName, 'rates'>, string> = {
@@ -78,7 +79,7 @@ async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates
  * drops its rows. Without such groups (the common case) neither needs a join.
  */
 async function groupKeySql(con: DuckDBConnection): Promise<{ key: string; keep: string }> {
-  const gk = `CAST(source_id AS VARCHAR) || ':' || provider_group_id`;
+  const gk = PROVIDER_GROUP_KEY_SQL;
   const keysOf = async (where: string): Promise<string | null> => {
     const sql = `SELECT ${gk} FROM named_refs WHERE provider_group_id IS NOT NULL AND ${where}`;
     const r = await con.runAndReadAll(`SELECT count(*) FROM (${sql})`);
@@ -90,27 +91,6 @@ async function groupKeySql(con: DuckDBConnection): Promise<{ key: string; keep: 
     key: unresolved ? `CASE WHEN ${gk} IN (${unresolved}) THEN NULL ELSE ${gk} END` : gk,
     keep: dropped ? `coalesce(${gk} NOT IN (${dropped}), true)` : 'true',
   };
-}
-
-/**
- * `rates` as `rates/part-<k>.parquet`, one part per billing-code bucket (code-buckets.ts) in code
- * order (one bucket too). Each part's prices are sorted into a temporary table before they are
- * expanded to price x group rows (a third of the rows to sort on the benchmark file), by billing
- * code, snapshot, insurer, source and the price's place in its file (item, rate, price): a total
- * order, so that the same inputs give the same files; the expansion follows it in the order of the
- * group ids in the file. The copy runs on ONE DuckDB thread without caching operators, which
- * writes the table's rows in their order; its other paths measured worse on the benchmark's 1 GB
- * file: the `rates` view sorted in the COPY (the former way) 18 s, two threads with PRESERVE_ORDER
- * (DuckDB's batch copy) twice the time of one thread and out of memory on a 1M-price bucket, two
- * threads without it interleave the two threads' row groups. This way: ~12 s.
- */
-export async function writeRates(con: DuckDBConnection, outDir: string): Promise<ManifestTable> {
-  const sql = await ratesPartSql(con);
-  const parts: number[] = [];
-  await oneThreadForRates(con, async () => {
-    for (let k = 0, n = await bucketCount(con); k < n; k++) parts.push(await writeRatesPart(con, sql, k, outDir));
-  });
-  return describeRates(con, outDir, parts);
 }
 
 /** What writeRatesPart puts in every part: the dataset's columns and the rows kept (groupKeySql). */
@@ -126,12 +106,12 @@ export async function ratesPartSql(con: DuckDBConnection): Promise<RatesPartSql>
 }
 
 /**
- * Runs `work` with the database on one thread and without caching operators (writeRates: what
+ * Runs `work` with the database on one thread and without caching operators (writeRatesPart: what
  * keeps the parts' rows in order), then restores both settings, which are the database's, not the
  * connection's.
  * @throws what `work` throws.
  */
-export async function oneThreadForRates(con: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+export async function onOneThread(con: DuckDBConnection, work: () => Promise<void>): Promise<void> {
   const threads = await con.runAndReadAll(`SELECT current_setting('threads')`);
   await con.run('SET threads = 1; SET enable_caching_operators = false');
   try {
@@ -142,12 +122,20 @@ export async function oneThreadForRates(con: DuckDBConnection, work: () => Promi
 }
 
 /**
- * Writes `rates/part-<k>.parquet` of bucket `k` (writeRates; inside oneThreadForRates) and returns
- * its row count. Uses a TEMP table, so parts may be written at once on two connections.
+ * Writes `rates/part-<k>.parquet` of billing-code bucket `k` (code-buckets.ts; the parts in code
+ * order make the table) inside onOneThread, and returns its row count. Each part's prices are sorted into a temporary table before they are
+ * expanded to price x group rows (a third of the rows to sort on the benchmark file), by billing
+ * code, snapshot, insurer, source and the price's place in its file (item, rate, price): a total
+ * order, so that the same inputs give the same files; the expansion follows it in the order of the
+ * group ids in the file. The copy runs on ONE DuckDB thread without caching operators, which
+ * writes the table's rows in their order; its other paths measured worse on the benchmark's 1 GB
+ * file: the `rates` view sorted in the COPY (the former way) 18 s, two threads with PRESERVE_ORDER
+ * (DuckDB's batch copy) twice the time of one thread and out of memory on a 1M-price bucket, two
+ * threads without it interleave the two threads' row groups. This way: ~12 s.
+ * Uses a TEMP table, so parts may be written at once on two connections (write-dataset.ts).
  * @throws when DuckDB cannot write the file.
  */
 export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k: number, outDir: string): Promise<number> {
-  await mkdir(path.join(outDir, 'rates'), { recursive: true });
   await con.run(`CREATE TEMP TABLE bucket_prices AS
     SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, p.source_id,
            p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
@@ -201,15 +189,4 @@ export async function writeTable(con: DuckDBConnection, name: Exclude<TableName,
   const file = path.join(outDir, rel);
   const rows = await copySorted(con, name, name, file);
   return { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
-}
-
-/**
- * Writes every table of TABLE_NAMES into `outDir`, one after the other, and returns their manifest
- * entries (the conversion itself writes them in write-dataset.ts, beside the statistics).
- * @throws when DuckDB cannot write a file.
- */
-export async function writeTables(con: DuckDBConnection, outDir: string, rates?: ManifestTable): Promise<Record<TableName, ManifestTable>> {
-  const out = {} as Record<TableName, ManifestTable>;
-  for (const name of TABLE_NAMES) out[name] = name === 'rates' ? rates ?? await writeRates(con, outDir) : await writeTable(con, name, outDir);
-  return out;
 }

@@ -1,9 +1,8 @@
 /**
  * Billing-code buckets (code-buckets.ts): with buckets of one row, price_stats and the rates
  * Parquet parts must hold exactly what one bucket gives, the parts in billing-code order, each
- * sorted, and the manifest's row-group index naming each part. One bucket goes the sequential way
- * (buildPriceStats then writeTables), the many buckets the conversion's way: statistics and rates
- * parts and tables as tasks on two connections at once (write-dataset.ts).
+ * sorted, and the manifest's row-group index naming each part. Both are written the conversion's
+ * way: statistics, rates parts and tables as tasks on two connections at once (write-dataset.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,10 +10,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
-import { buildPriceStats } from '../../scripts/convert/build-price-stats';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
-import { writeTables } from '../../scripts/convert/write-parquet';
 import type { ManifestTable, TableName } from '../../contract/dataset';
 
 let tmp: string;
@@ -43,9 +40,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
-    const together = bucketRows === 1;
-    if (!together) await buildPriceStats(spool.con);
-    const tables = together ? await writeDataset(spool.db, spool.con, out) : await writeTables(spool.con, out);
+    const tables = await writeDataset(spool.db, spool.con, out);
     const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
       FROM price_stats ORDER BY ALL`)).getRows();
     return { stats, tables };
