@@ -13,16 +13,16 @@
  * The median of the weighted multiset is taken at the middle positions (the midpoint of the two
  * middle values when the count is even, interpolated as DuckDB's `median` does: a + (b - a) / 2).
  *
- * Speed: every join and partition works on integer surrogate keys that build-tables.ts stores in
- * `rates` (`ps_gid`: the resolved provider group; `ps_series`: the (snapshot, insurer_id,
- * billing_code) of a CPT/HCPCS item, NULL for other code types) and in `resolved_groups(gid)`;
- * text comes back only in the final, small table. A large database is done one billing-code bucket
- * at a time (code-buckets.ts), so that each bucket's aggregation runs within DuckDB's memory limit
- * instead of spilling.
+ * Speed: every join and partition works on integer surrogate keys: `gid` of `resolved_groups`
+ * (build-tables.ts) for a provider group, `ps_series` of `rate_items` for the (snapshot,
+ * insurer_id, billing_code) of a CPT/HCPCS item (NULL for other code types); text comes back only
+ * in the final, small table. A large database is done one billing-code bucket at a time
+ * (code-buckets.ts), so that each bucket's aggregation runs within DuckDB's memory limit instead of
+ * spilling, from the bucket's prices that the `rates` part is written from (withBucketPrices).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
-import { bucketCount } from './code-buckets';
+import { bucketCount, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
@@ -31,14 +31,15 @@ const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members'] as const;
 
 /**
- * Creates `price_stats` from `rates` (with its `ps_gid`, `ps_series` keys), `ps_series`
+ * Creates `price_stats` from the spool's prices (`raw_prices`, `rate_items`), `ps_series`
  * (ps_series -> snapshot, insurer_id, billing_code), `resolved_groups`, `provider_groups` and
- * `providers` (build-tables.ts), one billing-code bucket after the other.
+ * `providers` (build-tables.ts), one billing-code bucket after the other. A conversion does the
+ * same through write-dataset.ts, each bucket beside its `rates` part.
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
   await preparePriceStats(con);
-  for (let k = 0, n = await bucketCount(con); k < n; k++) await priceStatsOfBucket(con, k);
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, k, () => priceStatsOfBucket(con));
   await finishPriceStats(con);
 }
 
@@ -54,15 +55,21 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<void> {
 }
 
 /**
- * Appends to `price_stats` the rows of billing-code bucket `k` (code-buckets.ts); buckets are
- * independent and may run at once on two connections (their working tables are TEMP, per connection).
+ * Appends to `price_stats` the rows of the bucket whose prices `bucket_prices` holds
+ * (withBucketPrices, code-buckets.ts): its dollar prices expanded to one row per resolved group
+ * the states filter kept (`rates` rows with a provider group). Buckets are independent and may run
+ * at once on two connections (their working tables are TEMP, per connection).
  * @throws when SQL fails.
  */
-export async function priceStatsOfBucket(con: DuckDBConnection, k: number): Promise<void> {
-  const dollarRows = `SELECT ps_series AS sid, ps_gid AS gid, billing_class, negotiated_type, negotiated_rate AS v, service_codes, modifiers
-    FROM rates WHERE ps_gid IS NOT NULL AND ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)})
-      AND negotiated_rate > 0`;
-  await statsOf(con, `(${dollarRows} AND ps_bucket = ${k})`);
+export async function priceStatsOfBucket(con: DuckDBConnection): Promise<void> {
+  const dollarRows = `SELECT b.ps_series AS sid, g.gid, b.billing_class, b.negotiated_type, b.negotiated_rate AS v, b.service_codes, b.modifiers
+    FROM (SELECT ps_series, source_id, billing_class, negotiated_type, negotiated_rate, service_codes, modifiers,
+                 unnest(string_split(provider_group_ids, chr(31))) AS provider_group_id
+          FROM bucket_prices
+          WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0) b
+    JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
+    WHERE g.kept`;
+  await statsOf(con, `(${dollarRows})`);
 }
 
 /** Drops the helper tables of preparePriceStats. @throws when SQL fails. */

@@ -80,17 +80,15 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
 }
 
 /**
- * `rates` in the dataset's columns (contract/dataset.ts) plus two integer keys used only by
- * build-price-stats.ts (write-parquet.ts copies the dataset columns alone): `ps_gid` (the resolved
- * group) and `ps_series` (one per snapshot x insurer_id x billing_code of a CPT/HCPCS item, NULL
- * for other code types), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
+ * `rate_items`: every item with rate rows, with its snapshot, insurer, billing-code bucket
+ * (code-buckets.ts) and `ps_series`, an integer key of its (snapshot, insurer_id, billing_code) for
+ * the medians of build-price-stats.ts (NULL for code types other than CPT/HCPCS), whose text is in
+ * `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *
- * `rates` is a VIEW over `raw_rates`: copying tens of millions of rows into a second table costs
- * more (memory, then spilling to the temp directory) than joining them again, by the integer
- * (source_id, item_id) and the small group table, in each of the few statements that read it.
- * Rows whose group the states filter emptied (`resolved_groups.kept` false) are left out.
- * `ps_bucket` is the row's billing-code bucket (code-buckets.ts): a filter on it is a filter on the
- * small `rate_items`, which DuckDB pushes into the scan of `raw_rates` as an item_id range.
+ * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
+ * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
+ * the medians read each bucket's prices instead (withBucketPrices). Rows whose group the states
+ * filter emptied (`resolved_groups.kept` false) are left out.
  */
 async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<void> {
   const types = sqlList(SERVICE_CODE_TYPES);
@@ -109,7 +107,7 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
            r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
-           r.additional_information, g.gid AS ps_gid, k.ps_series, k.bucket AS ps_bucket
+           r.additional_information
     FROM raw_rates r
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id

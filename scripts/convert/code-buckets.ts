@@ -37,3 +37,27 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
   const r = await con.runAndReadAll('SELECT CAST(coalesce(max(bucket), 0) + 1 AS INTEGER) FROM code_buckets');
   return Number(r.getRows()[0]![0]);
 }
+
+/**
+ * Runs `work` while the TEMP table `bucket_prices` holds the prices of bucket `k` (one row per
+ * `raw_prices` row, with its item's billing code, code type, snapshot, insurer, arrangement and
+ * `ps_series` from `rate_items`), sorted by billing code, snapshot, insurer, source and the price's
+ * place in its file (item, rate, price): the order of the `rates` part (write-parquet.ts), whose
+ * copy and the bucket's medians (build-price-stats.ts) both read it, so the prices of a bucket are
+ * found in `raw_prices` once. TEMP: two connections may each hold their bucket's (write-dataset.ts).
+ * @throws when SQL fails or `work` throws; the table is dropped either way.
+ */
+export async function withBucketPrices<T>(con: DuckDBConnection, k: number, work: () => Promise<T>): Promise<T> {
+  await con.run(`CREATE TEMP TABLE bucket_prices AS
+    SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, i.ps_series, p.source_id,
+           p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
+           p.expiration_date, p.setting, p.additional_information
+    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
+    WHERE i.bucket = ${k}
+    ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
+  try {
+    return await work();
+  } finally {
+    await con.run('DROP TABLE bucket_prices');
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * The last phase of a conversion: `price_stats` (build-price-stats.ts) and every Parquet file of
- * the dataset (write-parquet.ts), as tasks (one billing-code bucket of statistics, one `rates` part,
- * one small table) on two connections of the working database, each task on one thread.
+ * the dataset (write-parquet.ts), as tasks on two connections of the working database, each task on
+ * one thread: one billing-code bucket (its sorted prices, code-buckets.ts withBucketPrices, then its
+ * `rates` part and its statistics from them), or one small table.
  *
  * A rates part must be copied on one DuckDB thread (write-parquet.ts: what keeps its rows in order),
  * and `threads` is the database's setting, not a connection's: alone, the copies would leave the
@@ -16,7 +17,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { finishPriceStats, preparePriceStats, priceStatsOfBucket } from './build-price-stats';
-import { bucketCount } from './code-buckets';
+import { bucketCount, withBucketPrices } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
@@ -76,8 +77,10 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const tasks: Array<Task<DuckDBConnection>> = [];
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
-    tasks.push((c) => priceStatsOfBucket(c, k));
-    tasks.push(async (c) => { rows[k] = await writeRatesPart(c, sql, k, outDir); });
+    tasks.push((c) => withBucketPrices(c, k, async () => {
+      rows[k] = await writeRatesPart(c, sql, k, outDir);
+      await priceStatsOfBucket(c);
+    }));
   }
   const out = {} as Record<TableName, ManifestTable>;
   // the tables that do not wait for the statistics, last: short tasks even out the two connections' ends

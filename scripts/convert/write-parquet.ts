@@ -123,39 +123,27 @@ export async function onOneThread(con: DuckDBConnection, work: () => Promise<voi
 
 /**
  * Writes `rates/part-<k>.parquet` of billing-code bucket `k` (code-buckets.ts; the parts in code
- * order make the table) inside onOneThread, and returns its row count. Each part's prices are sorted into a temporary table before they are
- * expanded to price x group rows (a third of the rows to sort on the benchmark file), by billing
- * code, snapshot, insurer, source and the price's place in its file (item, rate, price): a total
- * order, so that the same inputs give the same files; the expansion follows it in the order of the
- * group ids in the file. The copy runs on ONE DuckDB thread without caching operators, which
- * writes the table's rows in their order; its other paths measured worse on the benchmark's 1 GB
- * file: the `rates` view sorted in the COPY (the former way) 18 s, two threads with PRESERVE_ORDER
- * (DuckDB's batch copy) twice the time of one thread and out of memory on a 1M-price bucket, two
- * threads without it interleave the two threads' row groups. This way: ~12 s.
- * Uses a TEMP table, so parts may be written at once on two connections (write-dataset.ts).
+ * order make the table) from its `bucket_prices` (withBucketPrices: sorted prices, a third of the
+ * rows of the expansion on the benchmark file) inside onOneThread, and returns its row count. The
+ * expansion to price x group rows follows the prices' order, each price's groups in the order of
+ * the ids in the file: a total order, so that the same inputs give the same files. The copy runs on
+ * ONE DuckDB thread without caching operators, which writes the table's rows in their order; its
+ * other paths measured worse on the benchmark's 1 GB file: the `rates` view sorted in the COPY
+ * (the former way) 18 s, two threads with PRESERVE_ORDER (DuckDB's batch copy) twice the time of
+ * one thread and out of memory on a 1M-price bucket, two threads without it interleave the two
+ * threads' row groups. This way: ~12 s.
  * @throws when DuckDB cannot write the file.
  */
 export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k: number, outDir: string): Promise<number> {
-  await con.run(`CREATE TEMP TABLE bucket_prices AS
-    SELECT i.billing_code, i.billing_code_type, i.snapshot, i.insurer_id, i.negotiation_arrangement, p.source_id,
-           p.provider_group_ids, p.billing_class, p.negotiated_type, p.negotiated_rate, p.service_codes, p.modifiers,
-           p.expiration_date, p.setting, p.additional_information
-    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
-    WHERE i.bucket = ${k}
-    ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
-  try {
-    const copied = await con.runAndReadAll(`
-      COPY (
-        SELECT ${sql.cols} FROM (
-          SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
-          FROM bucket_prices)
-        WHERE ${sql.keep})
-      TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
-      (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
-    return Number(copied.getRows()[0]![0]);
-  } finally {
-    await con.run('DROP TABLE bucket_prices');
-  }
+  const copied = await con.runAndReadAll(`
+    COPY (
+      SELECT ${sql.cols} FROM (
+        SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
+        FROM bucket_prices)
+      WHERE ${sql.keep})
+    TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
+    (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
+  return Number(copied.getRows()[0]![0]);
 }
 
 const ratesPart = (k: number): string => `rates/part-${k}.parquet`;
