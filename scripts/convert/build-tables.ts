@@ -65,14 +65,21 @@ async function requireColumns(con: DuckDBConnection, file: string, wanted: reado
 
 /**
  * provider_groups and the resolution of rates to them; `resolved_groups.gid` is an integer
- * surrogate of provider_group_key, in its order (joins of build-price-stats.ts, sort of write-parquet.ts).
+ * surrogate of provider_group_key, in its order (joins of build-price-stats.ts).
+ * Only the groups some price names (`named_ids`, one scan of the price x group rows, which
+ * buildNamedRefs reuses) become provider groups: a group no rate names stands for no rate row
+ * (metrics.md counts from rate rows), and under a billing-code filter most of a file's groups are
+ * named only by the items filtered out, so the provider tables, the registry lookup and the medians'
+ * membership tables hold only the groups of the kept rates.
  */
 async function buildGroups(con: DuckDBConnection): Promise<void> {
   await con.run(`
+    CREATE TABLE named_ids AS SELECT source_id, provider_group_id, count(*) AS n FROM raw_rates GROUP BY ALL;
     CREATE TABLE provider_groups AS
     SELECT DISTINCT ${PROVIDER_GROUP_KEY_SQL} AS provider_group_key,
            source_id, provider_group_id, provider_id, npi, tin_type, tin_value
-    FROM raw_groups WHERE provider_id IS NOT NULL;
+    FROM raw_groups g SEMI JOIN named_ids r ON r.source_id = g.source_id AND r.provider_group_id = g.provider_group_id
+    WHERE provider_id IS NOT NULL;
     CREATE TABLE resolved_groups AS
     SELECT provider_group_key, source_id, provider_group_id, CAST(row_number() OVER (ORDER BY provider_group_key) AS INTEGER) AS gid,
            true AS kept
@@ -118,19 +125,21 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
  * `named_refs(source_id, provider_group_id, n, resolved, kept, declared)`: every provider group id
  * the prices of a file name (NULL for prices naming none), with its rate rows `n`; `resolved` when
  * it joins `provider_groups`, `kept` false when the states filter emptied its group, `declared` when
- * the file declares it (an undeclared id is a dangling reference). One scan of the price x group
- * rows serves the source counts, the dangling-reference report and the provider_group_key of the
- * `rates` write (write-parquet.ts), which then needs no join. Runs after buildProviders (`kept`).
+ * the file declares it (an undeclared id is a dangling reference). The scan of the price x group
+ * rows of buildGroups (`named_ids`) serves the provider groups, the source counts, the
+ * dangling-reference report and the provider_group_key of the `rates` write (write-parquet.ts),
+ * which then needs no join. Runs after buildProviders (`kept`).
  */
 async function buildNamedRefs(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TABLE named_refs AS
     SELECT r.source_id, r.provider_group_id, r.n, g.gid IS NOT NULL AS resolved, coalesce(g.kept, true) AS kept,
            d.provider_group_id IS NOT NULL AS declared
-    FROM (SELECT source_id, provider_group_id, count(*) AS n FROM raw_rates GROUP BY ALL) r
+    FROM named_ids r
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
     LEFT JOIN (SELECT DISTINCT source_id, provider_group_id FROM raw_groups) d
-      ON d.source_id = r.source_id AND d.provider_group_id = r.provider_group_id;`);
+      ON d.source_id = r.source_id AND d.provider_group_id = r.provider_group_id;
+    DROP TABLE named_ids;`);
 }
 
 async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promise<void> {

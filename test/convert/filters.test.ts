@@ -2,7 +2,8 @@
  * The catalog's filters (contracts.md §1 `filters`): an `in_network` item whose billing code is
  * filtered out is skipped before any parse (its body here is not even JSON: parsing it would
  * report `invalid_json`, as the kept broken item does); the state filter keeps only providers
- * located in those states, and drops the rates of groups left without provider.
+ * located in those states, and drops the rates of groups left without provider; a provider group
+ * named only by filtered-out items is not in the dataset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -18,16 +19,18 @@ const price = (rate: number): string =>
 const item = (code: string, rates: string): string =>
   `{"billing_code":"${code}","negotiation_arrangement":"ffs","name":"S ${code}","billing_code_type":"CPT","billing_code_type_version":"2025","description":"d","negotiated_rates":[${rates}]}`;
 
-// NPI 1111111112 is in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv).
+// NPIs 1111111112 and 3333333334 are in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv);
+// group 3 is named only by 99216, which the billing-code filter drops.
 const FILE = `{"reporting_entity_name":"Filter Plan","reporting_entity_type":"issuer","last_updated_on":"2025-06-01","version":"1.0.0",
 "provider_references":[
   {"provider_group_id":1,"provider_groups":[{"npi":[1111111112,2222222220],"tin":{"type":"ein","value":"111111111"}}]},
-  {"provider_group_id":2,"provider_groups":[{"npi":[2222222220],"tin":{"type":"ein","value":"222222222"}}]}],
+  {"provider_group_id":2,"provider_groups":[{"npi":[2222222220],"tin":{"type":"ein","value":"222222222"}}]},
+  {"provider_group_id":3,"provider_groups":[{"npi":[3333333334],"tin":{"type":"ein","value":"333333333"}}]}],
 "in_network":[
   ${item('99213', `{"provider_references":[1,2],"negotiated_prices":[${price(100)}]}`)},
   {"billing_code":"99214","negotiated_rates":[ this is not JSON ]},
   {"billing_code":"99215","negotiated_rates":[ neither is this ]},
-  ${item('99216', `{"provider_references":[1],"negotiated_prices":[${price(50)}]}`)}]}`;
+  ${item('99216', `{"provider_references":[1,3],"negotiated_prices":[${price(50)}]}`)}]}`;
 
 let tmp: string;
 let manifest: DatasetManifest;
@@ -71,6 +74,7 @@ describe('catalog filters', () => {
   });
 
   it('keeps only providers in the filtered states and the rates of groups that keep one', async () => {
+    // 3333333334 (CA) is left out too: its group 3 is named only by the filtered-out 99216
     expect(await query(`SELECT provider_id, state FROM ${table('providers')}`)).toEqual([{ provider_id: '1111111112', state: 'CA' }]);
     expect(await query(`SELECT provider_group_key, provider_id FROM ${table('provider_groups')}`)).toEqual([
       { provider_group_key: '0:1', provider_id: '1111111112' },
