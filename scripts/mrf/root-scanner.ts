@@ -9,7 +9,8 @@
  */
 import { ItemSplitter, type RateSlice } from './item-splitter.js';
 import { peekBillingCode } from './peek-billing-code.js';
-import { CLASS, C_OPEN, C_QUOTE, skipString } from './scan-bytes.js';
+import { ContainerScan } from './container-scan.js';
+import { skipString } from './scan-bytes.js';
 import { MrfReadError } from './types.js';
 
 /**
@@ -94,6 +95,7 @@ export class RootScanner {
   private partsBytes = 0;
   private splitter: ItemSplitter | null = null;
   private readonly slices: RateSlice[] = [];
+  private readonly containers = new ContainerScan();
 
   /**
    * @param file name used in errors
@@ -119,6 +121,7 @@ export class RootScanner {
     const n = buf.length;
     let i = 0;
     this.segStart = 0;
+    this.containers.newChunk();
     while (i < n) {
       if (this.state === S_SPLIT) {
         const end = this.splitter!.push(buf, i, this.base, this.slices);
@@ -323,10 +326,12 @@ export class RootScanner {
     }
   }
 
-  /** Hot loop: finds the end of an object/array; returns the index after it, or -1 at chunk end. */
+  /**
+   * Finds the end of an object/array (container-scan.ts, in WebAssembly); returns the index after
+   * it, or -1 at chunk end. A string or escape left open by the previous chunk is finished here.
+   */
   private scanContainer(buf: Buffer, i: number): number {
-    const n = buf.length;
-    let depth = this.depth;
+    const depth = this.depth;
     if (this.esc) {
       this.esc = false;
       i++;
@@ -336,20 +341,13 @@ export class RootScanner {
       if (i < 0) return this.openAtEnd(depth, true, i === -2);
       i++;
     }
-    for (; i < n; i++) {
-      const k = CLASS[buf[i]!]!;
-      if (k === 0) continue;
-      if (k === C_QUOTE) {
-        i = skipString(buf, i + 1);
-        if (i < 0) return this.openAtEnd(depth, true, i === -2);
-      } else if (k === C_OPEN) depth++;
-      else if (--depth === 0) {
-        this.depth = 0;
-        this.inStr = false;
-        return i + 1;
-      }
+    const end = this.containers.scan(buf, i, depth);
+    if (end >= 0) {
+      this.depth = 0;
+      this.inStr = false;
+      return end;
     }
-    return this.openAtEnd(depth, false, false);
+    return this.openAtEnd(this.containers.depth, this.containers.inStr, this.containers.esc);
   }
 
   private openAtEnd(depth: number, inStr: boolean, esc: boolean): -1 {

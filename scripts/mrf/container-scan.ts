@@ -1,0 +1,71 @@
+/**
+ * The hot loop of the root scanner (root-scanner.ts) in WebAssembly: finds the bracket that closes
+ * a JSON container, skipping strings and their escapes, across chunk boundaries. On the main
+ * thread it is what bounds a filtered conversion (every byte of the items the billing-code filter
+ * skips goes through it): about three times the speed of the same loop in JavaScript (1 GB
+ * benchmark file: 0.47 vs 1.3-1.5 s), the chunk's copy into the module's memory included.
+ * Source: container-scan.wat, assembled into container-scan-wasm.ts by build-container-scan.ts.
+ */
+import { CONTAINER_SCAN_WASM } from './container-scan-wasm.js';
+
+/** Offset of the chunk in the module's memory (the byte-class table comes first). */
+const CHUNK_AT = 256;
+const PAGE = 65536;
+
+interface ScanExports {
+  memory: WebAssembly.Memory;
+  depth: WebAssembly.Global;
+  inStr: WebAssembly.Global;
+  esc: WebAssembly.Global;
+  scan(i: number, n: number, depth: number): number;
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+/** One scanner's instance of the module (its memory holds one chunk at a time). */
+export class ContainerScan {
+  private readonly x: ScanExports;
+  private loaded: Buffer | null = null;
+
+  constructor() {
+    compiled ??= new WebAssembly.Module(Buffer.from(CONTAINER_SCAN_WASM, 'base64'));
+    this.x = new WebAssembly.Instance(compiled).exports as unknown as ScanExports;
+  }
+
+  /** Forgets the chunk copied last: call when a new chunk comes (the next scan copies it). */
+  newChunk(): void {
+    this.loaded = null;
+  }
+
+  /**
+   * Scans `buf` from `i` (outside a string) inside containers open `depth` levels deep: returns the
+   * index after the bracket that closes the outermost one, or -1 at the chunk end, the state then
+   * in `depth`, `inStr` and `esc`. Copies `buf` into the module's memory on its first scan since
+   * newChunk (growing the memory when the chunk is larger than any before).
+   */
+  scan(buf: Buffer, i: number, depth: number): number {
+    if (this.loaded !== buf) {
+      const need = CHUNK_AT + buf.length;
+      const have = this.x.memory.buffer.byteLength;
+      if (need > have) this.x.memory.grow(Math.ceil((need - have) / PAGE));
+      new Uint8Array(this.x.memory.buffer, CHUNK_AT, buf.length).set(buf);
+      this.loaded = buf;
+    }
+    return this.x.scan(i, buf.length, depth);
+  }
+
+  /** Depth at the chunk end of the last scan that returned -1. */
+  get depth(): number {
+    return this.x.depth.value as number;
+  }
+
+  /** Whether that chunk ended inside a string. */
+  get inStr(): boolean {
+    return this.x.inStr.value === 1;
+  }
+
+  /** Whether it ended right after a backslash in a string (the next chunk's first byte is escaped). */
+  get esc(): boolean {
+    return this.x.esc.value === 1;
+  }
+}

@@ -1,0 +1,67 @@
+(module
+  ;; The byte loop of root-scanner.ts scanContainer in WebAssembly (container-scan.ts): about three
+  ;; times the speed of the same loop in JavaScript on the 1 GB benchmark file (0.47 vs 1.3-1.5 s).
+  ;; Build: `npx tsx scripts/mrf/build-container-scan.ts` writes container-scan-wasm.ts; a test checks
+  ;; that the committed bytes are this file's.
+  ;; memory: bytes 0-255 the class of each byte value (0 plain, 1 quote, 2 opening and 3 closing
+  ;; bracket), then the chunk from offset 256 (container-scan.ts grows the memory to hold it)
+  (memory (export "memory") 1)
+  (data (i32.const 34) "\01")
+  (data (i32.const 91) "\02")
+  (data (i32.const 123) "\02")
+  (data (i32.const 93) "\03")
+  (data (i32.const 125) "\03")
+  (global $depth (export "depth") (mut i32) (i32.const 0))
+  (global $inStr (export "inStr") (mut i32) (i32.const 0))
+  (global $esc (export "esc") (mut i32) (i32.const 0))
+  ;; scan(i, n, d): the bytes [i, n) of the chunk (offsets in the chunk), outside a string, inside
+  ;; containers open d levels deep; returns the offset after the bracket that closes the outermost
+  ;; one, or -1 at the chunk end with the globals depth, inStr (inside a string) and esc (the
+  ;; string's next byte is escaped) set for the next chunk
+  (func (export "scan") (param $i i32) (param $n i32) (param $d i32) (result i32)
+    (local $p i32) (local $end i32) (local $k i32) (local $c i32)
+    (local.set $p (i32.add (local.get $i) (i32.const 256)))
+    (local.set $end (i32.add (local.get $n) (i32.const 256)))
+    (block $chunkEnd
+      (loop $next
+        (br_if $chunkEnd (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $k (i32.load8_u (i32.load8_u (local.get $p))))
+        (if (i32.eqz (local.get $k)) (then
+          (local.set $p (i32.add (local.get $p) (i32.const 1)))
+          (br $next)))
+        (if (i32.eq (local.get $k) (i32.const 1)) (then
+          ;; a string: to its closing quote, escapes skipped
+          (local.set $p (i32.add (local.get $p) (i32.const 1)))
+          (block $closed
+            (loop $str
+              (if (i32.ge_u (local.get $p) (local.get $end)) (then
+                (global.set $depth (local.get $d))
+                (global.set $inStr (i32.const 1))
+                (global.set $esc (i32.const 0))
+                (return (i32.const -1))))
+              (local.set $c (i32.load8_u (local.get $p)))
+              (br_if $closed (i32.eq (local.get $c) (i32.const 34)))
+              (if (i32.eq (local.get $c) (i32.const 92)) (then
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (if (i32.ge_u (local.get $p) (local.get $end)) (then
+                  (global.set $depth (local.get $d))
+                  (global.set $inStr (i32.const 1))
+                  (global.set $esc (i32.const 1))
+                  (return (i32.const -1))))))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $str)))
+          (local.set $p (i32.add (local.get $p) (i32.const 1)))
+          (br $next)))
+        (if (i32.eq (local.get $k) (i32.const 2))
+          (then (local.set $d (i32.add (local.get $d) (i32.const 1))))
+          (else
+            (local.set $d (i32.sub (local.get $d) (i32.const 1)))
+            (if (i32.eqz (local.get $d)) (then
+              (return (i32.sub (i32.add (local.get $p) (i32.const 1)) (i32.const 256)))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $next)))
+    (global.set $depth (local.get $d))
+    (global.set $inStr (i32.const 0))
+    (global.set $esc (i32.const 0))
+    (i32.const -1))
+)

@@ -1,0 +1,54 @@
+/**
+ * The root scanner's container loop in WebAssembly (scripts/mrf/container-scan.ts): the committed
+ * binary is the assembly of container-scan.wat, and the loop finds a container's end past strings,
+ * escapes and brackets in strings, across chunk ends, in chunks larger than its first memory page.
+ * (test/mrf/scan-filter-and-strings.test.ts drives it through the root scanner at every chunk size.)
+ */
+import { describe, expect, it } from 'vitest';
+import { ContainerScan } from '../../scripts/mrf/container-scan';
+import { CONTAINER_SCAN_WASM } from '../../scripts/mrf/container-scan-wasm';
+import { assembleContainerScan, wasmModuleSource } from '../../scripts/mrf/build-container-scan';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+describe('container-scan binary', () => {
+  it('is the assembly of container-scan.wat (run build-container-scan.ts after editing it)', async () => {
+    const bytes = await assembleContainerScan();
+    expect(Buffer.from(CONTAINER_SCAN_WASM, 'base64').equals(Buffer.from(bytes))).toBe(true);
+    const committed = await readFile(path.resolve(__dirname, '../../scripts/mrf/container-scan-wasm.ts'), 'utf8');
+    expect(committed).toBe(wasmModuleSource(bytes));
+  });
+});
+
+describe('ContainerScan', () => {
+  it('returns the index after the closing bracket, brackets and escaped quotes in strings skipped', () => {
+    const s = new ContainerScan();
+    // the container opens at index 0; the scan starts after it, at depth 1
+    const json = '{"a":"}]\\"{","b":[1,{"c":"\\\\"}]}  tail';
+    s.newChunk();
+    expect(s.scan(Buffer.from(json), 1, 1)).toBe(json.indexOf('}  tail') + 1);
+  });
+
+  it('stops at a chunk end inside a string, and right after a backslash, with the depth', () => {
+    const s = new ContainerScan();
+    s.newChunk();
+    expect(s.scan(Buffer.from('{"a":[{"b":"xy'), 1, 1)).toBe(-1);
+    expect([s.depth, s.inStr, s.esc]).toEqual([3, true, false]);
+    s.newChunk();
+    expect(s.scan(Buffer.from('{"a":"x\\'), 1, 1)).toBe(-1);
+    expect([s.depth, s.inStr, s.esc]).toEqual([1, true, true]);
+    s.newChunk();
+    expect(s.scan(Buffer.from('{"a":[1,2'), 1, 1)).toBe(-1);
+    expect([s.depth, s.inStr, s.esc]).toEqual([2, false, false]);
+  });
+
+  it('grows its memory for a chunk larger than any before, and copies each new chunk', () => {
+    const s = new ContainerScan();
+    const big = `[${'"abc\\"[{",'.repeat(40_000)}0]`; // ~440 KB, past the first 64 KiB page
+    s.newChunk();
+    expect(s.scan(Buffer.from(big), 1, 1)).toBe(big.length);
+    const small = '[[1],[2]]';
+    s.newChunk();
+    expect(s.scan(Buffer.from(small), 1, 1)).toBe(small.length);
+  });
+});
