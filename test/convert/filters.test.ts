@@ -13,11 +13,7 @@ import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ConversionReport } from '../../scripts/convert/problems';
 import type { DatasetManifest } from '../../contract/dataset';
-
-const price = (rate: number): string =>
-  `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
-const item = (code: string, rates: string): string =>
-  `{"billing_code":"${code}","negotiation_arrangement":"ffs","name":"S ${code}","billing_code_type":"CPT","billing_code_type_version":"2025","description":"d","negotiated_rates":[${rates}]}`;
+import { item, price } from './mrf-json';
 
 // NPIs 1111111112 and 3333333334 are in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv);
 // group 3 is named only by 99216, which the billing-code filter drops.

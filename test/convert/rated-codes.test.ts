@@ -12,11 +12,7 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-
-const price = (rate: number): string =>
-  `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
-const item = (code: string, rates: string): string =>
-  `{"billing_code":"${code}","negotiation_arrangement":"ffs","name":"S ${code}","billing_code_type":"CPT","billing_code_type_version":"2025","description":"d","negotiated_rates":[${rates}]}`;
+import { item, price } from './mrf-json';
 
 const FILE = `{"reporting_entity_name":"Rated","reporting_entity_type":"issuer","last_updated_on":"2025-06-01","version":"1.0.0",
 "provider_references":[
