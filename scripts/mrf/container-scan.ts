@@ -1,9 +1,9 @@
 /**
  * The hot loop of the root scanner (root-scanner.ts) in WebAssembly: finds the bracket that closes
- * a JSON container, skipping strings and their escapes, across chunk boundaries. On the main
- * thread it is what bounds a filtered conversion (every byte of the items the billing-code filter
- * skips goes through it): about three times the speed of the same loop in JavaScript (1 GB
- * benchmark file: 0.47 vs 1.3-1.5 s), the chunk's copy into the module's memory included.
+ * a JSON container, skipping strings and their escapes, across chunk boundaries. Every byte of the
+ * items a billing-code filter skips goes through it on the main thread: about three times the
+ * speed of the same loop in JavaScript (1 GB benchmark file: 0.47 vs 1.3-1.5 s), the chunk's copy
+ * into the module's memory included.
  * Source: container-scan.wat, assembled into container-scan-wasm.ts by build-container-scan.ts.
  */
 import { CONTAINER_SCAN_WASM } from './container-scan-wasm.js';
