@@ -18,7 +18,7 @@ export interface RateSlice {
 }
 
 import { peekBillingCode } from './peek-billing-code.js';
-import { CLASS, C_OPEN, C_QUOTE, skipString } from './scan-bytes.js';
+import { ContainerScan } from './container-scan.js';
 
 const KEY = Buffer.from('negotiated_rates');
 
@@ -49,8 +49,12 @@ export class ItemSplitter {
   /**
    * @param keepBillingCode the billing-code filter: when the item's `billing_code` comes before its
    *   `negotiated_rates` (as publishers write it) and the filter rejects it, no rate slice is made.
+   * @param containers the container loop (the root scanner's, which has the chunk copied already)
    */
-  constructor(private readonly keepBillingCode?: (code: string) => boolean) {}
+  constructor(
+    private readonly keepBillingCode?: (code: string) => boolean,
+    private readonly containers: ContainerScan = new ContainerScan(),
+  ) {}
 
   /** True when the rates were dropped by the billing-code filter. */
   get droppedRates(): boolean {
@@ -167,24 +171,11 @@ export class ItemSplitter {
    * it, or -1 at the chunk end (depth, string and escape state kept for the next chunk).
    */
   private skipInRate(buf: Buffer, i: number): number {
-    const n = buf.length;
-    let depth = this.depth;
-    for (; i < n; i++) {
-      const k = CLASS[buf[i]!]!;
-      if (k === 0) continue;
-      if (k === C_QUOTE) {
-        const q = skipString(buf, i + 1);
-        if (q < 0) {
-          this.inStr = true;
-          this.esc = q === -2;
-          this.depth = depth;
-          return -1;
-        }
-        i = q;
-      } else if (k === C_OPEN) depth++;
-      else if (--depth === 2) return i;
-    }
-    this.depth = depth;
+    const end = this.containers.scan(buf, i, this.depth, 2);
+    if (end >= 0) return end - 1;
+    this.depth = this.containers.depth;
+    this.inStr = this.containers.inStr;
+    this.esc = this.containers.esc;
     return -1;
   }
 

@@ -185,7 +185,7 @@ export class RootScanner {
 
   /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
   private startSplit(buf: Buffer, out: ScanEvent[]): void {
-    const splitter = new ItemSplitter(this.keepBillingCode);
+    const splitter = new ItemSplitter(this.keepBillingCode, this.containers);
     let offset = this.valueOffset;
     for (const part of this.parts) {
       splitter.push(part, 0, offset, this.slices);

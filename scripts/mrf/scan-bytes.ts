@@ -1,19 +1,8 @@
 /**
- * Byte-level helpers shared by the root scanner and the item splitter (architecture.md §5: split
- * bytes before JSON.parse): a class table for the bytes that matter in a JSON container (quote,
- * brackets) and a string skipper that jumps to the closing quote with `indexOf`.
+ * The root scanner's string skipper (architecture.md §5: split bytes before JSON.parse), for a
+ * string a previous chunk left open: it jumps to the closing quote with `indexOf`. The container
+ * loop itself is container-scan.ts.
  */
-
-/** Byte classes of the container scan: 0 plain, quote, opening and closing brackets. */
-export const C_QUOTE = 1;
-export const C_OPEN = 2;
-export const C_CLOSE = 3;
-export const CLASS = new Uint8Array(256);
-CLASS[0x22] = C_QUOTE;
-CLASS[0x7b] = C_OPEN;
-CLASS[0x5b] = C_OPEN;
-CLASS[0x7d] = C_CLOSE;
-CLASS[0x5d] = C_CLOSE;
 
 /**
  * Skips the rest of a string whose opening quote is before `i`: returns the index of its closing

@@ -42,6 +42,14 @@ describe('ContainerScan', () => {
     expect([s.depth, s.inStr, s.esc]).toEqual([2, false, false]);
   });
 
+  it('stops where the depth comes down to the given level (the item splitter\'s rate elements)', () => {
+    const s = new ContainerScan();
+    // inside negotiated_rates (depth 2), a rate element opened at index 0: depth 3 from index 1
+    const rates = '{"a":[1,"]"]},{"b":2}]';
+    s.newChunk();
+    expect(s.scan(Buffer.from(rates), 1, 3, 2)).toBe(rates.indexOf('},{') + 1);
+  });
+
   it('grows its memory for a chunk larger than any before, and copies each new chunk', () => {
     const s = new ContainerScan();
     const big = `[${'"abc\\"[{",'.repeat(40_000)}0]`; // ~440 KB, past the first 64 KiB page
