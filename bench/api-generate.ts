@@ -10,10 +10,9 @@
  * than the converter's spool: one part sorted by billing code, in the converter's row groups.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
-import { mkdir } from 'node:fs/promises';
 import { describeRates, RATES_ROW_GROUP_SIZE, writeTable } from '../scripts/convert/write-parquet';
 
 const INSURERS = 10;

@@ -24,6 +24,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
+import { GROUP_ID_UNNEST_SQL } from './spool';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
@@ -64,7 +65,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<void> {
 export async function priceStatsOfBucket(con: DuckDBConnection): Promise<void> {
   const dollarRows = `SELECT b.ps_series AS sid, g.gid, b.billing_class, b.negotiated_type, b.negotiated_rate AS v, b.service_codes, b.modifiers
     FROM (SELECT ps_series, source_id, billing_class, negotiated_type, negotiated_rate, service_codes, modifiers,
-                 unnest(string_split(provider_group_ids, chr(31))) AS provider_group_id
+                 ${GROUP_ID_UNNEST_SQL} AS provider_group_id
           FROM bucket_prices
           WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0) b
     JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id

@@ -29,6 +29,13 @@ import type { RAW_TABLES } from './spool-rows';
  */
 export const DUCKDB_MEMORY_LIMIT = '160MB';
 
+/**
+ * SQL of the expansion of a `raw_prices` row (or of a relation with its `provider_group_ids`) to
+ * one row per provider group id its rate names (split on spool-rows.ts's GROUP_ID_SEPARATOR,
+ * `chr(31)`), the id NULL for a price naming none: `raw_rates`, the `rates` parts and the medians.
+ */
+export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR]))`;
+
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
 
@@ -77,7 +84,7 @@ export async function openSpool(workDir: string): Promise<Spool> {
       expiration_date VARCHAR, setting VARCHAR, additional_information VARCHAR);
     CREATE VIEW raw_rates AS
     SELECT source_id, item_id, rate_index, price_index,
-           unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id,
+           ${GROUP_ID_UNNEST_SQL} AS provider_group_id,
            billing_class, negotiated_type, negotiated_rate, service_codes, modifiers, expiration_date, setting,
            additional_information
     FROM raw_prices;

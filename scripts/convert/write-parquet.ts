@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
 import { PROVIDER_GROUP_KEY_SQL } from './build-tables';
+import { GROUP_ID_UNNEST_SQL } from './spool';
 
 /**
  * Rows per Parquet row group of `rates`: small enough that one billing code reads little (the
@@ -138,7 +139,7 @@ export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k
   const copied = await con.runAndReadAll(`
     COPY (
       SELECT ${sql.cols} FROM (
-        SELECT *, unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR])) AS provider_group_id
+        SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
         FROM bucket_prices)
       WHERE ${sql.keep})
     TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
