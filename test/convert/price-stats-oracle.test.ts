@@ -1,0 +1,122 @@
+/**
+ * price_stats (build-price-stats.ts, from group weights) against metrics.md taken literally: on
+ * random spools, every rate expanded to one row per provider of its group, identical rows (insurer,
+ * snapshot, billing code, provider, billing class, negotiated type, rate, place-of-service codes,
+ * modifiers) counted once, then DuckDB's own `median`, `count` and `count(DISTINCT provider)` per
+ * class selection (`both` in either class) and state. The spools are built to stress what the
+ * weights shortcut must get right: providers in several groups (of one file and of two files of
+ * one insurer), ties and duplicates across items, providers without a state, TIN-only providers,
+ * non-dollar rows, dangling group ids and CPT next to non-service codes, in one bucket and in
+ * buckets of a few rows each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildTables } from '../../scripts/convert/build-tables';
+import { buildPriceStats } from '../../scripts/convert/build-price-stats';
+import { openSpool } from '../../scripts/convert/spool';
+import { Rng } from '../../scripts/sample/rng';
+
+const NPPES_HEADER = ['NPI', 'Entity Type Code', 'Provider Organization Name (Legal Business Name)', 'Provider Last Name (Legal Name)',
+  'Provider First Name', 'Provider Business Practice Location Address State Name',
+  'Provider Business Practice Location Address Postal Code', 'Healthcare Provider Taxonomy Code_1'];
+
+type Row = [string, string, string, string, string, number, number, number];
+
+let tmp: string;
+
+/** Writes a random spool of seed `seed`, builds the tables, and returns [weights, literal] price_stats rows. */
+async function compare(seed: number, bucketRows: number): Promise<{ got: Row[]; want: Row[] }> {
+  const rng = new Rng(seed);
+  const rnd = (): number => rng.next();
+  const pick = <T>(xs: readonly T[]): T => rng.pick(xs);
+  const dir = path.join(tmp, `s${seed}-${bucketRows}`);
+  await mkdir(dir, { recursive: true });
+  // 14 NPIs: 10 in the registry (CA, NY, TX), 4 without a state (not in the registry)
+  const npis = Array.from({ length: 14 }, (_, i) => String(1000000001 + i));
+  const registry = [NPPES_HEADER.map((h) => `"${h}"`).join(','),
+    ...npis.slice(0, 10).map((n, i) => `${n},1,,Doe,X,${['CA', 'NY', 'TX'][i % 3]},0000${i},207Q00000X`)].join('\n');
+  await writeFile(path.join(dir, 'npi.csv'), registry);
+  const groups: string[] = [];
+  const items: string[] = [];
+  const prices: string[] = [];
+  const codes = [['CPT', '99213'], ['CPT', '99214'], ['HCPCS', 'G0008'], ['MS-DRG', '470']] as const;
+  // sources 0 and 1: insurer a (one snapshot, two files); source 2: insurer b
+  for (let s = 0; s < 3; s++) {
+    for (let g = 0; g < 8; g++) {
+      const size = 1 + Math.floor(rnd() * 4);
+      const members = new Set(Array.from({ length: size }, () => pick(npis)));
+      for (const n of members) groups.push(`${s},g${g},${n},${n},ein,${s}${g},`);
+    }
+    groups.push(`${s},t,TIN:99${s},,ein,99-${s},`); // a TIN-only provider
+    for (let i = 0; i < 6; i++) {
+      const [type, code] = pick(codes);
+      items.push(`${s},${i},${type},${code},name,,ffs`);
+      for (let r = 0; r < 6; r++) {
+        const ids = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(['g0', 'g1', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7', 't', 'gx']));
+        for (let p = 0; p < 1 + Math.floor(rnd() * 2); p++) {
+          const cls = pick(['professional', 'institutional', 'both']);
+          const type = pick(['negotiated', 'negotiated', 'fee schedule', 'derived', 'percentage', 'per diem']);
+          const rate = pick([0, 10, 10, 20, 25.5, 30, 40, 100]);
+          prices.push(`${s},${i},${r},${p},"${ids.join('\x1f')}",${cls},${type},${rate},"${pick(['11', '11', '22', '11|22'])}","${pick(['', '', '26'])}",9999-12-31,,`);
+        }
+      }
+    }
+  }
+  await writeFile(path.join(dir, 'g.csv'), groups.join('\n') + '\n');
+  await writeFile(path.join(dir, 'i.csv'), items.join('\n') + '\n');
+  await writeFile(path.join(dir, 'r.csv'), prices.join('\n') + '\n');
+  const spool = await openSpool(dir);
+  try {
+    await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
+    await spool.load('raw_items', [path.join(dir, 'i.csv')]);
+    await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+    await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
+      INSERT INTO sources VALUES (0, 'a', '2025-01'), (1, 'a', '2025-01'), (2, 'b', '2025-01');`);
+    await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(dir, 'npi.csv'), bucketRows });
+    await buildPriceStats(spool.con);
+    const read = async (sql: string): Promise<Row[]> => (await spool.con.runAndReadAll(sql)).getRows()
+      .map((r) => [String(r[0]), String(r[1]), String(r[2]), String(r[3]), String(r[4]), Number(r[5]), Number(r[6]), Number(r[7])]);
+    const got = await read(`SELECT snapshot, insurer_id, billing_code, class_selection, state, median_rate, rate_count, provider_count
+      FROM price_stats ORDER BY ALL`);
+    const want = await read(`
+      WITH rows AS (
+        SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
+               r.negotiated_rate, r.service_codes, r.modifiers, p.state
+        FROM rates r JOIN (SELECT DISTINCT provider_group_key, provider_id FROM provider_groups) m USING (provider_group_key)
+        JOIN providers p USING (provider_id)
+        WHERE r.billing_code_type IN ('CPT', 'HCPCS') AND lower(r.negotiated_type) IN ('negotiated', 'fee schedule', 'derived')
+          AND r.negotiated_rate > 0),
+      sel AS (
+        SELECT *, 'all' AS class_selection FROM rows
+        UNION ALL SELECT *, 'professional' FROM rows WHERE billing_class IN ('professional', 'both')
+        UNION ALL SELECT *, 'institutional' FROM rows WHERE billing_class IN ('institutional', 'both')),
+      by_state AS (SELECT *, 'ALL' AS st FROM sel UNION ALL SELECT *, state FROM sel WHERE state IS NOT NULL)
+      SELECT snapshot, insurer_id, billing_code, class_selection, st, median(negotiated_rate), count(*), count(DISTINCT provider_id)
+      FROM by_state GROUP BY ALL ORDER BY ALL`);
+    return { got, want };
+  } finally {
+    spool.close();
+  }
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-ps-oracle-'));
+});
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('price_stats against the literal expansion of metrics.md', () => {
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    it(`gives the same medians, counts and providers (seed ${seed}, one bucket and buckets of 20 rows)`, async () => {
+      const one = await compare(seed, 1_000_000);
+      expect(one.want.length).toBeGreaterThan(20);
+      expect(one.got).toEqual(one.want);
+      const many = await compare(seed, 20);
+      expect(many.got).toEqual(one.want);
+    });
+  }
+});
