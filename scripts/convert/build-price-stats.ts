@@ -13,23 +13,27 @@
  * The median of the weighted multiset is taken at the middle positions (the midpoint of the two
  * middle values when the count is even, interpolated as DuckDB's `median` does: a + (b - a) / 2).
  *
- * Speed: every join and partition works on integer surrogate keys: `gid` of `resolved_groups`
- * (build-tables.ts) for a provider group, `ps_series` of `rate_items` for the (snapshot,
- * insurer_id, billing_code) of a CPT/HCPCS item (NULL for other code types); text comes back only
+ * Speed: SQL only expands a bucket's dollar prices to their kept groups and sorts them by series
+ * and value, as integer surrogate keys (`gid` of `resolved_groups`, build-tables.ts, for a group;
+ * `ps_series` of `rate_items` for the (snapshot, insurer_id, billing_code) of a CPT/HCPCS item,
+ * NULL for other code types; a dense `vid` for the rest of a row's identity); the weights, running
+ * sums and middle positions are one loop over typed arrays (series-medians.ts), 0.5-0.6 s per
+ * bucket of 750k rate rows where DuckDB's aggregates and window took 1.5 s; text comes back only
  * in the final, small table. A large database is done one billing-code bucket at a time
- * (code-buckets.ts), so that each bucket's aggregation runs within DuckDB's memory limit instead of
- * spilling, from the bucket's prices that the `rates` part is written from (withBucketPrices).
+ * (code-buckets.ts), from the bucket's prices that the `rates` part is written from
+ * (withBucketPrices), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL } from './spool';
+import { SeriesMedians, type Membership, type SeriesRows } from './series-medians';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
 /** The helper tables preparePriceStats creates for priceStatsOfBucket (any connection may read them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members'] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results'] as const;
 
 /**
  * Creates `price_stats` from the spool's prices (`raw_prices`, `rate_items`), `ps_series`
@@ -39,43 +43,57 @@ const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps
  * @throws when SQL fails.
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
-  await preparePriceStats(con);
-  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, k, () => priceStatsOfBucket(con));
-  await finishPriceStats(con);
+  const stats = await preparePriceStats(con);
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, k, () => stats.ofBucket(con));
+  await stats.finish(con);
+}
+
+/** The statistics of a conversion, bucket after bucket (preparePriceStats). */
+export interface PriceStatsBuilder {
+  /**
+   * Adds the statistics of the bucket whose prices `bucket_prices` holds (withBucketPrices,
+   * code-buckets.ts): its dollar prices expanded to one row per resolved group the states filter
+   * kept (`rates` rows with a provider group). Buckets are independent and may run at once on two
+   * connections; a bucket that throws adds nothing (write-dataset.ts may run it again).
+   * @throws when SQL fails.
+   */
+  ofBucket(con: DuckDBConnection): Promise<void>;
+  /** Fills `price_stats` from the buckets' results and drops the working tables. @throws when SQL fails. */
+  finish(con: DuckDBConnection): Promise<void>;
 }
 
 /**
- * Creates the empty `price_stats` table and the provider membership tables its buckets share
- * (regular tables, so that priceStatsOfBucket may run on other connections of the database).
+ * Creates the empty `price_stats` table, the provider membership tables and their compressed
+ * copy the buckets share (series-medians.ts Membership).
  * @throws when SQL fails.
  */
-export async function preparePriceStats(con: DuckDBConnection): Promise<void> {
+export async function preparePriceStats(con: DuckDBConnection): Promise<PriceStatsBuilder> {
   await prepareMembers(con);
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, class_selection VARCHAR,
-    state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);`);
-}
-
-/**
- * Appends to `price_stats` the rows of the bucket whose prices `bucket_prices` holds
- * (withBucketPrices, code-buckets.ts): its dollar prices expanded to one row per resolved group
- * the states filter kept (`rates` rows with a provider group). Buckets are independent and may run
- * at once on two connections (their working tables are TEMP, per connection).
- * @throws when SQL fails.
- */
-export async function priceStatsOfBucket(con: DuckDBConnection): Promise<void> {
-  const dollarRows = `SELECT b.ps_series AS sid, g.gid, b.billing_class, b.negotiated_type, b.negotiated_rate AS v, b.service_codes, b.modifiers
-    FROM (SELECT ps_series, source_id, billing_class, negotiated_type, negotiated_rate, service_codes, modifiers,
-                 ${GROUP_ID_UNNEST_SQL} AS provider_group_id
-          FROM bucket_prices
-          WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0) b
-    JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
-    WHERE g.kept`;
-  await statsOf(con, `(${dollarRows})`);
-}
-
-/** Drops the helper tables of preparePriceStats. @throws when SQL fails. */
-export async function finishPriceStats(con: DuckDBConnection): Promise<void> {
-  for (const t of HELPER_TABLES) await con.run(`DROP TABLE IF EXISTS ${t}`);
+    state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);
+    CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);`);
+  // one loop for every bucket: its series() runs without a pause, so buckets of two connections never interleave in it
+  const loop = new SeriesMedians(await readMembership(con));
+  // a series' rows (up to millions: one code of a 200 MB item) in buffers reused from bucket to bucket, one per running bucket
+  const free: SeriesBuffer[] = [];
+  return {
+    async ofBucket(c) {
+      const rows = free.pop() ?? new SeriesBuffer();
+      try {
+        await statsOfBucket(c, loop, rows);
+      } finally {
+        free.push(rows);
+      }
+    },
+    async finish(c) {
+      await c.run(`
+        INSERT INTO price_stats
+        SELECT s.snapshot, s.insurer_id, s.billing_code, (['all', 'professional', 'institutional'])[r.cs + 1], t.state,
+               r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER)
+        FROM ps_results r JOIN ps_series s ON s.ps_series = r.sid JOIN ps_states t ON t.st = r.st`);
+      for (const t of HELPER_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
+    },
+  };
 }
 
 /** Provider membership, shared providers, states and the single providers' weights per group. */
@@ -102,66 +120,132 @@ async function prepareMembers(con: DuckDBConnection): Promise<void> {
     DROP TABLE ps_member_states;`);
 }
 
-/**
- * Appends to `price_stats` the medians of the dollar rows `input` (a relation of sid, gid,
- * billing_class, negotiated_type, v, service_codes, modifiers) whose series it holds entirely.
- */
-async function statsOf(con: DuckDBConnection, input: string): Promise<void> {
-  try {
-    await statsSteps(con, input);
-  } finally {
-    // a bucket that failed (write-dataset.ts runs it again) leaves no working table behind
-    await con.run('DROP TABLE IF EXISTS ps_group_rows; DROP TABLE IF EXISTS ps_units;');
+
+/** Runs `sql` and hands its result chunk after chunk to `each` (the rows never all in memory at once). */
+async function forEachChunk(con: DuckDBConnection, sql: string, each: (chunk: DuckDBDataChunk) => void): Promise<void> {
+  const result = await con.stream(sql);
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) each(chunk);
+}
+
+/** A column of a chunk as numbers (the columns read here are never NULL: 0 stands in for one). */
+const numbers = (chunk: DuckDBDataChunk, column: number): ((i: number) => number) => {
+  const vector = chunk.getColumnVector(column);
+  return (i) => Number(vector.getItem(i) ?? 0);
+};
+
+/** One integer of a one-row query. */
+async function scalar(con: DuckDBConnection, sql: string): Promise<number> {
+  return Number((await con.runAndReadAll(sql)).getRows()[0]![0] ?? 0);
+}
+
+/** Reads ps_weights and ps_shared_members into the compressed rows of series-medians.ts Membership. */
+async function readMembership(con: DuckDBConnection): Promise<Membership> {
+  const groupCount = (await scalar(con, 'SELECT coalesce(max(gid), 0) + 1 FROM resolved_groups'));
+  const byGroup = async (table: string, columns: string): Promise<{ start: Int32Array; a: Int32Array; b: Float64Array }> => {
+    const rows = await scalar(con, `SELECT count(*) FROM ${table}`);
+    const start = new Int32Array(groupCount + 1);
+    const a = new Int32Array(rows);
+    const b = new Float64Array(rows);
+    let at = 0;
+    await forEachChunk(con, `SELECT gid, ${columns} FROM ${table} ORDER BY gid`, (chunk) => {
+      const [gid, x, y] = [numbers(chunk, 0), numbers(chunk, 1), numbers(chunk, 2)];
+      for (let i = 0; i < chunk.rowCount; i++, at++) {
+        const g = gid(i) + 1;
+        start[g] = start[g]! + 1;
+        a[at] = x(i);
+        b[at] = y(i);
+      }
+    });
+    for (let g = 0; g < groupCount; g++) start[g + 1] = start[g + 1]! + start[g]!;
+    return { start, a, b };
+  };
+  const weights = await byGroup('ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)');
+  const shared = await byGroup('ps_shared_members', 'pid, CAST(coalesce(st, 0) AS INTEGER)');
+  return {
+    weightStart: weights.start, weightSt: weights.a, weightN: weights.b,
+    sharedStart: shared.start, sharedPid: shared.a, sharedSt: Int32Array.from(shared.b),
+    stateCount: await scalar(con, 'SELECT max(st) + 1 FROM ps_states'),
+    pidCount: await scalar(con, 'SELECT coalesce(max(pid), 0) + 1 FROM ps_shared'),
+  };
+}
+
+/** Growable columns of one series' rows (series-medians.ts SeriesRows). */
+class SeriesBuffer implements SeriesRows {
+  gid = new Int32Array(4096);
+  vid = new Int32Array(4096);
+  cls = new Uint8Array(4096);
+  v = new Float64Array(4096);
+  n = 0;
+  vids = 0;
+
+  push(gid: number, vid: number, cls: number, v: number): void {
+    if (this.n === this.v.length) {
+      const grow = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.gid = grow(this.gid, (n) => new Int32Array(n));
+      this.vid = grow(this.vid, (n) => new Int32Array(n));
+      this.cls = grow(this.cls, (n) => new Uint8Array(n));
+      this.v = grow(this.v, (n) => new Float64Array(n));
+    }
+    this.gid[this.n] = gid;
+    this.vid[this.n] = vid;
+    this.cls[this.n] = cls;
+    this.v[this.n++] = v;
+    if (vid >= this.vids) this.vids = vid + 1;
   }
 }
 
-async function statsSteps(con: DuckDBConnection, input: string): Promise<void> {
-  await con.run(`
-    CREATE TEMP TABLE ps_group_rows AS SELECT DISTINCT * FROM ${input};
-    CREATE TEMP TABLE ps_units AS
-    WITH g AS (SELECT sid, gid, billing_class, v, count(*) AS m FROM ps_group_rows GROUP BY ALL),
-    s AS (
-      SELECT sid, pid, st, billing_class, v, count(*) AS m FROM (
-        SELECT DISTINCT r.sid, sm.pid, sm.st, r.billing_class, r.negotiated_type, r.v, r.service_codes, r.modifiers
-        FROM ps_group_rows r JOIN ps_shared_members sm USING (gid))
-      GROUP BY ALL),
-    u AS (
-      SELECT g.sid, g.billing_class, g.v, w.st, g.m * w.n AS weight, g.gid AS unit, w.n AS unit_n, false AS shared
-      FROM g JOIN ps_weights w USING (gid)
-      UNION ALL
-      SELECT sid, billing_class, v, 0, m, pid, 1, true FROM s
-      UNION ALL
-      SELECT sid, billing_class, v, st, m, pid, 1, true FROM s WHERE st IS NOT NULL)
-    SELECT sid, CAST(CASE billing_class WHEN 'professional' THEN 1 WHEN 'institutional' THEN 2 WHEN 'both' THEN 3 ELSE 0 END AS UTINYINT) AS cls,
-           v, st, weight, unit, unit_n, shared
-    FROM u;
-    DROP TABLE ps_group_rows;
-  `);
-  // The weighted multiset by class selection (cs 0 all, 1 professional + both, 2 institutional +
-  // both) and state (st 0 is 'ALL'), then the positions of the median by a running sum over sorted values.
-  const classSelections = `unnest(CASE cls WHEN 1 THEN [0, 1] WHEN 2 THEN [0, 2] WHEN 3 THEN [0, 1, 2] ELSE [0] END)::UTINYINT AS cs`;
-  await con.run(`
-    INSERT INTO price_stats
-    WITH vals AS (
-      SELECT sid, cs, st, v, sum(weight) AS w
-      FROM (SELECT sid, ${classSelections}, st, v, weight FROM ps_units) GROUP BY ALL),
-    cum AS (
-      SELECT sid, cs, st, v,
-             sum(w) OVER (PARTITION BY sid, cs, st ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c
-      FROM vals),
-    totals AS (SELECT sid, cs, st, sum(w) AS total FROM vals GROUP BY ALL),
-    med AS (
-      SELECT sid, cs, st, any_value(total) AS total,
-             min(v) FILTER (WHERE c > floor((total - 1) / 2)) AS lo,
-             min(v) FILTER (WHERE c > ceil((total - 1) / 2)) AS hi
-      FROM cum JOIN totals USING (sid, cs, st) GROUP BY ALL),
-    prov AS (
-      SELECT sid, cs, st, sum(unit_n) AS provider_count
-      FROM (SELECT DISTINCT * FROM (SELECT sid, ${classSelections}, st, unit, shared, unit_n FROM ps_units)) GROUP BY ALL)
-    SELECT s.snapshot, s.insurer_id, s.billing_code,
-           (['all', 'professional', 'institutional'])[m.cs + 1] AS class_selection, t.state,
-           m.lo + (m.hi - m.lo) / 2 AS median_rate, CAST(m.total AS INTEGER) AS rate_count,
-           CAST(p.provider_count AS INTEGER) AS provider_count
-    FROM med m JOIN prov p USING (sid, cs, st) JOIN ps_series s ON s.ps_series = m.sid JOIN ps_states t ON t.st = m.st;
-    DROP TABLE ps_units;`);
+/**
+ * The statistics of the bucket in `bucket_prices`: its dollar prices of CPT/HCPCS items expanded to
+ * one row per kept resolved group, in series and value order, go through SeriesMedians series by
+ * series; the results are appended to `ps_results` once the bucket is done.
+ */
+async function statsOfBucket(con: DuckDBConnection, loop: SeriesMedians, rows: SeriesBuffer): Promise<void> {
+  const sql = `
+    SELECT b.ps_series AS sid, g.gid, b.vid, b.cls, b.negotiated_rate AS v
+    FROM (SELECT ps_series, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
+          FROM (SELECT *, CAST(dense_rank() OVER (ORDER BY billing_class, negotiated_type, service_codes, modifiers) AS INTEGER) AS vid,
+                       CAST(CASE billing_class WHEN 'professional' THEN 1 WHEN 'institutional' THEN 2 WHEN 'both' THEN 3 ELSE 0 END AS UTINYINT) AS cls
+                FROM bucket_prices
+                WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0)) b
+    JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
+    WHERE g.kept
+    ORDER BY sid, v, gid, vid`;
+  const out: number[][] = [];
+  rows.n = 0;
+  rows.vids = 0;
+  let sid = -1;
+  const flush = (): void => {
+    if (rows.n > 0) loop.series(rows, (cs, st, median, rateCount, providerCount) => out.push([sid, cs, st, median, rateCount, providerCount]));
+    rows.n = 0;
+    rows.vids = 0;
+  };
+  await forEachChunk(con, sql, (chunk) => {
+    const [s, gid, vid, cls, v] = [numbers(chunk, 0), numbers(chunk, 1), numbers(chunk, 2), numbers(chunk, 3), numbers(chunk, 4)];
+    for (let i = 0; i < chunk.rowCount; i++) {
+      if (s(i) !== sid) {
+        flush();
+        sid = s(i);
+      }
+      rows.push(gid(i), vid(i), cls(i), v(i));
+    }
+  });
+  flush();
+  const appender = await con.createAppender('ps_results');
+  try {
+    for (const [a, cs, st, median, n, p] of out) {
+      appender.appendInteger(a!);
+      appender.appendUTinyInt(cs!);
+      appender.appendUSmallInt(st!);
+      appender.appendDouble(median!);
+      appender.appendBigInt(BigInt(n!));
+      appender.appendBigInt(BigInt(p!));
+      appender.endRow();
+    }
+  } finally {
+    appender.closeSync();
+  }
 }

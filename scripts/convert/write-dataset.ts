@@ -16,7 +16,7 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
-import { finishPriceStats, preparePriceStats, priceStatsOfBucket } from './build-price-stats';
+import { preparePriceStats } from './build-price-stats';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -71,7 +71,7 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
  */
 export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
   await mkdir(path.join(outDir, 'rates'), { recursive: true });
-  await preparePriceStats(con);
+  const stats = await preparePriceStats(con);
   const sql = await ratesPartSql(con);
   const buckets = await bucketCount(con);
   const tasks: Array<Task<DuckDBConnection>> = [];
@@ -79,7 +79,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   for (let k = 0; k < buckets; k++) {
     tasks.push((c) => withBucketPrices(c, k, async () => {
       rows[k] = await writeRatesPart(c, sql, k, outDir);
-      await priceStatsOfBucket(c);
+      await stats.ofBucket(c);
     }));
   }
   const out = {} as Record<TableName, ManifestTable>;
@@ -94,7 +94,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   } finally {
     for (const c of others) c.closeSync();
   }
-  await finishPriceStats(con);
+  await stats.finish(con);
   out.price_stats = await writeTable(con, 'price_stats', outDir);
   out.rates = await describeRates(con, outDir, rows);
   return Object.fromEntries(TABLE_NAMES.map((n) => [n, out[n]])) as Record<TableName, ManifestTable>;

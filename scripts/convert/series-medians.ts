@@ -1,0 +1,230 @@
+/**
+ * The loop at the heart of `price_stats` (metrics.md, Rows that count and Per service): for one
+ * series (snapshot, insurer, billing code), the weighted median, row count and provider count of
+ * its dollar rows per class selection and state, from its distinct provider-group rows, without
+ * expanding them to one row per NPI (build-price-stats.ts says why the weights give the same
+ * multiset). It replaces DuckDB's hash aggregates, sort and window over the expanded weights
+ * (~1.2 s of one thread per 750k rate rows on the benchmark file) by two passes over the sorted
+ * rows with dense typed arrays.
+ *
+ * Keys: a class selection `cs` (0 all, 1 professional + both, 2 institutional + both) and a state
+ * `st` (0 the whole market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`.
+ * A group row's class `cls` (0 other, 1 professional, 2 institutional, 3 both) enters the class
+ * selections of CLASS_SELECTIONS.
+ */
+
+/** Class selections a row of class `cls` enters, as a bit mask of cs (build-price-stats.ts `cls`). */
+const CLASS_SELECTIONS = [0b001, 0b011, 0b101, 0b111] as const;
+
+/** Class selections: all, professional, institutional. */
+export const CLASS_SELECTION_COUNT = 3;
+
+/**
+ * Who a provider group stands for, by `gid` (build-tables.ts resolved_groups), as compressed rows:
+ * - its single providers (in no other group) per state: entries weightStart[gid] ..
+ *   weightStart[gid + 1] of (weightSt, weightN), st 0 counting all of them (ps_weights);
+ * - its shared providers (in several groups): entries sharedStart[gid] .. sharedStart[gid + 1] of
+ *   (sharedPid, sharedSt), sharedSt 0 for a provider without a state (ps_shared_members).
+ */
+export interface Membership {
+  weightStart: Int32Array;
+  weightSt: Int32Array;
+  weightN: Float64Array;
+  sharedStart: Int32Array;
+  sharedPid: Int32Array;
+  sharedSt: Int32Array;
+  /** States including 0 (the whole market): st < stateCount. */
+  stateCount: number;
+  /** Shared providers: pid < pidCount. */
+  pidCount: number;
+}
+
+/** One series' distinct group rows, sorted by v, then gid, then vid (identical rows adjacent). */
+export interface SeriesRows {
+  /** Provider group (resolved_groups.gid). */
+  gid: Int32Array;
+  /** The row's (billing_class, negotiated_type, service_codes, modifiers), as a dense integer. */
+  vid: Int32Array;
+  /** The row's class, 0..3 (CLASS_SELECTIONS). */
+  cls: Uint8Array;
+  /** negotiated_rate, USD. */
+  v: Float64Array;
+  /** Every vid is below it. */
+  vids: number;
+  /** Rows used, from index 0. */
+  n: number;
+}
+
+/** Called once per (class selection, state) with dollar rows: median USD, rows, providers. */
+export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number) => void;
+
+/**
+ * Computes series after series with the working arrays of one membership (not thread-safe; one
+ * instance per concurrent caller).
+ */
+export class SeriesMedians {
+  private readonly m: Membership;
+  private readonly keys: number;
+  private readonly groupCount: number;
+  /** Per key: total weight (pass 1), running weight (pass 2), providers, median positions and values. */
+  private readonly total: Float64Array;
+  private readonly cum: Float64Array;
+  private readonly providers: Float64Array;
+  private readonly lo: Float64Array;
+  private readonly hi: Float64Array;
+  private readonly keyStamp: Int32Array;
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+  private readonly runStamp: Int32Array;
+  private readonly runTouched: Int32Array;
+  private runTouchedCount = 0;
+  /** Per (cs, gid) and (cs, pid): the series that last counted it as a provider unit. */
+  private readonly seenGroup: Int32Array;
+  private readonly seenShared: Int32Array;
+  /** Shared (pid, vid) pairs already counted in the current run of equal values. */
+  private readonly runPairs = new Set<number>();
+  private stamp = 0;
+  private run = 0;
+
+  /** @throws RangeError when the arrays cannot be allocated. */
+  constructor(m: Membership) {
+    this.m = m;
+    this.keys = CLASS_SELECTION_COUNT * m.stateCount;
+    this.groupCount = m.weightStart.length - 1;
+    this.total = new Float64Array(this.keys);
+    this.cum = new Float64Array(this.keys);
+    this.providers = new Float64Array(this.keys);
+    this.lo = new Float64Array(this.keys);
+    this.hi = new Float64Array(this.keys);
+    this.keyStamp = new Int32Array(this.keys);
+    this.touched = new Int32Array(this.keys);
+    this.runStamp = new Int32Array(this.keys);
+    this.runTouched = new Int32Array(this.keys);
+    this.seenGroup = new Int32Array(CLASS_SELECTION_COUNT * this.groupCount);
+    this.seenShared = new Int32Array(CLASS_SELECTION_COUNT * m.pidCount);
+  }
+
+  /**
+   * Emits the statistics of one series from its distinct group rows (`rows`, sorted by v, gid,
+   * vid; repeated rows are skipped). The median is the middle value of the weighted multiset, the
+   * midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
+   */
+  series(rows: SeriesRows, emit: EmitStat): void {
+    this.stamp++;
+    this.touchedCount = 0;
+    const { v, n } = rows;
+    for (let i = 0; i < n;) {
+      let e = i + 1;
+      while (e < n && v[e] === v[i]) e++;
+      this.accumulate(rows, i, e, true);
+      i = e;
+    }
+    for (let t = 0; t < this.touchedCount; t++) {
+      const k = this.touched[t]!;
+      this.cum[k] = 0;
+      this.lo[k] = NaN;
+      this.hi[k] = NaN;
+    }
+    for (let i = 0; i < n;) {
+      let e = i + 1;
+      while (e < n && v[e] === v[i]) e++;
+      this.run++;
+      this.runTouchedCount = 0;
+      this.accumulate(rows, i, e, false);
+      // the first value whose running weight passes the 0-based positions floor/ceil((total - 1) / 2)
+      for (let t = 0; t < this.runTouchedCount; t++) {
+        const k = this.runTouched[t]!;
+        const c = this.cum[k]!;
+        const half = (this.total[k]! - 1) / 2;
+        if (Number.isNaN(this.lo[k]!) && c > Math.floor(half)) this.lo[k] = v[i]!;
+        if (Number.isNaN(this.hi[k]!) && c > Math.ceil(half)) this.hi[k] = v[i]!;
+      }
+      i = e;
+    }
+    const s = this.m.stateCount;
+    for (let t = 0; t < this.touchedCount; t++) {
+      const k = this.touched[t]!;
+      const a = this.lo[k]!;
+      emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, this.providers[k]!);
+    }
+  }
+
+  /** Adds weight `w` at key `k`: to the totals in pass 1, to the running sums in pass 2. */
+  private add(k: number, w: number, first: boolean): void {
+    if (first) {
+      if (this.keyStamp[k] !== this.stamp) {
+        this.keyStamp[k] = this.stamp;
+        this.touched[this.touchedCount++] = k;
+        this.total[k] = 0;
+        this.providers[k] = 0;
+      }
+      this.total[k] = this.total[k]! + w;
+    } else {
+      if (this.runStamp[k] !== this.run) {
+        this.runStamp[k] = this.run;
+        this.runTouched[this.runTouchedCount++] = k;
+      }
+      this.cum[k] = this.cum[k]! + w;
+    }
+  }
+
+  /**
+   * The weights of the rows [a, e) of one value: each distinct (gid, vid) row counts once per single
+   * provider of its group in each state, and each shared provider once per distinct (pid, vid)
+   * among the run's groups. Pass 1 (`first`) also counts the series' providers per key.
+   */
+  private accumulate(rows: SeriesRows, a: number, e: number, first: boolean): void {
+    const { gid, vid, cls } = rows;
+    const { weightStart, weightSt, weightN, sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
+    const g0 = this.groupCount;
+    // a shared provider reached through two groups of the run must count once per vid
+    const dedupe = gid[a] !== gid[e - 1];
+    if (dedupe) this.runPairs.clear();
+    let lastG = -1;
+    let lastV = -1;
+    for (let r = a; r < e; r++) {
+      const g = gid[r]!;
+      const x = vid[r]!;
+      if (g === lastG && x === lastV) continue; // an identical row counts once
+      lastG = g;
+      lastV = x;
+      const mask = CLASS_SELECTIONS[cls[r]!]!;
+      const w0 = weightStart[g]!;
+      const w1 = weightStart[g + 1]!;
+      const s0 = sharedStart[g]!;
+      const s1 = sharedStart[g + 1]!;
+      for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+        if ((mask & (1 << cs)) === 0) continue;
+        const base = cs * s;
+        for (let k = w0; k < w1; k++) this.add(base + weightSt[k]!, weightN[k]!, first);
+        if (first && this.seenGroup[cs * g0 + g] !== this.stamp) {
+          this.seenGroup[cs * g0 + g] = this.stamp;
+          for (let k = w0; k < w1; k++) {
+            const at = base + weightSt[k]!;
+            this.providers[at] = this.providers[at]! + weightN[k]!;
+          }
+        }
+      }
+      for (let k = s0; k < s1; k++) {
+        const p = sharedPid[k]!;
+        if (dedupe) {
+          const pair = p * rows.vids + x;
+          if (this.runPairs.has(pair)) continue;
+          this.runPairs.add(pair);
+        }
+        const st = sharedSt[k]!;
+        for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+          if ((mask & (1 << cs)) === 0) continue;
+          const base = cs * s;
+          this.add(base, 1, first);
+          if (st > 0) this.add(base + st, 1, first);
+          if (first && this.seenShared[cs * pidCount + p] !== this.stamp) {
+            this.seenShared[cs * pidCount + p] = this.stamp;
+            this.providers[base] = this.providers[base]! + 1;
+            if (st > 0) this.providers[base + st] = this.providers[base + st]! + 1;
+          }
+        }
+      }
+    }
+  }
+}
