@@ -28,7 +28,7 @@ import { ALL_STATES } from '../../contract/dataset';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL } from './spool';
-import { SeriesMedians, type Membership, type SeriesRows } from './series-medians';
+import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
@@ -82,6 +82,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
       try {
         await statsOfBucket(c, loop, rows);
       } finally {
+        rows.trim();
         free.push(rows);
       }
     },
@@ -169,32 +170,49 @@ async function readMembership(con: DuckDBConnection): Promise<Membership> {
   };
 }
 
-/** Growable columns of one series' rows (series-medians.ts SeriesRows). */
+/** Blocks kept by a SeriesBuffer between buckets: 1M rows (16 MB); a larger series' blocks are let go. */
+const KEPT_BLOCKS = 16;
+
+/** One series' rows as they stream in (series-medians.ts SeriesRows), reusable from series to series. */
 class SeriesBuffer implements SeriesRows {
-  gid = new Int32Array(4096);
-  vid = new Int32Array(4096);
-  cls = new Uint8Array(4096);
-  v = new Float64Array(4096);
+  gid: Int32Array[] = [];
+  vid: Int32Array[] = [];
+  v: Float64Array[] = [];
   n = 0;
+  clsOfVid = new Uint8Array(256);
   vids = 0;
 
   push(gid: number, vid: number, cls: number, v: number): void {
-    if (this.n === this.v.length) {
-      const grow = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.gid = grow(this.gid, (n) => new Int32Array(n));
-      this.vid = grow(this.vid, (n) => new Int32Array(n));
-      this.cls = grow(this.cls, (n) => new Uint8Array(n));
-      this.v = grow(this.v, (n) => new Float64Array(n));
+    const b = Math.floor(this.n / SERIES_BLOCK_ROWS);
+    const o = this.n++ % SERIES_BLOCK_ROWS;
+    if (b === this.v.length) {
+      this.gid.push(new Int32Array(SERIES_BLOCK_ROWS));
+      this.vid.push(new Int32Array(SERIES_BLOCK_ROWS));
+      this.v.push(new Float64Array(SERIES_BLOCK_ROWS));
     }
-    this.gid[this.n] = gid;
-    this.vid[this.n] = vid;
-    this.cls[this.n] = cls;
-    this.v[this.n++] = v;
-    if (vid >= this.vids) this.vids = vid + 1;
+    this.gid[b]![o] = gid;
+    this.vid[b]![o] = vid;
+    this.v[b]![o] = v;
+    if (vid >= this.vids) {
+      this.vids = vid + 1;
+      if (vid >= this.clsOfVid.length) {
+        const grown = new Uint8Array(2 * vid);
+        grown.set(this.clsOfVid);
+        this.clsOfVid = grown;
+      }
+    }
+    this.clsOfVid[vid] = cls;
+  }
+
+  /** Empties the buffer for the next series. */
+  clear(): void {
+    this.n = 0;
+    this.vids = 0;
+  }
+
+  /** Lets go of the blocks beyond KEPT_BLOCKS. */
+  trim(): void {
+    for (const blocks of [this.gid, this.vid, this.v]) blocks.length = Math.min(blocks.length, KEPT_BLOCKS);
   }
 }
 
@@ -215,13 +233,11 @@ async function statsOfBucket(con: DuckDBConnection, loop: SeriesMedians, rows: S
     WHERE g.kept
     ORDER BY sid, v, gid, vid`;
   const out: number[][] = [];
-  rows.n = 0;
-  rows.vids = 0;
+  rows.clear();
   let sid = -1;
   const flush = (): void => {
     if (rows.n > 0) loop.series(rows, (cs, st, median, rateCount, providerCount) => out.push([sid, cs, st, median, rateCount, providerCount]));
-    rows.n = 0;
-    rows.vids = 0;
+    rows.clear();
   };
   await forEachChunk(con, sql, (chunk) => {
     const [s, gid, vid, cls, v] = [numbers(chunk, 0), numbers(chunk, 1), numbers(chunk, 2), numbers(chunk, 3), numbers(chunk, 4)];

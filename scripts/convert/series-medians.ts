@@ -39,34 +39,42 @@ export interface Membership {
   pidCount: number;
 }
 
-/** One series' distinct group rows, sorted by v, then gid, then vid (identical rows adjacent). */
+/** Rows per block of SeriesRows: a series grows by blocks, never by copying what it holds. */
+export const SERIES_BLOCK_ROWS = 1 << 16;
+
+/**
+ * One series' group rows, sorted by v, then gid, then vid (identical rows adjacent), in blocks of
+ * SERIES_BLOCK_ROWS rows (row r at block r / SERIES_BLOCK_ROWS): 16 bytes a row, so that the 3M
+ * rows of one billing code of the benchmark's 200 MB item take 48 MB, not twice that in a doubling
+ * array and its copy.
+ */
 export interface SeriesRows {
   /** Provider group (resolved_groups.gid). */
-  gid: Int32Array;
+  gid: Int32Array[];
   /** The row's (billing_class, negotiated_type, service_codes, modifiers), as a dense integer. */
-  vid: Int32Array;
-  /** The row's class, 0..3 (CLASS_SELECTIONS). */
-  cls: Uint8Array;
+  vid: Int32Array[];
   /** negotiated_rate, USD. */
-  v: Float64Array;
+  v: Float64Array[];
+  /** Rows used. */
+  n: number;
+  /** The class, 0..3 (CLASS_SELECTIONS), of each vid: a vid includes the billing class. */
+  clsOfVid: Uint8Array;
   /** Every vid is below it. */
   vids: number;
-  /** Rows used, from index 0. */
-  n: number;
 }
 
 /** Called once per (class selection, state) with dollar rows: median USD, rows, providers. */
 export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number) => void;
 
 /**
- * Computes series after series with the working arrays of one membership (not thread-safe; one
- * instance per concurrent caller).
+ * Computes series after series with the working arrays of one membership (not re-entrant: a
+ * series is done in one synchronous call).
  */
 export class SeriesMedians {
   private readonly m: Membership;
   private readonly keys: number;
   private readonly groupCount: number;
-  /** Per key: total weight (pass 1), running weight (pass 2), providers, median positions and values. */
+  /** Per key: total weight (pass 1), running weight (pass 2), providers, median values. */
   private readonly total: Float64Array;
   private readonly cum: Float64Array;
   private readonly providers: Float64Array;
@@ -81,7 +89,10 @@ export class SeriesMedians {
   /** Per (cs, gid) and (cs, pid): the series that last counted it as a provider unit. */
   private readonly seenGroup: Int32Array;
   private readonly seenShared: Int32Array;
-  /** Shared (pid, vid) pairs already counted in the current run of equal values. */
+  /** Per pid: the run of equal values that last reached it, and by which vid first. */
+  private readonly runPid: Int32Array;
+  private readonly runPidVid: Int32Array;
+  /** (pid, vid) pairs of the current run, for the pids it reaches through several groups. */
   private readonly runPairs = new Set<number>();
   private stamp = 0;
   private run = 0;
@@ -102,50 +113,81 @@ export class SeriesMedians {
     this.runTouched = new Int32Array(this.keys);
     this.seenGroup = new Int32Array(CLASS_SELECTION_COUNT * this.groupCount);
     this.seenShared = new Int32Array(CLASS_SELECTION_COUNT * m.pidCount);
+    this.runPid = new Int32Array(m.pidCount);
+    this.runPidVid = new Int32Array(m.pidCount);
   }
 
   /**
-   * Emits the statistics of one series from its distinct group rows (`rows`, sorted by v, gid,
-   * vid; repeated rows are skipped). The median is the middle value of the weighted multiset, the
+   * Emits the statistics of one series from its group rows (`rows`, sorted by v, gid, vid;
+   * repeated rows are skipped). The median is the middle value of the weighted multiset, the
    * midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
    */
   series(rows: SeriesRows, emit: EmitStat): void {
     this.stamp++;
     this.touchedCount = 0;
-    const { v, n } = rows;
-    for (let i = 0; i < n;) {
-      let e = i + 1;
-      while (e < n && v[e] === v[i]) e++;
-      this.accumulate(rows, i, e, true);
-      i = e;
-    }
+    this.pass(rows, true);
     for (let t = 0; t < this.touchedCount; t++) {
       const k = this.touched[t]!;
       this.cum[k] = 0;
       this.lo[k] = NaN;
       this.hi[k] = NaN;
     }
-    for (let i = 0; i < n;) {
-      let e = i + 1;
-      while (e < n && v[e] === v[i]) e++;
-      this.run++;
-      this.runTouchedCount = 0;
-      this.accumulate(rows, i, e, false);
-      // the first value whose running weight passes the 0-based positions floor/ceil((total - 1) / 2)
-      for (let t = 0; t < this.runTouchedCount; t++) {
-        const k = this.runTouched[t]!;
-        const c = this.cum[k]!;
-        const half = (this.total[k]! - 1) / 2;
-        if (Number.isNaN(this.lo[k]!) && c > Math.floor(half)) this.lo[k] = v[i]!;
-        if (Number.isNaN(this.hi[k]!) && c > Math.ceil(half)) this.hi[k] = v[i]!;
-      }
-      i = e;
-    }
+    this.pass(rows, false);
     const s = this.m.stateCount;
     for (let t = 0; t < this.touchedCount; t++) {
       const k = this.touched[t]!;
       const a = this.lo[k]!;
       emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, this.providers[k]!);
+    }
+  }
+
+  /**
+   * One walk over the rows, run of equal values after run: pass 1 (`first`) sums the weights and
+   * counts the providers per key; pass 2 keeps running sums and, at the end of each run, notes the
+   * value at which they pass the middle positions.
+   */
+  private pass(rows: SeriesRows, first: boolean): void {
+    let open = false;
+    let value = 0;
+    let lastG = -1;
+    let lastX = -1;
+    const { clsOfVid } = rows;
+    for (let b = 0, left = rows.n; left > 0; b++) {
+      const gid = rows.gid[b]!;
+      const vid = rows.vid[b]!;
+      const v = rows.v[b]!;
+      const size = Math.min(left, SERIES_BLOCK_ROWS);
+      left -= size;
+      for (let o = 0; o < size; o++) {
+        if (!open || v[o] !== value) {
+          if (open && !first) this.endRun(value);
+          open = true;
+          value = v[o]!;
+          this.run++;
+          this.runTouchedCount = 0;
+          if (this.runPairs.size > 0) this.runPairs.clear();
+          lastG = -1;
+          lastX = -1;
+        }
+        const g = gid[o]!;
+        const x = vid[o]!;
+        if (g === lastG && x === lastX) continue; // an identical row counts once
+        lastG = g;
+        lastX = x;
+        this.row(g, x, CLASS_SELECTIONS[clsOfVid[x]!]!, rows.vids, first);
+      }
+    }
+    if (open && !first) this.endRun(value);
+  }
+
+  /** The end of a run of `value` in pass 2: the first value whose running weight passes floor/ceil((total - 1) / 2). */
+  private endRun(value: number): void {
+    for (let t = 0; t < this.runTouchedCount; t++) {
+      const k = this.runTouched[t]!;
+      const c = this.cum[k]!;
+      const half = (this.total[k]! - 1) / 2;
+      if (Number.isNaN(this.lo[k]!) && c > Math.floor(half)) this.lo[k] = value;
+      if (Number.isNaN(this.hi[k]!) && c > Math.ceil(half)) this.hi[k] = value;
     }
   }
 
@@ -169,60 +211,50 @@ export class SeriesMedians {
   }
 
   /**
-   * The weights of the rows [a, e) of one value: each distinct (gid, vid) row counts once per single
-   * provider of its group in each state, and each shared provider once per distinct (pid, vid)
-   * among the run's groups. Pass 1 (`first`) also counts the series' providers per key.
+   * The weights of one distinct (gid, vid) row of the current run, in the class selections `mask`:
+   * it counts once per single provider of its group in each state, and each shared provider once
+   * per distinct (pid, vid) among the run's groups. Pass 1 (`first`) also counts the series'
+   * providers per key.
    */
-  private accumulate(rows: SeriesRows, a: number, e: number, first: boolean): void {
-    const { gid, vid, cls } = rows;
+  private row(g: number, x: number, mask: number, vids: number, first: boolean): void {
     const { weightStart, weightSt, weightN, sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
     const g0 = this.groupCount;
-    // a shared provider reached through two groups of the run must count once per vid
-    const dedupe = gid[a] !== gid[e - 1];
-    if (dedupe) this.runPairs.clear();
-    let lastG = -1;
-    let lastV = -1;
-    for (let r = a; r < e; r++) {
-      const g = gid[r]!;
-      const x = vid[r]!;
-      if (g === lastG && x === lastV) continue; // an identical row counts once
-      lastG = g;
-      lastV = x;
-      const mask = CLASS_SELECTIONS[cls[r]!]!;
-      const w0 = weightStart[g]!;
-      const w1 = weightStart[g + 1]!;
-      const s0 = sharedStart[g]!;
-      const s1 = sharedStart[g + 1]!;
+    const w0 = weightStart[g]!;
+    const w1 = weightStart[g + 1]!;
+    for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+      if ((mask & (1 << cs)) === 0) continue;
+      const base = cs * s;
+      for (let k = w0; k < w1; k++) this.add(base + weightSt[k]!, weightN[k]!, first);
+      if (first && this.seenGroup[cs * g0 + g] !== this.stamp) {
+        this.seenGroup[cs * g0 + g] = this.stamp;
+        for (let k = w0; k < w1; k++) {
+          const at = base + weightSt[k]!;
+          this.providers[at] = this.providers[at]! + weightN[k]!;
+        }
+      }
+    }
+    for (let k = sharedStart[g]!, end = sharedStart[g + 1]!; k < end; k++) {
+      const p = sharedPid[k]!;
+      if (this.runPid[p] !== this.run) {
+        this.runPid[p] = this.run;
+        this.runPidVid[p] = x;
+      } else {
+        // reached again in this run through another group: count each (pid, vid) once
+        this.runPairs.add(p * vids + this.runPidVid[p]!);
+        const pair = p * vids + x;
+        if (this.runPairs.has(pair)) continue;
+        this.runPairs.add(pair);
+      }
+      const st = sharedSt[k]!;
       for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
         if ((mask & (1 << cs)) === 0) continue;
         const base = cs * s;
-        for (let k = w0; k < w1; k++) this.add(base + weightSt[k]!, weightN[k]!, first);
-        if (first && this.seenGroup[cs * g0 + g] !== this.stamp) {
-          this.seenGroup[cs * g0 + g] = this.stamp;
-          for (let k = w0; k < w1; k++) {
-            const at = base + weightSt[k]!;
-            this.providers[at] = this.providers[at]! + weightN[k]!;
-          }
-        }
-      }
-      for (let k = s0; k < s1; k++) {
-        const p = sharedPid[k]!;
-        if (dedupe) {
-          const pair = p * rows.vids + x;
-          if (this.runPairs.has(pair)) continue;
-          this.runPairs.add(pair);
-        }
-        const st = sharedSt[k]!;
-        for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
-          if ((mask & (1 << cs)) === 0) continue;
-          const base = cs * s;
-          this.add(base, 1, first);
-          if (st > 0) this.add(base + st, 1, first);
-          if (first && this.seenShared[cs * pidCount + p] !== this.stamp) {
-            this.seenShared[cs * pidCount + p] = this.stamp;
-            this.providers[base] = this.providers[base]! + 1;
-            if (st > 0) this.providers[base + st] = this.providers[base + st]! + 1;
-          }
+        this.add(base, 1, first);
+        if (st > 0) this.add(base + st, 1, first);
+        if (first && this.seenShared[cs * pidCount + p] !== this.stamp) {
+          this.seenShared[cs * pidCount + p] = this.stamp;
+          this.providers[base] = this.providers[base]! + 1;
+          if (st > 0) this.providers[base + st] = this.providers[base + st]! + 1;
         }
       }
     }

@@ -1,0 +1,112 @@
+/**
+ * The medians loop (series-medians.ts) on a series larger than one block of rows, with runs of
+ * equal values that cross block boundaries, against the literal count of metrics.md in plain
+ * JavaScript: every distinct group row expanded to each provider of its group, identical
+ * (provider, row) pairs once, then the median, count and distinct providers per class selection
+ * and state.
+ */
+import { describe, expect, it } from 'vitest';
+import { CLASS_SELECTION_COUNT, SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from '../../scripts/convert/series-medians';
+import { Rng } from '../../scripts/sample/rng';
+
+const STATES = 4; // st 1..3 and 0 for the whole market
+const CLASSES = [[0], [0, 1], [0, 2], [0, 1, 2]]; // cls -> class selections
+
+/** Groups of explicit providers (id, state 0 = unknown), and the Membership build-price-stats.ts derives from them. */
+function groupsOf(rng: Rng, groupCount: number, providerCount: number): { members: number[][]; state: number[]; m: Membership } {
+  const state = Array.from({ length: providerCount }, () => rng.int(0, STATES - 1));
+  const members = Array.from({ length: groupCount }, () => [...new Set(Array.from({ length: rng.int(1, 6) }, () => rng.int(0, providerCount - 1)))]);
+  const groupsOfProvider = new Map<number, number>();
+  for (const ps of members) for (const p of ps) groupsOfProvider.set(p, (groupsOfProvider.get(p) ?? 0) + 1);
+  const pidOf = new Map<number, number>();
+  for (const [p, n] of groupsOfProvider) if (n > 1) pidOf.set(p, pidOf.size + 1);
+  const weights: Array<Array<[number, number]>> = [];
+  const shared: Array<Array<[number, number]>> = [];
+  for (const ps of members) {
+    const single = ps.filter((p) => !pidOf.has(p));
+    const w: Array<[number, number]> = single.length ? [[0, single.length]] : [];
+    for (let st = 1; st < STATES; st++) {
+      const n = single.filter((p) => state[p] === st).length;
+      if (n) w.push([st, n]);
+    }
+    weights.push(w);
+    shared.push(ps.filter((p) => pidOf.has(p)).map((p) => [pidOf.get(p)!, state[p]!]));
+  }
+  const csr = (rows: Array<Array<[number, number]>>): [Int32Array, Int32Array, Float64Array] => {
+    const start = new Int32Array(rows.length + 1);
+    rows.forEach((r, g) => { start[g + 1] = start[g]! + r.length; });
+    const flat = rows.flat();
+    return [start, Int32Array.from(flat.map((e) => e[0])), Float64Array.from(flat.map((e) => e[1]))];
+  };
+  const [weightStart, weightSt, weightN] = csr(weights);
+  const [sharedStart, sharedPid, sharedSt] = csr(shared);
+  return {
+    members, state,
+    m: { weightStart, weightSt, weightN, sharedStart, sharedPid, sharedSt: Int32Array.from(sharedSt), stateCount: STATES, pidCount: pidOf.size + 1 },
+  };
+}
+
+/** Rows sorted by (v, gid, vid) in blocks, as build-price-stats.ts streams them in. */
+function rowsOf(list: Array<[number, number, number]>, clsOfVid: number[]): SeriesRows {
+  list.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
+  const blocks = Math.ceil(list.length / SERIES_BLOCK_ROWS);
+  const rows: SeriesRows = {
+    gid: Array.from({ length: blocks }, () => new Int32Array(SERIES_BLOCK_ROWS)),
+    vid: Array.from({ length: blocks }, () => new Int32Array(SERIES_BLOCK_ROWS)),
+    v: Array.from({ length: blocks }, () => new Float64Array(SERIES_BLOCK_ROWS)),
+    n: list.length, clsOfVid: Uint8Array.from(clsOfVid), vids: clsOfVid.length,
+  };
+  list.forEach(([g, x, v], r) => {
+    const b = Math.floor(r / SERIES_BLOCK_ROWS);
+    const o = r % SERIES_BLOCK_ROWS;
+    rows.gid[b]![o] = g;
+    rows.vid[b]![o] = x;
+    rows.v[b]![o] = v;
+  });
+  return rows;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const a = s[Math.floor((s.length - 1) / 2)]!;
+  return a + (s[Math.ceil((s.length - 1) / 2)]! - a) / 2;
+};
+
+describe('SeriesMedians', () => {
+  it('agrees with the literal expansion on a series of 2.5 blocks with runs across blocks', () => {
+    const rng = new Rng(11);
+    const { members, state, m } = groupsOf(rng, 400, 900);
+    const clsOfVid = Array.from({ length: 12 }, (_, x) => x % 4);
+    // few values: long runs of one value, some crossing the block boundaries; repeated rows too
+    const values = Array.from({ length: 40 }, () => Math.round(rng.range(5, 500) * 100) / 100);
+    const list: Array<[number, number, number]> = Array.from({ length: Math.floor(2.5 * SERIES_BLOCK_ROWS) },
+      () => [rng.int(0, 399), rng.int(0, 11), rng.pick(values)]);
+    const got = new Map<string, [number, number, number]>();
+    new SeriesMedians(m).series(rowsOf(list, clsOfVid), (cs, st, med, n, p) => got.set(`${cs}/${st}`, [med, n, p]));
+
+    const rows = new Map<string, { v: number; p: number; cls: number }>();
+    for (const [g, x, v] of list) for (const p of members[g]!) rows.set(`${p}|${x}|${v}`, { v, p, cls: clsOfVid[x]! });
+    const want = new Map<string, [number, number, number]>();
+    for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+      for (let st = 0; st < STATES; st++) {
+        const sel = [...rows.values()].filter((r) => CLASSES[r.cls]!.includes(cs) && (st === 0 || state[r.p] === st));
+        if (sel.length) want.set(`${cs}/${st}`, [median(sel.map((r) => r.v)), sel.length, new Set(sel.map((r) => r.p)).size]);
+      }
+    }
+    expect(want.size).toBe(CLASS_SELECTION_COUNT * STATES);
+    expect([...got.entries()].sort()).toEqual([...want.entries()].sort());
+  });
+
+  it('keeps no state from one series to the next', () => {
+    const rng = new Rng(5);
+    const { m } = groupsOf(rng, 50, 80);
+    const loop = new SeriesMedians(m);
+    const a = rowsOf([[1, 0, 10], [2, 1, 20], [3, 2, 30]], [1, 2, 3]);
+    const first: string[] = [];
+    const again: string[] = [];
+    loop.series(a, (...s) => first.push(s.join(',')));
+    loop.series(rowsOf([[4, 0, 99]], [0]), () => undefined);
+    loop.series(a, (...s) => again.push(s.join(',')));
+    expect(again).toEqual(first);
+  });
+});
