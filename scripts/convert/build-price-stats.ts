@@ -32,7 +32,7 @@ import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } fr
 
 const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
-/** The helper tables preparePriceStats creates for priceStatsOfBucket (any connection may read them). */
+/** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results'] as const;
 
 /**
