@@ -121,7 +121,6 @@ async function prepareMembers(con: DuckDBConnection): Promise<void> {
     DROP TABLE ps_member_states;`);
 }
 
-
 /** Runs `sql` and hands its result chunk after chunk to `each` (the rows never all in memory at once). */
 async function forEachChunk(con: DuckDBConnection, sql: string, each: (chunk: DuckDBDataChunk) => void): Promise<void> {
   const result = await con.stream(sql);
