@@ -24,13 +24,11 @@
  * (withBucketPrices), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { ALL_STATES } from '../../contract/dataset';
+import { ALL_STATES, CLASS_SELECTIONS } from '../../contract/dataset';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { GROUP_ID_UNNEST_SQL } from './spool';
+import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
 import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
-
-const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results'] as const;
@@ -89,7 +87,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     async finish(c) {
       await c.run(`
         INSERT INTO price_stats
-        SELECT s.snapshot, s.insurer_id, s.billing_code, (['all', 'professional', 'institutional'])[r.cs + 1], t.state,
+        SELECT s.snapshot, s.insurer_id, s.billing_code, ([${sqlList(CLASS_SELECTIONS)}])[r.cs + 1], t.state,
                r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER)
         FROM ps_results r JOIN ps_series s ON s.ps_series = r.sid JOIN ps_states t ON t.st = r.st`);
       for (const t of HELPER_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);

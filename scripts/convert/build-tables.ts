@@ -11,6 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 import { planCodeBuckets } from './code-buckets';
+import { sqlList } from './spool';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -23,8 +24,6 @@ export interface TableInputs {
   /** Rate rows per billing-code bucket (code-buckets.ts; default BUCKET_ROWS); tests set it small. */
   bucketRows?: number;
 }
-
-const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 
 /** NPPES column names used (contracts.md §1). */
 const NPPES = {

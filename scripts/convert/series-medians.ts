@@ -10,14 +10,16 @@
  * Keys: a class selection `cs` (0 all, 1 professional + both, 2 institutional + both) and a state
  * `st` (0 the whole market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`.
  * A group row's class `cls` (0 other, 1 professional, 2 institutional, 3 both) enters the class
- * selections of CLASS_SELECTIONS.
+ * selections of CLASS_MASKS.
  */
 
-/** Class selections a row of class `cls` enters, as a bit mask of cs (build-price-stats.ts `cls`). */
-const CLASS_SELECTIONS = [0b001, 0b011, 0b101, 0b111] as const;
+import { CLASS_SELECTIONS } from '../../contract/dataset';
 
-/** Class selections: all, professional, institutional. */
-export const CLASS_SELECTION_COUNT = 3;
+/** Class selections a row of class `cls` enters, as a bit mask of cs (build-price-stats.ts `cls`). */
+const CLASS_MASKS = [0b001, 0b011, 0b101, 0b111] as const;
+
+/** Class selections (contract/dataset.ts CLASS_SELECTIONS: all, professional, institutional); cs indexes them. */
+export const CLASS_SELECTION_COUNT = CLASS_SELECTIONS.length;
 
 /**
  * Who a provider group stands for, by `gid` (build-tables.ts resolved_groups), as compressed rows:
@@ -57,7 +59,7 @@ export interface SeriesRows {
   v: Float64Array[];
   /** Rows used. */
   n: number;
-  /** The class, 0..3 (CLASS_SELECTIONS), of each vid: a vid includes the billing class. */
+  /** The class, 0..3 (CLASS_MASKS), of each vid: a vid includes the billing class. */
   clsOfVid: Uint8Array;
   /** Every vid is below it. */
   vids: number;
@@ -174,7 +176,7 @@ export class SeriesMedians {
         if (g === lastG && x === lastX) continue; // an identical row counts once
         lastG = g;
         lastX = x;
-        this.row(g, x, CLASS_SELECTIONS[clsOfVid[x]!]!, rows.vids, first);
+        this.row(g, x, CLASS_MASKS[clsOfVid[x]!]!, rows.vids, first);
       }
     }
     if (open && !first) this.endRun(value);

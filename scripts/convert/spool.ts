@@ -36,6 +36,9 @@ export const DUCKDB_MEMORY_LIMIT = '160MB';
  */
 export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR]))`;
 
+/** SQL list of string literals (quotes doubled), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
+export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
 
