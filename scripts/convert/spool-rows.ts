@@ -26,6 +26,22 @@ function e(v: string): string {
 }
 
 /**
+ * The CSV text of a `negotiated_rate` (USD or percent): the same double back when DuckDB reads it.
+ * Most rates are whole cents, and for them the text is built from the integer number of cents:
+ * when `cents / 100 === v` (IEEE division is correctly rounded), `v` is the double nearest to the
+ * decimal `cents / 100`, which is what a correctly rounding reader (DuckDB's) makes of the text.
+ * That is 4x faster than `String(v)`, ~0.2 s of each parser thread per GB. Other values: String(v).
+ */
+export function rateText(v: number): string {
+  const cents = Math.round(v * 100);
+  if (cents / 100 !== v || cents < 0 || cents > Number.MAX_SAFE_INTEGER) return String(v);
+  const r = cents % 100;
+  const whole = (cents - r) / 100;
+  if (r === 0) return `${whole}`;
+  return r % 10 === 0 ? `${whole}.${r / 10}` : `${whole}.${r < 10 ? '0' : ''}${r}`;
+}
+
+/**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
  * control character that a JSON id can only hold escaped, and that CSV does not quote.
  */
@@ -34,23 +50,40 @@ export const GROUP_ID_SEPARATOR = '\x1f';
 /** Prefix of the synthetic ids given to inline (v1) provider groups, which have none of their own. */
 export const INLINE_PREFIX = 'inline:';
 
-/** One buffered CSV file. */
+/** Bytes of a CsvFile's buffer: the file is written in pieces of about this size. */
+const CSV_BUFFER_BYTES = 1 << 20;
+
+/**
+ * One buffered CSV file. Each line is encoded (UTF-8) into an off-heap buffer as it comes, not
+ * kept in a string of many lines: such a string is a tree of the lines' pieces that lives until it
+ * is written, which V8's young-generation collector copies at every pass.
+ */
 class CsvFile {
-  private buf = '';
+  private readonly buf = Buffer.allocUnsafe(CSV_BUFFER_BYTES);
+  private at = 0;
   private fd: number | null = null;
   rows = 0;
   constructor(readonly path: string) {}
   add(line: string): void {
-    this.buf += line;
     this.rows++;
-    // 256 KB pieces: a longer string outlives V8's young generation and costs more in GC than the parse
-    if (this.buf.length > 1 << 18) this.flush();
+    // a UTF-16 unit takes at most 3 bytes in UTF-8
+    if (this.at + 3 * line.length > CSV_BUFFER_BYTES) {
+      this.flush();
+      if (3 * line.length > CSV_BUFFER_BYTES) {
+        this.write(Buffer.from(line, 'utf8'));
+        return;
+      }
+    }
+    this.at += this.buf.write(line, this.at, 'utf8');
+  }
+  private write(bytes: Buffer): void {
+    this.fd ??= openSync(this.path, 'w');
+    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done);
   }
   flush(): void {
-    if (this.buf === '') return;
-    this.fd ??= openSync(this.path, 'w');
-    writeSync(this.fd, this.buf);
-    this.buf = '';
+    if (this.at === 0) return;
+    this.write(this.buf.subarray(0, this.at));
+    this.at = 0;
   }
   close(): void {
     this.flush();
@@ -96,7 +129,7 @@ export class SpoolRows {
     const f = this.files.raw_prices;
     for (let k = 0; k < rate.prices.length; k++) {
       const p = rate.prices[k]!;
-      f.add(`${this.sourceId},${itemId},${rateIndex},${k},${groups},${t(p.billing_class)},${t(p.negotiated_type)},${p.negotiated_rate},${e(p.service_code.join(','))},` +
+      f.add(`${this.sourceId},${itemId},${rateIndex},${k},${groups},${t(p.billing_class)},${t(p.negotiated_type)},${rateText(p.negotiated_rate)},${e(p.service_code.join(','))},` +
         `${e(p.billing_code_modifier.join(','))},${t(p.expiration_date)},${t(p.setting)},${t(p.additional_information)}\n`);
     }
     this.priceRows += rate.prices.length * Math.max(1, ids.length);
