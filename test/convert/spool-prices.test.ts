@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openSpool, type Spool } from '../../scripts/convert/spool';
-import { rateText, SpoolRows } from '../../scripts/convert/spool-rows';
+import { SpoolRows } from '../../scripts/convert/spool-rows';
 import { mulberry32 } from '../../contract/prng';
 import type { MrfPrice } from '../../scripts/mrf/types';
 
@@ -66,48 +66,67 @@ describe('spooled price rows', () => {
   });
 });
 
-describe('the CSV text of rates and long lines', () => {
+describe('the CSV text of rates, text fields and long lines', () => {
   let dir: string;
-  let db: Spool;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'compete-spool-text-'));
   });
   afterAll(async () => {
-    db?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives DuckDB the same doubles back, with the whole-cent fast path and without', async () => {
+  /** Writes `prices` as item k's rate 0 (named by `refs[k]`), loads them and returns raw_prices by item. */
+  async function roundTrip(name: string, prices: MrfPrice[], refs?: string[][]): Promise<{ csv: string; rows: Array<Record<string, unknown>> }> {
+    const rows = new SpoolRows(path.join(dir, name), 1);
+    prices.forEach((p, k) => rows.rate(k, 0, { provider_references: refs?.[k] ?? ['1'], provider_groups: [], prices: [p] }));
+    const files = rows.close();
+    const spool2 = await openSpool(dir);
+    try {
+      await spool2.load('raw_prices', [files.raw_prices!]);
+      const r = await spool2.con.runAndReadAll('SELECT * FROM raw_prices ORDER BY item_id');
+      return { csv: await readFile(files.raw_prices!, 'utf8'), rows: r.getRowObjects() };
+    } finally {
+      spool2.close();
+    }
+  }
+
+  it('gives DuckDB the same doubles back, whole cents as short decimals', async () => {
     const rnd = mulberry32(7);
     const rates = [0, -0, 0.1, 0.2, 0.1 + 0.2, 0.3, 1, 1.5, 1.05, 10.1, 99.99, 100, 123.45, 123.456, 1e-7, 5e-324,
-      -12.34, 1e21, 123456789012.34, 90071992547409.91, Number.MAX_SAFE_INTEGER, 1.7976931348623157e308, 0.015, 2.675];
+      -12.34, 1e21, 123456789012.34, 2147483647.99, 2147483648.01, 90071992547409.91, Number.MAX_SAFE_INTEGER, 1.7976931348623157e308, 0.015, 2.675];
     for (let k = 0; k < 3000; k++) rates.push(Number((rnd() * 10_000).toFixed(2)), rnd() * 1000, Number((rnd() * 100).toFixed(3)));
-    const rows = new SpoolRows(path.join(dir, 'w0-s1'), 1);
-    rates.forEach((r, k) => rows.rate(k, 0, { provider_references: ['1'], provider_groups: [], prices: [price(r)] }));
-    const files = rows.close();
-    db = await openSpool(dir);
-    await db.load('raw_prices', [files.raw_prices!]);
-    const back = (await db.con.runAndReadAll('SELECT item_id, negotiated_rate FROM raw_prices ORDER BY item_id')).getRows();
-    expect(back.map(([, v]) => Number(v))).toEqual(rates.map((r) => (Object.is(r, -0) ? 0 : r)));
-    // the fast path's texts are short decimals, not String()'s exponent forms
-    expect([rateText(123.45), rateText(1.5), rateText(1.05), rateText(100), rateText(0.1 + 0.2)]).toEqual(['123.45', '1.5', '1.05', '100', '0.30000000000000004']);
+    const { csv, rows } = await roundTrip('rates', rates.map(price));
+    expect(rows.map((r) => Number(r.negotiated_rate))).toEqual(rates.map((r) => (Object.is(r, -0) ? 0 : r)));
+    const texts = csv.split('\n').slice(0, 11).map((l) => l.split(',')[7]);
+    expect(texts).toEqual(['0', '0', '0.1', '0.2', '0.30000000000000004', '0.3', '1', '1.5', '1.05', '10.1', '99.99']);
+  });
+
+  it('keeps text fields exactly: quotes, commas, line breaks, non-ASCII, empty versus absent', async () => {
+    const texts = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', 'é ü ß 日本 😀', '"', ',', '', 'x'.repeat(5000)];
+    const prices = texts.map((x, k): MrfPrice => ({
+      ...price(k + 1), additional_information: x, setting: k % 2 ? x : '', expiration_date: x,
+      service_code: k % 3 === 0 ? [] : k % 3 === 1 ? [x || 'Z'] : [x || 'Z', 'A"B', 'ç'],
+      billing_code_modifier: x === '' ? [] : [x],
+    }));
+    const refs = texts.map((x, k) => (x === '' ? [] : [x, `g${k}`]));
+    const { rows } = await roundTrip('texts', prices, refs);
+    expect(rows).toHaveLength(texts.length);
+    rows.forEach((r, k) => {
+      const p = prices[k]!;
+      expect(r.additional_information).toBe(p.additional_information === '' ? null : p.additional_information);
+      expect(r.setting).toBe(p.setting === '' ? null : p.setting);
+      expect(r.service_codes).toBe(p.service_code.join(','));
+      expect(r.modifiers).toBe(p.billing_code_modifier.join(','));
+      expect(r.provider_group_ids).toBe(refs[k]!.length ? refs[k]!.join('\x1f') : null);
+    });
   });
 
   it('writes lines longer than the buffer and multi-byte text across its flushes', async () => {
     const long = 'é'.repeat(400_000) + ',"x"';
-    const rows = new SpoolRows(path.join(dir, 'w0-s2'), 2);
     const infos: string[] = [];
     for (let k = 0; k < 30_000; k++) infos.push(k === 17_000 ? long : `note ${k} – ${'ü'.repeat(k % 40)}`);
-    infos.forEach((info, k) => rows.rate(k, 0, { provider_references: ['1'], provider_groups: [], prices: [{ ...price(1), additional_information: info }] }));
-    const files = rows.close();
-    const spool2 = await openSpool(path.join(dir));
-    try {
-      await spool2.load('raw_prices', [files.raw_prices!]);
-      const back = (await spool2.con.runAndReadAll('SELECT additional_information FROM raw_prices ORDER BY item_id')).getRows();
-      expect(back.length).toBe(infos.length);
-      expect(back.every(([a], k) => a === infos[k])).toBe(true);
-    } finally {
-      spool2.close();
-    }
+    const { rows } = await roundTrip('long', infos.map((info) => ({ ...price(1), additional_information: info })));
+    expect(rows.length).toBe(infos.length);
+    expect(rows.every((r, k) => r.additional_information === infos[k])).toBe(true);
   });
 });
