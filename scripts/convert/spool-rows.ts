@@ -149,10 +149,40 @@ class CsvFile {
     this.at = at;
   }
 
-  /** A list of codes joined by commas, as `text(codes.join(','), true)` writes it. */
+  /**
+   * A list of codes joined by commas, as `text(codes.join(','), true)` writes it: `""` for none,
+   * two or more in quotes (the commas), each code's `"` doubled; a code that is not ASCII sends
+   * the list the slow way.
+   */
   codes(codes: readonly string[]): void {
-    if (codes.length === 1) this.text(codes[0], true);
-    else this.text(codes.join(','), true);
+    if (codes.length < 2) {
+      this.text(codes.length === 1 ? codes[0] : '', true);
+      return;
+    }
+    let n = 2 + codes.length;
+    for (const c of codes) n += 2 * c.length;
+    if (!this.room(n)) {
+      this.quoted(codes.join(','));
+      return;
+    }
+    const b = this.buf;
+    let at = this.at;
+    b[at++] = QUOTE;
+    for (let k = 0; k < codes.length; k++) {
+      if (k > 0) b[at++] = COMMA;
+      const s = codes[k]!;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 128) {
+          this.quoted(codes.join(','));
+          return;
+        }
+        b[at++] = c;
+        if (c === QUOTE) b[at++] = QUOTE;
+      }
+    }
+    b[at++] = QUOTE;
+    this.at = at;
   }
 
   /** Text that may need quotes or is not ASCII. */

@@ -105,8 +105,8 @@ describe('the CSV text of rates, text fields and long lines', () => {
     const texts = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', 'é ü ß 日本 😀', '"', ',', '', 'x'.repeat(5000)];
     const prices = texts.map((x, k): MrfPrice => ({
       ...price(k + 1), additional_information: x, setting: k % 2 ? x : '', expiration_date: x,
-      service_code: k % 3 === 0 ? [] : k % 3 === 1 ? [x || 'Z'] : [x || 'Z', 'A"B', 'ç'],
-      billing_code_modifier: x === '' ? [] : [x],
+      service_code: k % 3 === 0 ? [] : k % 3 === 1 ? [x || 'Z'] : [x || 'Z', 'A"B'],
+      billing_code_modifier: x === '' ? [] : k % 2 ? [x, 'M"1', 'ç'] : [x, '"Q"'],
     }));
     const refs = texts.map((x, k) => (x === '' ? [] : [x, `g${k}`]));
     const { rows } = await roundTrip('texts', prices, refs);
