@@ -19,6 +19,7 @@ import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/
 import { preparePriceStats } from './build-price-stats';
 import { bucketCount, withBucketPrices } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
+import { connectSpool } from './spool';
 import path from 'node:path';
 import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
@@ -89,7 +90,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   }
   const others: DuckDBConnection[] = [];
   try {
-    for (let i = 1; i < CONNECTIONS; i++) others.push(await db.connect());
+    for (let i = 1; i < CONNECTIONS; i++) others.push(await connectSpool(db));
     await onOneThread(con, () => runTasks([con, ...others], tasks, isOutOfMemory));
   } finally {
     for (const c of others) c.closeSync();
