@@ -18,6 +18,13 @@ export function report(ctx: ElementContext, code: string, path: string, message:
   ctx.problems.push({ code, path, offset: ctx.offset, message });
 }
 
+/**
+ * The JSON path of a negotiated rate: `path` itself, or `<path>.negotiated_rates[<index>]` with an
+ * index (normalize-item.ts builds it only when it reports a problem).
+ */
+export const ratePath = (path: string, index: number | undefined): string =>
+  index === undefined ? path : `${path}.negotiated_rates[${index}]`;
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -61,16 +68,20 @@ export function enumValue(ctx: ElementContext, v: unknown, known: ReadonlySet<st
  * empty strings are dropped. `pad2` pads one-digit place-of-service codes ("1" -> "01").
  */
 export function codeList(v: unknown, pad2: boolean): string[] {
-  const raw = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  const raw = Array.isArray(v) ? (v as unknown[]) : v === undefined || v === null ? [] : [v];
   if (raw.length === 0) return [];
   const out: string[] = [];
-  for (const x of raw) {
-    let s = text(x).trim().toUpperCase();
+  for (let k = 0; k < raw.length; k++) {
+    const x = raw[k];
+    let s = typeof x === 'string' ? x.trim().toUpperCase() : text(x).trim().toUpperCase();
     if (s === '') continue;
     if (pad2 && s.length === 1 && s >= '0' && s <= '9') s = `0${s}`;
     out.push(s);
   }
   if (out.length < 2) return out;
   out.sort();
-  return out.filter((s, k) => k === 0 || s !== out[k - 1]);
+  // most lists have no repeated code: no second array for them
+  let repeated = false;
+  for (let k = 1; k < out.length && !repeated; k++) repeated = out[k] === out[k - 1];
+  return repeated ? out.filter((s, k) => k === 0 || s !== out[k - 1]) : out;
 }

@@ -2,7 +2,7 @@
  * Normalises one element of `in_network[]` (CMS In-Network object with its Negotiated Rate
  * Details, tic-format.md §2.2-2.3) into `MrfInNetworkItem`.
  */
-import { describe, enumValue, isObject, report, text, type ElementContext } from './normalize-context.js';
+import { describe, enumValue, isObject, ratePath, report, text, type ElementContext } from './normalize-context.js';
 import { normalizePrice } from './normalize-price.js';
 import { flattenProviderGroup } from './normalize-provider.js';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfPrice, MrfProvider } from './types.js';
@@ -26,37 +26,45 @@ function containedCodes(v: unknown): ContainedCode[] | undefined {
   return out.length > 0 ? out : undefined;
 }
 
-/** One `negotiated_rates[]` element at `path`, or null (with a problem) when it is not an object. */
-export function normalizeRate(ctx: ElementContext, raw: unknown, path: string): MrfNegotiatedRate | null {
+/**
+ * One `negotiated_rates[]` element, or null (with a problem) when it is not an object. Its JSON
+ * path is ratePath(path, index), built only when a problem is reported: most rates and prices
+ * have none, and a path string per rate and price was a tenth of what a parser thread allocated.
+ */
+export function normalizeRate(ctx: ElementContext, raw: unknown, path: string, index?: number): MrfNegotiatedRate | null {
   if (!isObject(raw)) {
-    report(ctx, 'invalid_field', path, `negotiated rate is not an object: ${describe(raw)}; dropped`);
+    report(ctx, 'invalid_field', ratePath(path, index), `negotiated rate is not an object: ${describe(raw)}; dropped`);
     return null;
   }
   const refs: string[] = [];
   if (Array.isArray(raw.provider_references)) {
-    const list = raw.provider_references;
+    const list = raw.provider_references as unknown[];
     for (let k = 0; k < list.length; k++) {
-      const id = text(list[k]).trim();
+      const x = list[k];
+      // an integer id is its digits (quote-id-tokens.ts leaves only those unquoted): nothing to trim
+      const id = typeof x === 'number' && Number.isInteger(x) ? String(x) : text(x).trim();
       if (id !== '') refs.push(id);
-      else report(ctx, 'invalid_field', `${path}.provider_references[${k}]`, `not a provider group id: ${describe(list[k])}`);
+      else report(ctx, 'invalid_field', `${ratePath(path, index)}.provider_references[${k}]`, `not a provider group id: ${describe(x)}`);
     }
   }
   const groups: MrfProvider[][] = [];
   if (Array.isArray(raw.provider_groups)) {
-    const list = raw.provider_groups;
+    const list = raw.provider_groups as unknown[];
     for (let g = 0; g < list.length; g++) {
-      const providers = flattenProviderGroup(ctx, list[g], `${path}.provider_groups[${g}]`);
+      const providers = flattenProviderGroup(ctx, list[g], `${ratePath(path, index)}.provider_groups[${g}]`);
       if (providers.length > 0) groups.push(providers);
     }
   }
   if (refs.length === 0 && groups.length === 0) {
-    report(ctx, 'missing_providers', path, 'negotiated rate has neither provider_references nor provider_groups; kept');
+    report(ctx, 'missing_providers', ratePath(path, index), 'negotiated rate has neither provider_references nor provider_groups; kept');
   }
   const prices: MrfPrice[] = [];
-  const list = Array.isArray(raw.negotiated_prices) ? raw.negotiated_prices : [];
-  if (list.length === 0) report(ctx, 'missing_field', `${path}.negotiated_prices`, `no negotiated prices: ${describe(raw.negotiated_prices)}`);
+  const list = Array.isArray(raw.negotiated_prices) ? (raw.negotiated_prices as unknown[]) : [];
+  if (list.length === 0) {
+    report(ctx, 'missing_field', `${ratePath(path, index)}.negotiated_prices`, `no negotiated prices: ${describe(raw.negotiated_prices)}`);
+  }
   for (let p = 0; p < list.length; p++) {
-    const price = normalizePrice(ctx, list[p], `${path}.negotiated_prices[${p}]`);
+    const price = normalizePrice(ctx, list[p], path, index, p);
     if (price) prices.push(price);
   }
   return { provider_references: refs, provider_groups: groups, prices };
@@ -86,7 +94,7 @@ export function normalizeInNetworkItem(ctx: ElementContext, raw: unknown, path: 
   const list = Array.isArray(raw.negotiated_rates) ? raw.negotiated_rates : [];
   if (list.length === 0 && !split) report(ctx, 'missing_field', `${path}.negotiated_rates`, `no negotiated rates: ${describe(raw.negotiated_rates)}`);
   for (let r = 0; r < list.length; r++) {
-    const rate = normalizeRate(ctx, list[r], `${path}.negotiated_rates[${r}]`);
+    const rate = normalizeRate(ctx, list[r], path, r);
     if (rate) rates.push(rate);
   }
   const item: MrfInNetworkItem = {

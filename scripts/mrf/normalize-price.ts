@@ -2,7 +2,7 @@
  * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element, tic-format.md §2.4)
  * into `MrfPrice`.
  */
-import { codeList, describe, enumValue, isObject, report, text, type ElementContext } from './normalize-context.js';
+import { codeList, describe, enumValue, isObject, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
 
 /** CMS `negotiated_type` enum (per diem since v1.0.0). */
@@ -12,13 +12,53 @@ export const BILLING_CLASSES: ReadonlySet<string> = new Set(['professional', 'in
 /** CMS v2 `setting` enum. */
 export const SETTINGS: ReadonlySet<string> = new Set(['inpatient', 'outpatient', 'both']);
 
+/** A known value of `known` as written (trimmed, lower-cased), or null for anything else. */
+function knownValue(v: unknown, known: ReadonlySet<string>): string | null {
+  if (typeof v !== 'string') return null;
+  const s = v.trim().toLowerCase();
+  return known.has(s) ? s : null;
+}
+
 /**
  * One price, or null when it cannot be used: a `negotiated_rate` that is not a finite JSON number
  * (a string, null, absent, NaN, 1e400 which parses to Infinity) is dropped with an `invalid_rate`
  * problem at `<path>.negotiated_rate`. Unknown `negotiated_type`/`billing_class`/`setting` values
  * are kept lower-cased and reported as `unknown_enum`. Rates are USD, or percent for `percentage`.
+ * The price is element `index` of the `negotiated_prices` of the rate at normalize-context.ts
+ * `ratePath(path, rateIndex)`; a price without a problem (the common case) never builds its path.
  */
-export function normalizePrice(ctx: ElementContext, raw: unknown, path: string): MrfPrice | null {
+export function normalizePrice(ctx: ElementContext, raw: unknown, path: string, rateIndex: number | undefined, index: number): MrfPrice | null {
+  if (isObject(raw)) {
+    const rate = raw.negotiated_rate;
+    const type = knownValue(raw.negotiated_type, NEGOTIATED_TYPES);
+    const cls = knownValue(raw.billing_class, BILLING_CLASSES);
+    const s = raw.setting;
+    const setting = s === undefined || s === null || s === '' ? '' : knownValue(s, SETTINGS);
+    if (typeof rate === 'number' && Number.isFinite(rate) && type !== null && cls !== null && setting !== null) {
+      return priceOf(raw, rate, type, cls, setting);
+    }
+  }
+  return checkedPrice(ctx, raw, `${ratePath(path, rateIndex)}.negotiated_prices[${index}]`);
+}
+
+/** The price of a raw object whose rate and enum values are known good or already reported. */
+function priceOf(raw: JsonObject, rate: number, type: string, cls: string, setting: string): MrfPrice {
+  const info = raw.additional_information;
+  const expiration = raw.expiration_date;
+  return {
+    negotiated_type: type,
+    negotiated_rate: rate,
+    expiration_date: typeof expiration === 'string' ? expiration.trim() : text(expiration).trim(),
+    billing_class: cls,
+    service_code: codeList(raw.service_code, true),
+    billing_code_modifier: codeList(raw.billing_code_modifier, false),
+    additional_information: typeof info === 'string' ? info : '',
+    setting,
+  };
+}
+
+/** normalizePrice for a price with a problem, reported at `path` (the price's JSON path). */
+function checkedPrice(ctx: ElementContext, raw: unknown, path: string): MrfPrice | null {
   if (!isObject(raw)) {
     report(ctx, 'invalid_field', path, `negotiated price is not an object: ${describe(raw)}; dropped`);
     return null;
@@ -28,15 +68,8 @@ export function normalizePrice(ctx: ElementContext, raw: unknown, path: string):
     report(ctx, 'invalid_rate', `${path}.negotiated_rate`, `negotiated_rate is not a finite number: ${describe(rate)}; price dropped`);
     return null;
   }
-  const info = raw.additional_information;
-  return {
-    negotiated_type: enumValue(ctx, raw.negotiated_type, NEGOTIATED_TYPES, `${path}.negotiated_type`, true),
-    negotiated_rate: rate,
-    expiration_date: text(raw.expiration_date).trim(),
-    billing_class: enumValue(ctx, raw.billing_class, BILLING_CLASSES, `${path}.billing_class`, true),
-    service_code: codeList(raw.service_code, true),
-    billing_code_modifier: codeList(raw.billing_code_modifier, false),
-    additional_information: typeof info === 'string' ? info : '',
-    setting: enumValue(ctx, raw.setting, SETTINGS, `${path}.setting`, false),
-  };
+  return priceOf(raw, rate,
+    enumValue(ctx, raw.negotiated_type, NEGOTIATED_TYPES, `${path}.negotiated_type`, true),
+    enumValue(ctx, raw.billing_class, BILLING_CLASSES, `${path}.billing_class`, true),
+    enumValue(ctx, raw.setting, SETTINGS, `${path}.setting`, false));
 }
