@@ -19,6 +19,7 @@
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RAW_TABLES } from './spool-rows';
 
@@ -38,6 +39,13 @@ export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(string_split(provider_group_
 
 /** SQL list of string literals (quotes doubled), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
 export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+
+/**
+ * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory
+ * limit anyway, and the checkpoint would cost time for nothing (the 5 % filter's runs, the
+ * provider groups' 540k rows of the benchmark file: 0.15-0.2 s).
+ */
+const CHECKPOINT_CSV_BYTES = 64 << 20;
 
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
@@ -69,9 +77,9 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
 
 /**
  * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
- * with DuckDB's COMPRESS option, and each load ends with a CHECKPOINT, which stores the loaded rows
- * compressed (dictionaries for the repeated text of classes, types and dates, bit-packed
- * integers). Uncompressed, the 4.9M price rows of the 1 GB benchmark file took ~0.9 GB, so they
+ * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV ends with a
+ * CHECKPOINT, which stores the loaded rows compressed (dictionaries for the repeated text of
+ * classes, types and dates, bit-packed integers). Uncompressed, the 4.9M price rows of the 1 GB benchmark file took ~0.9 GB, so they
  * lived in spill files (785 MB at the peak) that every bucket of the last phase scanned again: with
  * the checkpoint (1.6 s) the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 ->
  * 10.9 s); four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against
@@ -89,10 +97,11 @@ export interface Spool {
 }
 
 /**
- * Opens a fresh working database in `workDir` (which must exist and be empty of `work.duckdb`).
+ * Opens a fresh working database in `workDir` (which must exist and be empty of `work.duckdb`);
+ * `checkpointCsvBytes` (tests) replaces CHECKPOINT_CSV_BYTES.
  * @throws when DuckDB cannot create the database file.
  */
-export async function openSpool(workDir: string): Promise<Spool> {
+export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOINT_CSV_BYTES } = {}): Promise<Spool> {
   const db = await DuckDBInstance.create(':memory:', {
     memory_limit: DUCKDB_MEMORY_LIMIT,
     temp_directory: path.join(workDir, 'duckdb-tmp'),
@@ -131,7 +140,9 @@ export async function openSpool(workDir: string): Promise<Spool> {
       await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
         escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
         columns = ${RAW_COLUMNS[table]})`);
-      await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+      let bytes = 0;
+      for (const f of files) bytes += (await stat(f)).size;
+      if (bytes > checkpointCsvBytes) await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
     },
     close() {
       con.closeSync();

@@ -130,3 +130,30 @@ describe('the CSV text of rates, text fields and long lines', () => {
     expect(rows.every((r, k) => r.additional_information === infos[k])).toBe(true);
   });
 });
+
+describe('the working database', () => {
+  it('stores a large load compressed, a small one as loaded', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-spool-compress-'));
+    try {
+      const rows = new SpoolRows(path.join(dir, 'w0-s1'), 1);
+      for (let k = 0; k < 200_000; k++) rows.rate(k >> 4, k & 15, { provider_references: [String(k % 977)], provider_groups: [], prices: [price(10 + (k % 50))] });
+      const files = rows.close();
+      const compressions = async (checkpointCsvBytes: number): Promise<Set<string>> => {
+        const db = await openSpool(dir, { checkpointCsvBytes });
+        try {
+          await db.load('raw_prices', [files.raw_prices!]);
+          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'billing_class'`);
+          return new Set(r.getRows().map(([c]) => String(c)));
+        } finally {
+          db.close();
+        }
+      };
+      const compressed = await compressions(1 << 20);
+      expect(compressed.has('Uncompressed')).toBe(false);
+      expect([...compressed].some((c) => /DICT|Constant/i.test(c))).toBe(true);
+      expect(await compressions(1 << 30)).toEqual(new Set(['Uncompressed']));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
