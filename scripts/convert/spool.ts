@@ -79,11 +79,11 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
  * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV ends with a
  * CHECKPOINT, which stores the loaded rows compressed (dictionaries for the repeated text of
- * classes, types and dates, bit-packed integers). Uncompressed, the 4.9M price rows of the 1 GB benchmark file took ~0.9 GB, so they
- * lived in spill files (785 MB at the peak) that every bucket of the last phase scanned again: with
- * the checkpoint (1.6 s) the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 ->
- * 10.9 s); four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against
- * 518-568 MB (code_buckets.ts withBucketPrices reads them once per bucket).
+ * classes, types and dates, bit-packed integers). Uncompressed, the 4.9M price rows of the 1 GB
+ * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
+ * of the last phase scanned again (code-buckets.ts withBucketPrices): with the checkpoint (1.6 s)
+ * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
+ * four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against 518-568 MB.
  */
 export interface Spool {
   db: DuckDBInstance;

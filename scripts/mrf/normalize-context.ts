@@ -44,6 +44,19 @@ export function describe(v: unknown): string {
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
+/** An enum value as compared and kept: trimmed, lower case. */
+const enumText = (v: string): string => v.trim().toLowerCase();
+
+/**
+ * What enumValue returns for a known value of `known`, without a path or a problem; null for
+ * anything else (the caller then takes enumValue, which reports it): the normalisers' fast path.
+ */
+export function knownEnumValue(v: unknown, known: ReadonlySet<string>): string | null {
+  if (typeof v !== 'string') return null;
+  const s = enumText(v);
+  return known.has(s) ? s : null;
+}
+
 /**
  * A lower-cased enum value. Unknown non-empty values are kept (lower case) and reported as
  * `unknown_enum`; absent/empty values give '' and, when `required`, a `missing_field` problem; a
@@ -54,7 +67,7 @@ export function enumValue(ctx: ElementContext, v: unknown, known: ReadonlySet<st
     report(ctx, 'invalid_field', path, `not a string: ${describe(v)}`);
     return '';
   }
-  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  const s = typeof v === 'string' ? enumText(v) : '';
   if (s === '') {
     if (required) report(ctx, 'missing_field', path, `missing or empty: ${describe(v)}`);
     return '';

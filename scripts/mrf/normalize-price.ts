@@ -2,7 +2,7 @@
  * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element, tic-format.md §2.4)
  * into `MrfPrice`.
  */
-import { codeList, describe, enumValue, isObject, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
+import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
 
 /** CMS `negotiated_type` enum (per diem since v1.0.0). */
@@ -11,13 +11,6 @@ export const NEGOTIATED_TYPES: ReadonlySet<string> = new Set(['negotiated', 'der
 export const BILLING_CLASSES: ReadonlySet<string> = new Set(['professional', 'institutional', 'both']);
 /** CMS v2 `setting` enum. */
 export const SETTINGS: ReadonlySet<string> = new Set(['inpatient', 'outpatient', 'both']);
-
-/** A known value of `known` as written (trimmed, lower-cased), or null for anything else. */
-function knownValue(v: unknown, known: ReadonlySet<string>): string | null {
-  if (typeof v !== 'string') return null;
-  const s = v.trim().toLowerCase();
-  return known.has(s) ? s : null;
-}
 
 /**
  * One price, or null when it cannot be used: a `negotiated_rate` that is not a finite JSON number
@@ -30,10 +23,10 @@ function knownValue(v: unknown, known: ReadonlySet<string>): string | null {
 export function normalizePrice(ctx: ElementContext, raw: unknown, path: string, rateIndex: number | undefined, index: number): MrfPrice | null {
   if (isObject(raw)) {
     const rate = raw.negotiated_rate;
-    const type = knownValue(raw.negotiated_type, NEGOTIATED_TYPES);
-    const cls = knownValue(raw.billing_class, BILLING_CLASSES);
+    const type = knownEnumValue(raw.negotiated_type, NEGOTIATED_TYPES);
+    const cls = knownEnumValue(raw.billing_class, BILLING_CLASSES);
     const s = raw.setting;
-    const setting = s === undefined || s === null || s === '' ? '' : knownValue(s, SETTINGS);
+    const setting = s === undefined || s === null || s === '' ? '' : knownEnumValue(s, SETTINGS);
     if (typeof rate === 'number' && Number.isFinite(rate) && type !== null && cls !== null && setting !== null) {
       return priceOf(raw, rate, type, cls, setting);
     }
