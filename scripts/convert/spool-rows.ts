@@ -11,13 +11,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { providerId } from '../../contract/metrics';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 
+/** Characters that make a CSV field quoted. */
 const SPECIAL = /[",\n\r]/;
-
-/** A text field; '' and null both become NULL (as the appenders stored them). */
-function t(v: string | null | undefined): string {
-  if (v == null || v === '') return '';
-  return SPECIAL.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 /**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
@@ -70,12 +65,6 @@ class CsvFile {
   end(): void {
     this.room(1);
     this.buf[this.at++] = NEWLINE;
-    this.rows++;
-  }
-
-  /** A whole line of text, already in CSV form and ending with its newline (a rare row). */
-  line(s: string): void {
-    this.utf8(s);
     this.rows++;
   }
 
@@ -233,8 +222,9 @@ export class SpoolRows {
 
   /** One `raw_items` row. */
   item(itemId: number, item: MrfInNetworkItem): void {
-    this.files.raw_items.line(`${this.sourceId},${itemId},${t(item.billing_code_type)},${t(item.billing_code)},${t(item.name)},` +
-      `${t(item.description)},${t(item.negotiation_arrangement)}\n`);
+    const f = this.files.raw_items;
+    f.int(this.sourceId); f.sep(); f.int(itemId); f.sep(); f.text(item.billing_code_type); f.sep(); f.text(item.billing_code); f.sep();
+    f.text(item.name); f.sep(); f.text(item.description); f.sep(); f.text(item.negotiation_arrangement); f.end();
   }
 
   /**
