@@ -25,7 +25,7 @@
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { ALL_STATES, CLASS_SELECTIONS } from '../../contract/dataset';
-import { bucketCount, withBucketPrices } from './code-buckets';
+import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
 import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
@@ -42,7 +42,8 @@ const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps
  */
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
   const stats = await preparePriceStats(con);
-  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, k, () => stats.ofBucket(con));
+  const plan = await bucketPricesPlan(con);
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, plan, k, () => stats.ofBucket(con));
   await stats.finish(con);
 }
 

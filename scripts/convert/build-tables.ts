@@ -10,7 +10,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
-import { planCodeBuckets } from './code-buckets';
+import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { sqlList } from './spool';
 
 /** Optional inputs of the catalog, as absolute paths. */
@@ -93,8 +93,9 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  *
  * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
  * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
- * the medians read each bucket's prices instead (withBucketPrices). Rows whose group the states
- * filter emptied (`resolved_groups.kept` false) are left out.
+ * the medians read each bucket's prices instead (withBucketPrices, their columns of few values as
+ * ENUMs: planBucketEnums). Rows whose group the states filter emptied (`resolved_groups.kept`
+ * false) are left out.
  */
 async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<void> {
   const types = sqlList(SERVICE_CODE_TYPES);
@@ -118,6 +119,7 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
     WHERE g.kept IS DISTINCT FROM false;`);
+  await planBucketEnums(con);
 }
 
 /**

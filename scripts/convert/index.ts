@@ -26,8 +26,8 @@ import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
-/** Version written into every manifest (0.5.0: provider groups only when a rate names them). */
-export const CONVERTER_VERSION = '0.5.0';
+/** Version written into every manifest (0.5.1: columns of few values written from ENUMs: same rows, other file bytes; 0.5.0: provider groups only when a rate names them). */
+export const CONVERTER_VERSION = '0.5.1';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */

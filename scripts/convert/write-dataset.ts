@@ -17,7 +17,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { preparePriceStats } from './build-price-stats';
-import { bucketCount, withBucketPrices } from './code-buckets';
+import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
 import { connectSpool } from './spool';
 import path from 'node:path';
@@ -75,10 +75,11 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const stats = await preparePriceStats(con);
   const sql = await ratesPartSql(con);
   const buckets = await bucketCount(con);
+  const plan = await bucketPricesPlan(con);
   const tasks: Array<Task<DuckDBConnection>> = [];
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
-    tasks.push((c) => withBucketPrices(c, k, async () => {
+    tasks.push((c) => withBucketPrices(c, plan, k, async () => {
       rows[k] = await writeRatesPart(c, sql, k, outDir);
       await stats.ofBucket(c);
     }));
