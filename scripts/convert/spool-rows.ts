@@ -7,9 +7,15 @@
  * `""` is the empty string; a field holding `"`, `,`, CR or LF is quoted with `"` doubled.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { providerId } from '../../contract/metrics';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
+
+/** A place in a CsvFile (CsvFile.mark): its bytes and rows up to there. */
+export interface CsvMark {
+  bytes: number;
+  rows: number;
+}
 
 /** Characters that make a CSV field quoted. */
 const SPECIAL = /[",\n\r]/;
@@ -41,12 +47,56 @@ const ZERO = 48;
  * pass), which with the number formatting cost a third of the thread's time.
  * A row is its fields with `sep()` between them and `end()` after the last.
  */
-class CsvFile {
+export class CsvFile {
   private readonly buf = Buffer.allocUnsafe(CSV_BUFFER_BYTES);
   private at = 0;
   private fd: number | null = null;
+  /** Bytes in the file (written at this position: rollback may cut the file back). */
+  private written = 0;
   rows = 0;
   constructor(readonly path: string) {}
+
+  /** Where the file ends now, for rollback. */
+  mark(): CsvMark {
+    return { bytes: this.written + this.at, rows: this.rows };
+  }
+
+  /**
+   * Takes back every row since `m` (mark): from the buffer, or, when the buffer was written out
+   * since, from the file too (truncated).
+   * @throws when the file cannot be truncated.
+   */
+  rollback(m: CsvMark): void {
+    if (m.bytes >= this.written) this.at = m.bytes - this.written;
+    else {
+      ftruncateSync(this.fd!, m.bytes);
+      this.written = m.bytes;
+      this.at = 0;
+    }
+    this.rows = m.rows;
+  }
+
+  /**
+   * Bytes `src[start, end)` as they are: the caller vouches that they are ASCII without `"`, `,`,
+   * CR or LF (what `text` would write unquoted).
+   */
+  ascii(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (!this.room(n)) {
+      this.write(Buffer.from(src.buffer, src.byteOffset + start, n));
+      return;
+    }
+    const b = this.buf;
+    let at = this.at;
+    for (let k = start; k < end; k++) b[at++] = src[k]!;
+    this.at = at;
+  }
+
+  /** One byte (ASCII, no `"`, `,`, CR or LF), e.g. GROUP_ID_SEPARATOR. */
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.at++] = c;
+  }
 
   /** Makes room for `bytes` more bytes; false when they can never fit in the buffer. */
   private room(bytes: number): boolean {
@@ -187,7 +237,11 @@ class CsvFile {
 
   private write(bytes: Buffer): void {
     this.fd ??= openSync(this.path, 'w');
-    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    for (let done = 0; done < bytes.length;) {
+      const n = writeSync(this.fd, bytes, done, bytes.length - done, this.written);
+      done += n;
+      this.written += n;
+    }
   }
 
   private writeBuffer(): void {
@@ -212,7 +266,7 @@ export class SpoolRows {
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();
 
-  constructor(prefix: string, private readonly sourceId: number) {
+  constructor(prefix: string, readonly sourceId: number) {
     this.files = {
       raw_prices: new CsvFile(`${prefix}-raw_prices.csv`),
       raw_items: new CsvFile(`${prefix}-raw_items.csv`),

@@ -1,0 +1,649 @@
+/**
+ * The parser threads' fast path (parse-worker.ts): an `in_network[]` element, or a negotiated rate
+ * cut from a split item, in the shape nearly every price of a real file has, is spooled as
+ * `raw_prices` rows straight from its bytes, without `JSON.parse`, the id quoting of
+ * quote-id-tokens.ts, the normalisers' objects or their garbage. Anything else in its rates (an
+ * escaped or non-ASCII string where a value is copied, a price or rate the normalisers would
+ * report a problem on, `provider_groups` given inline, `negotiated_prices` before
+ * `provider_references`, invalid JSON) makes it give up: it takes back what it wrote, and the
+ * caller takes the slow path, which gives the element's rows and problems. So the rows of an
+ * element are the same either way, which test/convert/fast-rates.test.ts checks on generated and
+ * real elements. The item's own fields (billing code, name, ...) are few: they are parsed with
+ * `JSON.parse` and normalised by normalizeInNetworkItem, as on the slow path.
+ *
+ * What a price's fields become (normalize-price.ts): `negotiated_type`, `billing_class` and
+ * `setting` must be one of the CMS values as written in lower case (else slow path), the rate a
+ * finite JSON number (whole cents read as `cents / 100`, which is the double `JSON.parse` gives;
+ * other numbers through `Number`), `expiration_date` a string copied when it has no surrounding
+ * space, the code lists copied when already upper-case, sorted and without repeats (else their
+ * value goes through `JSON.parse` and codeList), `additional_information` copied or, when it needs
+ * quoting or decoding, decoded. A provider-group id is its token's text (what quote-id-tokens.ts
+ * and the normaliser make of a number, tic-format.md §6 quirk 6) or a string copied.
+ */
+import type { ElementContext } from '../mrf/normalize-context';
+import { codeList } from '../mrf/normalize-context';
+import { normalizeInNetworkItem } from '../mrf/normalize-item';
+import { quoteIdTokens } from '../mrf/quote-id-tokens';
+import type { MrfInNetworkItem } from '../mrf/types';
+import type { CsvFile, SpoolRows } from './spool-rows';
+
+/** Thrown inside the parser when the element leaves the fast path's shape; never escapes it. */
+class Bail extends Error {}
+const BAIL = new Bail('not in the fast path shape');
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const COLON = 58;
+const LBRACE = 123;
+const RBRACE = 125;
+const LBRACKET = 91;
+const RBRACKET = 93;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+const SPACE = 32;
+const SEPARATOR = 0x1f; // spool-rows.ts GROUP_ID_SEPARATOR
+
+const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
+
+/** CMS enum values in the order of the lists below (normalize-price.ts sets), as bytes. */
+const NEGOTIATED_TYPE_VALUES = ['negotiated', 'derived', 'fee schedule', 'percentage', 'per diem'];
+const BILLING_CLASS_VALUES = ['professional', 'institutional', 'both'];
+const SETTING_VALUES = ['inpatient', 'outpatient', 'both'];
+const TYPE_BYTES = NEGOTIATED_TYPE_VALUES.map(bytes);
+const CLASS_BYTES = BILLING_CLASS_VALUES.map(bytes);
+const SETTING_BYTES = SETTING_VALUES.map(bytes);
+
+const K_PROVIDER_REFERENCES = bytes('provider_references');
+const K_NEGOTIATED_PRICES = bytes('negotiated_prices');
+const K_PROVIDER_GROUPS = bytes('provider_groups');
+const K_NEGOTIATED_RATES = bytes('negotiated_rates');
+const K_NEGOTIATED_TYPE = bytes('negotiated_type');
+const K_NEGOTIATED_RATE = bytes('negotiated_rate');
+const K_EXPIRATION_DATE = bytes('expiration_date');
+const K_SERVICE_CODE = bytes('service_code');
+const K_MODIFIER = bytes('billing_code_modifier');
+const K_BILLING_CLASS = bytes('billing_class');
+const K_ADDITIONAL_INFORMATION = bytes('additional_information');
+const K_SETTING = bytes('setting');
+
+/** Nesting of an unknown value the skipper follows before giving up. */
+const MAX_DEPTH = 32;
+
+/** What `FastRates.item` did. */
+export type FastItemOutcome =
+  | { done: false }
+  | { done: true; item: MrfInNetworkItem | null; kept: boolean };
+
+/**
+ * The fast path of one parser thread for one source's spool (`rows`). Not re-entrant; state is
+ * reused from element to element, so that a price allocates nothing.
+ */
+export class FastRates {
+  private b: Uint8Array = new Uint8Array(0);
+  private i = 0;
+  private end = 0;
+  /** The last string read (str) is printable ASCII without backslash. */
+  private plain = false;
+  /** ... and holds no comma either: CSV writes it unquoted. */
+  private csvSafe = false;
+  /** End of the last string's content (str). */
+  private strEnd = 0;
+  /** The last key read (key): b[ks, ke). */
+  private ks = 0;
+  private ke = 0;
+  /** [start, end) of the current rate's provider-group ids. */
+  private ids = new Int32Array(64);
+  private idCount = 0;
+  /** Expanded rate rows (price x group) of the element so far (SpoolRows.priceRows). */
+  private expanded = 0;
+  private readonly prices: CsvFile;
+
+  constructor(private readonly rows: SpoolRows) {
+    this.prices = rows.files.raw_prices;
+  }
+
+  /**
+   * Spools negotiated rate `rateIndex` of item `itemId` from `b[start, end)` (one element cut by
+   * item-splitter.ts). False when it is not in the fast path's shape: nothing was written.
+   */
+  rate(b: Uint8Array, start: number, end: number, itemId: number, rateIndex: number): boolean {
+    this.begin(b, start, end);
+    const m = this.prices.mark();
+    try {
+      this.ws();
+      this.rateObject(itemId, rateIndex);
+      this.ws();
+      if (this.i !== this.end) throw BAIL;
+    } catch (e) {
+      if (e !== BAIL) throw e;
+      this.prices.rollback(m);
+      return false;
+    }
+    this.rows.priceRows += this.expanded;
+    return true;
+  }
+
+  /**
+   * Spools the rates of the `in_network[]` element `b[start, end)` (item `itemId`) and normalises
+   * its own fields (normalizeInNetworkItem, problems into `ctx`); `split`: its rates were cut out
+   * (item-splitter.ts). `keep` decides on the billing code; a dropped or filtered-out item's rows
+   * are taken back. `{ done: false }` when the element is not in the fast path's shape: nothing was
+   * written and `ctx` is untouched. The caller writes the item's own row.
+   */
+  item(b: Uint8Array, start: number, end: number, itemId: number, split: boolean, ctx: ElementContext, path: string,
+    keep: (code: string) => boolean): FastItemOutcome {
+    this.begin(b, start, end);
+    const m = this.prices.mark();
+    let head: Record<string, unknown>;
+    let rates = 0;
+    try {
+      this.ws();
+      head = Object.create(null) as Record<string, unknown>;
+      let seenRates = false;
+      this.expect(LBRACE);
+      this.ws();
+      if (this.b[this.i] === RBRACE) throw BAIL; // {}: the slow path reports it
+      for (;;) {
+        this.key();
+        const ks = this.ks;
+        const ke = this.ke;
+        if (this.keyIs(ks, ke, K_NEGOTIATED_RATES)) {
+          if (seenRates) throw BAIL;
+          seenRates = true;
+          rates = this.rateList(itemId);
+        } else {
+          const vs = this.i;
+          this.skipValue(0);
+          const key = Buffer.from(this.b.buffer, this.b.byteOffset + ks, ke - ks).toString('latin1');
+          if (key === '__proto__') throw BAIL;
+          const text = Buffer.from(this.b.buffer, this.b.byteOffset + vs, this.i - vs).toString('utf8');
+          head[key] = JSON.parse(quoteIdTokens(text, 'in_network')) as unknown;
+        }
+        this.ws();
+        const c = this.b[this.i++];
+        if (c === RBRACE) break;
+        if (c !== COMMA) throw BAIL;
+      }
+      this.ws();
+      if (this.i !== this.end || (rates === 0 && !split)) throw BAIL;
+    } catch (e) {
+      if (e !== BAIL) throw e;
+      this.prices.rollback(m);
+      return { done: false };
+    }
+    const item = normalizeInNetworkItem(ctx, head, path, true);
+    if (!item || !keep(item.billing_code)) {
+      this.prices.rollback(m);
+      return { done: true, item, kept: false };
+    }
+    this.rows.priceRows += this.expanded;
+    return { done: true, item, kept: true };
+  }
+
+  private begin(b: Uint8Array, start: number, end: number): void {
+    this.b = b;
+    this.i = start;
+    this.end = end;
+    this.expanded = 0;
+  }
+
+  // Peeks such as `b[i] === RBRACE` may read past `end` on a truncated element: `i` then ends past
+  // `end`, and the check that the element ends exactly at `end` makes the fast path give up.
+
+  /** Skips JSON whitespace. */
+  private ws(): void {
+    const b = this.b;
+    let i = this.i;
+    while (i < this.end) {
+      const c = b[i]!;
+      if (c !== SPACE && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.i = i;
+  }
+
+  private expect(c: number): void {
+    if (this.i >= this.end || this.b[this.i] !== c) throw BAIL;
+    this.i++;
+  }
+
+  /** A string at `i` (its opening quote); returns where its content starts (strEnd: where it ends). */
+  private str(): number {
+    const b = this.b;
+    if (b[this.i] !== QUOTE) throw BAIL;
+    const start = ++this.i;
+    let i = start;
+    let plain = true;
+    let comma = false;
+    for (;;) {
+      if (i >= this.end) throw BAIL;
+      const c = b[i]!;
+      if (c === QUOTE) break;
+      if (c < 0x20) throw BAIL; // a raw control character: not JSON
+      if (c === BACKSLASH) {
+        plain = false;
+        const e = b[i + 1];
+        if (e === 117) { // \uXXXX
+          for (let k = 2; k < 6; k++) if (!isHex(b[i + k])) throw BAIL;
+          i += 6;
+        } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
+        else throw BAIL;
+        continue;
+      }
+      if (c >= 0x7f) plain = false;
+      else if (c === COMMA) comma = true;
+      i++;
+    }
+    this.strEnd = i;
+    this.i = i + 1;
+    this.plain = plain;
+    this.csvSafe = plain && !comma;
+    return start;
+  }
+
+  /** An object key and its colon; the key is b[ks, ke) (a key that is not plain: BAIL). */
+  private key(): void {
+    this.ws();
+    const s = this.str();
+    if (!this.plain) throw BAIL;
+    this.ks = s;
+    this.ke = this.strEnd;
+    this.ws();
+    this.expect(COLON);
+    this.ws();
+  }
+
+  private keyIs(s: number, e: number, k: Uint8Array): boolean {
+    if (e - s !== k.length) return false;
+    const b = this.b;
+    for (let j = 0; j < k.length; j++) if (b[s + j] !== k[j]) return false;
+    return true;
+  }
+
+  /** Index in `values` of the plain string just read (str), or BAIL. */
+  private enumOf(s: number, values: Uint8Array[]): number {
+    if (!this.plain) throw BAIL;
+    for (let v = 0; v < values.length; v++) if (this.keyIs(s, this.strEnd, values[v]!)) return v;
+    throw BAIL;
+  }
+
+  /** Validates and skips any JSON value. */
+  private skipValue(depth: number): void {
+    if (depth > MAX_DEPTH || this.i >= this.end) throw BAIL;
+    const c = this.b[this.i]!;
+    if (c === QUOTE) this.str();
+    else if (c === LBRACE || c === LBRACKET) {
+      const close = c === LBRACE ? RBRACE : RBRACKET;
+      this.i++;
+      this.ws();
+      if (this.b[this.i] === close) {
+        this.i++;
+        return;
+      }
+      for (;;) {
+        if (c === LBRACE) this.key();
+        this.skipValue(depth + 1);
+        this.ws();
+        const d = this.b[this.i++];
+        if (d === close) return;
+        if (d !== COMMA) throw BAIL;
+        this.ws();
+      }
+    } else if (c === MINUS || (c >= ZERO && c <= NINE)) this.number();
+    else if (!this.literal()) throw BAIL;
+  }
+
+  /** `true`, `false` or `null` at `i`: skipped, true; anything else: false. */
+  private literal(): boolean {
+    const b = this.b;
+    const i = this.i;
+    const c = b[i];
+    const word = c === 116 ? 'true' : c === 102 ? 'false' : c === 110 ? 'null' : null;
+    if (word === null || i + word.length > this.end) return false;
+    for (let k = 1; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+    this.i = i + word.length;
+    return true;
+  }
+
+  /** A `null` at `i`: skipped, true. */
+  private isNull(): boolean {
+    return this.b[this.i] === 110 && this.literal();
+  }
+
+  /**
+   * A JSON number at `i`, validated and skipped; returns its value: whole cents as `cents / 100`
+   * (the double nearest the decimal, as `JSON.parse` reads it), else `Number` of its text.
+   */
+  private number(): number {
+    const b = this.b;
+    const start = this.i;
+    let i = start;
+    const neg = b[i] === MINUS;
+    if (neg) i++;
+    let whole = 0;
+    let wholeDigits = 0;
+    if (b[i] === ZERO) {
+      i++;
+      wholeDigits = 1;
+    } else {
+      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) {
+        whole = whole * 10 + b[i]! - ZERO;
+        wholeDigits++;
+        i++;
+      }
+      if (wholeDigits === 0) throw BAIL;
+    }
+    let frac = 0;
+    let fracDigits = 0;
+    if (b[i] === DOT) {
+      i++;
+      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) {
+        if (fracDigits < 3) frac = frac * 10 + b[i]! - ZERO;
+        fracDigits++;
+        i++;
+      }
+      if (fracDigits === 0) throw BAIL;
+    }
+    let exponent = false;
+    if (b[i] === 101 || b[i] === 69) {
+      exponent = true;
+      i++;
+      if (b[i] === PLUS || b[i] === MINUS) i++;
+      const d = i;
+      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) i++;
+      if (i === d) throw BAIL;
+    }
+    this.i = i;
+    if (!exponent && wholeDigits <= 13 && fracDigits <= 2) {
+      const cents = whole * 100 + (fracDigits === 1 ? frac * 10 : frac);
+      return neg ? -(cents / 100) : cents / 100;
+    }
+    return Number(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
+  }
+
+  /** A `negotiated_rates` array of item `itemId`; returns the number of rates. */
+  private rateList(itemId: number): number {
+    this.expect(LBRACKET);
+    this.ws();
+    if (this.b[this.i] === RBRACKET) {
+      this.i++;
+      return 0;
+    }
+    let n = 0;
+    for (;;) {
+      this.ws();
+      this.rateObject(itemId, n++);
+      this.ws();
+      const c = this.b[this.i++];
+      if (c === RBRACKET) return n;
+      if (c !== COMMA) throw BAIL;
+    }
+  }
+
+  /** One negotiated rate object: its provider-group ids, then its prices as rows. */
+  private rateObject(itemId: number, rateIndex: number): void {
+    this.expect(LBRACE);
+    this.idCount = -1;
+    let prices = 0;
+    this.ws();
+    if (this.b[this.i] === RBRACE) throw BAIL;
+    for (;;) {
+      this.key();
+      const ks = this.ks;
+      const ke = this.ke;
+      if (this.keyIs(ks, ke, K_PROVIDER_REFERENCES)) {
+        if (this.idCount >= 0) throw BAIL;
+        this.references();
+      } else if (this.keyIs(ks, ke, K_NEGOTIATED_PRICES)) {
+        if (this.idCount <= 0 || prices > 0) throw BAIL; // prices before the ids, or no id: slow path
+        prices = this.priceList(itemId, rateIndex);
+        if (prices === 0) throw BAIL;
+      } else if (this.keyIs(ks, ke, K_PROVIDER_GROUPS)) throw BAIL;
+      else this.skipValue(0);
+      this.ws();
+      const c = this.b[this.i++];
+      if (c === RBRACE) break;
+      if (c !== COMMA) throw BAIL;
+    }
+    if (prices === 0) throw BAIL;
+    this.expanded += prices * this.idCount;
+  }
+
+  /** A `provider_references` array: the [start, end) of each id (a number token or a plain string). */
+  private references(): void {
+    this.expect(LBRACKET);
+    this.idCount = 0;
+    this.ws();
+    if (this.b[this.i] === RBRACKET) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      const c = this.b[this.i]!;
+      let s: number;
+      let e: number;
+      if (c === QUOTE) {
+        s = this.str();
+        e = this.strEnd;
+        // the normaliser trims a string id and drops an empty one (with a problem)
+        if (!this.csvSafe || e === s || this.b[s] === SPACE || this.b[e - 1] === SPACE) throw BAIL;
+      } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+        s = this.i;
+        this.number();
+        e = this.i;
+      } else throw BAIL;
+      if (2 * this.idCount + 2 > this.ids.length) {
+        const grown = new Int32Array(2 * this.ids.length);
+        grown.set(this.ids);
+        this.ids = grown;
+      }
+      this.ids[2 * this.idCount] = s;
+      this.ids[2 * this.idCount + 1] = e;
+      this.idCount++;
+      this.ws();
+      const d = this.b[this.i++];
+      if (d === RBRACKET) return;
+      if (d !== COMMA) throw BAIL;
+    }
+  }
+
+  /** A `negotiated_prices` array: one row per price; returns their number. */
+  private priceList(itemId: number, rateIndex: number): number {
+    this.expect(LBRACKET);
+    this.ws();
+    if (this.b[this.i] === RBRACKET) throw BAIL;
+    let k = 0;
+    for (;;) {
+      this.ws();
+      this.price(itemId, rateIndex, k++);
+      this.ws();
+      const c = this.b[this.i++];
+      if (c === RBRACKET) return k;
+      if (c !== COMMA) throw BAIL;
+    }
+  }
+
+  /** One price object, written as its `raw_prices` row (spool-rows.ts SpoolRows.rate). */
+  private price(itemId: number, rateIndex: number, k: number): void {
+    this.expect(LBRACE);
+    let type = -1;
+    let cls = -1;
+    let setting = -1;
+    let rate = NaN;
+    let expS = -1;
+    let expE = -1;
+    let codesS = -1;
+    let codesE = -1;
+    let modS = -1;
+    let modE = -1;
+    let infoS = -1;
+    let infoE = -1;
+    let infoSafe = true;
+    this.ws();
+    if (this.b[this.i] === RBRACE) throw BAIL;
+    for (;;) {
+      this.key();
+      const ks = this.ks;
+      const ke = this.ke;
+      const len = ke - ks;
+      if (len === 15 && this.keyIs(ks, ke, K_NEGOTIATED_TYPE)) type = this.enumOf(this.str(), TYPE_BYTES);
+      else if (len === 15 && this.keyIs(ks, ke, K_NEGOTIATED_RATE)) {
+        const c = this.b[this.i]!;
+        if (c !== MINUS && (c < ZERO || c > NINE)) throw BAIL;
+        rate = this.number();
+      } else if (len === 13 && this.keyIs(ks, ke, K_BILLING_CLASS)) cls = this.enumOf(this.str(), CLASS_BYTES);
+      else if (len === 12 && this.keyIs(ks, ke, K_SERVICE_CODE)) {
+        codesS = this.i;
+        this.skipValue(0);
+        codesE = this.i;
+      } else if (len === 21 && this.keyIs(ks, ke, K_MODIFIER)) {
+        modS = this.i;
+        this.skipValue(0);
+        modE = this.i;
+      } else if (len === 15 && this.keyIs(ks, ke, K_EXPIRATION_DATE)) {
+        if (this.isNull()) expS = expE = -1;
+        else {
+          expS = this.str();
+          expE = this.strEnd;
+          // trimmed by the normaliser: a surrounding space, or anything to decode, takes the slow path
+          if (!this.csvSafe || (expE > expS && (this.b[expS] === SPACE || this.b[expE - 1] === SPACE))) throw BAIL;
+        }
+      } else if (len === 7 && this.keyIs(ks, ke, K_SETTING)) {
+        if (this.isNull()) setting = -1;
+        else {
+          const s = this.str();
+          setting = this.strEnd === s ? -1 : this.enumOf(s, SETTING_BYTES);
+        }
+      } else if (len === 22 && this.keyIs(ks, ke, K_ADDITIONAL_INFORMATION)) {
+        if (this.isNull()) infoS = infoE = -1;
+        else {
+          infoS = this.str();
+          infoE = this.strEnd;
+          infoSafe = this.csvSafe;
+        }
+      } else this.skipValue(0);
+      this.ws();
+      const c = this.b[this.i++];
+      if (c === RBRACE) break;
+      if (c !== COMMA) throw BAIL;
+    }
+    if (type < 0 || cls < 0 || !Number.isFinite(rate)) throw BAIL;
+    const f = this.prices;
+    f.int(this.rows.sourceId); f.sep(); f.int(itemId); f.sep(); f.int(rateIndex); f.sep(); f.int(k); f.sep();
+    const ids = this.ids;
+    for (let g = 0; g < this.idCount; g++) {
+      if (g > 0) f.byte(SEPARATOR);
+      f.ascii(this.b, ids[2 * g]!, ids[2 * g + 1]!);
+    }
+    f.sep(); f.text(BILLING_CLASS_VALUES[cls]); f.sep(); f.text(NEGOTIATED_TYPE_VALUES[type]); f.sep(); f.rate(rate); f.sep();
+    this.codes(f, codesS, codesE, true); f.sep(); this.codes(f, modS, modE, false); f.sep();
+    if (expS >= 0) f.ascii(this.b, expS, expE);
+    f.sep();
+    if (setting >= 0) f.text(SETTING_VALUES[setting]);
+    f.sep();
+    if (infoS >= 0) {
+      if (infoSafe) f.ascii(this.b, infoS, infoE);
+      else f.text(JSON.parse(this.utf8(infoS - 1, infoE + 1)) as string);
+    }
+    f.end();
+  }
+
+  private utf8(s: number, e: number): string {
+    return Buffer.from(this.b.buffer, this.b.byteOffset + s, e - s).toString('utf8');
+  }
+
+  /**
+   * The code list whose value is `b[s, e)` (-1: absent), as SpoolRows writes codeList(value, pad2):
+   * copied when it is an array of upper-case alphanumeric codes already sorted without repeats
+   * (a single one-digit code padded when `pad2`), else through `JSON.parse` and codeList.
+   */
+  private codes(f: CsvFile, s: number, e: number, pad2: boolean): void {
+    if (s < 0) {
+      f.codes([]);
+      return;
+    }
+    const b = this.b;
+    if (b[s] !== LBRACKET) {
+      f.codes(codeList(JSON.parse(this.utf8(s, e)) as unknown, pad2));
+      return;
+    }
+    // pass 1: every element a plain code of [0-9A-Z], strictly ascending
+    let n = 0;
+    let prevS = -1;
+    let prevE = -1;
+    let i = s + 1;
+    for (;;) {
+      while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
+      if (b[i] === RBRACKET) break;
+      if (b[i] !== QUOTE) return this.slowCodes(f, s, e, pad2);
+      const cs = ++i;
+      while (isCodeByte(b[i]!)) i++;
+      if (b[i] !== QUOTE || i === cs) return this.slowCodes(f, s, e, pad2);
+      const ce = i++;
+      if (prevS >= 0 && compareBytes(b, prevS, prevE, cs, ce) >= 0) return this.slowCodes(f, s, e, pad2);
+      if (pad2 && ce - cs === 1 && b[cs]! <= NINE) {
+        if (n > 0 || !isLastElement(b, i)) return this.slowCodes(f, s, e, pad2);
+      }
+      prevS = cs;
+      prevE = ce;
+      n++;
+      while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
+      if (b[i] === COMMA) i++;
+    }
+    if (n === 0) {
+      f.codes([]);
+      return;
+    }
+    if (n === 1) {
+      if (pad2 && prevE - prevS === 1 && b[prevS]! <= NINE) f.byte(ZERO);
+      f.ascii(b, prevS, prevE);
+      return;
+    }
+    // pass 2: "a,b,c"
+    f.byte(QUOTE);
+    let first = true;
+    for (i = s + 1; b[i] !== RBRACKET; i++) {
+      if (b[i] !== QUOTE) continue;
+      const cs = ++i;
+      while (b[i] !== QUOTE) i++;
+      if (!first) f.byte(COMMA);
+      first = false;
+      f.ascii(b, cs, i);
+    }
+    f.byte(QUOTE);
+  }
+
+  private slowCodes(f: CsvFile, s: number, e: number, pad2: boolean): void {
+    f.codes(codeList(JSON.parse(this.utf8(s, e)) as unknown, pad2));
+  }
+}
+
+function isHex(c: number | undefined): boolean {
+  return c !== undefined && ((c >= ZERO && c <= NINE) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102));
+}
+
+/** A byte a code is copied with: 0-9, A-Z (what trim + upper case leaves as it is). */
+function isCodeByte(c: number): boolean {
+  return (c >= ZERO && c <= NINE) || (c >= 65 && c <= 90);
+}
+
+/** True when only whitespace stands between `i` and the `]` that closes the list. */
+function isLastElement(b: Uint8Array, i: number): boolean {
+  while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
+  return b[i] === RBRACKET;
+}
+
+/** Byte order of `b[as, ae)` and `b[bs, be)` (what `sort()` does on ASCII strings). */
+function compareBytes(b: Uint8Array, as: number, ae: number, bs: number, be: number): number {
+  const n = Math.min(ae - as, be - bs);
+  for (let k = 0; k < n; k++) {
+    const d = b[as + k]! - b[bs + k]!;
+    if (d !== 0) return d;
+  }
+  return ae - as - (be - bs);
+}
