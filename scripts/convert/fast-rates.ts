@@ -540,11 +540,13 @@ export class FastRates {
       if (g > 0) f.byte(SEPARATOR);
       f.ascii(this.b, ids[2 * g]!, ids[2 * g + 1]!);
     }
-    f.sep(); f.text(BILLING_CLASS_VALUES[cls]); f.sep(); f.text(NEGOTIATED_TYPE_VALUES[type]); f.sep(); f.rate(rate); f.sep();
+    const clsBytes = CLASS_BYTES[cls]!;
+    const typeBytes = TYPE_BYTES[type]!;
+    f.sep(); f.ascii(clsBytes, 0, clsBytes.length); f.sep(); f.ascii(typeBytes, 0, typeBytes.length); f.sep(); f.rate(rate); f.sep();
     this.codes(f, codesS, codesE, true); f.sep(); this.codes(f, modS, modE, false); f.sep();
     if (expS >= 0) f.ascii(this.b, expS, expE);
     f.sep();
-    if (setting >= 0) f.text(SETTING_VALUES[setting]);
+    if (setting >= 0) f.ascii(SETTING_BYTES[setting]!, 0, SETTING_BYTES[setting]!.length);
     f.sep();
     if (infoS >= 0) {
       if (infoSafe) f.ascii(this.b, infoS, infoE);

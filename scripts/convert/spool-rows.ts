@@ -167,7 +167,11 @@ export class CsvFile {
    */
   text(s: string | null | undefined, keepEmpty = false): void {
     if (s == null || s === '') {
-      if (keepEmpty) this.utf8('""');
+      if (keepEmpty) {
+        this.room(2);
+        this.buf[this.at++] = QUOTE;
+        this.buf[this.at++] = QUOTE;
+      }
       return;
     }
     const n = s.length;
