@@ -7,14 +7,15 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { RATE_ROWS_PER_PRICE_SQL } from './spool';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
 
 /**
- * Creates `code_buckets(billing_code, bucket)` from the rows per item of `raw_rates` and
- * `rate_items` (build-tables.ts); buckets are numbered from 0 in billing-code order and a code is
- * never cut. Returns the number of buckets (at least 1).
+ * Creates `code_buckets(billing_code, bucket)` from the rate rows per item of `raw_prices`
+ * (RATE_ROWS_PER_PRICE_SQL) and `rate_items` (build-tables.ts); buckets are numbered from 0 in
+ * billing-code order and a code is never cut. Returns the number of buckets (at least 1).
  * @throws when SQL fails.
  */
 export async function planCodeBuckets(con: DuckDBConnection, bucketRows = BUCKET_ROWS): Promise<number> {
@@ -22,7 +23,7 @@ export async function planCodeBuckets(con: DuckDBConnection, bucketRows = BUCKET
     CREATE TABLE code_buckets AS
     WITH per_code AS (
       SELECT k.billing_code, sum(r.n) AS n
-      FROM (SELECT source_id, item_id, count(*) AS n FROM raw_rates GROUP BY ALL) r JOIN rate_items k USING (source_id, item_id)
+      FROM (SELECT source_id, item_id, sum(${RATE_ROWS_PER_PRICE_SQL}) AS n FROM raw_prices GROUP BY ALL) r JOIN rate_items k USING (source_id, item_id)
       GROUP BY ALL),
     cum AS (SELECT billing_code, sum(n) OVER (ORDER BY billing_code ROWS UNBOUNDED PRECEDING) - n AS before FROM per_code)
     SELECT billing_code, CAST(dense_rank() OVER (ORDER BY before // ${bucketRows}) - 1 AS INTEGER) AS bucket FROM cum;`);

@@ -37,6 +37,13 @@ export const DUCKDB_MEMORY_LIMIT = '160MB';
  */
 export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR]))`;
 
+/**
+ * The rate rows a `raw_prices` row stands for (the rows GROUP_ID_UNNEST_SQL makes of it: one per
+ * group id its rate names, one when it names none), counted without unnesting: code-buckets.ts's
+ * rows per item (1 GB benchmark file: 0.22 -> 0.13 s, 0.44 -> 0.25 CPU s).
+ */
+export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(string_split(provider_group_ids, chr(31))), 1)`;
+
 /** SQL list of string literals (quotes doubled), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
 export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
 

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
+import { planCodeBuckets } from '../../scripts/convert/code-buckets';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
 import type { ManifestTable, TableName } from '../../contract/dataset';
@@ -90,5 +91,28 @@ describe('billing-code buckets', () => {
     ]);
     con.closeSync();
     db.closeSync();
+  });
+});
+
+describe('planCodeBuckets', () => {
+  it('counts a price as one rate row per group id it names, one when it names none', async () => {
+    const dir = path.join(tmp, 'plan');
+    await mkdir(dir, { recursive: true });
+    const spool = await openSpool(dir);
+    try {
+      const price = (item: number, ids: string): string => `0,${item},0,0,${ids},professional,negotiated,1,,,,,\n`;
+      // code A: one price naming 3 groups (3 rows); B: a price naming none (1) and one naming 2 (2); C: one (1)
+      await writeFile(path.join(dir, 'r.csv'), [price(0, 'g1\x1fg2\x1fg3'), price(1, ''), price(1, 'g1\x1fg2'), price(2, 'g1')].join(''));
+      await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+      await spool.con.run(`CREATE TABLE rate_items AS SELECT * FROM (VALUES (0, 0, 'A'), (0, 1, 'B'), (0, 2, 'C')) t(source_id, item_id, billing_code)`);
+      // rows before each code 0, 3, 6: buckets of 3 rows cut them apart (counting prices would give 0, 1, 3)
+      expect(await planCodeBuckets(spool.con, 3)).toBe(3);
+      expect((await spool.con.runAndReadAll('SELECT billing_code, bucket FROM code_buckets ORDER BY ALL')).getRows()).toEqual([['A', 0], ['B', 1], ['C', 2]]);
+      // the same rows as the expansion of raw_rates
+      expect((await spool.con.runAndReadAll(`SELECT k.billing_code, count(*) FROM raw_rates r JOIN rate_items k USING (source_id, item_id)
+        GROUP BY ALL ORDER BY ALL`)).getRows()).toEqual([['A', 3n], ['B', 3n], ['C', 1n]]);
+    } finally {
+      spool.close();
+    }
   });
 });
