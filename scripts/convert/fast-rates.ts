@@ -2,7 +2,8 @@
  * The parser threads' fast path (parse-worker.ts): an `in_network[]` element, or a negotiated rate
  * cut from a split item, in the shape nearly every price of a real file has, is spooled as
  * `raw_prices` rows straight from its bytes, without `JSON.parse`, the id quoting of
- * quote-id-tokens.ts, the normalisers' objects or their garbage. Anything else in its rates (an
+ * quote-id-tokens.ts, the normalisers' objects or their garbage; it reads them with json-cursor.ts
+ * and writes their code lists with fast-code-list.ts. Anything else in its rates (an
  * escaped or non-ASCII string where a value is copied, a price or rate the normalisers would
  * report a problem on, `provider_groups` given inline, `negotiated_prices` before
  * `provider_references`, invalid JSON) makes it give up: it takes back what it wrote, and the
@@ -21,33 +22,14 @@
  * and the normaliser make of a number, tic-format.md §6 quirk 6) or a string copied.
  */
 import type { ElementContext } from '../mrf/normalize-context';
-import { codeList } from '../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../mrf/normalize-item';
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
+import { writeCodeList } from './fast-code-list';
+import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
 import type { CsvFile, SpoolRows } from './spool-rows';
 
-/** Thrown inside the parser when the element leaves the fast path's shape; never escapes it. */
-class Bail extends Error {}
-const BAIL = new Bail('not in the fast path shape');
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const LBRACE = 123;
-const RBRACE = 125;
-const LBRACKET = 91;
-const RBRACKET = 93;
-const MINUS = 45;
-const PLUS = 43;
-const DOT = 46;
-const ZERO = 48;
-const NINE = 57;
-const SPACE = 32;
 const SEPARATOR = 0x1f; // spool-rows.ts GROUP_ID_SEPARATOR
-
-const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
 /** CMS enum values in the order of the lists below (normalize-price.ts sets), as bytes. */
 const NEGOTIATED_TYPE_VALUES = ['negotiated', 'derived', 'fee schedule', 'percentage', 'per diem'];
@@ -70,9 +52,6 @@ const K_BILLING_CLASS = bytes('billing_class');
 const K_ADDITIONAL_INFORMATION = bytes('additional_information');
 const K_SETTING = bytes('setting');
 
-/** Nesting of an unknown value the skipper follows before giving up. */
-const MAX_DEPTH = 32;
-
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
   | { done: false }
@@ -82,19 +61,7 @@ export type FastItemOutcome =
  * The fast path of one parser thread for one source's spool (`rows`). Not re-entrant; state is
  * reused from element to element, so that a price allocates nothing.
  */
-export class FastRates {
-  private b: Uint8Array = new Uint8Array(0);
-  private i = 0;
-  private end = 0;
-  /** The last string read (str) is printable ASCII without backslash. */
-  private plain = false;
-  /** ... and holds no comma either: CSV writes it unquoted. */
-  private csvSafe = false;
-  /** End of the last string's content (str). */
-  private strEnd = 0;
-  /** The last key read (key): b[ks, ke). */
-  private ks = 0;
-  private ke = 0;
+export class FastRates extends JsonCursor {
   /** [start, end) of the current rate's provider-group ids. */
   private ids = new Int32Array(64);
   private idCount = 0;
@@ -103,6 +70,7 @@ export class FastRates {
   private readonly prices: CsvFile;
 
   constructor(private readonly rows: SpoolRows) {
+    super();
     this.prices = rows.files.raw_prices;
   }
 
@@ -184,185 +152,9 @@ export class FastRates {
     return { done: true, item, kept: true };
   }
 
-  private begin(b: Uint8Array, start: number, end: number): void {
-    this.b = b;
-    this.i = start;
-    this.end = end;
+  protected override begin(b: Uint8Array, start: number, end: number): void {
+    super.begin(b, start, end);
     this.expanded = 0;
-  }
-
-  // Peeks such as `b[i] === RBRACE` may read past `end` on a truncated element: `i` then ends past
-  // `end`, and the check that the element ends exactly at `end` makes the fast path give up.
-
-  /** Skips JSON whitespace. */
-  private ws(): void {
-    const b = this.b;
-    let i = this.i;
-    while (i < this.end) {
-      const c = b[i]!;
-      if (c !== SPACE && c !== 10 && c !== 13 && c !== 9) break;
-      i++;
-    }
-    this.i = i;
-  }
-
-  private expect(c: number): void {
-    if (this.i >= this.end || this.b[this.i] !== c) throw BAIL;
-    this.i++;
-  }
-
-  /** A string at `i` (its opening quote); returns where its content starts (strEnd: where it ends). */
-  private str(): number {
-    const b = this.b;
-    if (b[this.i] !== QUOTE) throw BAIL;
-    const start = ++this.i;
-    let i = start;
-    let plain = true;
-    let comma = false;
-    for (;;) {
-      if (i >= this.end) throw BAIL;
-      const c = b[i]!;
-      if (c === QUOTE) break;
-      if (c < 0x20) throw BAIL; // a raw control character: not JSON
-      if (c === BACKSLASH) {
-        plain = false;
-        const e = b[i + 1];
-        if (e === 117) { // \uXXXX
-          for (let k = 2; k < 6; k++) if (!isHex(b[i + k])) throw BAIL;
-          i += 6;
-        } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
-        else throw BAIL;
-        continue;
-      }
-      if (c >= 0x7f) plain = false;
-      else if (c === COMMA) comma = true;
-      i++;
-    }
-    this.strEnd = i;
-    this.i = i + 1;
-    this.plain = plain;
-    this.csvSafe = plain && !comma;
-    return start;
-  }
-
-  /** An object key and its colon; the key is b[ks, ke) (a key that is not plain: BAIL). */
-  private key(): void {
-    this.ws();
-    const s = this.str();
-    if (!this.plain) throw BAIL;
-    this.ks = s;
-    this.ke = this.strEnd;
-    this.ws();
-    this.expect(COLON);
-    this.ws();
-  }
-
-  private keyIs(s: number, e: number, k: Uint8Array): boolean {
-    if (e - s !== k.length) return false;
-    const b = this.b;
-    for (let j = 0; j < k.length; j++) if (b[s + j] !== k[j]) return false;
-    return true;
-  }
-
-  /** Index in `values` of the plain string just read (str), or BAIL. */
-  private enumOf(s: number, values: Uint8Array[]): number {
-    if (!this.plain) throw BAIL;
-    for (let v = 0; v < values.length; v++) if (this.keyIs(s, this.strEnd, values[v]!)) return v;
-    throw BAIL;
-  }
-
-  /** Validates and skips any JSON value. */
-  private skipValue(depth: number): void {
-    if (depth > MAX_DEPTH || this.i >= this.end) throw BAIL;
-    const c = this.b[this.i]!;
-    if (c === QUOTE) this.str();
-    else if (c === LBRACE || c === LBRACKET) {
-      const close = c === LBRACE ? RBRACE : RBRACKET;
-      this.i++;
-      this.ws();
-      if (this.b[this.i] === close) {
-        this.i++;
-        return;
-      }
-      for (;;) {
-        if (c === LBRACE) this.key();
-        this.skipValue(depth + 1);
-        this.ws();
-        const d = this.b[this.i++];
-        if (d === close) return;
-        if (d !== COMMA) throw BAIL;
-        this.ws();
-      }
-    } else if (c === MINUS || (c >= ZERO && c <= NINE)) this.number();
-    else if (!this.literal()) throw BAIL;
-  }
-
-  /** `true`, `false` or `null` at `i`: skipped, true; anything else: false. */
-  private literal(): boolean {
-    const b = this.b;
-    const i = this.i;
-    const c = b[i];
-    const word = c === 116 ? 'true' : c === 102 ? 'false' : c === 110 ? 'null' : null;
-    if (word === null || i + word.length > this.end) return false;
-    for (let k = 1; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-    this.i = i + word.length;
-    return true;
-  }
-
-  /** A `null` at `i`: skipped, true. */
-  private isNull(): boolean {
-    return this.b[this.i] === 110 && this.literal();
-  }
-
-  /**
-   * A JSON number at `i`, validated and skipped; returns its value: whole cents as `cents / 100`
-   * (the double nearest the decimal, as `JSON.parse` reads it), else `Number` of its text.
-   */
-  private number(): number {
-    const b = this.b;
-    const start = this.i;
-    let i = start;
-    const neg = b[i] === MINUS;
-    if (neg) i++;
-    let whole = 0;
-    let wholeDigits = 0;
-    if (b[i] === ZERO) {
-      i++;
-      wholeDigits = 1;
-    } else {
-      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) {
-        whole = whole * 10 + b[i]! - ZERO;
-        wholeDigits++;
-        i++;
-      }
-      if (wholeDigits === 0) throw BAIL;
-    }
-    let frac = 0;
-    let fracDigits = 0;
-    if (b[i] === DOT) {
-      i++;
-      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) {
-        if (fracDigits < 3) frac = frac * 10 + b[i]! - ZERO;
-        fracDigits++;
-        i++;
-      }
-      if (fracDigits === 0) throw BAIL;
-    }
-    let exponent = false;
-    if (b[i] === 101 || b[i] === 69) {
-      exponent = true;
-      i++;
-      if (b[i] === PLUS || b[i] === MINUS) i++;
-      const d = i;
-      while (i < this.end && b[i]! >= ZERO && b[i]! <= NINE) i++;
-      if (i === d) throw BAIL;
-    }
-    this.i = i;
-    if (!exponent && wholeDigits <= 13 && fracDigits <= 2) {
-      const cents = whole * 100 + (fracDigits === 1 ? frac * 10 : frac);
-      return neg ? -(cents / 100) : cents / 100;
-    }
-    return Number(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
   }
 
   /** A `negotiated_rates` array of item `itemId`; returns the number of rates. */
@@ -543,7 +335,7 @@ export class FastRates {
     const clsBytes = CLASS_BYTES[cls]!;
     const typeBytes = TYPE_BYTES[type]!;
     f.sep(); f.ascii(clsBytes, 0, clsBytes.length); f.sep(); f.ascii(typeBytes, 0, typeBytes.length); f.sep(); f.rate(rate); f.sep();
-    this.codes(f, codesS, codesE, true); f.sep(); this.codes(f, modS, modE, false); f.sep();
+    writeCodeList(f, this.b, codesS, codesE, true); f.sep(); writeCodeList(f, this.b, modS, modE, false); f.sep();
     if (expS >= 0) f.ascii(this.b, expS, expE);
     f.sep();
     if (setting >= 0) f.ascii(SETTING_BYTES[setting]!, 0, SETTING_BYTES[setting]!.length);
@@ -554,98 +346,4 @@ export class FastRates {
     }
     f.end();
   }
-
-  private utf8(s: number, e: number): string {
-    return Buffer.from(this.b.buffer, this.b.byteOffset + s, e - s).toString('utf8');
-  }
-
-  /**
-   * The code list whose value is `b[s, e)` (-1: absent), as SpoolRows writes codeList(value, pad2):
-   * copied when it is an array of upper-case alphanumeric codes already sorted without repeats
-   * (a single one-digit code padded when `pad2`), else through `JSON.parse` and codeList.
-   */
-  private codes(f: CsvFile, s: number, e: number, pad2: boolean): void {
-    if (s < 0) {
-      f.codes([]);
-      return;
-    }
-    const b = this.b;
-    if (b[s] !== LBRACKET) {
-      f.codes(codeList(JSON.parse(this.utf8(s, e)) as unknown, pad2));
-      return;
-    }
-    // pass 1: every element a plain code of [0-9A-Z], strictly ascending
-    let n = 0;
-    let prevS = -1;
-    let prevE = -1;
-    let i = s + 1;
-    for (;;) {
-      while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
-      if (b[i] === RBRACKET) break;
-      if (b[i] !== QUOTE) return this.slowCodes(f, s, e, pad2);
-      const cs = ++i;
-      while (isCodeByte(b[i]!)) i++;
-      if (b[i] !== QUOTE || i === cs) return this.slowCodes(f, s, e, pad2);
-      const ce = i++;
-      if (prevS >= 0 && compareBytes(b, prevS, prevE, cs, ce) >= 0) return this.slowCodes(f, s, e, pad2);
-      if (pad2 && ce - cs === 1 && b[cs]! <= NINE) {
-        if (n > 0 || !isLastElement(b, i)) return this.slowCodes(f, s, e, pad2);
-      }
-      prevS = cs;
-      prevE = ce;
-      n++;
-      while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
-      if (b[i] === COMMA) i++;
-    }
-    if (n === 0) {
-      f.codes([]);
-      return;
-    }
-    if (n === 1) {
-      if (pad2 && prevE - prevS === 1 && b[prevS]! <= NINE) f.byte(ZERO);
-      f.ascii(b, prevS, prevE);
-      return;
-    }
-    // pass 2: "a,b,c"
-    f.byte(QUOTE);
-    let first = true;
-    for (i = s + 1; b[i] !== RBRACKET; i++) {
-      if (b[i] !== QUOTE) continue;
-      const cs = ++i;
-      while (b[i] !== QUOTE) i++;
-      if (!first) f.byte(COMMA);
-      first = false;
-      f.ascii(b, cs, i);
-    }
-    f.byte(QUOTE);
-  }
-
-  private slowCodes(f: CsvFile, s: number, e: number, pad2: boolean): void {
-    f.codes(codeList(JSON.parse(this.utf8(s, e)) as unknown, pad2));
-  }
-}
-
-function isHex(c: number | undefined): boolean {
-  return c !== undefined && ((c >= ZERO && c <= NINE) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102));
-}
-
-/** A byte a code is copied with: 0-9, A-Z (what trim + upper case leaves as it is). */
-function isCodeByte(c: number): boolean {
-  return (c >= ZERO && c <= NINE) || (c >= 65 && c <= 90);
-}
-
-/** True when only whitespace stands between `i` and the `]` that closes the list. */
-function isLastElement(b: Uint8Array, i: number): boolean {
-  while (b[i] === SPACE || b[i] === 10 || b[i] === 13 || b[i] === 9) i++;
-  return b[i] === RBRACKET;
-}
-
-/** Byte order of `b[as, ae)` and `b[bs, be)` (what `sort()` does on ASCII strings). */
-function compareBytes(b: Uint8Array, as: number, ae: number, bs: number, be: number): number {
-  const n = Math.min(ae - as, be - bs);
-  for (let k = 0; k < n; k++) {
-    const d = b[as + k]! - b[bs + k]!;
-    if (d !== 0) return d;
-  }
-  return ae - as - (be - bs);
 }
