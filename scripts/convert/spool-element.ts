@@ -86,8 +86,10 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
     if (ref) {
       s.providerReferences++;
       if (ref.providers.length === 0) {
-        // A remote `location` group is not fetched in this version: it stays unresolved and every
-        // rate naming it is counted as such (metrics.md, Rows that count).
+        // A remote `location` group is not fetched here: it is spooled as a placeholder row, and
+        // its problem stands for "not fetched". When remote references are fetched, index.ts takes
+        // these problems back and spool-remote-groups.ts resolves the groups some rate names;
+        // otherwise every rate naming it is counted as unresolved (metrics.md, Rows that count).
         if (ref.location) s.remoteReferences++;
         ctx.problems.push({
           code: ref.location ? 'unresolved_remote_reference' : 'empty_provider_group',
