@@ -6,7 +6,7 @@
  * codeList, so both ways give the same field.
  */
 import { codeList } from '../mrf/normalize-context';
-import { COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, ZERO } from './json-cursor';
+import { COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, utf8, ZERO } from './json-cursor';
 import type { CsvFile } from './spool-rows';
 
 /**
@@ -20,10 +20,7 @@ export function writeCodeList(f: CsvFile, b: Uint8Array, s: number, e: number, p
     f.codes([]);
     return;
   }
-  if (b[s] !== LBRACKET) {
-    f.codes(codeList(JSON.parse(utf8(b, s, e)) as unknown, pad2));
-    return;
-  }
+  if (b[s] !== LBRACKET) return slowCodes(f, b, s, e, pad2);
   // pass 1: every element a plain code of [0-9A-Z], strictly ascending
   let n = 0;
   let prevS = -1;
@@ -72,10 +69,6 @@ export function writeCodeList(f: CsvFile, b: Uint8Array, s: number, e: number, p
 
 function slowCodes(f: CsvFile, b: Uint8Array, s: number, e: number, pad2: boolean): void {
   f.codes(codeList(JSON.parse(utf8(b, s, e)) as unknown, pad2));
-}
-
-function utf8(b: Uint8Array, s: number, e: number): string {
-  return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('utf8');
 }
 
 /** A byte a code is copied with: 0-9, A-Z (what trim + upper case leaves as it is). */

@@ -128,7 +128,7 @@ export class FastRates extends JsonCursor {
           this.skipValue(0);
           const key = Buffer.from(this.b.buffer, this.b.byteOffset + ks, ke - ks).toString('latin1');
           if (key === '__proto__') throw BAIL;
-          const text = Buffer.from(this.b.buffer, this.b.byteOffset + vs, this.i - vs).toString('utf8');
+          const text = this.utf8(vs, this.i);
           head[key] = JSON.parse(quoteIdTokens(text, 'in_network')) as unknown;
         }
         this.ws();

@@ -11,6 +11,7 @@
 export class Bail extends Error {}
 export const BAIL = new Bail('not in the fast path shape');
 
+/** Bytes of JSON's syntax. */
 export const QUOTE = 34;
 export const BACKSLASH = 92;
 export const COMMA = 44;
@@ -25,9 +26,14 @@ export const DOT = 46;
 export const ZERO = 48;
 export const NINE = 57;
 export const SPACE = 32;
-export const SEPARATOR = 0x1f; // spool-rows.ts GROUP_ID_SEPARATOR
 
+/** The bytes of an ASCII string (keys and enum values to compare with). */
 export const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
+
+/** The text of `b[s, e)`, decoded as UTF-8. */
+export function utf8(b: Uint8Array, s: number, e: number): string {
+  return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('utf8');
+}
 
 /** Nesting of an unknown value the skipper follows before giving up. */
 const MAX_DEPTH = 32;
@@ -228,8 +234,9 @@ export class JsonCursor {
     return Number(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
   }
 
+  /** The text of b[s, e), decoded as UTF-8. */
   protected utf8(s: number, e: number): string {
-    return Buffer.from(this.b.buffer, this.b.byteOffset + s, e - s).toString('utf8');
+    return utf8(this.b, s, e);
   }
 }
 
