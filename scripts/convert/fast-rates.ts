@@ -23,21 +23,20 @@
  */
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../mrf/normalize-item';
+import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
-import type { CsvFile, SpoolRows } from './spool-rows';
+import { GROUP_ID_SEPARATOR, type CsvFile, type SpoolRows } from './spool-rows';
 
-const SEPARATOR = 0x1f; // spool-rows.ts GROUP_ID_SEPARATOR
+/** spool-rows.ts GROUP_ID_SEPARATOR, as a byte. */
+const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);
 
-/** CMS enum values in the order of the lists below (normalize-price.ts sets), as bytes. */
-const NEGOTIATED_TYPE_VALUES = ['negotiated', 'derived', 'fee schedule', 'percentage', 'per diem'];
-const BILLING_CLASS_VALUES = ['professional', 'institutional', 'both'];
-const SETTING_VALUES = ['inpatient', 'outpatient', 'both'];
-const TYPE_BYTES = NEGOTIATED_TYPE_VALUES.map(bytes);
-const CLASS_BYTES = BILLING_CLASS_VALUES.map(bytes);
-const SETTING_BYTES = SETTING_VALUES.map(bytes);
+/** The CMS enum values of normalize-price.ts, as bytes; an index into one is the value's code. */
+const TYPE_BYTES = [...NEGOTIATED_TYPES].map(bytes);
+const CLASS_BYTES = [...BILLING_CLASSES].map(bytes);
+const SETTING_BYTES = [...SETTINGS].map(bytes);
 
 const K_PROVIDER_REFERENCES = bytes('provider_references');
 const K_NEGOTIATED_PRICES = bytes('negotiated_prices');
