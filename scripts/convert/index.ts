@@ -94,7 +94,7 @@ async function read(file: PlannedFile, pool: ParsePool, o: ReadContext, progress
 /** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
 async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void> {
   for (const table of RAW_TABLES) {
-    const files = result.spooled.flatMap((d) => (d.files[table] ? [d.files[table]] : []));
+    const files = result.spooled.flatMap((d) => d.files[table] ?? []);
     await spool.load(table, files);
     await Promise.all(files.map((f) => unlink(f)));
   }
@@ -180,7 +180,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
         if (!file.tableOfContents) throw e;
         // contracts.md §2: a file reached through a table of contents that cannot be read is
         // recorded and the run goes on. What its threads spooled is dropped.
-        for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).map((f) => unlink(f)));
+        for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).flat().map((f) => unlink(f)));
         problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
         sourceOf.push(undefined);
         log(`skipped ${file.url}: ${(e as Error).message}`);

@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { MrfProblem } from '../mrf/types';
-import type { RAW_TABLES } from './spool-rows';
+import type { SpoolFiles } from './spool-rows';
 import { collectGarbage } from './collect-garbage';
 
 /** A batch of elements of one kind; `elements` holds 6 numbers per element:
@@ -23,7 +23,7 @@ export interface BatchMessage {
 /** What a worker spooled for one source. */
 export interface SourceDone {
   sourceId: number;
-  files: Partial<Record<(typeof RAW_TABLES)[number], string>>;
+  files: SpoolFiles;
   /** Problems by code, and the first MAX_PER_KIND of each in full. */
   counts: Record<string, number>;
   kept: MrfProblem[];

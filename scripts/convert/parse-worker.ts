@@ -37,6 +37,7 @@ function batch(m: BatchMessage): void {
       kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split: e[k + 5] === 1,
     }, keep, SLOW_ONLY);
   }
+  s.rows.endBatch();
 }
 
 function finish(sourceId: number): SourceDone {

@@ -66,8 +66,8 @@ export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver
   });
   const files = rows.close();
   if (files.raw_groups) {
-    await spool.load('raw_groups', [files.raw_groups]);
-    await unlink(files.raw_groups);
+    await spool.load('raw_groups', files.raw_groups);
+    await Promise.all(files.raw_groups.map((f) => unlink(f)));
     await spool.con.run(
       `DELETE FROM raw_groups p WHERE p.source_id = $1 AND p.provider_id IS NULL AND p.remote_location IS NOT NULL
          AND EXISTS (SELECT 1 FROM raw_groups g WHERE g.source_id = $1 AND g.provider_group_id = p.provider_group_id AND g.provider_id IS NOT NULL)`,

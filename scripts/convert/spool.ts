@@ -84,19 +84,26 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
 
 /**
  * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
- * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV ends with a
- * CHECKPOINT, which stores the loaded rows compressed (dictionaries for the repeated text of
+ * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
+ * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
+ * (dictionaries for the repeated text of
  * classes, types and dates, bit-packed integers). Uncompressed, the 4.9M price rows of the 1 GB
  * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
  * of the last phase scanned again (code-buckets.ts withBucketPrices): with the checkpoint (1.6 s)
  * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
  * four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against 518-568 MB.
+ * Part by part (session 9), DuckDB never holds more than a part uncompressed: loading and
+ * compressing those 390 MB of CSV took 4.7 instead of 5.9-9.2 CPU s (three alternating runs of the
+ * 1 GB file: 16.9-19.3 s, 32.0-36.8 CPU s against 18.1-20.1 s, 34.8-38.7 CPU s).
  */
 export interface Spool {
   db: DuckDBInstance;
   con: DuckDBConnection;
   /**
-   * Loads spooled CSV files (spool-rows.ts) into a raw table in one bulk read.
+   * Loads spooled CSV files (spool-rows.ts) into a raw table: in one bulk read when they are
+   * small (CHECKPOINT_CSV_BYTES), else one file (a part of at most about spool-rows.ts
+   * SPOOL_PART_BYTES) at a time, each stored compressed (CHECKPOINT) before the next is read, so
+   * that DuckDB never holds more than a part's rows uncompressed.
    * @throws when DuckDB cannot read them.
    */
   load(table: (typeof RAW_TABLES)[number], files: string[]): Promise<void>;
@@ -143,13 +150,19 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     con,
     async load(table, files) {
       if (files.length === 0) return;
-      const list = files.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
-      await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${list}], header = false, delim = ',', quote = '"',
-        escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
-        columns = ${RAW_COLUMNS[table]})`);
       let bytes = 0;
       for (const f of files) bytes += (await stat(f)).size;
-      if (bytes > checkpointCsvBytes) await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+      const read = async (list: string[]): Promise<void> => {
+        const names = list.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
+        await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${names}], header = false, delim = ',', quote = '"',
+          escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
+          columns = ${RAW_COLUMNS[table]})`);
+      };
+      if (bytes <= checkpointCsvBytes) return read(files);
+      for (const f of files) {
+        await read([f]);
+        await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+      }
     },
     close() {
       con.closeSync();

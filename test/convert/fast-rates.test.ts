@@ -134,7 +134,7 @@ async function spoolBoth(dir: string, elements: Array<{ kind: ElementSlice['kind
     });
     const written = s.rows.close();
     const files: Record<string, string> = {};
-    for (const [table, file] of Object.entries(written)) files[table] = await readFile(file, 'utf8');
+    for (const [table, parts] of Object.entries(written)) files[table] = (await Promise.all(parts.map((f) => readFile(f, 'utf8')))).join('');
     const { rows, fast: _fast, ...state } = s;
     return { files, state, priceRows: rows.priceRows, paths };
   };

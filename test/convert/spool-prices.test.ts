@@ -33,9 +33,9 @@ beforeAll(async () => {
   // item 2: one price, one inline group of one NPI -> 1 row, group inline:<hash>
   rows.rate(2, 0, { provider_references: [], provider_groups: [[{ npi: '1000000001', tin_type: 'ein', tin_value: '11-1' }]], prices: [price(40)] });
   const files = rows.close();
-  csv = await readFile(files.raw_prices!, 'utf8');
+  csv = await readFile(files.raw_prices![0]!, 'utf8');
   spool = await openSpool(tmp);
-  await spool.load('raw_prices', [files.raw_prices!]);
+  await spool.load('raw_prices', files.raw_prices!);
   const r = await spool.con.runAndReadAll(
     'SELECT item_id, provider_group_id, negotiated_rate FROM raw_rates ORDER BY item_id, negotiated_rate, provider_group_id');
   expanded = r.getRows().map(([i, g, v]) => [Number(i), g === null ? null : String(g), Number(v)]);
@@ -82,9 +82,9 @@ describe('the CSV text of rates, text fields and long lines', () => {
     const files = rows.close();
     const spool2 = await openSpool(dir);
     try {
-      await spool2.load('raw_prices', [files.raw_prices!]);
+      await spool2.load('raw_prices', files.raw_prices!);
       const r = await spool2.con.runAndReadAll('SELECT * FROM raw_prices ORDER BY item_id');
-      return { csv: await readFile(files.raw_prices!, 'utf8'), rows: r.getRowObjects() };
+      return { csv: await readFile(files.raw_prices![0]!, 'utf8'), rows: r.getRowObjects() };
     } finally {
       spool2.close();
     }
@@ -141,7 +141,7 @@ describe('the working database', () => {
       const compressions = async (checkpointCsvBytes: number): Promise<Set<string>> => {
         const db = await openSpool(dir, { checkpointCsvBytes });
         try {
-          await db.load('raw_prices', [files.raw_prices!]);
+          await db.load('raw_prices', files.raw_prices!);
           const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'billing_class'`);
           return new Set(r.getRows().map(([c]) => String(c)));
         } finally {
@@ -152,6 +152,58 @@ describe('the working database', () => {
       expect(compressed.has('Uncompressed')).toBe(false);
       expect([...compressed].some((c) => /DICT|Constant/i.test(c))).toBe(true);
       expect(await compressions(1 << 30)).toEqual(new Set(['Uncompressed']));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('spools a large table in parts and loads them one at a time, each stored compressed before the next', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-spool-parts-'));
+    try {
+      const write = (name: string, partBytes: number): ReturnType<SpoolRows['close']> => {
+        const rows = new SpoolRows(path.join(dir, name), 1);
+        for (let k = 0; k < 60_000; k++) {
+          rows.rate(k >> 4, k & 15, { provider_references: [String(k % 977), 'a,"b'], provider_groups: [], prices: [price(10 + (k % 50)), price(0.5)] });
+          if (k % 1000 === 999) rows.endBatch(partBytes); // a batch of the parser thread
+        }
+        return rows.close();
+      };
+      const whole = write('whole', 1 << 30).raw_prices!;
+      const parts = write('parts', 1 << 20).raw_prices!;
+      expect(whole).toEqual([path.join(dir, 'whole-raw_prices.csv')]);
+      expect(parts.length).toBeGreaterThan(3);
+      expect(parts.slice(0, 3)).toEqual(['', '-1', '-2'].map((n) => path.join(dir, `parts-raw_prices${n}.csv`)));
+      const texts = await Promise.all(parts.map((f) => readFile(f, 'utf8')));
+      // a part ends with its batch, past the limit by at most one batch (~150 kB here)
+      for (const t of texts.slice(0, -1)) expect(Buffer.byteLength(t)).toBeGreaterThanOrEqual(1 << 20);
+      for (const t of texts) expect(Buffer.byteLength(t)).toBeLessThan((1 << 20) + (200 << 10));
+      expect(texts.join('')).toBe(await readFile(whole[0]!, 'utf8'));
+
+      const load = async (files: string[]): Promise<{ statements: string[]; table: string; compressions: Set<string> }> => {
+        const db = await openSpool(dir, { checkpointCsvBytes: 1 << 20 });
+        const statements: string[] = [];
+        const run = db.con.run.bind(db.con);
+        db.con.run = (sql, ...rest) => {
+          statements.push(sql.trim().split(/\s+/)[0]!);
+          return run(sql, ...rest);
+        };
+        try {
+          await db.load('raw_prices', files);
+          const loaded = statements.splice(0);
+          const t = await db.con.runAndReadAll(`SELECT count(*), sum(negotiated_rate), count(DISTINCT provider_group_ids), min(item_id), max(item_id) FROM raw_prices`);
+          const c = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'billing_class'`);
+          return { statements: loaded, table: JSON.stringify(t.getRows().map((r) => r.map(String))), compressions: new Set(c.getRows().map(([x]) => String(x))) };
+        } finally {
+          db.close();
+        }
+      };
+      const one = await load(whole);
+      const many = await load(parts);
+      expect(many.table).toBe(one.table);
+      expect(JSON.parse(many.table)[0][0]).toBe('120000');
+      expect(one.statements).toEqual(['INSERT', 'CHECKPOINT']);
+      expect(many.statements).toEqual(parts.flatMap(() => ['INSERT', 'CHECKPOINT']));
+      expect(many.compressions.has('Uncompressed')).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
