@@ -38,8 +38,10 @@ const CSV_BUFFER_BYTES = 1 << 20;
  * that spool.ts loads and compresses a large table a part at a time. On the 1 GB benchmark file
  * (390 MB of `raw_prices` CSV in two files), loading and compressing the whole took 5.8-8.8 CPU s,
  * in parts of 48 or 96 MB 4.6-5.1 CPU s (of 24 MB 7.2-8.4: each CHECKPOINT has its own cost).
+ * Parts of 64 MiB took the load's peak RSS to 545-576 MB (466-479 MB in one piece), of 48 MiB
+ * 458-495 MB.
  */
-export const SPOOL_PART_BYTES = 64 << 20;
+export const SPOOL_PART_BYTES = 48 << 20;
 
 const QUOTE = 34;
 const COMMA = 44;
