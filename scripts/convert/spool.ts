@@ -153,8 +153,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       let bytes = 0;
       for (const f of files) bytes += (await stat(f)).size;
       const read = async (list: string[]): Promise<void> => {
-        const names = list.map((f) => `'${f.replace(/'/g, "''")}'`).join(', ');
-        await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${names}], header = false, delim = ',', quote = '"',
+        await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
           escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
           columns = ${RAW_COLUMNS[table]})`);
       };
