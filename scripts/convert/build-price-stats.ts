@@ -136,12 +136,6 @@ async function forEachChunk(con: DuckDBConnection, sql: string, each: (chunk: Du
   }
 }
 
-/** A column of a chunk as numbers (the columns read here are never NULL: 0 stands in for one). */
-const numbers = (chunk: DuckDBDataChunk, column: number): ((i: number) => number) => {
-  const vector = chunk.getColumnVector(column);
-  return (i) => Number(vector.getItem(i) ?? 0);
-};
-
 /** A typed-array type of a fixed-width DuckDB column: Int32Array for INTEGER, Uint8Array for UTINYINT, Float64Array for DOUBLE. */
 interface ColumnArray<T> {
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
@@ -174,20 +168,23 @@ async function readMembership(con: DuckDBConnection): Promise<Membership> {
     const a = new Int32Array(rows);
     const b = new Float64Array(rows);
     let at = 0;
-    await forEachChunk(con, `SELECT gid, ${columns} FROM ${table} ORDER BY gid`, (chunk, n) => {
-      const [gid, x, y] = [numbers(chunk, 0), numbers(chunk, 1), numbers(chunk, 2)];
+    // never NULL: gid and the columns' values are keys, counts or coalesced (column())
+    await forEachChunk(con, `SELECT CAST(gid AS INTEGER), ${columns} FROM ${table} ORDER BY gid`, (chunk, n) => {
+      const gid = column(chunk, 0, n, Int32Array);
+      const x = column(chunk, 1, n, Int32Array);
+      const y = column(chunk, 2, n, Float64Array);
       for (let i = 0; i < n; i++, at++) {
-        const g = gid(i) + 1;
+        const g = gid[i]! + 1;
         start[g] = start[g]! + 1;
-        a[at] = x(i);
-        b[at] = y(i);
+        a[at] = x[i]!;
+        b[at] = y[i]!;
       }
     });
     for (let g = 0; g < groupCount; g++) start[g + 1] = start[g + 1]! + start[g]!;
     return { start, a, b };
   };
   const weights = await byGroup('ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)');
-  const shared = await byGroup('ps_shared_members', 'pid, CAST(coalesce(st, 0) AS INTEGER)');
+  const shared = await byGroup('ps_shared_members', 'CAST(pid AS INTEGER), CAST(coalesce(st, 0) AS DOUBLE)');
   return {
     weightStart: weights.start, weightSt: weights.a, weightN: weights.b,
     sharedStart: shared.start, sharedPid: shared.a, sharedSt: Int32Array.from(shared.b),
