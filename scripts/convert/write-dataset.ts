@@ -92,7 +92,8 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const others: DuckDBConnection[] = [];
   try {
     for (let i = 1; i < CONNECTIONS; i++) others.push(await connectSpool(db));
-    await onOneThread(con, () => runTasks([con, ...others], tasks, isOutOfMemory));
+    const cons = [con, ...others];
+    await onOneThread(cons, () => runTasks(cons, tasks, isOutOfMemory));
   } finally {
     for (const c of others) c.closeSync();
   }

@@ -107,18 +107,24 @@ export async function ratesPartSql(con: DuckDBConnection): Promise<RatesPartSql>
 }
 
 /**
- * Runs `work` with the database on one thread and without caching operators (writeRatesPart: what
- * keeps the parts' rows in order), then restores both settings, which are the database's, not the
- * connection's.
+ * Runs `work` with the database on one thread and every connection of `cons` without caching
+ * operators (writeRatesPart: what keeps the parts' rows in order), then restores both settings.
+ * `threads` is the database's setting, set through the first connection; `enable_caching_operators`
+ * is each connection's own (DuckDB scope LOCAL): a connection left with it on reordered the rows of
+ * the parts it copied whenever a join fed the copy (an unresolved provider group), so that the same
+ * inputs gave different `rates` files from run to run.
  * @throws what `work` throws.
  */
-export async function onOneThread(con: DuckDBConnection, work: () => Promise<void>): Promise<void> {
-  const threads = await con.runAndReadAll(`SELECT current_setting('threads')`);
-  await con.run('SET threads = 1; SET enable_caching_operators = false');
+export async function onOneThread(cons: readonly DuckDBConnection[], work: () => Promise<void>): Promise<void> {
+  const first = cons[0]!;
+  const threads = await first.runAndReadAll(`SELECT current_setting('threads')`);
+  await first.run('SET threads = 1');
+  for (const c of cons) await c.run('SET enable_caching_operators = false');
   try {
     await work();
   } finally {
-    await con.run(`SET threads = ${Number(threads.getRows()[0]![0])}; RESET enable_caching_operators`);
+    await first.run(`SET threads = ${Number(threads.getRows()[0]![0])}`);
+    for (const c of cons) await c.run('RESET enable_caching_operators');
   }
 }
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { isOutOfMemory, runTasks, type Task } from '../../scripts/convert/write-dataset';
+import { onOneThread } from '../../scripts/convert/write-parquet';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
@@ -68,5 +69,25 @@ describe('isOutOfMemory', () => {
     expect(isOutOfMemory(error)).toBe(true);
     expect(isOutOfMemory(new Error('IO Error: No files found'))).toBe(false);
     expect(isOutOfMemory('Out of Memory Error')).toBe(false);
+  });
+});
+
+describe('onOneThread', () => {
+  it('runs the work on one thread with caching operators off on every connection, then restores both', async () => {
+    // enable_caching_operators is a connection's own setting: set on the first connection only, the
+    // second copied its rates parts with caching operators, which reorder rows behind a join
+    const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const a = await db.connect();
+    const b = await db.connect();
+    const settings = async (c: typeof a): Promise<unknown[]> =>
+      (await c.runAndReadAll(`SELECT current_setting('threads'), current_setting('enable_caching_operators')`)).getRows()[0]!;
+    let inside: unknown[][] = [];
+    await onOneThread([a, b], async () => { inside = [await settings(a), await settings(b)]; });
+    expect(inside).toEqual([[1n, false], [1n, false]]);
+    expect([await settings(a), await settings(b)]).toEqual([[2n, true], [2n, true]]);
+    await expect(onOneThread([a, b], async () => { throw new Error('work failed'); })).rejects.toThrow('work failed');
+    expect([await settings(a), await settings(b)]).toEqual([[2n, true], [2n, true]]);
+    a.closeSync();
+    b.closeSync();
   });
 });
