@@ -34,6 +34,9 @@ import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } fr
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results'] as const;
 
+/** The helper tables readMembership turns into series-medians.ts Membership, dropped once read. */
+const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members'] as const;
+
 /**
  * Creates `price_stats` from the spool's prices (`raw_prices`, `rate_items`), `ps_series`
  * (ps_series -> snapshot, insurer_id, billing_code), `resolved_groups`, `provider_groups` and
@@ -74,6 +77,8 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);`);
   // one loop for every bucket: its series() runs without a pause, so buckets of two connections never interleave in it
   const loop = new SeriesMedians(await readMembership(con));
+  // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
+  for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
   // a series' rows (up to millions: one code of a 200 MB item) in buffers reused from bucket to bucket, one per running bucket
   const free: SeriesBuffer[] = [];
   return {

@@ -166,7 +166,8 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
     CREATE TABLE providers AS
     SELECT p.provider_id, p.npi, coalesce(nullif(r.name, ''), p.provider_id) AS name, r.entity_type,
            nullif(r.state, '') AS state, nullif(r.postal_code, '') AS postal_code, r.taxonomy_code
-    FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi;`);
+    FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi;
+    DROP TABLE provider_ids;`);
   if (inputs.states?.length) {
     // contracts.md §1 filters.states: keep only providers located in these states; rates whose
     // group keeps no provider are dropped (they are filtered out, not unresolved).

@@ -245,6 +245,9 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     });
     await fillSourceCounts(spool, sources);
     await reportDanglingReferences(spool, sources, problems);
+    // raw_groups' last reader was fillSourceCounts: its ~50 MB of uncompressed rows (1 GB benchmark
+    // file) would otherwise hold DuckDB's memory limit through the last phase (write-dataset.ts)
+    await con.run('DROP TABLE raw_groups');
     const tables = await writeDataset(spool.db, con, tmpDir);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
@@ -343,7 +346,7 @@ async function makeManifest(spool: Spool, p: ManifestParts): Promise<DatasetMani
     counts: {
       rate_rows: p.tables.rates.rows,
       unresolved_rate_rows: p.sources.reduce((a, s) => a + s.unresolved_rate_rows, 0),
-      provider_groups: await scalar(spool, 'SELECT count(DISTINCT provider_group_key) FROM provider_groups'),
+      provider_groups: await scalar(spool, 'SELECT count(*) FROM resolved_groups WHERE kept'),
       providers: p.tables.providers.rows,
       services: p.tables.services.rows,
       problems: p.problems.total,

@@ -2,7 +2,8 @@
  * The last phase of a conversion: `price_stats` (build-price-stats.ts) and every Parquet file of
  * the dataset (write-parquet.ts), as tasks on two connections of the working database, each task on
  * one thread: one billing-code bucket (its sorted prices, code-buckets.ts withBucketPrices, then its
- * `rates` part and its statistics from them), or one small table.
+ * `rates` part and its statistics from them), or one other table. The provider tables go first and
+ * are dropped once written (FIRST_TABLES), so that the buckets have DuckDB's memory to themselves.
  *
  * A rates part must be copied on one DuckDB thread (write-parquet.ts: what keeps its rows in order),
  * and `threads` is the database's setting, not a connection's: alone, the copies would leave the
@@ -25,6 +26,14 @@ import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } 
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
+
+/**
+ * The tables written first in the phase and dropped once written: the largest apart from the prices
+ * (~520k rows each on the 1 GB benchmark file, ~110 MB uncompressed together), which nothing reads
+ * after preparePriceStats. Held through the buckets, they pushed the working database past DuckDB's
+ * memory limit (spool.ts), which then spilled and reloaded blocks, zstd-compressed, at every bucket.
+ */
+const FIRST_TABLES = ['provider_groups', 'providers'] as const;
 
 /** A task of the phase, run on whichever connection is free. */
 export type Task<C> = (con: C) => Promise<void>;
@@ -77,6 +86,14 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const buckets = await bucketCount(con);
   const plan = await bucketPricesPlan(con);
   const tasks: Array<Task<DuckDBConnection>> = [];
+  const out = {} as Record<TableName, ManifestTable>;
+  // the tables nothing reads once written, first: dropped, they leave DuckDB's memory limit to the buckets
+  for (const name of FIRST_TABLES) {
+    tasks.push(async (c) => {
+      out[name] = await writeTable(c, name, outDir);
+      await c.run(`DROP TABLE ${name}`);
+    });
+  }
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
     tasks.push((c) => withBucketPrices(c, plan, k, async () => {
@@ -84,10 +101,9 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
       await stats.ofBucket(c);
     }));
   }
-  const out = {} as Record<TableName, ManifestTable>;
-  // the tables that do not wait for the statistics, last: short tasks even out the two connections' ends
+  // the other tables that do not wait for the statistics, last: short tasks even out the two connections' ends
   for (const name of TABLE_NAMES) {
-    if (name !== 'rates' && name !== 'price_stats') tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
+    if (name !== 'rates' && name !== 'price_stats' && !(FIRST_TABLES as readonly string[]).includes(name)) tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
   }
   const others: DuckDBConnection[] = [];
   try {

@@ -79,5 +79,7 @@ describe('catalog filters', () => {
     expect(await query(`SELECT billing_code, provider_group_key, negotiated_rate FROM ${table('rates')}`)).toEqual([
       { billing_code: '99213', provider_group_key: '0:1', negotiated_rate: 100 },
     ]);
+    // group 2 is resolved but emptied by the filter: the manifest counts group 1 only
+    expect(manifest.counts.provider_groups).toBe(1);
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * What the working database holds when the last phase's buckets run (write-dataset.ts): the tables
+ * nothing reads any more are dropped before, so that DuckDB's memory limit (spool.ts) goes to the
+ * buckets' sorts and copies instead of to spilling and reloading them. On the 1 GB benchmark file
+ * the in-memory tables took ~209 MB at the start of the phase, past the 160 MB limit (87 MB of them
+ * spilled), against ~55 MB once the provider tables are written. Watched here from DuckDB's own
+ * catalog, statement by statement, on a real conversion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBConnection } from '@duckdb/node-api';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatasetManifest } from '../../contract/dataset';
+import { convertCatalog } from '../../scripts/convert/index';
+import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
+
+let tmp: string;
+let manifest: DatasetManifest;
+/** Every statement run, in order, with the tables of the working database just before it. */
+const statements: Array<{ sql: string; tables: string[] }> = [];
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-memory-'));
+  await generateLargeMrf(path.join(tmp, 'in.json.gz'), { targetBytes: 2e6, itemBytes: 50_000, providerReferences: 300 });
+  await writeFile(path.join(tmp, 'catalog.json'), JSON.stringify({
+    reference_insurer: 'a', insurers: [{ id: 'a', name: 'A', files: [{ snapshot: '2025-01', url: 'in.json.gz' }] }],
+  }));
+  const run = DuckDBConnection.prototype.run;
+  const looking = new WeakSet<DuckDBConnection>(); // runAndReadAll goes through run
+  DuckDBConnection.prototype.run = async function watched(this: DuckDBConnection, ...a: Parameters<typeof run>) {
+    if (looking.has(this)) return run.apply(this, a);
+    looking.add(this);
+    try {
+      const r = await this.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'spool'`);
+      statements.push({ sql: a[0].replace(/\s+/g, ' ').trim(), tables: r.getRows().map((row) => String(row[0])) });
+    } finally {
+      looking.delete(this);
+    }
+    return run.apply(this, a);
+  };
+  try {
+    ({ manifest } = await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, 'out'), { quiet: true, jobs: 2 }));
+  } finally {
+    DuckDBConnection.prototype.run = run;
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const firstAt = (start: string): number => statements.findIndex((s) => s.sql.startsWith(start));
+
+describe('the working database of the last phase', () => {
+  it('holds neither the raw groups, the provider ids nor the medians membership tables when the first bucket runs', () => {
+    const bucket = firstAt('CREATE TEMP TABLE bucket_prices');
+    expect(bucket).toBeGreaterThan(0);
+    // they existed earlier in the run: the test watches the catalog, not names that never were
+    for (const t of ['raw_groups', 'provider_ids', 'ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members']) {
+      expect(statements.slice(0, bucket).some((s) => s.tables.includes(t)), t).toBe(true);
+    }
+    for (const t of ['raw_groups', 'provider_ids', 'ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members']) {
+      expect(statements[bucket]!.tables, t).not.toContain(t);
+    }
+    expect(statements[bucket]!.tables).toEqual(expect.arrayContaining(['raw_prices', 'resolved_groups', 'rate_items', 'ps_states', 'ps_results']));
+  });
+
+  it('writes provider_groups and providers before any bucket, and drops them once written', () => {
+    const bucket = firstAt('CREATE TEMP TABLE bucket_prices');
+    for (const t of ['provider_groups', 'providers']) {
+      const copy = statements.findIndex((s) => s.sql.startsWith(`COPY (SELECT`) && s.sql.includes(` FROM ${t} ORDER BY`));
+      expect(copy, t).toBeGreaterThan(0);
+      expect(copy, t).toBeLessThan(bucket);
+      const drop = statements.findIndex((s) => s.sql === `DROP TABLE ${t}`);
+      expect(drop, t).toBeGreaterThan(copy);
+      expect(statements[firstAt('INSERT INTO price_stats')]!.tables, t).not.toContain(t);
+    }
+  });
+
+  it('still counts the provider groups and writes their rows', () => {
+    expect(manifest.counts.provider_groups).toBeGreaterThan(250);
+    expect(manifest.counts.provider_groups).toBeLessThanOrEqual(300);
+    expect(manifest.tables.provider_groups.rows).toBeGreaterThan(manifest.counts.provider_groups);
+    expect(manifest.tables.providers.rows).toBeGreaterThan(0);
+  });
+});
