@@ -29,7 +29,7 @@ const CONNECTIONS = 2;
 
 /**
  * The tables written first in the phase and dropped once written: the largest apart from the prices
- * (~520k rows each on the 1 GB benchmark file, ~110 MB uncompressed together), which nothing reads
+ * (~520k rows each on the 1 GB benchmark file, ~90 MB uncompressed together), which nothing reads
  * after preparePriceStats. Held through the buckets, they pushed the working database past DuckDB's
  * memory limit (spool.ts), which then spilled and reloaded blocks, zstd-compressed, at every bucket.
  */

@@ -3,8 +3,8 @@
  * nothing reads any more are dropped before, so that DuckDB's memory limit (spool.ts) goes to the
  * buckets' sorts and copies instead of to spilling and reloading them. On the 1 GB benchmark file
  * the in-memory tables took ~209 MB at the start of the phase, past the 160 MB limit (87 MB of them
- * spilled), against ~55 MB once the provider tables are written. Watched here from DuckDB's own
- * catalog, statement by statement, on a real conversion.
+ * spilled), against ~150 MB now, and ~65 MB once the provider tables are written and dropped.
+ * Watched here from DuckDB's own catalog, statement by statement, on a real conversion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBConnection } from '@duckdb/node-api';
