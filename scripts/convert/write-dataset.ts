@@ -33,7 +33,7 @@ const CONNECTIONS = 2;
  * after preparePriceStats. Held through the buckets, they pushed the working database past DuckDB's
  * memory limit (spool.ts), which then spilled and reloaded blocks, zstd-compressed, at every bucket.
  */
-const FIRST_TABLES = ['provider_groups', 'providers'] as const;
+const FIRST_TABLES: ReadonlySet<Exclude<TableName, 'rates'>> = new Set(['provider_groups', 'providers'] as const);
 
 /** A task of the phase, run on whichever connection is free. */
 export type Task<C> = (con: C) => Promise<void>;
@@ -103,7 +103,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   }
   // the other tables that do not wait for the statistics, last: short tasks even out the two connections' ends
   for (const name of TABLE_NAMES) {
-    if (name !== 'rates' && name !== 'price_stats' && !(FIRST_TABLES as readonly string[]).includes(name)) tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
+    if (name !== 'rates' && name !== 'price_stats' && !FIRST_TABLES.has(name)) tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
   }
   const others: DuckDBConnection[] = [];
   try {
