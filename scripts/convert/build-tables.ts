@@ -11,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
-import { sqlList } from './spool';
+import { sqlList, valueJoins } from './spool';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -108,16 +108,18 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     CREATE TABLE ps_series AS
     SELECT DISTINCT ps_series, snapshot, insurer_id, billing_code FROM rate_items WHERE ps_series IS NOT NULL;`);
   await planCodeBuckets(con, bucketRows);
+  const v = valueJoins('r');
   await con.run(`
     CREATE OR REPLACE TABLE rate_items AS SELECT k.*, b.bucket FROM rate_items k JOIN code_buckets b USING (billing_code);
     CREATE VIEW rates AS
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
-           r.billing_class, r.negotiated_type, r.negotiated_rate, g.provider_group_key,
-           r.service_codes, r.modifiers, r.expiration_date, r.setting, k.negotiation_arrangement,
-           r.additional_information
+           ${v.value('billing_class')} AS billing_class, ${v.value('negotiated_type')} AS negotiated_type, r.negotiated_rate, g.provider_group_key,
+           ${v.value('service_codes')} AS service_codes, ${v.value('modifiers')} AS modifiers, ${v.value('expiration_date')} AS expiration_date,
+           ${v.value('setting')} AS setting, k.negotiation_arrangement, ${v.value('additional_information')} AS additional_information
     FROM raw_rates r
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id
+    ${v.joins}
     WHERE g.kept IS DISTINCT FROM false;`);
   await planBucketEnums(con);
 }

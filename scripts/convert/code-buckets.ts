@@ -7,7 +7,8 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RATE_ROWS_PER_PRICE_SQL } from './spool';
+import { PRICE_VALUE_COLUMNS } from './price-values';
+import { RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
@@ -68,11 +69,18 @@ export const ENUM_MAX_BYTES = 16 << 10;
 const enumType = (column: string): string => `bucket_${column}`;
 
 /**
+ * Name of the table `(code, value)` of the codes a value column of `raw_prices` uses (spool.ts
+ * `raw_values`), each with its value as the column's ENUM (planBucketEnums).
+ */
+const enumValues = (column: string): string => `bucket_values_${column}`;
+
+/**
  * Creates the ENUM type `bucket_<column>` of every column of ENUM_COLUMNS whose distinct non-NULL
  * values in `rate_items` or `raw_prices` are at least one (DuckDB has no empty ENUM), at most
  * ENUM_MAX_VALUES and at most ENUM_MAX_BYTES of UTF-8,
- * its values in VARCHAR order (so a sort on the codes is the sort on the text); returns the columns
- * that got one. Runs once every price is loaded (buildTables): a value that came later would not
+ * its values in VARCHAR order (so a sort on the codes is the sort on the text), and for a column of
+ * `raw_prices` (value codes, spool.ts) the table `bucket_values_<column>(code, value)` of the codes
+ * it uses with their value as that ENUM; returns the columns that got one. Runs once every price is loaded (buildTables): a value that came later would not
  * cast.
  * @throws when SQL fails.
  */
@@ -80,15 +88,24 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
   const done: string[] = [];
   for (const [table, columns] of Object.entries(ENUM_COLUMNS)) {
     for (const column of columns) {
-      await con.run(`CREATE TEMP TABLE enum_values AS SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`);
+      const coded = table === 'raw_prices';
+      // a value column of raw_prices holds codes (spool.ts): its values are those of the codes it uses
+      await con.run(coded
+        ? `CREATE TEMP TABLE enum_codes AS SELECT DISTINCT ${column} AS code FROM raw_prices WHERE ${column} IS NOT NULL;
+           CREATE TEMP TABLE enum_values AS SELECT DISTINCT value AS v FROM raw_values SEMI JOIN enum_codes USING (code)`
+        : `CREATE TEMP TABLE enum_values AS SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`);
       try {
         const r = await con.runAndReadAll('SELECT count(*), coalesce(sum(octet_length(encode(v))), 0) FROM enum_values');
         const [n, bytes] = r.getRows()[0]!.map(Number) as [number, number];
         if (n === 0 || n > ENUM_MAX_VALUES || bytes > ENUM_MAX_BYTES) continue;
         await con.run(`CREATE TYPE ${enumType(column)} AS ENUM (SELECT v FROM enum_values ORDER BY v)`);
+        if (coded) {
+          await con.run(`CREATE TABLE ${enumValues(column)} AS
+            SELECT code, CAST(value AS ${enumType(column)}) AS value FROM raw_values SEMI JOIN enum_codes USING (code)`);
+        }
         done.push(column);
       } finally {
-        await con.run('DROP TABLE enum_values');
+        await con.run('DROP TABLE enum_values; DROP TABLE IF EXISTS enum_codes');
       }
     }
   }
@@ -99,11 +116,15 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
 export interface BucketPricesPlan {
   /** The column list of `bucket_prices`, with the casts to planBucketEnums' types. */
   columns: string;
+  /** The joins that decode the value columns of `raw_prices` `p` (spool.ts valueJoins). */
+  joins: string;
 }
 
 /**
  * The column list of `bucket_prices`, each column of ENUM_COLUMNS that planBucketEnums gave a type
- * cast to it (the others, and every one of a database built without it, as they are).
+ * as that ENUM: an item's column cast to it, a price's value codes (spool.ts `raw_prices`) joined to
+ * its table of ENUM values; the others, and every one of a database built without it, as text
+ * (a price's codes joined to `raw_values`). Joins cost what the casts of the text did (session 11).
  * @throws when SQL fails.
  */
 export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPricesPlan> {
@@ -112,9 +133,11 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
   const col = (alias: string, column: string): string =>
     types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
   const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
+  // the value columns of raw_prices are codes: joined to their ENUM value (enumValues) or text (raw_values)
+  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : 'raw_values'));
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
-    'expiration_date', 'setting', 'additional_information'].map((c) => col('p', c));
-  return { columns: [...item, ...price].join(', ') };
+    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
+  return { columns: [...item, ...price].join(', '), joins: v.joins };
 }
 
 /**
@@ -130,7 +153,7 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
 export async function withBucketPrices<T>(con: DuckDBConnection, plan: BucketPricesPlan, k: number, work: () => Promise<T>): Promise<T> {
   await con.run(`CREATE TEMP TABLE bucket_prices AS
     SELECT ${plan.columns}
-    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id
+    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id ${plan.joins}
     WHERE i.bucket = ${k}
     ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
   try {

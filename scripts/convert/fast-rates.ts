@@ -28,7 +28,8 @@ import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
-import { GROUP_ID_SEPARATOR, type CsvFile, type SpoolRows } from './spool-rows';
+import type { PriceValues, PriceValuesMark } from './price-values';
+import { GROUP_ID_SEPARATOR, type CsvFile, type CsvMark, type SpoolRows } from './spool-rows';
 
 /** spool-rows.ts GROUP_ID_SEPARATOR, as a byte. */
 const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);
@@ -67,10 +68,30 @@ export class FastRates extends JsonCursor {
   /** Expanded rate rows (price x group) of the element so far (SpoolRows.priceRows). */
   private expanded = 0;
   private readonly prices: CsvFile;
+  private readonly values: PriceValues;
+  /** The value codes (price-values.ts) of TYPE_BYTES, CLASS_BYTES and SETTING_BYTES, by index. */
+  private readonly typeCodes: number[];
+  private readonly classCodes: number[];
+  private readonly settingCodes: number[];
 
   constructor(private readonly rows: SpoolRows) {
     super();
     this.prices = rows.files.raw_prices;
+    this.values = rows.values;
+    const codes = (values: ReadonlySet<string>): number[] => [...values].map((v) => rows.enumCodes.get(v)!);
+    this.typeCodes = codes(NEGOTIATED_TYPES);
+    this.classCodes = codes(BILLING_CLASSES);
+    this.settingCodes = codes(SETTINGS);
+  }
+
+  /** Where the spool stands, to take back an element's rows and codes (rollback). */
+  private mark(): { prices: CsvMark; values: PriceValuesMark } {
+    return { prices: this.prices.mark(), values: this.values.mark() };
+  }
+
+  private rollback(m: { prices: CsvMark; values: PriceValuesMark }): void {
+    this.values.rollback(m.values);
+    this.prices.rollback(m.prices);
   }
 
   /**
@@ -79,7 +100,7 @@ export class FastRates extends JsonCursor {
    */
   rate(b: Uint8Array, start: number, end: number, itemId: number, rateIndex: number): boolean {
     this.begin(b, start, end);
-    const m = this.prices.mark();
+    const m = this.mark();
     try {
       this.ws();
       this.rateObject(itemId, rateIndex);
@@ -87,7 +108,7 @@ export class FastRates extends JsonCursor {
       if (this.i !== this.end) throw BAIL;
     } catch (e) {
       if (e !== BAIL) throw e;
-      this.prices.rollback(m);
+      this.rollback(m);
       return false;
     }
     this.rows.priceRows += this.expanded;
@@ -104,7 +125,7 @@ export class FastRates extends JsonCursor {
   item(b: Uint8Array, start: number, end: number, itemId: number, split: boolean, ctx: ElementContext, path: string,
     keep: (code: string) => boolean): FastItemOutcome {
     this.begin(b, start, end);
-    const m = this.prices.mark();
+    const m = this.mark();
     let head: Record<string, unknown>;
     let rates = 0;
     try {
@@ -139,12 +160,12 @@ export class FastRates extends JsonCursor {
       if (this.i !== this.end || (rates === 0 && !split)) throw BAIL;
     } catch (e) {
       if (e !== BAIL) throw e;
-      this.prices.rollback(m);
+      this.rollback(m);
       return { done: false };
     }
     const item = normalizeInNetworkItem(ctx, head, path, true);
     if (!item || !keep(item.billing_code)) {
-      this.prices.rollback(m);
+      this.rollback(m);
       return { done: true, item, kept: false };
     }
     this.rows.priceRows += this.expanded;
@@ -331,17 +352,21 @@ export class FastRates extends JsonCursor {
       if (g > 0) f.byte(SEPARATOR);
       f.ascii(this.b, ids[2 * g]!, ids[2 * g + 1]!);
     }
-    const clsBytes = CLASS_BYTES[cls]!;
-    const typeBytes = TYPE_BYTES[type]!;
-    f.sep(); f.ascii(clsBytes, 0, clsBytes.length); f.sep(); f.ascii(typeBytes, 0, typeBytes.length); f.sep(); f.rate(rate); f.sep();
-    writeCodeList(f, this.b, codesS, codesE, true); f.sep(); writeCodeList(f, this.b, modS, modE, false); f.sep();
-    if (expS >= 0) f.ascii(this.b, expS, expE);
+    const v = this.values;
+    f.sep(); f.int(this.classCodes[cls]!); f.sep(); f.int(this.typeCodes[type]!); f.sep(); f.rate(rate); f.sep();
+    f.beginField(); writeCodeList(f, this.b, codesS, codesE, true); f.endField(v); f.sep();
+    f.beginField(); writeCodeList(f, this.b, modS, modE, false); f.endField(v); f.sep();
+    if (expS >= 0) {
+      f.beginField(); f.ascii(this.b, expS, expE); f.endField(v);
+    }
     f.sep();
-    if (setting >= 0) f.ascii(SETTING_BYTES[setting]!, 0, SETTING_BYTES[setting]!.length);
+    if (setting >= 0) f.int(this.settingCodes[setting]!);
     f.sep();
     if (infoS >= 0) {
+      f.beginField();
       if (infoSafe) f.ascii(this.b, infoS, infoE);
       else f.text(JSON.parse(this.utf8(infoS - 1, infoE + 1)) as string);
+      f.endField(v);
     }
     f.end();
   }

@@ -15,7 +15,6 @@ import { ProblemLog } from './problems';
 import { openSpool, type Spool } from './spool';
 import { ParsePool, type SourceDone } from './parse-pool';
 import { readSource, type ReadSourceResult } from './read-source';
-import { RAW_TABLES } from './spool-rows';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
 import { writeDataset } from './write-dataset';
@@ -93,7 +92,13 @@ async function read(file: PlannedFile, pool: ParsePool, o: ReadContext, progress
 
 /** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
 async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void> {
-  for (const table of RAW_TABLES) {
+  for (const d of result.spooled) {
+    const prices = d.files.raw_prices ?? [];
+    const values = d.files.raw_values ?? [];
+    await spool.loadPrices(prices, values, d.valueCodes);
+    await Promise.all([...prices, ...values].map((f) => unlink(f)));
+  }
+  for (const table of ['raw_items', 'raw_groups'] as const) {
     const files = result.spooled.flatMap((d) => d.files[table] ?? []);
     await spool.load(table, files);
     await Promise.all(files.map((f) => unlink(f)));

@@ -24,6 +24,8 @@ export interface BatchMessage {
 export interface SourceDone {
   sourceId: number;
   files: SpoolFiles;
+  /** The value codes its `raw_values` gives (SpoolRows.valueCodes), for spool.ts loadPrices. */
+  valueCodes: number;
   /** Problems by code, and the first MAX_PER_KIND of each in full. */
   counts: Record<string, number>;
   kept: MrfProblem[];

@@ -5,12 +5,16 @@
  * appending value by value.
  *
  * CSV conventions (read back with `allow_quoted_nulls = false`): an empty unquoted field is NULL,
- * `""` is the empty string; a field holding `"`, `,`, CR or LF is quoted with `"` doubled.
+ * `""` is the empty string; a field holding `"`, `,`, CR or LF is quoted with `"` doubled. The
+ * value columns of `raw_prices` (price-values.ts PRICE_VALUE_COLUMNS) hold integer codes, their
+ * text in the writer's `raw_values` file (CsvFile.beginField / endField).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { providerId } from '../../contract/metrics';
+import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
+import { PriceValues } from './price-values';
 
 /** A place in a CsvFile (CsvFile.mark): its bytes and rows up to there. */
 export interface CsvMark {
@@ -36,7 +40,8 @@ const CSV_BUFFER_BYTES = 1 << 20;
 /**
  * Bytes after which a CsvFile goes on in a new part file (CsvFile.nextPart, between batches), so
  * that spool.ts loads and compresses a large table a part at a time. On the 1 GB benchmark file
- * (390 MB of `raw_prices` CSV in two files), loading and compressing the whole took 5.8-8.8 CPU s,
+ * (390 MB of `raw_prices` CSV in two files, as text before the value codes of price-values.ts),
+ * loading and compressing the whole took 5.8-8.8 CPU s,
  * in parts of 48 or 96 MB 4.6-5.1 CPU s (of 24 MB 7.2-8.4: each CHECKPOINT has its own cost).
  * Parts of 64 MiB took the load's peak RSS to 545-576 MB (466-479 MB in one piece), of 48 MiB
  * 458-495 MB.
@@ -59,8 +64,10 @@ const ZERO = 48;
  * A row is its fields with `sep()` between them and `end()` after the last.
  */
 export class CsvFile {
-  private readonly buf = Buffer.allocUnsafe(CSV_BUFFER_BYTES);
+  private buf = Buffer.allocUnsafe(CSV_BUFFER_BYTES);
   private at = 0;
+  /** Where the coded field being written starts in `buf` (beginField), -1 when none is. */
+  private pin = -1;
   private fd: number | null = null;
   /** Bytes in the part file (written at this position: rollback may cut the file back). */
   private written = 0;
@@ -107,6 +114,7 @@ export class CsvFile {
    * @throws when the file cannot be truncated.
    */
   rollback(m: CsvMark): void {
+    this.pin = -1;
     if (m.bytes >= this.written) this.at = m.bytes - this.written;
     else {
       ftruncateSync(this.fd!, m.bytes);
@@ -138,11 +146,47 @@ export class CsvFile {
     this.buf[this.at++] = c;
   }
 
-  /** Makes room for `bytes` more bytes; false when they can never fit in the buffer. */
+  /**
+   * Makes room for `bytes` more bytes; false when they can never fit in the buffer. While a coded
+   * field is written (beginField), its bytes stay in the buffer, which grows when they do not fit.
+   */
   private room(bytes: number): boolean {
-    if (this.at + bytes <= CSV_BUFFER_BYTES) return true;
-    this.writeBuffer();
-    return bytes <= CSV_BUFFER_BYTES;
+    if (this.at + bytes <= this.buf.length) return true;
+    if (this.pin < 0) {
+      this.writeBuffer();
+      return bytes <= this.buf.length;
+    }
+    this.write(this.buf.subarray(0, this.pin));
+    this.buf.copyWithin(0, this.pin, this.at);
+    this.at -= this.pin;
+    this.pin = 0;
+    if (this.at + bytes > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + bytes));
+      this.buf.copy(grown, 0, 0, this.at);
+      this.buf = grown;
+    }
+    return true;
+  }
+
+  /**
+   * Starts a field that endField replaces by its code: write it with the methods above between
+   * the two calls.
+   */
+  beginField(): void {
+    this.pin = this.at;
+  }
+
+  /**
+   * Replaces the field written since beginField by its code in `values` (price-values.ts); an
+   * empty field (NULL) stays empty.
+   */
+  endField(values: PriceValues): void {
+    const s = this.pin;
+    this.pin = -1;
+    if (this.at === s) return;
+    const code = values.code(this.buf, s, this.at);
+    this.at = s;
+    this.int(code);
   }
 
   /** The field separator. */
@@ -158,7 +202,7 @@ export class CsvFile {
     this.rows++;
   }
 
-  /** A non-negative integer below 2^31 as its digits (ids, indexes); other numbers as String(n). */
+  /** A non-negative integer below 2^31 as its digits (ids, indexes, codes); other numbers as String(n). */
   int(n: number): void {
     if (!(n >= 0 && n < 2147483648) || (n | 0) !== n) {
       this.utf8(String(n));
@@ -304,7 +348,7 @@ export class CsvFile {
 }
 
 /** Names of the raw tables, in spool.ts. */
-export const RAW_TABLES = ['raw_prices', 'raw_items', 'raw_groups'] as const;
+export const RAW_TABLES = ['raw_prices', 'raw_values', 'raw_items', 'raw_groups'] as const;
 
 /** The spool files of one source written by one thread, in order, by raw table (SpoolRows.close). */
 export type SpoolFiles = Partial<Record<(typeof RAW_TABLES)[number], string[]>>;
@@ -312,15 +356,29 @@ export type SpoolFiles = Partial<Record<(typeof RAW_TABLES)[number], string[]>>;
 /** The rows of one source written by one thread; file names `<prefix>-<table>.csv`, then `<prefix>-<table>-<n>.csv`. */
 export class SpoolRows {
   readonly files: Record<(typeof RAW_TABLES)[number], CsvFile>;
+  /** The codes of the price columns of few values (price-values.ts), into `raw_values`. */
+  readonly values: PriceValues;
+  /** The codes of the CMS enum values (normalize-price.ts), by value: the fast path writes them directly. */
+  readonly enumCodes: ReadonlyMap<string, number>;
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();
 
   constructor(prefix: string, readonly sourceId: number) {
     this.files = {
       raw_prices: new CsvFile(`${prefix}-raw_prices`),
+      raw_values: new CsvFile(`${prefix}-raw_values`),
       raw_items: new CsvFile(`${prefix}-raw_items`),
       raw_groups: new CsvFile(`${prefix}-raw_groups`),
     };
+    this.values = new PriceValues(this.files.raw_values);
+    const enums = new Map<string, number>();
+    for (const v of [...NEGOTIATED_TYPES, ...BILLING_CLASSES, ...SETTINGS]) enums.set(v, this.values.codeOf(v));
+    this.enumCodes = enums;
+  }
+
+  /** The number of value codes given (price-values.ts): spool.ts offsets the next writer's by it. */
+  get valueCodes(): number {
+    return this.values.next;
   }
 
   /** One `raw_items` row. */
@@ -342,12 +400,19 @@ export class SpoolRows {
       : [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
     const groups = ids.join(GROUP_ID_SEPARATOR);
     const f = this.files.raw_prices;
+    const v = this.values;
     for (let k = 0; k < rate.prices.length; k++) {
       const p = rate.prices[k]!;
       f.int(this.sourceId); f.sep(); f.int(itemId); f.sep(); f.int(rateIndex); f.sep(); f.int(k); f.sep();
-      f.text(groups); f.sep(); f.text(p.billing_class); f.sep(); f.text(p.negotiated_type); f.sep(); f.rate(p.negotiated_rate); f.sep();
-      f.codes(p.service_code); f.sep(); f.codes(p.billing_code_modifier); f.sep(); f.text(p.expiration_date); f.sep();
-      f.text(p.setting); f.sep(); f.text(p.additional_information); f.end();
+      f.text(groups); f.sep();
+      f.beginField(); f.text(p.billing_class); f.endField(v); f.sep();
+      f.beginField(); f.text(p.negotiated_type); f.endField(v); f.sep();
+      f.rate(p.negotiated_rate); f.sep();
+      f.beginField(); f.codes(p.service_code); f.endField(v); f.sep();
+      f.beginField(); f.codes(p.billing_code_modifier); f.endField(v); f.sep();
+      f.beginField(); f.text(p.expiration_date); f.endField(v); f.sep();
+      f.beginField(); f.text(p.setting); f.endField(v); f.sep();
+      f.beginField(); f.text(p.additional_information); f.endField(v); f.end();
     }
     this.priceRows += rate.prices.length * Math.max(1, ids.length);
   }

@@ -10,7 +10,10 @@
  *   price, `rate_index`/`price_index` its place in the item (the last keys of the rates sort, which
  *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
  *   (NULL when it names none): a third of the rows of the expanded form on the benchmark file, which
- *   the parser threads would otherwise format, encode and write, and DuckDB load.
+ *   the parser threads would otherwise format, encode and write, and DuckDB load. The columns of
+ *   price-values.ts PRICE_VALUE_COLUMNS hold BIGINT codes of `raw_values` (NULL for NULL):
+ *   valueJoins decodes them.
+ * - `raw_values(code, value)` the text of every code of `raw_prices`, each code once.
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
  *   price x group it names (`unnest`), `provider_group_id` NULL when it names none. Never stored.
  * - `raw_items(source_id, item_id, billing_code_type, billing_code, name, description, negotiation_arrangement)`.
@@ -21,6 +24,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { PRICE_VALUE_COLUMNS } from './price-values';
 import type { RAW_TABLES } from './spool-rows';
 
 /**
@@ -58,16 +62,43 @@ const CHECKPOINT_CSV_BYTES = 64 << 20;
 const CSV_BUFFER_BYTES = 4 << 20;
 
 /** Column types of the spooled tables, in CSV order (spool-rows.ts writes them). */
-const RAW_COLUMNS: Record<string, string> = {
-  raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
-    'provider_group_ids': 'VARCHAR', 'billing_class': 'VARCHAR',
-    'negotiated_type': 'VARCHAR', 'negotiated_rate': 'DOUBLE', 'service_codes': 'VARCHAR', 'modifiers': 'VARCHAR',
-    'expiration_date': 'VARCHAR', 'setting': 'VARCHAR', 'additional_information': 'VARCHAR'}`,
+const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
+  raw_prices: priceColumns('BIGINT'),
+  raw_values: `{'code': 'BIGINT', 'value': 'VARCHAR'}`,
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
     'name': 'VARCHAR', 'description': 'VARCHAR', 'negotiation_arrangement': 'VARCHAR'}`,
   raw_groups: `{'source_id': 'INTEGER', 'provider_group_id': 'VARCHAR', 'provider_id': 'VARCHAR', 'npi': 'VARCHAR',
     'tin_type': 'VARCHAR', 'tin_value': 'VARCHAR', 'remote_location': 'VARCHAR'}`,
 };
+
+/**
+ * The read_csv columns of `raw_prices`, those of PRICE_VALUE_COLUMNS of type `valueType`: BIGINT
+ * codes as the parser threads write them, VARCHAR in the text layout (Spool.loadTextPrices).
+ */
+function priceColumns(valueType: string): string {
+  const v = `'${valueType}'`;
+  return `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
+    'provider_group_ids': 'VARCHAR', 'billing_class': ${v}, 'negotiated_type': ${v}, 'negotiated_rate': 'DOUBLE',
+    'service_codes': ${v}, 'modifiers': ${v}, 'expiration_date': ${v}, 'setting': ${v}, 'additional_information': ${v}}`;
+}
+
+/** The columns of `raw_prices`, in order. */
+const PRICE_COLUMNS = ['source_id', 'item_id', 'rate_index', 'price_index', 'provider_group_ids', 'billing_class', 'negotiated_type',
+  'negotiated_rate', 'service_codes', 'modifiers', 'expiration_date', 'setting', 'additional_information'] as const;
+
+const isValueColumn = (c: string): boolean => (PRICE_VALUE_COLUMNS as readonly string[]).includes(c);
+
+/**
+ * SQL that decodes the value columns (PRICE_VALUE_COLUMNS) of a relation `alias` of `raw_prices`
+ * or `raw_rates`: `joins` (LEFT JOINs, one per column, of `table(column)` — `raw_values` unless
+ * told — aliased `v_<column>`) and the expression of each column's text.
+ */
+export function valueJoins(alias: string, table: (column: string) => string = () => 'raw_values'): { joins: string; value: (column: string) => string } {
+  return {
+    joins: PRICE_VALUE_COLUMNS.map((c) => `LEFT JOIN ${table(c)} v_${c} ON v_${c}.code = ${alias}.${c}`).join(' '),
+    value: (c) => `v_${c}.value`,
+  };
+}
 
 /** Name of the working database (spool.ts openSpool) every connection of a conversion uses. */
 export const SPOOL_DATABASE = 'spool';
@@ -86,15 +117,17 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
  * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
  * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
- * (dictionaries for the repeated text of
- * classes, types and dates, bit-packed integers). Uncompressed, the 4.9M price rows of the 1 GB
+ * (dictionaries for the repeated text of the
+ * group id lists, bit-packed integers for ids and value codes). Uncompressed, the 4.9M price rows of the 1 GB
  * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
  * of the last phase scanned again (code-buckets.ts withBucketPrices): with the checkpoint (1.6 s)
  * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
  * four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against 518-568 MB.
  * Part by part (session 9), DuckDB never holds more than a part uncompressed: loading and
  * compressing those 390 MB of CSV took 4.7 instead of 5.9-9.2 CPU s (three alternating runs of the
- * 1 GB file: 16.9-19.3 s, 32.0-36.8 CPU s against 18.1-20.1 s, 34.8-38.7 CPU s).
+ * 1 GB file: 16.9-19.3 s, 32.0-36.8 CPU s against 18.1-20.1 s, 34.8-38.7 CPU s). With the value
+ * codes of price-values.ts (session 11), the CSV is 253 MB and its INSERTs and CHECKPOINTs took
+ * ~3.6 instead of ~7.3 CPU s in one traced run: DuckDB compresses integers, not strings.
  */
 export interface Spool {
   db: DuckDBInstance;
@@ -106,7 +139,20 @@ export interface Spool {
    * that DuckDB never holds more than a part's rows uncompressed.
    * @throws when DuckDB cannot read them.
    */
-  load(table: (typeof RAW_TABLES)[number], files: string[]): Promise<void>;
+  load(table: 'raw_items' | 'raw_groups', files: string[]): Promise<void>;
+  /**
+   * Loads one writer's prices (SpoolRows: `prices` its `raw_prices` files, `values` its
+   * `raw_values` files, `valueCodes` the codes it gave), its codes offset past those of the writers
+   * loaded before, as `load` does (a part at a time when large).
+   * @throws when DuckDB cannot read them.
+   */
+  loadPrices(prices: string[], values: string[], valueCodes: number): Promise<void>;
+  /**
+   * Loads `raw_prices` files in the text layout (the value columns as text, not codes: tests and
+   * tools write them by hand); their values get codes in SQL.
+   * @throws when DuckDB cannot read them.
+   */
+  loadTextPrices(files: string[]): Promise<void>;
   close(): void;
 }
 
@@ -129,9 +175,10 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
   await con.run(`USE ${SPOOL_DATABASE}`);
   await con.run(`
     CREATE TABLE raw_prices (
-      source_id INTEGER, item_id INTEGER, rate_index INTEGER, price_index INTEGER, provider_group_ids VARCHAR, billing_class VARCHAR,
-      negotiated_type VARCHAR, negotiated_rate DOUBLE, service_codes VARCHAR, modifiers VARCHAR,
-      expiration_date VARCHAR, setting VARCHAR, additional_information VARCHAR);
+      source_id INTEGER, item_id INTEGER, rate_index INTEGER, price_index INTEGER, provider_group_ids VARCHAR, billing_class BIGINT,
+      negotiated_type BIGINT, negotiated_rate DOUBLE, service_codes BIGINT, modifiers BIGINT,
+      expiration_date BIGINT, setting BIGINT, additional_information BIGINT);
+    CREATE TABLE raw_values (code BIGINT, value VARCHAR);
     CREATE VIEW raw_rates AS
     SELECT source_id, item_id, rate_index, price_index,
            ${GROUP_ID_UNNEST_SQL} AS provider_group_id,
@@ -145,22 +192,50 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       source_id INTEGER, provider_group_id VARCHAR, provider_id VARCHAR, npi VARCHAR, tin_type VARCHAR,
       tin_value VARCHAR, remote_location VARCHAR);
   `);
+  /** Codes given so far: the next writer's codes start here. */
+  let codeBase = 0;
+  const readCsv = (list: string[], columns: string): string => `read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
+    escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES}, columns = ${columns})`;
+  /** Loads `files` into `table`, each row through `select` (SQL over the CSV's columns). */
+  const load = async (table: (typeof RAW_TABLES)[number], files: string[], select = '*'): Promise<void> => {
+    if (files.length === 0) return;
+    let bytes = 0;
+    for (const f of files) bytes += (await stat(f)).size;
+    const read = async (list: string[]): Promise<void> => {
+      await con.run(`INSERT INTO ${table} SELECT ${select} FROM ${readCsv(list, RAW_COLUMNS[table])}`);
+    };
+    if (bytes <= checkpointCsvBytes) return read(files);
+    for (const f of files) {
+      await read([f]);
+      await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+    }
+  };
   return {
     db,
     con,
-    async load(table, files) {
+    load,
+    async loadPrices(prices, values, valueCodes) {
+      const base = codeBase;
+      codeBase += valueCodes;
+      const shift = (c: string): string => (base === 0 ? c : `${c} + ${base}`);
+      await load('raw_values', values, `${shift('code')}, value`);
+      await load('raw_prices', prices, base === 0 ? '*' : PRICE_COLUMNS.map((c) => (isValueColumn(c) ? shift(c) : c)).join(', '));
+    },
+    async loadTextPrices(files) {
       if (files.length === 0) return;
-      let bytes = 0;
-      for (const f of files) bytes += (await stat(f)).size;
-      const read = async (list: string[]): Promise<void> => {
-        await con.run(`INSERT INTO ${table} SELECT * FROM read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
-          escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES},
-          columns = ${RAW_COLUMNS[table]})`);
-      };
-      if (bytes <= checkpointCsvBytes) return read(files);
-      for (const f of files) {
-        await read([f]);
-        await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+      await con.run(`CREATE TEMP TABLE text_prices AS SELECT * FROM ${readCsv(files, priceColumns('VARCHAR'))}`);
+      try {
+        await con.run(`CREATE TEMP TABLE text_values AS
+          SELECT CAST(${codeBase} + row_number() OVER (ORDER BY v) - 1 AS BIGINT) AS code, v AS value
+          FROM (SELECT DISTINCT unnest([${PRICE_VALUE_COLUMNS.join(', ')}]) AS v FROM text_prices) WHERE v IS NOT NULL`);
+        const n = await con.runAndReadAll('SELECT count(*) FROM text_values');
+        codeBase += Number(n.getRows()[0]![0]);
+        await con.run('INSERT INTO raw_values SELECT * FROM text_values');
+        const joins = PRICE_VALUE_COLUMNS.map((c) => `LEFT JOIN text_values v_${c} ON v_${c}.value = t.${c}`).join(' ');
+        await con.run(`INSERT INTO raw_prices SELECT ${PRICE_COLUMNS.map((c) => (isValueColumn(c) ? `v_${c}.code` : `t.${c}`)).join(', ')}
+          FROM text_prices t ${joins}`);
+      } finally {
+        await con.run('DROP TABLE IF EXISTS text_prices; DROP TABLE IF EXISTS text_values');
       }
     },
     close() {

@@ -53,7 +53,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
     await writeFile(path.join(dir, 'r.csv'), Array.from({ length: PRICES }, (_, i) => price(i)).join(''));
     await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
-    await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+    await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
     await buildTables(spool.con, { referenceInsurer: 'a' });
     if (!withEnums) {

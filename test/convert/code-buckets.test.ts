@@ -36,7 +36,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     ].join(''));
     await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
-    await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+    await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
     await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
     const out = path.join(dir, 'out');
@@ -103,7 +103,7 @@ describe('planCodeBuckets', () => {
       const price = (item: number, ids: string): string => `0,${item},0,0,${ids},professional,negotiated,1,,,,,\n`;
       // code A: one price naming 3 groups (3 rows); B: a price naming none (1) and one naming 2 (2); C: one (1)
       await writeFile(path.join(dir, 'r.csv'), [price(0, 'g1\x1fg2\x1fg3'), price(1, ''), price(1, 'g1\x1fg2'), price(2, 'g1')].join(''));
-      await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+      await spool.loadTextPrices([path.join(dir, 'r.csv')]);
       await spool.con.run(`CREATE TABLE rate_items AS SELECT * FROM (VALUES (0, 0, 'A'), (0, 1, 'B'), (0, 2, 'C')) t(source_id, item_id, billing_code)`);
       // rows before each code 0, 3, 6: buckets of 3 rows cut them apart (counting prices would give 0, 1, 3)
       expect(await planCodeBuckets(spool.con, 3)).toBe(3);

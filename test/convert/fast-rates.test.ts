@@ -165,12 +165,15 @@ describe('the fast path of the parser threads', () => {
   });
 
   it('takes every element of the common shape, and the rows of a filtered-out item back', async () => {
-    const rateText = '{"provider_references":[1,22,690.64470],"negotiated_prices":[{"negotiated_type":"negotiated","negotiated_rate":123.40,' +
+    const rateOf = (expires: string): string => '{"provider_references":[1,22,690.64470],"negotiated_prices":[{"negotiated_type":"negotiated","negotiated_rate":123.40,' +
       '"expiration_date":"9999-12-31","service_code":["1"],"billing_class":"professional","billing_code_modifier":[]},' +
-      '{"negotiated_type":"fee schedule","negotiated_rate":7,"expiration_date":"2025-12-31","service_code":["11","22"],' +
+      `{"negotiated_type":"fee schedule","negotiated_rate":7,"expiration_date":"${expires}","service_code":["11","22"],` +
       '"billing_class":"both","billing_code_modifier":["26","TC"],"additional_information":"a, \\"b\\""}]}';
+    const rateText = rateOf('2025-12-31');
     const itemText = (code: string): string => `{"negotiation_arrangement":"ffs","name":"Visit","billing_code_type":"CPT",` +
-      `"billing_code_type_version":"2025","billing_code":"${code}","description":"Caf\u00e9","negotiated_rates":[${rateText},${rateText}]}`;
+      `"billing_code_type_version":"2025","billing_code":"${code}","description":"Caf\u00e9","negotiated_rates":[${rateText},` +
+      // the filtered-out item has a value of its own, coded then taken back with its rows
+      `${code === '99999' ? rateOf('2030-01-01') : rateText}]}`;
     const elements = [
       { kind: 'in_network' as const, text: itemText('99213') },
       { kind: 'rate' as const, text: rateText },
@@ -183,8 +186,17 @@ describe('the fast path of the parser threads', () => {
     expect(fast.state).toEqual(slow.state);
     expect(fast.priceRows).toBe(slow.priceRows);
     expect(fast.state.items).toBe(2);
-    expect(fast.files.raw_prices!.split('\n')[0]).toBe('3,0,0,0,1\x1f22\x1f690.64470,professional,negotiated,123.4,01,"",9999-12-31,,');
-    expect(fast.files.raw_prices!.split('\n')[1]).toBe('3,0,0,1,1\x1f22\x1f690.64470,both,fee schedule,7,"11,22","26,TC",2025-12-31,,"a, ""b"""');
+    // the value columns as codes (price-values.ts): 0-9 the CMS enum values every writer starts with
+    // (negotiated types, billing classes, settings but `both`), then each new value as it comes
+    expect(fast.files.raw_prices!.split('\n')[0]).toBe('3,0,0,0,1\x1f22\x1f690.64470,5,0,123.4,10,11,12,,');
+    expect(fast.files.raw_prices!.split('\n')[1]).toBe('3,0,0,1,1\x1f22\x1f690.64470,7,2,7,13,14,15,,16');
+    expect(fast.files.raw_values!.split('\n').slice(0, 17)).toEqual([
+      '0,negotiated', '1,derived', '2,fee schedule', '3,percentage', '4,per diem', '5,professional', '6,institutional', '7,both',
+      '8,inpatient', '9,outpatient', '10,01', '11,""', '12,9999-12-31', '13,"11,22"', '14,"26,TC"', '15,2025-12-31', '16,"a, ""b"""',
+    ]);
+    // the filtered-out item's value was taken back with its rows
+    expect(fast.files.raw_values!.trimEnd().split('\n')).toHaveLength(17);
+    expect(fast.files.raw_values).not.toContain('2030-01-01');
   });
 
   it('takes back rows already written out when it gives up past a full buffer', async () => {

@@ -71,7 +71,7 @@ async function compare(seed: number, bucketRows: number): Promise<{ got: Row[]; 
   try {
     await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
-    await spool.load('raw_prices', [path.join(dir, 'r.csv')]);
+    await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
       INSERT INTO sources VALUES (0, 'a', '2025-01'), (1, 'a', '2025-01'), (2, 'b', '2025-01');`);
     await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(dir, 'npi.csv'), bucketRows });

@@ -45,7 +45,7 @@ beforeAll(async () => {
   spool = await openSpool(tmp);
   await spool.load('raw_groups', [path.join(tmp, 'groups.csv')]);
   await spool.load('raw_items', [path.join(tmp, 'items.csv')]);
-  await spool.load('raw_prices', [path.join(tmp, 'rates.csv')]);
+  await spool.loadTextPrices([path.join(tmp, 'rates.csv')]);
   await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
     INSERT INTO sources VALUES (0, 'a', '2025-01');`);
   await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(tmp, 'npi.csv') });
