@@ -10,19 +10,30 @@
  * second core idle for a third of the SQL time. So the whole phase runs with `threads = 1` and two
  * connections each take the next task, which keeps both cores busy (1 GB benchmark file: ~26 s one
  * step after the other, ~20 s so; 5 % filter: ~2.3 s, ~1.4 s).
- * Two tasks at once share DuckDB's memory limit (spool.ts) and sometimes do not fit in it (on the
- * 300 MB file of 4.3M rate rows, about one run in three: the two tasks of one bucket fail together
- * with DuckDB's out-of-memory error); such a task runs again alone at the end (runTasks), where it
- * fits as it did before this phase ran two at once.
+ * Two tasks at once share DuckDB's memory limit, raised to LAST_PHASE_MEMORY_LIMIT for the phase.
+ * When they still do not fit in it (DuckDB's out-of-memory error), a failed task runs again alone
+ * at the end (runTasks), where it fits.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { preparePriceStats } from './build-price-stats';
 import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
-import { connectSpool } from './spool';
+import { connectSpool, DUCKDB_MEMORY_LIMIT } from './spool';
 import path from 'node:path';
 import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
+
+/**
+ * DuckDB's memory limit during the phase (spool.ts DUCKDB_MEMORY_LIMIT, 160 MB, before and after):
+ * two buckets at once, one of them a single code of millions of rate rows (the 200 MB item of the
+ * 1 GB benchmark file, ~3M rows), did not fit in 160 MB in 4 of 7 runs (both tasks failed with
+ * DuckDB's out-of-memory error and ran again, alone, on one thread at the end: ~2 s more, a
+ * single-threaded tail seen in perf). With 240 MB, in 4 runs alternating with 4 at 160 MB (3 with
+ * retries): none retried, 16.2-17.4 s against 17.3-19.1 s, peak RSS 516-553 MB against 522-547 MB
+ * (still reached while the spool loads, before this phase). The 300 MB file of 4.3M rate rows
+ * retried one run in three at 160 MB.
+ */
+export const LAST_PHASE_MEMORY_LIMIT = '240MB';
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
@@ -109,9 +120,11 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   try {
     for (let i = 1; i < CONNECTIONS; i++) others.push(await connectSpool(db));
     const cons = [con, ...others];
+    await con.run(`SET memory_limit = '${LAST_PHASE_MEMORY_LIMIT}'`);
     await onOneThread(cons, () => runTasks(cons, tasks, isOutOfMemory));
   } finally {
     for (const c of others) c.closeSync();
+    await con.run(`SET memory_limit = '${DUCKDB_MEMORY_LIMIT}'`);
   }
   await stats.finish(con);
   out.price_stats = await writeTable(con, 'price_stats', outDir);

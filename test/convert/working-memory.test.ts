@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
+import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/spool';
+import { LAST_PHASE_MEMORY_LIMIT } from '../../scripts/convert/write-dataset';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 
 let tmp: string;
@@ -77,6 +79,17 @@ describe('the working database of the last phase', () => {
       expect(drop, t).toBeGreaterThan(copy);
       expect(statements[firstAt('INSERT INTO price_stats')]!.tables, t).not.toContain(t);
     }
+  });
+
+  it('raises DuckDB\'s memory limit for the buckets, two at once, and restores it after the last', () => {
+    const raise = statements.findIndex((s) => s.sql === `SET memory_limit = '${LAST_PHASE_MEMORY_LIMIT}'`);
+    const restore = statements.findIndex((s) => s.sql === `SET memory_limit = '${DUCKDB_MEMORY_LIMIT}'`);
+    const lastCopy = statements.findLastIndex((s) => s.sql.startsWith('COPY ( SELECT'));
+    expect(raise).toBeGreaterThan(0);
+    expect(raise).toBeLessThan(firstAt('COPY (SELECT'));
+    expect(lastCopy).toBeGreaterThan(raise);
+    expect(restore).toBeGreaterThan(lastCopy);
+    expect(LAST_PHASE_MEMORY_LIMIT).not.toBe(DUCKDB_MEMORY_LIMIT);
   });
 
   it('still counts the provider groups and writes their rows', () => {
