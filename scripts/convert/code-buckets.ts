@@ -80,8 +80,8 @@ const enumValues = (column: string): string => `bucket_values_${column}`;
  * ENUM_MAX_VALUES and at most ENUM_MAX_BYTES of UTF-8,
  * its values in VARCHAR order (so a sort on the codes is the sort on the text), and for a column of
  * `raw_prices` (value codes, spool.ts) the table `bucket_values_<column>(code, value)` of the codes
- * it uses with their value as that ENUM; returns the columns that got one. Runs once every price is loaded (buildTables): a value that came later would not
- * cast.
+ * it uses with their value as that ENUM; returns the columns that got one. Runs once every price
+ * is loaded (buildTables): a value that came later would not cast.
  * @throws when SQL fails.
  */
 export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> {

@@ -30,7 +30,8 @@ import type { RAW_TABLES } from './spool-rows';
 /**
  * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5).
  * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads
- * (issue 3); an in-memory database beat a disk-backed one here.
+ * (issue 3); an in-memory database beat a disk-backed one here. The last phase, once the parser
+ * threads are idle and the spool loaded, raises it (write-dataset.ts LAST_PHASE_MEMORY_LIMIT).
  */
 export const DUCKDB_MEMORY_LIMIT = '160MB';
 
@@ -117,8 +118,8 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
  * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
  * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
- * (dictionaries for the repeated text of the
- * group id lists, bit-packed integers for ids and value codes). Uncompressed, the 4.9M price rows of the 1 GB
+ * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
+ * codes). Uncompressed, the 4.9M price rows of the 1 GB
  * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
  * of the last phase scanned again (code-buckets.ts withBucketPrices): with the checkpoint (1.6 s)
  * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
