@@ -7,7 +7,7 @@
  */
 import { codeList } from '../mrf/normalize-context';
 import { COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, utf8, ZERO } from './json-cursor';
-import type { CsvFile } from './spool-rows';
+import type { CsvFile } from './csv-file';
 
 /**
  * The code list whose value is `b[s, e)` (-1: absent), as SpoolRows writes codeList(value, pad2):

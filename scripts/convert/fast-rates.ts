@@ -29,7 +29,8 @@ import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
 import type { PriceValues, PriceValuesMark } from './price-values';
-import { GROUP_ID_SEPARATOR, type CsvFile, type CsvMark, type SpoolRows } from './spool-rows';
+import type { CsvFile, CsvMark } from './csv-file';
+import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
 /** spool-rows.ts GROUP_ID_SEPARATOR, as a byte. */
 const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);

@@ -12,7 +12,7 @@
  * remembered; any other value gets a fresh code and a `raw_values` row every time (free text).
  * Codes start at 0 in each writer (a source's spool of one thread); spool.ts offsets them at load.
  */
-import type { CsvFile, CsvMark } from './spool-rows';
+import type { CsvFile, CsvMark } from './csv-file';
 
 /** The `raw_prices` columns written as codes, in CSV order (spool.ts). */
 export const PRICE_VALUE_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',

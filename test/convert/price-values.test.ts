@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { MAX_ENTRIES, MAX_KEY_BYTES, PriceValues } from '../../scripts/convert/price-values';
-import { CsvFile } from '../../scripts/convert/spool-rows';
+import { CsvFile } from '../../scripts/convert/csv-file';
 
 let tmp: string;
 
