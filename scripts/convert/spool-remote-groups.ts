@@ -65,8 +65,6 @@ export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver
     for (const problem of f.problems) out.problems.push({ group: g, problem });
   });
   const files = rows.close();
-  // only groups were written (the writer's `raw_values` holds just the CMS enum codes it seeds)
-  await Promise.all([...(files.raw_values ?? []), ...(files.raw_prices ?? [])].map((f) => unlink(f)));
   if (files.raw_groups) {
     await spool.load('raw_groups', files.raw_groups);
     await Promise.all(files.raw_groups.map((f) => unlink(f)));

@@ -11,7 +11,7 @@ import { providerId } from '../../contract/metrics';
 import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
-import { PriceValues } from './price-values';
+import { PriceValues, type PriceValuesMark } from './price-values';
 
 /**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
@@ -37,6 +37,8 @@ export class SpoolRows {
   readonly enumCodes: ReadonlyMap<string, number>;
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();
+  /** The value codes before any was given: a writer that spools no price gives none (close). */
+  private readonly noValues: PriceValuesMark;
 
   constructor(prefix: string, readonly sourceId: number) {
     this.files = {
@@ -46,6 +48,7 @@ export class SpoolRows {
       raw_groups: new CsvFile(`${prefix}-raw_groups`),
     };
     this.values = new PriceValues(this.files.raw_values);
+    this.noValues = this.values.mark();
     const enums = new Map<string, number>();
     for (const v of [...NEGOTIATED_TYPES, ...BILLING_CLASSES, ...SETTINGS]) enums.set(v, this.values.codeOf(v));
     this.enumCodes = enums;
@@ -117,6 +120,8 @@ export class SpoolRows {
 
   /** Flushes and closes every file; returns the paths of the parts that have rows, by table. */
   close(): SpoolFiles {
+    // the codes serve prices only: without any (groups, items), not even the seeded enums are kept
+    if (this.files.raw_prices.rows === 0) this.values.rollback(this.noValues);
     const out: SpoolFiles = {};
     for (const name of RAW_TABLES) {
       const parts = this.files[name].close();

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_ENTRIES, MAX_KEY_BYTES, PriceValues } from '../../scripts/convert/price-values';
 import { CsvFile } from '../../scripts/convert/csv-file';
+import { SpoolRows } from '../../scripts/convert/spool-rows';
 
 let tmp: string;
 
@@ -95,5 +96,23 @@ describe('price value codes', () => {
     expect(lines).toEqual([`${'f'.repeat((1 << 20) - 8)},0`, 'g,1', 'h,0', '']);
     const vs = await readFile(v.file.close()[0]!, 'utf8');
     expect(vs).toBe(`0,"a value, ""quoted"" – ü"\n1,${huge}\n`);
+  });
+
+  it('leaves a writer that spools no price without codes, and one that does with the CMS enums first', async () => {
+    const groups = new SpoolRows(path.join(tmp, 'groups-only'), 0);
+    groups.group('g1', { npi: '1000000001', tin_type: 'ein', tin_value: '11-1' }, null);
+    const none = groups.close();
+    expect(Object.keys(none)).toEqual(['raw_groups']);
+    expect(groups.valueCodes).toBe(0);
+    const priced = new SpoolRows(path.join(tmp, 'priced'), 0);
+    priced.rate(0, 0, { provider_references: ['1'], provider_groups: [], prices: [{
+      negotiated_type: 'negotiated', negotiated_rate: 1, expiration_date: '9999-12-31', billing_class: 'professional',
+      service_code: [], billing_code_modifier: [], additional_information: '', setting: '',
+    }] });
+    const files = priced.close();
+    const values = (await readFile(files.raw_values![0]!, 'utf8')).trimEnd().split('\n');
+    expect(values.slice(0, 2)).toEqual(['0,negotiated', '1,derived']);
+    expect(values.slice(-2)).toEqual(['10,""', '11,9999-12-31']);
+    expect(priced.valueCodes).toBe(12);
   });
 });
