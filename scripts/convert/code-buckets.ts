@@ -89,6 +89,9 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
   for (const [table, columns] of Object.entries(ENUM_COLUMNS)) {
     for (const column of columns) {
       const coded = table === 'raw_prices';
+      // many codes: many values but when a value past a writer's full dictionary got a code per price
+      // (price-values.ts); either way no ENUM, known without the exact DISTINCT of all its codes
+      if (coded && await manyCodes(con, column)) continue;
       // a value column of raw_prices holds codes (spool.ts): its values are those of the codes it uses
       await con.run(coded
         ? `CREATE TEMP TABLE enum_codes AS SELECT DISTINCT ${column} AS code FROM raw_prices WHERE ${column} IS NOT NULL;
@@ -112,13 +115,43 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
   return done;
 }
 
+/**
+ * Whether value column `column` of `raw_prices` holds more than ENUM_CODES_CHECK distinct codes,
+ * by DuckDB's HyperLogLog estimate (a few KB, where the exact DISTINCT of a file whose free text
+ * differs from price to price held a hash table of every code: 1.4M on a 300 MB test file,
+ * 0.9 CPU s and ~80 MB). A value has at least one code, so a column of at most ENUM_MAX_VALUES
+ * values has more codes only when a writer's dictionary was full (price-values.ts), and it then
+ * stays text, decoded bucket by bucket (withBucketPrices) as any column of many values.
+ */
+async function manyCodes(con: DuckDBConnection, column: string): Promise<boolean> {
+  const r = await con.runAndReadAll(`SELECT approx_count_distinct(${column}) FROM raw_prices`);
+  return Number(r.getRows()[0]![0]) > ENUM_CODES_CHECK;
+}
+
+/** The estimate of distinct codes past which manyCodes says a column has too many: 4x ENUM_MAX_VALUES, far past the estimate's error (~2 %). */
+const ENUM_CODES_CHECK = 4 * ENUM_MAX_VALUES;
+
 /** The SELECT of a bucket's prices (bucketPricesPlan), shared by its buckets. */
 export interface BucketPricesPlan {
   /** The column list of `bucket_prices`, with the casts to planBucketEnums' types. */
   columns: string;
   /** The joins that decode the value columns of `raw_prices` `p` (spool.ts valueJoins). */
   joins: string;
+  /**
+   * The value columns of `raw_prices` that planBucketEnums left as text: their codes are decoded
+   * from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (withBucketPrices).
+   */
+  textColumns: string[];
 }
+
+/**
+ * The rows of `raw_values` that one bucket's prices use in its text columns (withBucketPrices).
+ * Joined to the whole `raw_values` instead, a file whose free text (`additional_information`)
+ * differs from price to price had DuckDB build a hash table of every value of the file at every
+ * bucket (300 MB test file, one note per price: 1.4M values; 0.5-0.9 s per bucket, and two buckets
+ * at once past the memory limit).
+ */
+const BUCKET_TEXT = 'bucket_text';
 
 /**
  * The column list of `bucket_prices`, each column of ENUM_COLUMNS that planBucketEnums gave a type
@@ -133,11 +166,12 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
   const col = (alias: string, column: string): string =>
     types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
   const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
-  // the value columns of raw_prices are codes: joined to their ENUM value (enumValues) or text (raw_values)
-  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : 'raw_values'));
+  // the value columns of raw_prices are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
+  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : BUCKET_TEXT));
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
     'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
-  return { columns: [...item, ...price].join(', '), joins: v.joins };
+  const textColumns = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
+  return { columns: [...item, ...price].join(', '), joins: v.joins, textColumns };
 }
 
 /**
@@ -146,14 +180,20 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
  * `ps_series` from `rate_items`; the columns of `plan`, bucketPricesPlan), sorted by billing code,
  * snapshot, insurer, source and the price's place in its file (item, rate, price): the order of the
  * `rates` part (write-parquet.ts), whose copy and the bucket's medians (build-price-stats.ts) both
- * read it, so the prices of a bucket are found in `raw_prices` once. TEMP: two connections may each
+ * read it, so the prices of a bucket are found in `raw_prices` once (twice when `plan` has text
+ * columns: first the codes they use, whose text BUCKET_TEXT holds). TEMP: two connections may each
  * hold their bucket's (write-dataset.ts).
  * @throws when SQL fails or `work` throws; the table is dropped either way.
  */
 export async function withBucketPrices<T>(con: DuckDBConnection, plan: BucketPricesPlan, k: number, work: () => Promise<T>): Promise<T> {
-  await con.run(`CREATE TEMP TABLE bucket_prices AS
+  const prices = `raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id`;
+  // the text the bucket's prices use, found from their codes: never a hash table of all of raw_values (BUCKET_TEXT)
+  const text = plan.textColumns.length === 0 ? '' : `WITH ${BUCKET_TEXT} AS MATERIALIZED (
+      SELECT code, value FROM raw_values
+      WHERE code IN (SELECT unnest([${plan.textColumns.map((c) => `p.${c}`).join(', ')}]) FROM ${prices} WHERE i.bucket = ${k}))`;
+  await con.run(`CREATE TEMP TABLE bucket_prices AS ${text}
     SELECT ${plan.columns}
-    FROM raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id ${plan.joins}
+    FROM ${prices} ${plan.joins}
     WHERE i.bucket = ${k}
     ORDER BY i.billing_code, i.snapshot, i.insurer_id, p.source_id, p.item_id, p.rate_index, p.price_index`);
   try {

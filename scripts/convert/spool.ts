@@ -55,7 +55,11 @@ export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.re
 /**
  * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory
  * limit anyway, and the checkpoint would cost time for nothing (the 5 % filter's runs, the
- * provider groups' 540k rows of the benchmark file: 0.15-0.2 s).
+ * provider groups' 540k rows of the benchmark file: 0.15-0.2 s). Smaller loads are compressed
+ * once together they pass it: a 300 MB test file whose every price has its own note spooled two
+ * writers' ~35 MB of `raw_values` and ~40 MB of prices, each below it, and held them all
+ * uncompressed through the last phase, where two buckets at once no longer fit DuckDB's memory
+ * limit (peak RSS 585-620 MB; with the checkpoints 522-535 MB).
  */
 const CHECKPOINT_CSV_BYTES = 64 << 20;
 
@@ -135,9 +139,10 @@ export interface Spool {
   con: DuckDBConnection;
   /**
    * Loads spooled CSV files (spool-rows.ts) into a raw table: in one bulk read when they are
-   * small (CHECKPOINT_CSV_BYTES), else one file (a part of at most about spool-rows.ts
-   * SPOOL_PART_BYTES) at a time, each stored compressed (CHECKPOINT) before the next is read, so
-   * that DuckDB never holds more than a part's rows uncompressed.
+   * small (CHECKPOINT_CSV_BYTES), stored compressed (CHECKPOINT) once the small loads since the
+   * last one pass that size together, else one file (a part of at most about spool-rows.ts
+   * SPOOL_PART_BYTES) at a time, each stored compressed before the next is read, so that DuckDB
+   * never holds more than about CHECKPOINT_CSV_BYTES of rows uncompressed.
    * @throws when DuckDB cannot read them.
    */
   load(table: 'raw_items' | 'raw_groups', files: string[]): Promise<void>;
@@ -197,6 +202,12 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
   let codeBase = 0;
   const readCsv = (list: string[], columns: string): string => `read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
     escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES}, columns = ${columns})`;
+  /** CSV bytes loaded since the last CHECKPOINT: stored as loaded, uncompressed. */
+  let loaded = 0;
+  const checkpoint = async (): Promise<void> => {
+    await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+    loaded = 0;
+  };
   /** Loads `files` into `table`, each row through `select` (SQL over the CSV's columns). */
   const load = async (table: (typeof RAW_TABLES)[number], files: string[], select = '*'): Promise<void> => {
     if (files.length === 0) return;
@@ -205,10 +216,16 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     const read = async (list: string[]): Promise<void> => {
       await con.run(`INSERT INTO ${table} SELECT ${select} FROM ${readCsv(list, RAW_COLUMNS[table])}`);
     };
-    if (bytes <= checkpointCsvBytes) return read(files);
+    if (bytes <= checkpointCsvBytes) {
+      await read(files);
+      // small loads add up: past CHECKPOINT_CSV_BYTES together, they are stored compressed too
+      loaded += bytes;
+      if (loaded > checkpointCsvBytes) await checkpoint();
+      return;
+    }
     for (const f of files) {
       await read([f]);
-      await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+      await checkpoint();
     }
   };
   return {

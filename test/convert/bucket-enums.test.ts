@@ -130,3 +130,47 @@ describe('ENUM columns of a bucket', () => {
     expect(enumed.fileTypes).toEqual(['DOUBLE', 'INTEGER', 'VARCHAR']);
   });
 });
+
+describe('a value column of many codes', () => {
+  it('is left as text without a DISTINCT of all its codes, and decoded bucket by bucket', async () => {
+    const dir = path.join(tmp, 'many');
+    await mkdir(dir, { recursive: true });
+    const spool = await openSpool(dir);
+    try {
+      // 12 items of 12 codes, 250 prices each, every price its own note: 3,000 codes, far past the estimate's check
+      const notes = (i: number): string => `note ${i}, "quoted"`;
+      await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,\n');
+      await writeFile(path.join(dir, 'i.csv'), Array.from({ length: 12 }, (_, k) => `0,${k},CPT,${99201 + k},a,,ffs\n`).join(''));
+      await writeFile(path.join(dir, 'r.csv'), Array.from({ length: 3000 }, (_, i) =>
+        ['0', String(i % 12), String(i), '0', 'g1', 'professional', 'negotiated', String(10 + i), '', '', '', '', field(notes(i))].join(',') + '\n').join(''));
+      await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
+      await spool.load('raw_items', [path.join(dir, 'i.csv')]);
+      await spool.loadTextPrices([path.join(dir, 'r.csv')]);
+      await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
+      const statements: string[] = [];
+      const run = spool.con.run.bind(spool.con);
+      spool.con.run = (sql, ...rest) => {
+        statements.push(sql.replace(/\s+/g, ' '));
+        return run(sql, ...rest);
+      };
+      await buildTables(spool.con, { referenceInsurer: 'a', bucketRows: 500 });
+      spool.con.run = run;
+      expect(statements.some((s) => s.includes('DISTINCT additional_information'))).toBe(false);
+      expect(statements.some((s) => s.includes('DISTINCT billing_class'))).toBe(true);
+      const plan = await bucketPricesPlan(spool.con);
+      expect(plan.textColumns).toContain('additional_information');
+      expect(plan.textColumns).not.toContain('billing_class');
+      const out = path.join(dir, 'out');
+      await mkdir(out, { recursive: true });
+      const tables = await writeDataset(spool.db, spool.con, out);
+      expect(tables.rates.files.length).toBeGreaterThanOrEqual(6);
+      const files = `[${tables.rates.files.map((f) => `'${path.join(out, f)}'`).join(', ')}]`;
+      const r = await spool.con.runAndReadAll(`SELECT CAST(negotiated_rate AS INTEGER) - 10, additional_information FROM read_parquet(${files})`);
+      const rows = r.getRows();
+      expect(rows).toHaveLength(3000);
+      expect(rows.every(([i, note]) => note === notes(Number(i)))).toBe(true);
+    } finally {
+      spool.close();
+    }
+  });
+});

@@ -4,7 +4,7 @@
  * (never x NPIs), with NULL for a rate that names no group, and ids kept exactly as text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PRICE_VALUE_COLUMNS } from '../../scripts/convert/price-values';
@@ -155,6 +155,23 @@ describe('the working database', () => {
       expect(compressed.has('Uncompressed')).toBe(false);
       expect([...compressed].some((c) => /DICT|FSST/i.test(c))).toBe(true);
       expect(await compressions(1 << 30)).toEqual(new Set(['Uncompressed']));
+
+      // loads each below the threshold, past it together (a file's free-text values, then its
+      // prices): stored compressed once their sum passes it, not held uncompressed to the end
+      const bytes = (await stat(files.raw_prices![0]!)).size;
+      const afterTwo = async (checkpointCsvBytes: number): Promise<Set<string>> => {
+        const db = await openSpool(dir, { checkpointCsvBytes });
+        try {
+          await db.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
+          await db.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
+          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'provider_group_ids'`);
+          return new Set(r.getRows().map(([c]) => String(c)));
+        } finally {
+          db.close();
+        }
+      };
+      expect((await afterTwo(Math.ceil(1.5 * bytes))).has('Uncompressed')).toBe(false);
+      expect(await afterTwo(3 * bytes)).toEqual(new Set(['Uncompressed']));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
