@@ -7,8 +7,10 @@
  * documented pipeline giving every array element as an object, bench/stream-json-baseline.ts, which
  * the target's ratio is taken against; and its bare tokenizer, which builds no value), the full
  * conversion gz -> dataset (rows/s, peak RSS), the same with a billing-code filter keeping 5 % of
- * the items (median of three runs), and the peak RSS of the conversion of a 2 GB file beside the 1 GB one.
- * `npm run bench -- convert-large --gb 0.2` scales the files down (0.2 GB and 0.4 GB).
+ * the items (median of three runs), the peak RSS of the conversion of a 2 GB file beside the 1 GB one,
+ * and a 0.3 GB file whose every price has its own `additional_information` (generateLargeMrf
+ * `freeText`: the value codes' worst case), under the same memory target.
+ * `npm run bench -- convert-large --gb 0.2` scales the files down (0.2 GB, 0.4 GB and 0.06 GB).
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -113,6 +115,13 @@ try {
   await rm(f1);
   await writeFile(path.join(tmp, 'c2.json'), catalog(f2, false));
   const full2 = convert(path.join(tmp, 'c2.json'), path.join(tmp, 'out2'));
+  await rm(f2);
+  await rm(path.join(tmp, 'out2'), { recursive: true, force: true });
+  // the worst case of the price value codes: no two prices share their free text
+  const f3 = path.join(tmp, 'notes.json.gz');
+  const g3 = await generateLargeMrf(f3, { targetBytes: 0.3 * GB * 1e9, bigItemBytes: GB * 60e6, seed: 3, freeText: true });
+  await writeFile(path.join(tmp, 'c3.json'), catalog(f3, false));
+  const notes = convert(path.join(tmp, 'c3.json'), path.join(tmp, 'out3'));
   const rate = (s: number, bytes = g1.jsonBytes): string => `${(bytes / 1e6 / s).toFixed(1)} MB/s`;
   const e2e = mb / full.seconds;
   console.log(`generated ${mb.toFixed(0)} MB JSON (${g1.items} items, one of ${(GB * 200).toFixed(0)} MB, ${g1.rateRows.toLocaleString('en-US')} rate rows); ` +
@@ -129,6 +138,9 @@ try {
       `peak RSS ${Math.max(...filteredRuns.map((m) => m.maxRssMb)).toFixed(0)} MB, ${filtered.cpuSeconds.toFixed(0)} CPU s (target >= 200 MB/s)`],
     [`  ${(g2.jsonBytes / 1e6).toFixed(0)} MB file`, rate(full2.seconds, g2.jsonBytes),
       `peak RSS ${full2.maxRssMb.toFixed(0)} MB vs ${full.maxRssMb.toFixed(0)} MB for ${mb.toFixed(0)} MB, ${full2.cpuSeconds.toFixed(0)} CPU s`],
+    [`  ${(g3.jsonBytes / 1e6).toFixed(0)} MB, a note per price`, rate(notes.seconds, g3.jsonBytes),
+      `${g3.prices.toLocaleString('en-US')} distinct additional_information, peak RSS ${notes.maxRssMb.toFixed(0)} MB (target < 600 MB), ` +
+      `${notes.cpuSeconds.toFixed(0)} CPU s`],
   ];
   for (const r of rows) console.log(`  ${r[0].padEnd(34)} ${r[1].padStart(12)}  ${r[2]}`);
 } finally {

@@ -21,6 +21,11 @@ export interface LargeMrfOptions {
   itemBytes?: number;
   providerReferences?: number;
   seed?: number;
+  /**
+   * Gives every price its own `additional_information` (free text no two prices share), the worst
+   * case of the value codes (price-values.ts); the rest of the file is the same as without it.
+   */
+  freeText?: boolean;
 }
 
 /** What was written. */
@@ -83,7 +88,8 @@ export async function generateLargeMrf(outPath: string, o: LargeMrfOptions): Pro
     for (let j = 0; j < p; j++) {
       prices.push(`{"negotiated_type":"${TYPES[Math.floor(rnd() * TYPES.length)]}","negotiated_rate":${(10 + rnd() * 990).toFixed(2)},` +
         `"expiration_date":"9999-12-31","service_code":[${POS[Math.floor(rnd() * POS.length)]}],` +
-        `"billing_class":"${CLASSES[Math.floor(rnd() * CLASSES.length)]}","billing_code_modifier":[]}`);
+        `"billing_class":"${CLASSES[Math.floor(rnd() * CLASSES.length)]}","billing_code_modifier":[]` +
+        (o.freeText ? `,"additional_information":"Rate note ${res.prices + j} applies to this contract only"}` : '}'));
     }
     res.prices += p;
     res.rateRows += p * k;
