@@ -166,11 +166,17 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
   const col = (alias: string, column: string): string =>
     types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
   const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
-  // the value columns of raw_prices are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
-  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : BUCKET_TEXT));
+  // a value column no price gives a value (setting, additional_information in many files) is NULL, no join
+  const others = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
+  const counted = others.length === 0 ? [] : (await con.runAndReadAll(`SELECT ${others.map((c) => `count(${c})`).join(', ')} FROM raw_prices`)).getRows()[0]!;
+  const empty = new Set<string>(others.filter((_, k) => Number(counted[k]) === 0));
+  const decoded = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c));
+  // the others are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
+  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : BUCKET_TEXT), decoded);
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
-    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
-  const textColumns = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
+    'expiration_date', 'setting', 'additional_information'].map((c) => (empty.has(c) ? `CAST(NULL AS VARCHAR) AS ${c}`
+    : (PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
+  const textColumns = others.filter((c) => !empty.has(c));
   return { columns: [...item, ...price].join(', '), joins: v.joins, textColumns };
 }
 

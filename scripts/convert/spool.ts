@@ -94,13 +94,14 @@ const PRICE_COLUMNS = ['source_id', 'item_id', 'rate_index', 'price_index', 'pro
 const isValueColumn = (c: string): boolean => (PRICE_VALUE_COLUMNS as readonly string[]).includes(c);
 
 /**
- * SQL that decodes the value columns (PRICE_VALUE_COLUMNS) of a relation `alias` of `raw_prices`
- * or `raw_rates`: `joins` (LEFT JOINs, one per column, of `table(column)` — `raw_values` unless
- * told — aliased `v_<column>`) and the expression of each column's text.
+ * SQL that decodes the value columns (PRICE_VALUE_COLUMNS, or those of `columns`) of a relation
+ * `alias` of `raw_prices` or `raw_rates`: `joins` (LEFT JOINs, one per column, of `table(column)`
+ * — `raw_values` unless told — aliased `v_<column>`) and the expression of each column's text.
  */
-export function valueJoins(alias: string, table: (column: string) => string = () => 'raw_values'): { joins: string; value: (column: string) => string } {
+export function valueJoins(alias: string, table: (column: string) => string = () => 'raw_values',
+  columns: readonly string[] = PRICE_VALUE_COLUMNS): { joins: string; value: (column: string) => string } {
   return {
-    joins: PRICE_VALUE_COLUMNS.map((c) => `LEFT JOIN ${table(c)} v_${c} ON v_${c}.code = ${alias}.${c}`).join(' '),
+    joins: columns.map((c) => `LEFT JOIN ${table(c)} v_${c} ON v_${c}.code = ${alias}.${c}`).join(' '),
     value: (c) => `v_${c}.value`,
   };
 }
