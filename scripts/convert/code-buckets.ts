@@ -118,7 +118,7 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
 /**
  * Whether value column `column` of `raw_prices` holds more than ENUM_CODES_CHECK distinct codes,
  * by DuckDB's HyperLogLog estimate (a few KB, where the exact DISTINCT of a file whose free text
- * differs from price to price held a hash table of every code: 1.4M on a 300 MB test file,
+ * differs from price to price held a hash table of every code: 1.4M on a 400 MB test file,
  * 0.9 CPU s and ~80 MB). A value has at least one code, so a column of at most ENUM_MAX_VALUES
  * values has more codes only when a writer's dictionary was full (price-values.ts), and it then
  * stays text, decoded bucket by bucket (withBucketPrices) as any column of many values.
@@ -148,7 +148,7 @@ export interface BucketPricesPlan {
  * The rows of `raw_values` that one bucket's prices use in its text columns (withBucketPrices).
  * Joined to the whole `raw_values` instead, a file whose free text (`additional_information`)
  * differs from price to price had DuckDB build a hash table of every value of the file at every
- * bucket (300 MB test file, one note per price: 1.4M values; 0.5-0.9 s per bucket, and two buckets
+ * bucket (400 MB test file, one note per price: 1.4M values; 0.5-0.9 s per bucket, and two buckets
  * at once past the memory limit).
  */
 const BUCKET_TEXT = 'bucket_text';
@@ -157,7 +157,8 @@ const BUCKET_TEXT = 'bucket_text';
  * The column list of `bucket_prices`, each column of ENUM_COLUMNS that planBucketEnums gave a type
  * as that ENUM: an item's column cast to it, a price's value codes (spool.ts `raw_prices`) joined to
  * its table of ENUM values; the others, and every one of a database built without it, as text
- * (a price's codes joined to `raw_values`). Joins cost what the casts of the text did (session 11).
+ * (a price's codes joined to the bucket's rows of `raw_values`, BUCKET_TEXT), but a value column no
+ * price fills, NULL without a join. Joins cost what the casts of the text did (session 11).
  * @throws when SQL fails.
  */
 export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPricesPlan> {

@@ -56,7 +56,7 @@ export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.re
  * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory
  * limit anyway, and the checkpoint would cost time for nothing (the 5 % filter's runs, the
  * provider groups' 540k rows of the benchmark file: 0.15-0.2 s). Smaller loads are compressed
- * once together they pass it: a 300 MB test file whose every price has its own note spooled two
+ * once together they pass it: a 400 MB test file whose every price has its own note spooled two
  * writers' ~35 MB of `raw_values` and ~40 MB of prices, each below it, and held them all
  * uncompressed through the last phase, where two buckets at once no longer fit DuckDB's memory
  * limit (peak RSS 585-620 MB; with the checkpoints 522-535 MB).
