@@ -79,7 +79,10 @@ export interface ManifestInsurer {
 export interface ManifestSource {
   insurer_id: string;
   snapshot: string;
-  /** Where the file came from, as the catalog or table of contents named it. */
+  /**
+   * Where the file came from, as the catalog or table of contents named it; `<url>#<entry name>`
+   * for one JSON entry of a zip archive that bundles several (scripts/convert/open-sources.ts).
+   */
   url: string;
   /** The table of contents that led to it, when any. */
   table_of_contents?: string;
@@ -88,8 +91,12 @@ export interface ManifestSource {
   last_updated_on: string;
   /** The schema version the file claims (CMS `version`), '' when absent. */
   version: string;
-  /** Size of the file as read (compressed, if it was), in bytes. */
+  /**
+   * Size of the file as read (compressed, if it was), in bytes; for one entry of a zip of several,
+   * of the entry as extracted (`unzip -p`).
+   */
   bytes: number;
+  /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;
   rate_rows: number;
   unresolved_rate_rows: number;

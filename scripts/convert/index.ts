@@ -6,21 +6,20 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest, type ManifestSource } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
-import { createReadStream } from 'node:fs';
-import { stat, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import os from 'node:os';
-import { MrfReadError } from '../mrf/types';
 import { loadCatalog, resolveLocation } from './catalog';
 import { ProblemLog } from './problems';
 import { openSpool, type Spool } from './spool';
 import { ParsePool, type SourceDone } from './parse-pool';
 import { readSource, type ReadSourceResult } from './read-source';
+import { openSources, type OpenedFile } from './open-sources';
 import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
 import { writeDataset } from './write-dataset';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
-import { makeProgress, type Progress } from './progress';
-import { DEFAULT_FETCH_POLICY, describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
+import { makeProgress } from './progress';
+import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
@@ -58,36 +57,6 @@ async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<
   if (f == null) return undefined;
   const list = Array.isArray(f) ? f : (await readFile(resolveLocation(baseDir, f), 'utf8')).split(/\r?\n/);
   return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
-}
-
-interface ReadContext {
-  sourceId: number;
-  dir: string;
-  billingCodes?: Set<string>;
-  splitBytes?: number;
-  policy: FetchPolicy;
-}
-
-async function read(file: PlannedFile, pool: ParsePool, o: ReadContext, progress: Progress): Promise<ReadSourceResult> {
-  const onProgress = (done: number, total: number | null): void => progress.update(done, total);
-  const base = { sourceId: o.sourceId, dir: o.dir, billingCodes: o.billingCodes, splitBytes: o.splitBytes, onProgress };
-  if (!/^https?:\/\//i.test(file.location)) {
-    let size: number;
-    try {
-      size = (await stat(file.location)).size;
-    } catch (e) {
-      throw new MrfReadError(file.location, 0, `cannot open (${(e as Error).message})`);
-    }
-    const input = createReadStream(file.location, { highWaterMark: 1 << 20 });
-    return readSource(file.location, input, pool, { ...base, inputBytes: size });
-  }
-  let res: Awaited<ReturnType<typeof fetchStream>>;
-  try {
-    res = await fetchStream(file.location, o.policy);
-  } catch (e) {
-    throw new MrfReadError(file.url, 0, `cannot fetch (${describeFetchError(e)})`);
-  }
-  return readSource(file.url, res.body, pool, { ...base, inputBytes: res.size });
 }
 
 /** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
@@ -149,6 +118,65 @@ function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, p
   return outcome.failures.length;
 }
 
+/** What spoolSource needs of the conversion. */
+interface SourceContext {
+  spool: Spool;
+  problems: ProblemLog;
+  remote: RemoteReferenceResolver | null;
+  workDir: string;
+  log: (line: string) => void;
+}
+
+/**
+ * Takes source `sourceId` (`url`, of planned `file`) from what readSource gave into the raw
+ * tables: its spooled rows, its problems, its remote provider references (fetched unless `remote`
+ * is null); returns its manifest entry (counts filled later: fillSourceCounts).
+ * @throws when the source has no snapshot (neither the catalog nor `last_updated_on` gives one).
+ */
+async function spoolSource(c: SourceContext, url: string, file: PlannedFile, sourceId: number, result: ReadSourceResult): Promise<ManifestSource> {
+  const { spool, problems, remote } = c;
+  await loadSpooled(spool, result);
+  for (const p of result.problems) problems.add({ file: url, ...p });
+  const sites = remote ? takeRemoteProblems(result.spooled) : new Map();
+  for (const d of result.spooled) problems.addCounted(url, d.kept, d.counts);
+  let unresolvedRefs: number;
+  let remoteNote: string;
+  if (remote) {
+    const outcome = await spoolRemoteGroups(spool, sourceId, remote, path.join(c.workDir, 'remote'));
+    unresolvedRefs = reportRemote(url, outcome, sites, problems);
+    remoteNote = `${outcome.used + outcome.unused} remote: ${outcome.resolved} fetched, ${unresolvedRefs} unresolved, ${outcome.unused} named by no rate`;
+  } else {
+    unresolvedRefs = await scalar(spool, `SELECT count(DISTINCT provider_group_id) FROM raw_groups
+      WHERE source_id = ${sourceId} AND remote_location IS NOT NULL AND provider_id IS NULL`);
+    remoteNote = `${unresolvedRefs} remote, not fetched`;
+  }
+  const h = result.header;
+  const snapshot = file.snapshot ?? monthOf(h.last_updated_on);
+  if (!snapshot) {
+    throw new Error(`${url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
+  }
+  const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
+  c.log(`${url}: ${sum('items')} items, ${result.skippedItems} skipped by the filter, ${sum('priceRows')} rate rows, ` +
+    `${sum('providerReferences')} provider references (${remoteNote}), ${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
+  return {
+    insurer_id: file.insurerId,
+    snapshot,
+    url,
+    ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
+    reporting_entity_name: h.reporting_entity_name,
+    reporting_entity_type: h.reporting_entity_type,
+    last_updated_on: h.last_updated_on,
+    version: h.version,
+    bytes: result.inputBytes,
+    sha256: result.sha256,
+    rate_rows: 0,
+    unresolved_rate_rows: 0,
+    provider_groups: 0,
+    problems: problems.countFor(url),
+    unresolved_provider_references: unresolvedRefs,
+  };
+}
+
 /**
  * Converts the catalog at `catalogPath` into the dataset directory `outDir`.
  * @throws Error with a one-line reason (naming the file and byte offset for an unreadable file)
@@ -172,70 +200,58 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     spool = await openSpool(workDir);
     const plan = await planFiles(catalog, baseDir, problems, policy, workDir);
     const sources: ManifestSource[] = [];
-    const sourceOf: Array<number | undefined> = [];
+    const sourceOf: number[][] = [];
     const sourceRows: Array<[number, string, string]> = [];
-    for (const file of plan.files) {
-      const sourceId = sources.length;
+    const skip = (file: PlannedFile, url: string, e: unknown): void => {
+      // contracts.md §2: a file reached through a table of contents that cannot be read is
+      // recorded and the run goes on
+      if (!file.tableOfContents) throw e;
+      problems.failedFiles.push({ file: url, reason: (e as Error).message });
+      log(`skipped ${url}: ${(e as Error).message}`);
+    };
+    for (const [k, file] of plan.files.entries()) {
+      const ids: number[] = [];
+      sourceOf.push(ids);
       const progress = makeProgress(file.url, options.quiet === true);
-      let result: ReadSourceResult;
+      let opened: OpenedFile;
       try {
-        result = await read(file, pool, { sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, policy }, progress);
+        opened = await openSources(file, policy, workDir, (done, total) => progress.update(done, total));
       } catch (e) {
         progress.stop();
-        if (!file.tableOfContents) throw e;
-        // contracts.md §2: a file reached through a table of contents that cannot be read is
-        // recorded and the run goes on. What its threads spooled is dropped.
-        for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).flat().map((f) => unlink(f)));
-        problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
-        sourceOf.push(undefined);
-        log(`skipped ${file.url}: ${(e as Error).message}`);
+        skip(file, file.url, e);
         continue;
       }
       progress.stop();
-      // after the last file, the parser threads' heaps go before DuckDB grows (peak RSS, issue 3)
-      if (file === plan.files.at(-1)) await pool.close();
-      await loadSpooled(spool, result);
-      for (const p of result.problems) problems.add({ file: file.url, ...p });
-      const sites = remote ? takeRemoteProblems(result.spooled) : new Map();
-      for (const d of result.spooled) problems.addCounted(file.url, d.kept, d.counts);
-      let unresolvedRefs: number;
-      let remoteNote: string;
-      if (remote) {
-        const outcome = await spoolRemoteGroups(spool, sourceId, remote, path.join(workDir, 'remote'));
-        unresolvedRefs = reportRemote(file.url, outcome, sites, problems);
-        remoteNote = `${outcome.used + outcome.unused} remote: ${outcome.resolved} fetched, ${unresolvedRefs} unresolved, ${outcome.unused} named by no rate`;
-      } else {
-        unresolvedRefs = await scalar(spool, `SELECT count(DISTINCT provider_group_id) FROM raw_groups
-          WHERE source_id = ${sourceId} AND remote_location IS NOT NULL AND provider_id IS NULL`);
-        remoteNote = `${unresolvedRefs} remote, not fetched`;
+      try {
+        for (const [j, input] of opened.sources.entries()) {
+          const sourceId = sources.length;
+          const shown = makeProgress(input.url, options.quiet === true);
+          let result: ReadSourceResult;
+          try {
+            result = await readSource(input.name, input.open(), pool, {
+              sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, inArchive: input.inArchive,
+              inputBytes: input.size ?? undefined, onProgress: (done, total) => shown.update(done, total),
+            });
+          } catch (e) {
+            shown.stop();
+            // what its threads spooled is dropped
+            for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).flat().map((f) => unlink(f)));
+            skip(file, input.url, e);
+            continue;
+          }
+          shown.stop();
+          // after the last source, the parser threads' heaps go before DuckDB grows (peak RSS, issue 3)
+          if (k === plan.files.length - 1 && j === opened.sources.length - 1) await pool.close();
+          if (input.stored) Object.assign(result, { inputBytes: input.stored.bytes, sha256: input.stored.sha256 });
+          if (input.note) problems.add({ file: input.url, code: 'zip_entries_ignored', path: '$', offset: 0, message: input.note });
+          const source = await spoolSource({ spool, problems, remote, workDir, log }, input.url, file, sourceId, result);
+          ids.push(sourceId);
+          sources.push(source);
+          sourceRows.push([sourceId, file.insurerId, source.snapshot]);
+        }
+      } finally {
+        await opened.close();
       }
-      const h = result.header;
-      const snapshot = file.snapshot ?? monthOf(h.last_updated_on);
-      if (!snapshot) {
-        throw new Error(`${file.url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
-      }
-      sourceOf.push(sourceId);
-      sources.push({
-        insurer_id: file.insurerId,
-        snapshot,
-        url: file.url,
-        ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
-        reporting_entity_name: h.reporting_entity_name,
-        reporting_entity_type: h.reporting_entity_type,
-        last_updated_on: h.last_updated_on,
-        version: h.version,
-        bytes: result.inputBytes,
-        sha256: result.sha256,
-        rate_rows: 0,
-        unresolved_rate_rows: 0,
-        provider_groups: 0,
-        problems: problems.countFor(file.url),
-        unresolved_provider_references: unresolvedRefs,
-      });
-      sourceRows.push([sourceId, file.insurerId, snapshot]);
-      const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
-      log(`${file.url}: ${sum('items')} items, ${result.skippedItems} skipped by the filter, ${sum('priceRows')} rate rows, ` +
-        `${sum('providerReferences')} provider references (${remoteNote}), ${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
     }
     await pool.close();
     const con = spool.con;

@@ -70,10 +70,10 @@ export async function planFiles(catalog: Catalog, baseDir: string, problems: Pro
 }
 
 /**
- * The manifest's `reporting_structures`, given the source id each planned file became (undefined
- * when it could not be read).
+ * The manifest's `reporting_structures`, given the source ids each planned file became (none when
+ * it could not be read; one per JSON entry of a zip archive that bundles several).
  */
-export function reportingStructures(tocs: PlannedToc[], sourceOf: ReadonlyArray<number | undefined>): ManifestReportingStructure[] {
+export function reportingStructures(tocs: PlannedToc[], sourceOf: ReadonlyArray<readonly number[]>): ManifestReportingStructure[] {
   return tocs.flatMap((t) =>
     t.structures.map((s) => ({
       insurer_id: t.insurerId,
@@ -83,7 +83,7 @@ export function reportingStructures(tocs: PlannedToc[], sourceOf: ReadonlyArray<
       reporting_plans: s.reporting_plans,
       plan_count: s.plan_count,
       in_network_files: s.files.length,
-      source_ids: s.planned.flatMap((k) => (sourceOf[k] === undefined ? [] : [sourceOf[k]!])),
+      source_ids: s.planned.flatMap((k) => sourceOf[k] ?? []),
     })),
   );
 }

@@ -29,6 +29,8 @@ export interface ReadSourceOptions {
   splitBytes?: number;
   /** Where a zip archive is spooled (default: `dir`). */
   tmpDir?: string;
+  /** The input is an entry of a zip archive (open-container.ts openZipArchive): a zip in it is refused. */
+  inArchive?: boolean;
 }
 
 /** What one read gives. */
@@ -117,7 +119,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     }
   };
   const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });
-  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }), scanner, handle);
+  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }, o.inArchive ? 1 : 0), scanner, handle);
   for (const b of Object.values(batchers)) await b.flush();
   const spooled = await pool.finish(o.sourceId);
   const ctx: ElementContext = { offset: 0, problems };

@@ -2,8 +2,9 @@
  * Turns the stored bytes of an MRF into its JSON bytes. The container is recognised by its magic
  * bytes, never by the file name (tic-format.md §6 quirk 2): gzip (1f 8b, multi-member allowed) is
  * decompressed; zip (50 4b 03 04) is spooled to a temporary file (its directory sits at the end)
- * and its first `.json` entry is read with yauzl, itself sniffed again (a `.json.gz` inside a zip);
- * anything else is taken as plain JSON (a UTF-8 BOM is left for the scanner).
+ * and read with yauzl: openContainer reads its first `.json` entry, itself sniffed again (a
+ * `.json.gz` inside a zip), and the converter each of its JSON entries as a source of its own
+ * (openZipArchive); anything else is taken as plain JSON (a UTF-8 BOM is left for the scanner).
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -47,17 +48,48 @@ function zlibReason(err: Error & { code?: string }): string {
   return `read error (${err.message})`;
 }
 
-/** The entry of a zip that holds the in-network JSON: the first `.json` (or `.json.gz`) file, else the only file. */
-function pickEntry(entries: yauzl.Entry[]): yauzl.Entry | undefined {
-  const files = entries.filter((e) => !e.fileName.endsWith('/'));
-  return files.find((e) => /\.json(\.gz)?$/i.test(e.fileName)) ?? (files.length === 1 ? files[0] : undefined);
+/** The entries of a zip archive that hold in-network JSON: every `.json` (or `.json.gz`) file, in the archive's order, else its only file. */
+function jsonEntries(files: yauzl.Entry[]): yauzl.Entry[] {
+  const json = files.filter((e) => /\.json(\.gz)?$/i.test(e.fileName));
+  return json.length > 0 || files.length !== 1 ? json : files;
 }
 
-/** Reads a zip archive from `bytes` (spooled to disk) and yields the stored bytes of its JSON entry. */
-async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContainerOptions): AsyncGenerator<Buffer> {
-  const dir = await mkdtemp(path.join(o.tmpDir ?? os.tmpdir(), 'compete-zip-'));
+/**
+ * A zip archive spooled to disk (its directory sits at the end, so it cannot be streamed), open
+ * with yauzl. `json` are the entries that hold in-network JSON (a zip may bundle several files:
+ * the converter reads each as its own source), `ignored` the names of the other files.
+ */
+export interface ZipArchive {
+  /** Names of the JSON entries, in the archive's order; never empty. */
+  readonly json: string[];
+  /** Uncompressed bytes of each JSON entry, by name. */
+  readonly sizes: ReadonlyMap<string, number>;
+  /** Names of the files that are not JSON entries. */
+  readonly ignored: string[];
+  /**
+   * The stored bytes of JSON entry `name` as extracted (`unzip -p`): JSON, or gzip for a
+   * `.json.gz` entry, which openContainer then opens.
+   * @throws MrfReadError (offset 0) for an encrypted or unreadable entry.
+   */
+  open(name: string): AsyncGenerator<Buffer>;
+  /** Closes the archive and deletes its copy. */
+  close(): Promise<void>;
+}
+
+/**
+ * Spools the zip archive `bytes` (the stored bytes of `file`) into a temporary directory under
+ * `tmpDir` and opens it. The caller must `close()` it.
+ * @throws MrfReadError (offset 0) for a corrupt archive or one without a JSON entry; the copy is
+ *   then already deleted.
+ */
+export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>, tmpDir?: string): Promise<ZipArchive> {
+  const dir = await mkdtemp(path.join(tmpDir ?? os.tmpdir(), 'compete-zip-'));
   const copy = path.join(dir, 'archive.zip');
   let zip: yauzl.ZipFile | undefined;
+  const close = async (): Promise<void> => {
+    zip?.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     await pipelineAsync(Readable.from(bytes, { objectMode: false }), createWriteStream(copy));
     try {
@@ -65,31 +97,54 @@ async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContain
     } catch (e) {
       throw new MrfReadError(file, 0, `corrupt zip archive (${(e as Error).message})`);
     }
-    const entries: yauzl.Entry[] = [];
-    for await (const entry of zip.eachEntry()) entries.push(entry);
-    const entry = pickEntry(entries);
-    if (!entry) throw new MrfReadError(file, 0, `zip archive holds no .json entry (${entries.length} entries)`);
-    const others = entries.filter((e) => e !== entry && !e.fileName.endsWith('/'));
-    if (others.length) o.onNote?.(`zip entry ${entry.fileName} read; ${others.length} other entries ignored (${others.map((e) => e.fileName).slice(0, 5).join(', ')})`);
-    if (entry.isEncrypted()) throw new MrfReadError(file, 0, `zip entry ${entry.fileName} is encrypted`);
-    const stream = await zip.openReadStreamPromise(entry);
-    yield* stream as AsyncIterable<Buffer>;
+    const files: yauzl.Entry[] = [];
+    for await (const entry of zip.eachEntry()) if (!entry.fileName.endsWith('/')) files.push(entry);
+    const json = jsonEntries(files);
+    if (json.length === 0) throw new MrfReadError(file, 0, `zip archive holds no .json entry (${files.length} entries)`);
+    const byName = new Map(json.map((e) => [e.fileName, e]));
+    const archive = zip;
+    return {
+      json: json.map((e) => e.fileName),
+      sizes: new Map(json.map((e) => [e.fileName, e.uncompressedSize])),
+      ignored: files.filter((e) => !byName.has(e.fileName)).map((e) => e.fileName),
+      async *open(name) {
+        const entry = byName.get(name);
+        if (!entry) throw new MrfReadError(file, 0, `zip archive has no JSON entry ${name}`);
+        if (entry.isEncrypted()) throw new MrfReadError(file, 0, `zip entry ${name} is encrypted`);
+        try {
+          yield* (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>;
+        } catch (e) {
+          if (e instanceof MrfReadError) throw e;
+          throw new MrfReadError(file, 0, `corrupt zip archive (${(e as Error).message})`);
+        }
+      },
+      close,
+    };
   } catch (e) {
+    await close();
     if (e instanceof MrfReadError) throw e;
     throw new MrfReadError(file, 0, `corrupt zip archive (${(e as Error).message})`);
+  }
+}
+
+/** Reads a zip archive from `bytes` (spooled to disk) and yields the stored bytes of its first JSON entry, noting the others. */
+async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContainerOptions): AsyncGenerator<Buffer> {
+  const zip = await openZipArchive(file, bytes, o.tmpDir);
+  try {
+    const [entry, ...more] = zip.json;
+    const others = [...more, ...zip.ignored];
+    if (others.length) o.onNote?.(`zip entry ${entry} read; ${others.length} other entries ignored (${others.slice(0, 5).join(', ')})`);
+    yield* zip.open(entry!);
   } finally {
-    zip?.close();
-    await rm(dir, { recursive: true, force: true });
+    await zip.close();
   }
 }
 
 /**
- * Yields the decompressed JSON bytes of `input` (chunks as Buffers, never reused).
- * @throws MrfReadError for a refused container or an unreadable zip (offset 0), or a
- *   truncated/corrupt gzip stream or an input error (offset = decompressed bytes yielded before
- *   the failure).
+ * The container of `input` from its first bytes (sniffContainer), and `input` whole again.
+ * @throws MrfReadError (offset 0) for a refused container.
  */
-export async function* openContainer(file: string, input: AsyncIterable<Buffer>, options: OpenContainerOptions = {}, depth = 0): AsyncGenerator<Buffer> {
+export async function peekContainer(file: string, input: AsyncIterable<Buffer>): Promise<{ kind: 'gzip' | 'zip' | 'json'; bytes: AsyncGenerator<Buffer> }> {
   const it = input[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -116,18 +171,28 @@ export async function* openContainer(file: string, input: AsyncIterable<Buffer>,
       if (!finished) await it.return?.();
     }
   }
-  const kind = sniffContainer(file, Buffer.concat(head, headBytes));
+  return { kind: sniffContainer(file, Buffer.concat(head, headBytes)), bytes: all() };
+}
+
+/**
+ * Yields the decompressed JSON bytes of `input` (chunks as Buffers, never reused).
+ * @throws MrfReadError for a refused container or an unreadable zip (offset 0), or a
+ *   truncated/corrupt gzip stream or an input error (offset = decompressed bytes yielded before
+ *   the failure).
+ */
+export async function* openContainer(file: string, input: AsyncIterable<Buffer>, options: OpenContainerOptions = {}, depth = 0): AsyncGenerator<Buffer> {
+  const { kind, bytes: all } = await peekContainer(file, input);
   if (kind === 'json') {
-    yield* all();
+    yield* all;
     return;
   }
   if (kind === 'zip') {
     if (depth > 0) throw new MrfReadError(file, 0, 'a zip archive inside a zip archive is not supported');
-    yield* openContainer(file, unzip(file, all(), options), options, depth + 1);
+    yield* openContainer(file, unzip(file, all, options), options, depth + 1);
     return;
   }
   const gunzip = createGunzip({ chunkSize: 2 << 20 });
-  pipeline(Readable.from(all(), { objectMode: false }), gunzip, () => {
+  pipeline(Readable.from(all, { objectMode: false }), gunzip, () => {
     // errors surface through the iteration of gunzip below
   });
   let yielded = 0;

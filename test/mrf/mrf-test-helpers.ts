@@ -1,10 +1,11 @@
 /**
  * Helpers of the MRF reader tests: a sink that records every event, chunked byte sources, fixture
  * loading, and an INDEPENDENT count of a whole in-network file done with `JSON.parse` + plain loops
- * (fine for the small fixtures; the reader itself never parses a whole file).
+ * (fine for the small fixtures; the reader itself never parses a whole file), and zip archives built
+ * by hand (buildZip).
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { crc32, deflateRawSync, gunzipSync } from 'node:zlib';
 import { readInNetworkStream } from '../../scripts/mrf/read-in-network.js';
 import type {
   MrfHeader,
@@ -135,4 +136,52 @@ export function independentCounts(text: string): Counts {
     }
   }
   return c;
+}
+
+/** One file of a zip archive built by buildZip. */
+export interface ZipEntry {
+  name: string;
+  data: Buffer;
+  deflate?: boolean;
+}
+
+/** A zip archive of `entries` (method 0 stored or 8 deflated), built by hand: local headers + data + central directory + end record (APPNOTE 4.3). */
+export function buildZip(entries: ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const body = e.deflate ? deflateRawSync(e.data) : e.data;
+    const crc = crc32(e.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(e.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
 }

@@ -1,60 +1,13 @@
 /**
  * Zip containers (tic-format.md §6 quirk 2: Priority Health, Trustmark publish `.zip`), recognised
- * by their magic bytes 50 4b 03 04 whatever the name. The zips are built here by hand (local
- * headers + data + central directory + end record, APPNOTE 4.3), stored or deflated.
+ * by their magic bytes 50 4b 03 04 whatever the name. The zips are built by hand (mrf-test-helpers.ts
+ * buildZip), stored or deflated.
  */
 import { describe, expect, it } from 'vitest';
-import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { openContainer } from '../../scripts/mrf/open-container';
 import { MrfReadError } from '../../scripts/mrf/types';
-import { chunked, readBytes } from './mrf-test-helpers';
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  deflate?: boolean;
-}
-
-/** A zip archive of `entries` (method 0 stored or 8 deflated). */
-export function buildZip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const body = e.deflate ? deflateRawSync(e.data) : e.data;
-    const crc = crc32(e.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += 30 + name.length + body.length;
-  }
-  const dir = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dir, end]);
-}
+import { buildZip, chunked, readBytes } from './mrf-test-helpers';
 
 const JSON_TEXT = `{"reporting_entity_name":"Zip Plan","reporting_entity_type":"issuer","last_updated_on":"2025-05-01","version":"1.0.0",
 "provider_references":[{"provider_group_id":1,"provider_groups":[{"npi":[1111111112],"tin":{"type":"ein","value":"111111111"}}]}],

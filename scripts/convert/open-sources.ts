@@ -1,0 +1,107 @@
+/**
+ * The sources of one planned in-network file (plan-files.ts): the file itself, or, for a zip
+ * archive (recognised by its magic bytes, open-container.ts), each of its JSON entries. A zip that
+ * holds one JSON entry is one source described by the archive as stored (its url, size and SHA-256,
+ * as before archives of several were read); a zip that bundles several in-network files gives one
+ * source per JSON entry, `<url>#<entry name>`, described by the entry as extracted (`unzip -p`), so
+ * that an auditor can check each with `sha256sum`. Files of a zip that are not JSON are noted in
+ * `report.json` (`zip_entries_ignored`).
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { InputMeter } from '../mrf/meter-input';
+import { openZipArchive, peekContainer, type ZipArchive } from '../mrf/open-container';
+import { MrfReadError } from '../mrf/types';
+import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
+import type { PlannedFile } from './plan-files';
+
+/** One source to read (read-source.ts readSource). */
+export interface SourceInput {
+  /** The source's url in the manifest and the report: the planned file's, `<url>#<entry>` for one entry of several. */
+  url: string;
+  /** The name errors give (MrfReadError): the local path or the url, `#<entry>` for one entry of several. */
+  name: string;
+  /** The stored bytes to read (once): the file's, or the zip entry's as extracted. */
+  open(): AsyncIterable<Buffer>;
+  /** Size of those bytes, when known (progress). */
+  size: number | null;
+  /** The bytes are a zip entry's: a zip inside is refused. */
+  inArchive: boolean;
+  /** Size and SHA-256 of the stored file, when they describe the source instead of the bytes read (a zip's only JSON entry). */
+  stored?: { bytes: number; sha256: string };
+  /** What the archive held besides (the `zip_entries_ignored` note), on its first source. */
+  note?: string;
+}
+
+/** The sources of one planned file; `close()` deletes what was spooled for them (a zip's copy). */
+export interface OpenedFile {
+  sources: SourceInput[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens planned `file` (a local path or an http(s) URL) and lists its sources. A zip archive is
+ * spooled into `tmpDir` first, its stored bytes reported to `onProgress` meanwhile; other files are
+ * read as they stream.
+ * @throws MrfReadError naming the file: cannot open or fetch it (offset 0), a refused container, a
+ *   corrupt zip or one without a JSON entry.
+ */
+export async function openSources(
+  file: PlannedFile,
+  policy: FetchPolicy,
+  tmpDir: string,
+  onProgress: (bytesRead: number, totalBytes: number | null) => void,
+): Promise<OpenedFile> {
+  const { name, input, size } = await openStored(file, policy);
+  const { kind, bytes } = await peekContainer(name, input);
+  if (kind !== 'zip') {
+    return { sources: [{ url: file.url, name, open: () => bytes, size, inArchive: false }], close: async () => {} };
+  }
+  const meter = new InputMeter(size, onProgress);
+  const zip = await openZipArchive(name, meter.pipe(bytes), tmpDir);
+  const stored = { bytes: meter.bytes, sha256: meter.done() };
+  return { sources: entrySources(file, name, zip, stored), close: () => zip.close() };
+}
+
+function entrySources(file: PlannedFile, name: string, zip: ZipArchive, stored: { bytes: number; sha256: string }): SourceInput[] {
+  const n = zip.ignored.length;
+  const listed = `(${zip.ignored.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''})`;
+  if (zip.json.length === 1) {
+    const entry = zip.json[0]!;
+    const note = n === 0 ? undefined : `zip entry ${entry} read; ${n} other entries ignored ${listed}`;
+    return [{ url: file.url, name, open: () => zip.open(entry), size: zip.sizes.get(entry) ?? null, inArchive: true, stored, note }];
+  }
+  const ignored = n === 0 ? undefined : `${zip.json.length} JSON entries of the zip archive read as sources of their own; ${n} other entries ignored ${listed}`;
+  return zip.json.map((entry, k) => ({
+    url: `${file.url}#${entry}`,
+    name: `${name}#${entry}`,
+    open: () => zip.open(entry),
+    size: zip.sizes.get(entry) ?? null,
+    inArchive: true,
+    note: k === 0 ? ignored : undefined,
+  }));
+}
+
+/** The stored bytes of `file`, with the name errors give and the size when known. */
+async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Buffer>; size: number | null }> {
+  if (!/^https?:\/\//i.test(file.location)) {
+    let size: number;
+    try {
+      size = (await stat(file.location)).size;
+    } catch (e) {
+      throw new MrfReadError(file.location, 0, `cannot open (${(e as Error).message})`);
+    }
+    return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size };
+  }
+  let res: Awaited<ReturnType<typeof fetchStream>>;
+  try {
+    res = await fetchStream(file.location, policy);
+  } catch (e) {
+    throw new MrfReadError(file.url, 0, `cannot fetch (${describeFetchError(e)})`);
+  }
+  return { name: file.url, input: toBuffers(res.body), size: res.size ?? null };
+}
+
+async function* toBuffers(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  for await (const u8 of input) yield Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+}
