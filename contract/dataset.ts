@@ -91,10 +91,7 @@ export interface ManifestSource {
   last_updated_on: string;
   /** The schema version the file claims (CMS `version`), '' when absent. */
   version: string;
-  /**
-   * Size of the file as read (compressed, if it was), in bytes; for one entry of a zip of several,
-   * of the entry as extracted (`unzip -p`).
-   */
+  /** Size of the file as read (compressed, if it was; the whole archive for a zip entry), in bytes. */
   bytes: number;
   /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;

@@ -229,7 +229,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
           let result: ReadSourceResult;
           try {
             result = await readSource(input.name, input.open(), pool, {
-              sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, inArchive: input.inArchive,
+              sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, archive: input.archive,
               inputBytes: input.size ?? undefined, onProgress: (done, total) => shown.update(done, total),
             });
           } catch (e) {
@@ -242,7 +242,6 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
           shown.stop();
           // after the last source, the parser threads' heaps go before DuckDB grows (peak RSS, issue 3)
           if (k === plan.files.length - 1 && j === opened.sources.length - 1) await pool.close();
-          if (input.stored) Object.assign(result, { inputBytes: input.stored.bytes, sha256: input.stored.sha256 });
           if (input.note) problems.add({ file: input.url, code: 'zip_entries_ignored', path: '$', offset: 0, message: input.note });
           const source = await spoolSource({ spool, problems, remote, workDir, log }, input.url, file, sourceId, result);
           ids.push(sourceId);

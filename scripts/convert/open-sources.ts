@@ -1,11 +1,11 @@
 /**
  * The sources of one planned in-network file (plan-files.ts): the file itself, or, for a zip
- * archive (recognised by its magic bytes, open-container.ts), each of its JSON entries. A zip that
- * holds one JSON entry is one source described by the archive as stored (its url, size and SHA-256,
- * as before archives of several were read); a zip that bundles several in-network files gives one
- * source per JSON entry, `<url>#<entry name>`, described by the entry as extracted (`unzip -p`), so
- * that an auditor can check each with `sha256sum`. Files of a zip that are not JSON are noted in
- * `report.json` (`zip_entries_ignored`).
+ * archive (recognised by its magic bytes, open-container.ts), each of its JSON entries. Every
+ * source of a zip carries the size and SHA-256 of the archive as stored, the file its publisher
+ * serves and an auditor can check; a zip that holds one JSON entry is one source under the
+ * archive's url, one that bundles several in-network files a source per JSON entry,
+ * `<url>#<entry name>`. Files of a zip that are not JSON are noted in `report.json`
+ * (`zip_entries_ignored`).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -25,10 +25,8 @@ export interface SourceInput {
   open(): AsyncIterable<Buffer>;
   /** Size of those bytes, when known (progress). */
   size: number | null;
-  /** The bytes are a zip entry's: a zip inside is refused. */
-  inArchive: boolean;
-  /** Size and SHA-256 of the stored file, when they describe the source instead of the bytes read (a zip's only JSON entry). */
-  stored?: { bytes: number; sha256: string };
+  /** For a zip entry, the archive as stored, which describes the source (read-source.ts `archive`). */
+  archive?: { bytes: number; sha256: string };
   /** What the archive held besides (the `zip_entries_ignored` note), on its first source. */
   note?: string;
 }
@@ -55,21 +53,21 @@ export async function openSources(
   const { name, input, size } = await openStored(file, policy);
   const { kind, bytes } = await peekContainer(name, input);
   if (kind !== 'zip') {
-    return { sources: [{ url: file.url, name, open: () => bytes, size, inArchive: false }], close: async () => {} };
+    return { sources: [{ url: file.url, name, open: () => bytes, size }], close: async () => {} };
   }
   const meter = new InputMeter(size, onProgress);
   const zip = await openZipArchive(name, meter.pipe(bytes), tmpDir);
-  const stored = { bytes: meter.bytes, sha256: meter.done() };
-  return { sources: entrySources(file, name, zip, stored), close: () => zip.close() };
+  const archive = { bytes: meter.bytes, sha256: meter.done() };
+  return { sources: entrySources(file, name, zip, archive), close: () => zip.close() };
 }
 
-function entrySources(file: PlannedFile, name: string, zip: ZipArchive, stored: { bytes: number; sha256: string }): SourceInput[] {
+function entrySources(file: PlannedFile, name: string, zip: ZipArchive, archive: { bytes: number; sha256: string }): SourceInput[] {
   const n = zip.ignored.length;
   const listed = `(${zip.ignored.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''})`;
   if (zip.json.length === 1) {
     const entry = zip.json[0]!;
     const note = n === 0 ? undefined : `zip entry ${entry} read; ${n} other entries ignored ${listed}`;
-    return [{ url: file.url, name, open: () => zip.open(entry), size: zip.sizes.get(entry) ?? null, inArchive: true, stored, note }];
+    return [{ url: file.url, name, open: () => zip.open(entry), size: zip.sizes.get(entry) ?? null, archive, note }];
   }
   const ignored = n === 0 ? undefined : `${zip.json.length} JSON entries of the zip archive read as sources of their own; ${n} other entries ignored ${listed}`;
   return zip.json.map((entry, k) => ({
@@ -77,7 +75,7 @@ function entrySources(file: PlannedFile, name: string, zip: ZipArchive, stored: 
     name: `${name}#${entry}`,
     open: () => zip.open(entry),
     size: zip.sizes.get(entry) ?? null,
-    inArchive: true,
+    archive,
     note: k === 0 ? ignored : undefined,
   }));
 }

@@ -29,15 +29,21 @@ export interface ReadSourceOptions {
   splitBytes?: number;
   /** Where a zip archive is spooled (default: `dir`). */
   tmpDir?: string;
-  /** The input is an entry of a zip archive (open-container.ts openZipArchive): a zip in it is refused. */
-  inArchive?: boolean;
+  /**
+   * The input is an entry of the zip archive stored as `bytes` with SHA-256 `sha256`
+   * (open-sources.ts): the result carries these, the entry's bytes are not hashed again, and a zip
+   * inside is refused.
+   */
+  archive?: { bytes: number; sha256: string };
 }
 
 /** What one read gives. */
 export interface ReadSourceResult {
   header: MrfHeader;
   jsonBytes: number;
+  /** Bytes of the input as stored (the archive's, for a zip entry). */
   inputBytes: number;
+  /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;
   skippedItems: number;
   /** Problems found on this thread (structure, header). */
@@ -82,7 +88,7 @@ class Batcher {
  * @throws MrfReadError when the file cannot be read at all (see readInNetworkStream).
  */
 export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: ParsePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
-  const meter = new InputMeter(o.inputBytes ?? null, o.onProgress);
+  const meter = new InputMeter(o.inputBytes ?? null, o.onProgress, undefined, !o.archive);
   // The billing-code filter also reaches the scanner, so the rates of a split (large) item whose
   // code is filtered out are dropped before they are parsed.
   const keep = o.billingCodes;
@@ -119,10 +125,12 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     }
   };
   const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });
-  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }, o.inArchive ? 1 : 0), scanner, handle);
+  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }, o.archive ? 1 : 0), scanner, handle);
   for (const b of Object.values(batchers)) await b.flush();
   const spooled = await pool.finish(o.sourceId);
   const ctx: ElementContext = { offset: 0, problems };
   const h = header.build(ctx);
-  return { header: h, jsonBytes: scanner.bytes, inputBytes: meter.bytes, sha256: meter.done(), skippedItems, problems, spooled };
+  const sha256 = meter.done();
+  const stored = o.archive ?? { bytes: meter.bytes, sha256 };
+  return { header: h, jsonBytes: scanner.bytes, inputBytes: stored.bytes, sha256: stored.sha256, skippedItems, problems, spooled };
 }

@@ -7,18 +7,22 @@ import { createHash, type Hash } from 'node:crypto';
 /** Running totals of a metered input. */
 export class InputMeter {
   bytes = 0;
-  private readonly hash: Hash = createHash('sha256');
+  private readonly hash: Hash | null;
   private lastProgress = 0;
 
   /**
    * @param onProgress called with (bytes read, total bytes or null), at most every `intervalMs`
    *   (default 100 ms: ~10 calls a second), and once more by `done()`.
+   * @param hashed whether to hash the bytes (false: bytes another meter hashed, a zip entry's)
    */
   constructor(
     private readonly total: number | null,
     private readonly onProgress?: (bytesRead: number, totalBytes: number | null) => void,
     private readonly intervalMs = 100,
-  ) {}
+    hashed = true,
+  ) {
+    this.hash = hashed ? createHash('sha256') : null;
+  }
 
   /** Yields the chunks of `input` as Buffers (no copy), metering each. */
   async *pipe(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
@@ -26,7 +30,7 @@ export class InputMeter {
       if (u8.length === 0) continue;
       const chunk = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
       this.bytes += chunk.length;
-      this.hash.update(chunk);
+      this.hash?.update(chunk);
       if (this.onProgress) {
         const now = performance.now();
         if (now - this.lastProgress >= this.intervalMs) {
@@ -38,9 +42,9 @@ export class InputMeter {
     }
   }
 
-  /** Final progress call; returns the SHA-256 of all bytes seen, lower-case hex. */
+  /** Final progress call; returns the SHA-256 of all bytes seen, lower-case hex ('' when not hashed). */
   done(): string {
     this.onProgress?.(this.bytes, this.total);
-    return this.hash.digest('hex');
+    return this.hash?.digest('hex') ?? '';
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Zip archives as the converter reads them (scripts/convert/open-sources.ts): a zip that bundles
- * several in-network files gives one source per JSON entry (`<url>#<entry>`, the entry's own size
- * and SHA-256 as extracted), a zip of one JSON entry stays one source described by the archive, the
+ * several in-network files gives one source per JSON entry (`<url>#<entry>`), a zip of one JSON
+ * entry one source under the archive's url, each with the archive's size and SHA-256, the
  * files that are not JSON are noted in report.json, and an entry that cannot be read fails alone
  * when a table of contents listed the archive (recorded, the run goes on) and fails the run naming
  * the entry and the byte offset when the catalog named it. The zips are built by hand
@@ -70,12 +70,13 @@ async function convert(name: string, files: object[]): Promise<{ manifest: Await
 }
 
 describe('zip archives', () => {
-  it('reads every JSON entry of a bundle as a source of its own, described by the entry as extracted', async () => {
+  it('reads every JSON entry of a bundle as a source of its own, described by the archive', async () => {
     const { manifest, report } = await convert('bundle', [{ snapshot: '2025-04', url: '../bundle.zip' }]);
+    const zip = [BUNDLE.length, sha256(BUNDLE)];
     expect(manifest.sources.map((s) => [s.url, s.bytes, s.sha256, s.rate_rows])).toEqual([
-      ['../bundle.zip#plans/a.json', A.length, sha256(A), 1],
-      ['../bundle.zip#plans/b.json.gz', B.length, sha256(B), 1],
-      ['../bundle.zip#plans/c.JSON', C.length, sha256(C), 1],
+      ['../bundle.zip#plans/a.json', ...zip, 1],
+      ['../bundle.zip#plans/b.json.gz', ...zip, 1],
+      ['../bundle.zip#plans/c.JSON', ...zip, 1],
     ]);
     expect(manifest.counts.rate_rows).toBe(3);
     expect(manifest.counts.services).toBe(3);
