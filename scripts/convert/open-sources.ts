@@ -22,7 +22,7 @@ export interface SourceInput {
   /** The name errors give (MrfReadError): the local path or the url, `#<entry>` for one entry of several. */
   name: string;
   /** The stored bytes to read (once): the file's, or the zip entry's as extracted. */
-  open(): AsyncIterable<Buffer>;
+  open(): AsyncIterable<Uint8Array>;
   /** Size of those bytes, when known (progress). */
   size: number | null;
   /** For a zip entry, the archive as stored, which describes the source (read-source.ts `archive`). */
@@ -65,23 +65,23 @@ function entrySources(file: PlannedFile, name: string, zip: ZipArchive, archive:
   const n = zip.ignored.length;
   const listed = `(${zip.ignored.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''})`;
   if (zip.json.length === 1) {
-    const entry = zip.json[0]!;
+    const { name: entry, size } = zip.json[0]!;
     const note = n === 0 ? undefined : `zip entry ${entry} read; ${n} other entries ignored ${listed}`;
-    return [{ url: file.url, name, open: () => zip.open(entry), size: zip.sizes.get(entry) ?? null, archive, note }];
+    return [{ url: file.url, name, open: () => zip.open(entry), size, archive, note }];
   }
   const ignored = n === 0 ? undefined : `${zip.json.length} JSON entries of the zip archive read as sources of their own; ${n} other entries ignored ${listed}`;
-  return zip.json.map((entry, k) => ({
+  return zip.json.map(({ name: entry, size }, k) => ({
     url: `${file.url}#${entry}`,
     name: `${name}#${entry}`,
     open: () => zip.open(entry),
-    size: zip.sizes.get(entry) ?? null,
+    size,
     archive,
     note: k === 0 ? ignored : undefined,
   }));
 }
 
 /** The stored bytes of `file`, with the name errors give and the size when known. */
-async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Buffer>; size: number | null }> {
+async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Uint8Array>; size: number | null }> {
   if (!/^https?:\/\//i.test(file.location)) {
     let size: number;
     try {
@@ -97,9 +97,5 @@ async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ nam
   } catch (e) {
     throw new MrfReadError(file.url, 0, `cannot fetch (${describeFetchError(e)})`);
   }
-  return { name: file.url, input: toBuffers(res.body), size: res.size ?? null };
-}
-
-async function* toBuffers(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
-  for await (const u8 of input) yield Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  return { name: file.url, input: res.body, size: res.size ?? null };
 }

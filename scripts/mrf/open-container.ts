@@ -60,10 +60,8 @@ function jsonEntries(files: yauzl.Entry[]): yauzl.Entry[] {
  * the converter reads each as its own source), `ignored` the names of the other files.
  */
 export interface ZipArchive {
-  /** Names of the JSON entries, in the archive's order; never empty. */
-  readonly json: string[];
-  /** Uncompressed bytes of each JSON entry, by name. */
-  readonly sizes: ReadonlyMap<string, number>;
+  /** The JSON entries, in the archive's order, with their bytes as extracted; never empty. */
+  readonly json: ReadonlyArray<{ name: string; size: number }>;
   /** Names of the files that are not JSON entries. */
   readonly ignored: string[];
   /**
@@ -104,8 +102,7 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
     const byName = new Map(json.map((e) => [e.fileName, e]));
     const archive = zip;
     return {
-      json: json.map((e) => e.fileName),
-      sizes: new Map(json.map((e) => [e.fileName, e.uncompressedSize])),
+      json: json.map((e) => ({ name: e.fileName, size: e.uncompressedSize })),
       ignored: files.filter((e) => !byName.has(e.fileName)).map((e) => e.fileName),
       async *open(name) {
         const entry = byName.get(name);
@@ -131,7 +128,7 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
 async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContainerOptions): AsyncGenerator<Buffer> {
   const zip = await openZipArchive(file, bytes, o.tmpDir);
   try {
-    const [entry, ...more] = zip.json;
+    const [entry, ...more] = zip.json.map((e) => e.name);
     const others = [...more, ...zip.ignored];
     if (others.length) o.onNote?.(`zip entry ${entry} read; ${others.length} other entries ignored (${others.slice(0, 5).join(', ')})`);
     yield* zip.open(entry!);
@@ -144,9 +141,9 @@ async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContain
  * The container of `input` from its first bytes (sniffContainer), and `input` whole again.
  * @throws MrfReadError (offset 0) for a refused container.
  */
-export async function peekContainer(file: string, input: AsyncIterable<Buffer>): Promise<{ kind: 'gzip' | 'zip' | 'json'; bytes: AsyncGenerator<Buffer> }> {
+export async function peekContainer<T extends Uint8Array>(file: string, input: AsyncIterable<T>): Promise<{ kind: 'gzip' | 'zip' | 'json'; bytes: AsyncGenerator<T> }> {
   const it = input[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
+  const head: T[] = [];
   let headBytes = 0;
   let ended = false;
   while (headBytes < 4) {
@@ -158,7 +155,7 @@ export async function peekContainer(file: string, input: AsyncIterable<Buffer>):
     head.push(r.value);
     headBytes += r.value.length;
   }
-  async function* all(): AsyncGenerator<Buffer> {
+  async function* all(): AsyncGenerator<T> {
     let finished = ended;
     try {
       yield* head;
