@@ -16,7 +16,7 @@
  * Speed: SQL only expands a bucket's dollar prices to their kept groups and sorts them by series
  * and value, as integer surrogate keys (`gid` of `resolved_groups`, build-tables.ts, for a group;
  * `ps_series` of `rate_items` for the (snapshot, insurer_id, billing_code) of a CPT/HCPCS item,
- * NULL for other code types; a dense `vid` for the rest of a row's identity); the weights, running
+ * NULL for other code types; a `vid` for the rest of a row's identity, vidSql); the weights, running
  * sums and middle positions are one loop over typed arrays (series-medians.ts), 0.5-0.6 s per
  * bucket of 750k rate rows where DuckDB's aggregates and window took 1.5 s; text comes back only
  * in the final, small table. A large database is done one billing-code bucket at a time
@@ -26,7 +26,7 @@
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { ALL_STATES, CLASS_SELECTIONS } from '../../contract/dataset';
-import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets';
+import { bucketCount, bucketEnumSizes, bucketPricesPlan, withBucketPrices } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
 import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
@@ -79,13 +79,14 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   const loop = new SeriesMedians(await readMembership(con));
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
   for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
+  const vid = await vidSql(con);
   // a series' rows (up to millions: one code of a 200 MB item) in buffers reused from bucket to bucket, one per running bucket
   const free: SeriesBuffer[] = [];
   return {
     async ofBucket(c) {
       const rows = free.pop() ?? new SeriesBuffer();
       try {
-        await statsOfBucket(c, loop, rows);
+        await statsOfBucket(c, loop, rows, vid);
       } finally {
         rows.trim();
         free.push(rows);
@@ -244,17 +245,44 @@ class SeriesBuffer implements SeriesRows {
   }
 }
 
+/** Largest vid (vidSql) made of ENUM codes: SeriesBuffer's class per vid is a byte array this long (1 MiB). */
+const VID_LIMIT = 1 << 20;
+
+/** The columns that, with the value, make a dollar row's identity in a series (metrics.md, Rows that count). */
+const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers'] as const;
+
+/**
+ * SQL of a bucket price's `vid`: its (billing_class, negotiated_type, service_codes, modifiers) as
+ * one integer, equal for equal values. When the four columns are ENUMs (code-buckets.ts
+ * planBucketEnums) of few enough values (VID_LIMIT), arithmetic on their codes (NULL 0); otherwise
+ * a dense rank, a window that sorts the bucket's prices once more (~0.03 s a bucket of 750k rate
+ * rows on the benchmark file).
+ * @throws when SQL fails.
+ */
+async function vidSql(con: DuckDBConnection): Promise<string> {
+  const sizes = await bucketEnumSizes(con, VID_COLUMNS);
+  if (!sizes || sizes.reduce((a, n) => a * (n + 1), 1) > VID_LIMIT) {
+    return `dense_rank() OVER (ORDER BY ${VID_COLUMNS.join(', ')})`;
+  }
+  let factor = 1;
+  return VID_COLUMNS.map((c, k) => {
+    const term = `${factor} * coalesce(CAST(enum_code(${c}) AS INTEGER) + 1, 0)`;
+    factor *= sizes[k]! + 1;
+    return term;
+  }).join(' + ');
+}
+
 /**
  * The statistics of the bucket in `bucket_prices`: its dollar prices of CPT/HCPCS items expanded to
  * one row per kept resolved group, in series and value order, go through SeriesMedians series by
- * series; the results are appended to `ps_results` once the bucket is done.
+ * series; the results are appended to `ps_results` once the bucket is done. `vid` is vidSql's.
  */
-async function statsOfBucket(con: DuckDBConnection, loop: SeriesMedians, rows: SeriesBuffer): Promise<void> {
+async function statsOfBucket(con: DuckDBConnection, loop: SeriesMedians, rows: SeriesBuffer, vid: string): Promise<void> {
   const sql = `
     SELECT CAST(b.ps_series AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(b.vid AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
            CAST(b.negotiated_rate AS DOUBLE) AS v
     FROM (SELECT ps_series, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
-          FROM (SELECT *, CAST(dense_rank() OVER (ORDER BY billing_class, negotiated_type, service_codes, modifiers) AS INTEGER) AS vid,
+          FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid,
                        CAST(CASE billing_class WHEN 'professional' THEN 1 WHEN 'institutional' THEN 2 WHEN 'both' THEN 3 ELSE 0 END AS UTINYINT) AS cls
                 FROM bucket_prices
                 WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0)) b

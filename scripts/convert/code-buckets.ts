@@ -69,6 +69,19 @@ export const ENUM_MAX_BYTES = 16 << 10;
 const enumType = (column: string): string => `bucket_${column}`;
 
 /**
+ * The number of values of the ENUM type planBucketEnums gave each of `columns` (of bucket_prices),
+ * or null when one of them has none (it stays text).
+ * @throws when SQL fails.
+ */
+export async function bucketEnumSizes(con: DuckDBConnection, columns: readonly string[]): Promise<number[] | null> {
+  const r = await con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE database_name = current_database() AND starts_with(type_name, 'bucket_')`);
+  const types = new Set(r.getRows().map((row) => String(row[0])));
+  if (!columns.every((c) => types.has(enumType(c)))) return null;
+  const sizes = await con.runAndReadAll(`SELECT ${columns.map((c) => `len(enum_range(NULL::${enumType(c)}))`).join(', ')}`);
+  return sizes.getRows()[0]!.map(Number);
+}
+
+/**
  * Name of the table `(code, value)` of the codes a value column of `raw_prices` uses (spool.ts
  * `raw_values`), each with its value as the column's ENUM (planBucketEnums).
  */

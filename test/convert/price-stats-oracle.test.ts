@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
 import { buildPriceStats } from '../../scripts/convert/build-price-stats';
+import { ENUM_MAX_BYTES } from '../../scripts/convert/code-buckets';
 import { openSpool } from '../../scripts/convert/spool';
 import { Rng } from '../../scripts/sample/rng';
 
@@ -26,12 +27,22 @@ type Row = [string, string, string, string, string, number, number, number];
 
 let tmp: string;
 
-/** Writes a random spool of seed `seed`, builds the tables, and returns [weights, literal] price_stats rows. */
-async function compare(seed: number, bucketRows: number): Promise<{ got: Row[]; want: Row[] }> {
+/** A modifier longer than an ENUM's values may be (code-buckets.ts ENUM_MAX_BYTES): `modifiers` stays text. */
+const LONG_MODIFIER = 'm'.repeat(ENUM_MAX_BYTES + 1);
+
+/** The columns of a dollar row's identity besides its value (build-price-stats.ts vidSql). */
+const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers'];
+
+/**
+ * Writes a random spool of seed `seed` (with `longModifier`, one price's modifier is LONG_MODIFIER),
+ * builds the tables, and returns [weights, literal] price_stats rows and which of VID_COLUMNS are
+ * bucket ENUMs.
+ */
+async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{ got: Row[]; want: Row[]; enums: string[] }> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
   const pick = <T>(xs: readonly T[]): T => rng.pick(xs);
-  const dir = path.join(tmp, `s${seed}-${bucketRows}`);
+  const dir = path.join(tmp, `s${seed}-${bucketRows}-${longModifier}`);
   await mkdir(dir, { recursive: true });
   // 14 NPIs: 10 in the registry (CA, NY, TX), 4 without a state (not in the registry)
   const npis = Array.from({ length: 14 }, (_, i) => String(1000000001 + i));
@@ -59,7 +70,10 @@ async function compare(seed: number, bucketRows: number): Promise<{ got: Row[]; 
           const cls = pick(['professional', 'institutional', 'both']);
           const type = pick(['negotiated', 'negotiated', 'fee schedule', 'derived', 'percentage', 'per diem']);
           const rate = pick([0, 10, 10, 20, 25.5, 30, 40, 100]);
-          prices.push(`${s},${i},${r},${p},"${ids.join('\x1f')}",${cls},${type},${rate},"${pick(['11', '11', '22', '11|22'])}","${pick(['', '', '26'])}",9999-12-31,,`);
+          // an unquoted empty field is NULL (absent), a quoted one '' (spool-rows.ts)
+          const modifier = longModifier && prices.length === 7 ? `"${LONG_MODIFIER}"` : pick(['""', '', '"26"']);
+          const serviceCodes = pick(['"11"', '"11"', '"22"', '"11|22"', '']);
+          prices.push(`${s},${i},${r},${p},"${ids.join('\x1f')}",${cls},${type},${rate},${serviceCodes},${modifier},9999-12-31,,`);
         }
       }
     }
@@ -95,7 +109,9 @@ async function compare(seed: number, bucketRows: number): Promise<{ got: Row[]; 
       by_state AS (SELECT *, 'ALL' AS st FROM sel UNION ALL SELECT *, state FROM sel WHERE state IS NOT NULL)
       SELECT snapshot, insurer_id, billing_code, class_selection, st, median(negotiated_rate), count(*), count(DISTINCT provider_id)
       FROM by_state GROUP BY ALL ORDER BY ALL`);
-    return { got, want };
+    const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
+    const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
+    return { got, want, enums };
   } finally {
     spool.close();
   }
@@ -114,9 +130,20 @@ describe('price_stats against the literal expansion of metrics.md', () => {
     it(`gives the same medians, counts and providers (seed ${seed}, one bucket and buckets of 20 rows)`, async () => {
       const one = await compare(seed, 1_000_000);
       expect(one.want.length).toBeGreaterThan(20);
+      expect(one.enums).toEqual(VID_COLUMNS); // vid from the ENUM codes
       expect(one.got).toEqual(one.want);
       const many = await compare(seed, 20);
       expect(many.got).toEqual(one.want);
+    });
+  }
+
+  for (const seed of [1, 2]) {
+    it(`gives the same with a column too long for an ENUM, vid by dense rank (seed ${seed})`, async () => {
+      const one = await compare(seed, 1_000_000, true);
+      expect(one.enums).toEqual(['billing_class', 'negotiated_type', 'service_codes']);
+      expect(one.want.length).toBeGreaterThan(20);
+      expect(one.got).toEqual(one.want);
+      expect((await compare(seed, 20, true)).got).toEqual(one.want);
     });
   }
 });
