@@ -87,9 +87,10 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
 
 /**
  * `rate_items`: every item with rate rows, with its snapshot, insurer, billing-code bucket
- * (code-buckets.ts) and `ps_series`, an integer key of its (snapshot, insurer_id, billing_code) for
- * the medians of build-price-stats.ts (NULL for code types other than CPT/HCPCS), whose text is in
- * `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
+ * (code-buckets.ts), `item_order`, its rank by (billing_code, snapshot, insurer_id, source_id,
+ * item_id), the order of the `rates` parts (withBucketPrices), and `ps_series`, an integer key of
+ * its (snapshot, insurer_id, billing_code) for the medians of build-price-stats.ts (NULL for code
+ * types other than CPT/HCPCS), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *
  * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
  * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
@@ -110,7 +111,9 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
   await planCodeBuckets(con, bucketRows);
   const v = valueJoins('r');
   await con.run(`
-    CREATE OR REPLACE TABLE rate_items AS SELECT k.*, b.bucket FROM rate_items k JOIN code_buckets b USING (billing_code);
+    CREATE OR REPLACE TABLE rate_items AS
+    SELECT k.*, b.bucket, CAST(row_number() OVER (ORDER BY k.billing_code, k.snapshot, k.insurer_id, k.source_id, k.item_id) AS INTEGER) AS item_order
+    FROM rate_items k JOIN code_buckets b USING (billing_code);
     CREATE VIEW rates AS
     SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
            ${v.value('billing_class')} AS billing_class, ${v.value('negotiated_type')} AS negotiated_type, r.negotiated_rate, g.provider_group_key,
