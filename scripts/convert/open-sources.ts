@@ -55,7 +55,7 @@ export async function openSources(
   if (kind !== 'zip') {
     return { sources: [{ url: file.url, name, open: () => bytes, size }], close: async () => {} };
   }
-  const meter = new InputMeter(size, onProgress);
+  const meter = new InputMeter(size, { onProgress });
   const zip = await openZipArchive(name, meter.pipe(bytes), tmpDir);
   const archive = { bytes: meter.bytes, sha256: meter.done() };
   return { sources: entrySources(file, name, zip, archive), close: () => zip.close() };

@@ -88,7 +88,7 @@ class Batcher {
  * @throws MrfReadError when the file cannot be read at all (see readInNetworkStream).
  */
 export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: ParsePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
-  const meter = new InputMeter(o.inputBytes ?? null, o.onProgress, undefined, !o.archive);
+  const meter = new InputMeter(o.inputBytes ?? null, { onProgress: o.onProgress, hashed: !o.archive });
   // The billing-code filter also reaches the scanner, so the rates of a split (large) item whose
   // code is filtered out are dropped before they are parsed.
   const keep = o.billingCodes;

@@ -10,18 +10,22 @@ export class InputMeter {
   private readonly hash: Hash | null;
   private lastProgress = 0;
 
+  private readonly onProgress: ((bytesRead: number, totalBytes: number | null) => void) | undefined;
+  private readonly intervalMs: number;
+
   /**
-   * @param onProgress called with (bytes read, total bytes or null), at most every `intervalMs`
+   * @param total the input's bytes, when known (progress shows a share and an ETA)
+   * @param o.onProgress called with (bytes read, total bytes or null), at most every `o.intervalMs`
    *   (default 100 ms: ~10 calls a second), and once more by `done()`.
-   * @param hashed whether to hash the bytes (false: bytes another meter hashed, a zip entry's)
+   * @param o.hashed whether to hash the bytes (default true; false: bytes another meter hashed, a zip entry's)
    */
   constructor(
     private readonly total: number | null,
-    private readonly onProgress?: (bytesRead: number, totalBytes: number | null) => void,
-    private readonly intervalMs = 100,
-    hashed = true,
+    o: { onProgress?: (bytesRead: number, totalBytes: number | null) => void; intervalMs?: number; hashed?: boolean } = {},
   ) {
-    this.hash = hashed ? createHash('sha256') : null;
+    this.onProgress = o.onProgress;
+    this.intervalMs = o.intervalMs ?? 100;
+    this.hash = o.hashed === false ? null : createHash('sha256');
   }
 
   /** Yields the chunks of `input` as Buffers (no copy), metering each. */

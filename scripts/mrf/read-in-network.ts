@@ -122,7 +122,7 @@ export async function readInNetworkStream(
   sink: MrfSink,
   options: MrfReadOptions & { inputBytes?: number } = {},
 ): Promise<MrfReadResult> {
-  const meter = new InputMeter(options.inputBytes ?? null, options.onProgress);
+  const meter = new InputMeter(options.inputBytes ?? null, { onProgress: options.onProgress });
   const scanner = new RootScanner(name, (key) => HEADER_KEYS.has(key), options.splitBytes);
   const handler = new EventHandler(sink, options.billingCodes);
   await scanChunks(name, openContainer(name, meter.pipe(input)), scanner, (ev) => handler.handle(ev));
