@@ -245,7 +245,7 @@ class SeriesBuffer implements SeriesRows {
   }
 }
 
-/** Largest vid (vidSql) made of ENUM codes: SeriesBuffer's class per vid is a byte array this long (1 MiB). */
+/** Bound of a vid (vidSql) made of ENUM codes: SeriesBuffer's class per vid is a byte array of up to twice this many bytes. */
 const VID_LIMIT = 1 << 20;
 
 /** The columns that, with the value, make a dollar row's identity in a series (metrics.md, Rows that count). */
