@@ -261,15 +261,14 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  */
 async function vidSql(con: DuckDBConnection): Promise<string> {
   const sizes = await bucketEnumSizes(con, VID_COLUMNS);
-  if (!sizes || sizes.reduce((a, n) => a * (n + 1), 1) > VID_LIMIT) {
-    return `dense_rank() OVER (ORDER BY ${VID_COLUMNS.join(', ')})`;
-  }
+  // mixed radix: column k's code + 1 (0 for NULL) times the product of the earlier columns' sizes + 1
   let factor = 1;
-  return VID_COLUMNS.map((c, k) => {
+  const terms = VID_COLUMNS.map((c, k) => {
     const term = `${factor} * coalesce(CAST(enum_code(${c}) AS INTEGER) + 1, 0)`;
-    factor *= sizes[k]! + 1;
+    factor *= (sizes?.[k] ?? Infinity) + 1;
     return term;
-  }).join(' + ');
+  });
+  return factor <= VID_LIMIT ? terms.join(' + ') : `dense_rank() OVER (ORDER BY ${VID_COLUMNS.join(', ')})`;
 }
 
 /**

@@ -74,11 +74,16 @@ const enumType = (column: string): string => `bucket_${column}`;
  * @throws when SQL fails.
  */
 export async function bucketEnumSizes(con: DuckDBConnection, columns: readonly string[]): Promise<number[] | null> {
-  const r = await con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE database_name = current_database() AND starts_with(type_name, 'bucket_')`);
-  const types = new Set(r.getRows().map((row) => String(row[0])));
+  const types = await bucketEnumTypes(con);
   if (!columns.every((c) => types.has(enumType(c)))) return null;
   const sizes = await con.runAndReadAll(`SELECT ${columns.map((c) => `len(enum_range(NULL::${enumType(c)}))`).join(', ')}`);
   return sizes.getRows()[0]!.map(Number);
+}
+
+/** The names of the ENUM types planBucketEnums created (enumType). @throws when SQL fails. */
+async function bucketEnumTypes(con: DuckDBConnection): Promise<Set<string>> {
+  const r = await con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE database_name = current_database() AND starts_with(type_name, 'bucket_')`);
+  return new Set(r.getRows().map((row) => String(row[0])));
 }
 
 /**
@@ -175,8 +180,7 @@ const BUCKET_TEXT = 'bucket_text';
  * @throws when SQL fails.
  */
 export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPricesPlan> {
-  const r = await con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE database_name = current_database() AND starts_with(type_name, 'bucket_')`);
-  const types = new Set(r.getRows().map((row) => String(row[0])));
+  const types = await bucketEnumTypes(con);
   const col = (alias: string, column: string): string =>
     types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
   const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
