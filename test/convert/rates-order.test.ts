@@ -32,7 +32,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** The (billing_code, snapshot, insurer_id, source_id) of every `rates` row, parts in order. */
+/** The (billing_code, snapshot, insurer_id, source_id) of every `rates` row, parts in order, each in its file's row order. */
 async function rateKeys(out: string): Promise<Array<[string, string, string, number]>> {
   const m = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as DatasetManifest;
   const db = await DuckDBInstance.create(':memory:');
@@ -40,7 +40,8 @@ async function rateKeys(out: string): Promise<Array<[string, string, string, num
   try {
     const keys: Array<[string, string, string, number]> = [];
     for (const f of m.tables.rates.files) {
-      const r = await con.runAndReadAll(`SELECT billing_code, snapshot, insurer_id, source_id FROM read_parquet('${path.join(out, f)}')`);
+      const r = await con.runAndReadAll(`SELECT billing_code, snapshot, insurer_id, source_id
+        FROM read_parquet('${path.join(out, f)}', file_row_number = true) ORDER BY file_row_number`);
       for (const row of r.getRows()) keys.push([String(row[0]), String(row[1]), String(row[2]), Number(row[3])]);
     }
     return keys;
