@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CLASS_SELECTION_COUNT, SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from '../../scripts/convert/series-medians';
+import { SeriesBuffer } from '../../scripts/convert/build-price-stats';
 import { Rng } from '../../scripts/sample/rng';
 
 const STATES = 4; // st 1..3 and 0 for the whole market
@@ -108,5 +109,42 @@ describe('SeriesMedians', () => {
     loop.series(rowsOf([[4, 0, 99]], [0]), () => undefined);
     loop.series(a, (...s) => again.push(s.join(',')));
     expect(again).toEqual(first);
+  });
+});
+
+describe('SeriesBuffer', () => {
+  it('holds the rows appended run by run, across chunks and block boundaries, and the class of every vid', () => {
+    const rng = new Rng(3);
+    const total = Math.floor(2.3 * SERIES_BLOCK_ROWS);
+    const gid = Int32Array.from({ length: total }, () => rng.int(0, 1000));
+    const vid = Int32Array.from({ length: total }, () => rng.int(0, 700)); // past the 256 vids the buffer starts with
+    const cls = Uint8Array.from(vid, (x) => x % 4);
+    const v = Float64Array.from({ length: total }, (_, r) => r / 100);
+    const rows = new SeriesBuffer();
+    rows.append(Int32Array.of(9), Int32Array.of(900), Uint8Array.of(1), Float64Array.of(1), 0, 1);
+    rows.clear(); // the next series starts empty, and keeps no vid of the last
+    // chunks of up to DuckDB's 2048 rows, each appended in runs of random lengths (a series' runs
+    // within a chunk): some runs cross a block boundary
+    for (let at = 0, n = 0; at < total; at += n) {
+      n = Math.min(rng.int(1, 2048), total - at);
+      for (let i = 0; i < n;) {
+        const j = Math.min(n, i + rng.int(1, 700));
+        rows.append(gid.subarray(at, at + n), vid.subarray(at, at + n), cls.subarray(at, at + n), v.subarray(at, at + n), i, j);
+        i = j;
+      }
+    }
+    expect(rows.n).toBe(total);
+    expect(rows.gid.length).toBe(3);
+    const flat = <T extends Int32Array | Float64Array>(blocks: T[], make: (n: number) => T): T => {
+      const out = make(total);
+      blocks.forEach((b, k) => out.set(b.subarray(0, Math.min(SERIES_BLOCK_ROWS, total - k * SERIES_BLOCK_ROWS)), k * SERIES_BLOCK_ROWS));
+      return out;
+    };
+    const firstDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => Array.from(a).findIndex((x, r) => x !== b[r]);
+    expect(firstDiff(flat(rows.gid, (n) => new Int32Array(n)), gid)).toBe(-1);
+    expect(firstDiff(flat(rows.vid, (n) => new Int32Array(n)), vid)).toBe(-1);
+    expect(firstDiff(flat(rows.v, (n) => new Float64Array(n)), v)).toBe(-1);
+    expect(rows.vids).toBe(vid.reduce((a, x) => Math.max(a, x), 0) + 1);
+    for (const x of new Set(vid)) expect(rows.clsOfVid[x]).toBe(x % 4);
   });
 });
