@@ -11,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
-import { sqlList, valueJoins } from './spool';
+import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -73,7 +73,9 @@ async function requireColumns(con: DuckDBConnection, file: string, wanted: reado
  */
 async function buildGroups(con: DuckDBConnection): Promise<void> {
   await con.run(`
-    CREATE TABLE named_ids AS SELECT source_id, provider_group_id, count(*) AS n FROM raw_rates GROUP BY ALL;
+    CREATE TABLE named_ids AS
+    SELECT source_id, provider_group_id, count(*) AS n
+    FROM (SELECT source_id, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM raw_price_rows) GROUP BY ALL;
     CREATE TABLE provider_groups AS
     SELECT DISTINCT ${PROVIDER_GROUP_KEY_SQL} AS provider_group_key,
            source_id, provider_group_id, provider_id, npi, tin_type, tin_value

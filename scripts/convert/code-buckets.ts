@@ -8,7 +8,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PRICE_VALUE_COLUMNS } from './price-values';
-import { RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
+import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable, valueJoins } from './spool';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
@@ -24,7 +24,7 @@ export async function planCodeBuckets(con: DuckDBConnection, bucketRows = BUCKET
     CREATE TABLE code_buckets AS
     WITH per_code AS (
       SELECT k.billing_code, sum(r.n) AS n
-      FROM (SELECT source_id, item_id, sum(${RATE_ROWS_PER_PRICE_SQL}) AS n FROM raw_prices GROUP BY ALL) r JOIN rate_items k USING (source_id, item_id)
+      FROM (SELECT source_id, item_id, sum(${RATE_ROWS_PER_PRICE_SQL}) AS n FROM raw_price_rows GROUP BY ALL) r JOIN rate_items k USING (source_id, item_id)
       GROUP BY ALL),
     cum AS (SELECT billing_code, sum(n) OVER (ORDER BY billing_code ROWS UNBOUNDED PRECEDING) - n AS before FROM per_code)
     SELECT billing_code, CAST(dense_rank() OVER (ORDER BY before // ${bucketRows}) - 1 AS INTEGER) AS bucket FROM cum;`);
@@ -112,7 +112,7 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
       if (coded && await manyCodes(con, column)) continue;
       // a value column of raw_prices holds codes (spool.ts): its values are those of the codes it uses
       await con.run(coded
-        ? `CREATE TEMP TABLE enum_codes AS SELECT DISTINCT ${column} AS code FROM raw_prices WHERE ${column} IS NOT NULL;
+        ? `CREATE TEMP TABLE enum_codes AS SELECT DISTINCT ${column} AS code FROM ${valueColumnTable(column)} WHERE ${column} IS NOT NULL;
            CREATE TEMP TABLE enum_values AS SELECT DISTINCT value AS v FROM raw_values SEMI JOIN enum_codes USING (code)`
         : `CREATE TEMP TABLE enum_values AS SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`);
       try {
@@ -142,7 +142,7 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
  * stays text, decoded bucket by bucket (withBucketPrices) as any column of many values.
  */
 async function manyCodes(con: DuckDBConnection, column: string): Promise<boolean> {
-  const r = await con.runAndReadAll(`SELECT approx_count_distinct(${column}) FROM raw_prices`);
+  const r = await con.runAndReadAll(`SELECT approx_count_distinct(${column}) FROM ${valueColumnTable(column)}`);
   return Number(r.getRows()[0]![0]) > ENUM_CODES_CHECK;
 }
 
@@ -186,8 +186,11 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
   const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
   // a value column no price gives a value (setting, additional_information in many files) is NULL, no join
   const others = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
-  const counted = others.length === 0 ? [] : (await con.runAndReadAll(`SELECT ${others.map((c) => `count(${c})`).join(', ')} FROM raw_prices`)).getRows()[0]!;
-  const empty = new Set<string>(others.filter((_, k) => Number(counted[k]) === 0));
+  const empty = new Set<string>();
+  for (const c of others) {
+    const counted = await con.runAndReadAll(`SELECT count(${c}) FROM ${valueColumnTable(c)}`);
+    if (Number(counted.getRows()[0]![0]) === 0) empty.add(c);
+  }
   const decoded = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c));
   // the others are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
   const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : BUCKET_TEXT), decoded);

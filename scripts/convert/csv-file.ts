@@ -51,6 +51,8 @@ export class CsvFile {
   private at = 0;
   /** Where the coded field being written starts in `buf` (beginField), -1 when none is. */
   private pin = -1;
+  /** Where the price shape being written starts in `buf` (beginShape), -1 when none is; never after `pin`. */
+  private shapePin = -1;
   private fd: number | null = null;
   /** Bytes in the part file (written at this position: rollback may cut the file back). */
   private written = 0;
@@ -98,6 +100,7 @@ export class CsvFile {
    */
   rollback(m: CsvMark): void {
     this.pin = -1;
+    this.shapePin = -1;
     if (m.bytes >= this.written) this.at = m.bytes - this.written;
     else {
       ftruncateSync(this.fd!, m.bytes);
@@ -135,14 +138,16 @@ export class CsvFile {
    */
   private room(bytes: number): boolean {
     if (this.at + bytes <= this.buf.length) return true;
-    if (this.pin < 0) {
+    const keep = this.shapePin >= 0 ? this.shapePin : this.pin;
+    if (keep < 0) {
       this.writeBuffer();
       return bytes <= this.buf.length;
     }
-    this.write(this.buf.subarray(0, this.pin));
-    this.buf.copyWithin(0, this.pin, this.at);
-    this.at -= this.pin;
-    this.pin = 0;
+    this.write(this.buf.subarray(0, keep));
+    this.buf.copyWithin(0, keep, this.at);
+    this.at -= keep;
+    if (this.pin >= 0) this.pin -= keep;
+    if (this.shapePin >= 0) this.shapePin -= keep;
     if (this.at + bytes > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + bytes));
       this.buf.copy(grown, 0, 0, this.at);
@@ -168,6 +173,27 @@ export class CsvFile {
     this.pin = -1;
     if (this.at === s) return;
     const code = values.code(this.buf, s, this.at);
+    this.at = s;
+    this.int(code);
+  }
+
+  /**
+   * Starts a price's shape (spool-rows.ts PRICE_SHAPE_COLUMNS), which endShape replaces by its
+   * code: the shape's fields are written between the two calls, coded (beginField, endField) and
+   * separated by SHAPE_SEPARATOR.
+   */
+  beginShape(): void {
+    this.shapePin = this.at;
+  }
+
+  /**
+   * Replaces the shape written since beginShape (its fields' codes and separators, ASCII) by its
+   * code in `shapes`, whose `raw_shapes` row holds that text.
+   */
+  endShape(shapes: PriceValues): void {
+    const s = this.shapePin;
+    this.shapePin = -1;
+    const code = shapes.code(this.buf, s, this.at);
     this.at = s;
     this.int(code);
   }

@@ -28,7 +28,7 @@ import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
-import type { PriceValues, PriceValuesMark } from './price-values';
+import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
@@ -70,6 +70,7 @@ export class FastRates extends JsonCursor {
   private expanded = 0;
   private readonly prices: CsvFile;
   private readonly values: PriceValues;
+  private readonly shapes: PriceValues;
   /** The value codes (price-values.ts) of TYPE_BYTES, CLASS_BYTES and SETTING_BYTES, by index. */
   private readonly typeCodes: number[];
   private readonly classCodes: number[];
@@ -79,6 +80,7 @@ export class FastRates extends JsonCursor {
     super();
     this.prices = rows.files.raw_prices;
     this.values = rows.values;
+    this.shapes = rows.shapes;
     const codes = (values: ReadonlySet<string>): number[] => [...values].map((v) => rows.enumCodes.get(v)!);
     this.typeCodes = codes(NEGOTIATED_TYPES);
     this.classCodes = codes(BILLING_CLASSES);
@@ -86,12 +88,13 @@ export class FastRates extends JsonCursor {
   }
 
   /** Where the spool stands, to take back an element's rows and codes (rollback). */
-  private mark(): { prices: CsvMark; values: PriceValuesMark } {
-    return { prices: this.prices.mark(), values: this.values.mark() };
+  private mark(): { prices: CsvMark; values: PriceValuesMark; shapes: PriceValuesMark } {
+    return { prices: this.prices.mark(), values: this.values.mark(), shapes: this.shapes.mark() };
   }
 
-  private rollback(m: { prices: CsvMark; values: PriceValuesMark }): void {
+  private rollback(m: { prices: CsvMark; values: PriceValuesMark; shapes: PriceValuesMark }): void {
     this.values.rollback(m.values);
+    this.shapes.rollback(m.shapes);
     this.prices.rollback(m.prices);
   }
 
@@ -354,15 +357,18 @@ export class FastRates extends JsonCursor {
       f.ascii(this.b, ids[2 * g]!, ids[2 * g + 1]!);
     }
     const v = this.values;
-    f.sep(); f.int(this.classCodes[cls]!); f.sep(); f.int(this.typeCodes[type]!); f.sep(); f.rate(rate); f.sep();
-    f.beginField(); writeCodeList(f, this.b, codesS, codesE, true); f.endField(v); f.sep();
-    f.beginField(); writeCodeList(f, this.b, modS, modE, false); f.endField(v); f.sep();
+    f.sep();
+    f.beginShape();
+    f.int(this.classCodes[cls]!); f.byte(SHAPE_SEPARATOR); f.int(this.typeCodes[type]!); f.byte(SHAPE_SEPARATOR);
+    f.beginField(); writeCodeList(f, this.b, codesS, codesE, true); f.endField(v); f.byte(SHAPE_SEPARATOR);
+    f.beginField(); writeCodeList(f, this.b, modS, modE, false); f.endField(v); f.byte(SHAPE_SEPARATOR);
     if (expS >= 0) {
       f.beginField(); f.ascii(this.b, expS, expE); f.endField(v);
     }
-    f.sep();
+    f.byte(SHAPE_SEPARATOR);
     if (setting >= 0) f.int(this.settingCodes[setting]!);
-    f.sep();
+    f.endShape(this.shapes);
+    f.sep(); f.rate(rate); f.sep();
     if (infoS >= 0) {
       f.beginField();
       if (infoSafe) f.ascii(this.b, infoS, infoE);

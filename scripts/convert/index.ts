@@ -64,8 +64,9 @@ async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void
   for (const d of result.spooled) {
     const prices = d.files.raw_prices ?? [];
     const values = d.files.raw_values ?? [];
-    await spool.loadPrices(prices, values, d.valueCodes);
-    await Promise.all([...prices, ...values].map((f) => unlink(f)));
+    const shapes = d.files.raw_shapes ?? [];
+    await spool.loadPrices({ prices, values, shapes, valueCodes: d.valueCodes, shapeCodes: d.shapeCodes });
+    await Promise.all([...prices, ...values, ...shapes].map((f) => unlink(f)));
   }
   for (const table of ['raw_items', 'raw_groups'] as const) {
     const files = result.spooled.flatMap((d) => d.files[table] ?? []);

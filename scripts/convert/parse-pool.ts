@@ -26,6 +26,8 @@ export interface SourceDone {
   files: SpoolFiles;
   /** The value codes its `raw_values` gives (SpoolRows.valueCodes), for spool.ts loadPrices. */
   valueCodes: number;
+  /** The shape codes its `raw_shapes` gives (SpoolRows.shapeCodes). */
+  shapeCodes: number;
   /** Problems by code, and the first MAX_PER_KIND of each in full. */
   counts: Record<string, number>;
   kept: MrfProblem[];

@@ -43,11 +43,12 @@ function batch(m: BatchMessage): void {
 function finish(sourceId: number): SourceDone {
   const s = sources.get(sourceId);
   sources.delete(sourceId);
-  if (!s) return { sourceId, files: {}, valueCodes: 0, counts: {}, kept: [], items: 0, priceRows: 0, providerReferences: 0, remoteReferences: 0 };
+  if (!s) return { sourceId, files: {}, valueCodes: 0, shapeCodes: 0, counts: {}, kept: [], items: 0, priceRows: 0, providerReferences: 0, remoteReferences: 0 };
   return {
     sourceId,
     files: s.rows.close(),
     valueCodes: s.rows.valueCodes,
+    shapeCodes: s.rows.shapeCodes,
     counts: s.counts,
     kept: s.kept,
     items: s.items,

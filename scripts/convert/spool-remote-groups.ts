@@ -8,7 +8,7 @@
  */
 import { unlink } from 'node:fs/promises';
 import type { MrfProblem } from '../mrf/types';
-import type { Spool } from './spool';
+import { GROUP_ID_UNNEST_SQL, type Spool } from './spool';
 import { SpoolRows } from './spool-rows';
 import type { RemoteGroup, RemoteReferenceResolver } from './remote-references';
 
@@ -43,7 +43,8 @@ export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver
   );
   if (r.currentRowCount === 0) return { used: 0, unused: 0, resolved: 0, failures: [], problems: [] };
   const named = await spool.con.runAndReadAll(
-    `SELECT DISTINCT provider_group_id FROM raw_rates WHERE source_id = $1 AND provider_group_id IN (
+    `SELECT DISTINCT provider_group_id FROM (SELECT ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM raw_price_rows WHERE source_id = $1)
+     WHERE provider_group_id IN (
        SELECT provider_group_id FROM raw_groups WHERE source_id = $1 AND remote_location IS NOT NULL AND provider_id IS NULL)`,
     [sourceId],
   );

@@ -3,15 +3,16 @@
  * (spool.ts documents the columns), buffered and written to files of at most about
  * SPOOL_PART_BYTES per raw table (csv-file.ts, which says the CSV conventions). DuckDB then loads
  * the files in bulk (`read_csv`), far faster than appending value by value. The value columns of
- * `raw_prices` (price-values.ts PRICE_VALUE_COLUMNS) hold integer codes, their text in the writer's
- * `raw_values` file.
+ * `raw_prices` (price-values.ts PRICE_VALUE_COLUMNS) are integer codes, their text in the writer's
+ * `raw_values` file; six of them (PRICE_SHAPE_COLUMNS) are written as one code, the price's
+ * shape, whose `raw_shapes` row lists their codes (spool.ts).
  */
 import { createHash } from 'node:crypto';
 import { providerId } from '../../contract/metrics';
 import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
-import { PriceValues, type PriceValuesMark } from './price-values';
+import { PriceValues, SHAPE_SEPARATOR, type PriceValuesMark } from './price-values';
 
 /**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
@@ -23,7 +24,7 @@ export const GROUP_ID_SEPARATOR = '\x1f';
 export const INLINE_PREFIX = 'inline:';
 
 /** Names of the raw tables, in spool.ts. */
-export const RAW_TABLES = ['raw_prices', 'raw_values', 'raw_items', 'raw_groups'] as const;
+export const RAW_TABLES = ['raw_prices', 'raw_values', 'raw_shapes', 'raw_items', 'raw_groups'] as const;
 
 /** The spool files of one source written by one thread, in order, by raw table (SpoolRows.close). */
 export type SpoolFiles = Partial<Record<(typeof RAW_TABLES)[number], string[]>>;
@@ -33,22 +34,28 @@ export class SpoolRows {
   readonly files: Record<(typeof RAW_TABLES)[number], CsvFile>;
   /** The codes of the price columns of few values (price-values.ts), into `raw_values`. */
   readonly values: PriceValues;
+  /** The codes of the prices' shapes (price-values.ts PRICE_SHAPE_COLUMNS), into `raw_shapes`. */
+  readonly shapes: PriceValues;
   /** The codes of the CMS enum values (normalize-price.ts), by value: the fast path writes them directly. */
   readonly enumCodes: ReadonlyMap<string, number>;
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();
   /** The value codes before any was given: a writer that spools no price gives none (close). */
   private readonly noValues: PriceValuesMark;
+  private readonly noShapes: PriceValuesMark;
 
   constructor(prefix: string, readonly sourceId: number) {
     this.files = {
       raw_prices: new CsvFile(`${prefix}-raw_prices`),
       raw_values: new CsvFile(`${prefix}-raw_values`),
+      raw_shapes: new CsvFile(`${prefix}-raw_shapes`),
       raw_items: new CsvFile(`${prefix}-raw_items`),
       raw_groups: new CsvFile(`${prefix}-raw_groups`),
     };
     this.values = new PriceValues(this.files.raw_values);
     this.noValues = this.values.mark();
+    this.shapes = new PriceValues(this.files.raw_shapes);
+    this.noShapes = this.shapes.mark();
     const enums = new Map<string, number>();
     for (const v of [...NEGOTIATED_TYPES, ...BILLING_CLASSES, ...SETTINGS]) enums.set(v, this.values.codeOf(v));
     this.enumCodes = enums;
@@ -57,6 +64,11 @@ export class SpoolRows {
   /** The number of value codes given (price-values.ts): spool.ts offsets the next writer's by it. */
   get valueCodes(): number {
     return this.values.next;
+  }
+
+  /** The number of shape codes given: spool.ts offsets the next writer's by it. */
+  get shapeCodes(): number {
+    return this.shapes.next;
   }
 
   /** One `raw_items` row. */
@@ -83,13 +95,15 @@ export class SpoolRows {
       const p = rate.prices[k]!;
       f.int(this.sourceId); f.sep(); f.int(itemId); f.sep(); f.int(rateIndex); f.sep(); f.int(k); f.sep();
       f.text(groups); f.sep();
-      f.beginField(); f.text(p.billing_class); f.endField(v); f.sep();
-      f.beginField(); f.text(p.negotiated_type); f.endField(v); f.sep();
+      f.beginShape();
+      f.beginField(); f.text(p.billing_class); f.endField(v); f.byte(SHAPE_SEPARATOR);
+      f.beginField(); f.text(p.negotiated_type); f.endField(v); f.byte(SHAPE_SEPARATOR);
+      f.beginField(); f.codes(p.service_code); f.endField(v); f.byte(SHAPE_SEPARATOR);
+      f.beginField(); f.codes(p.billing_code_modifier); f.endField(v); f.byte(SHAPE_SEPARATOR);
+      f.beginField(); f.text(p.expiration_date); f.endField(v); f.byte(SHAPE_SEPARATOR);
+      f.beginField(); f.text(p.setting); f.endField(v);
+      f.endShape(this.shapes); f.sep();
       f.rate(p.negotiated_rate); f.sep();
-      f.beginField(); f.codes(p.service_code); f.endField(v); f.sep();
-      f.beginField(); f.codes(p.billing_code_modifier); f.endField(v); f.sep();
-      f.beginField(); f.text(p.expiration_date); f.endField(v); f.sep();
-      f.beginField(); f.text(p.setting); f.endField(v); f.sep();
       f.beginField(); f.text(p.additional_information); f.endField(v); f.end();
     }
     this.priceRows += rate.prices.length * Math.max(1, ids.length);
@@ -121,7 +135,10 @@ export class SpoolRows {
   /** Flushes and closes every file; returns the paths of the parts that have rows, by table. */
   close(): SpoolFiles {
     // the codes serve prices only: without any (groups, items), not even the seeded enums are kept
-    if (this.files.raw_prices.rows === 0) this.values.rollback(this.noValues);
+    if (this.files.raw_prices.rows === 0) {
+      this.values.rollback(this.noValues);
+      this.shapes.rollback(this.noShapes);
+    }
     const out: SpoolFiles = {};
     for (const name of RAW_TABLES) {
       const parts = this.files[name].close();

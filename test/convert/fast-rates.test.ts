@@ -188,8 +188,11 @@ describe('the fast path of the parser threads', () => {
     expect(fast.state.items).toBe(2);
     // the value columns as codes (price-values.ts): 0-9 the CMS enum values every writer starts with
     // (negotiated types, billing classes, settings but `both`), then each new value as it comes
-    expect(fast.files.raw_prices!.split('\n')[0]).toBe('3,0,0,0,1\x1f22\x1f690.64470,5,0,123.4,10,11,12,,');
-    expect(fast.files.raw_prices!.split('\n')[1]).toBe('3,0,0,1,1\x1f22\x1f690.64470,7,2,7,13,14,15,,16');
+    // and a price's shape (billing class, negotiated type, service codes, modifiers, expiration date,
+    // setting) as one code, whose raw_shapes row lists their codes
+    expect(fast.files.raw_prices!.split('\n')[0]).toBe('3,0,0,0,1\x1f22\x1f690.64470,0,123.4,');
+    expect(fast.files.raw_prices!.split('\n')[1]).toBe('3,0,0,1,1\x1f22\x1f690.64470,1,7,16');
+    expect(fast.files.raw_shapes!.trimEnd().split('\n')).toEqual(['0,5:0:10:11:12:', '1,7:2:13:14:15:']);
     expect(fast.files.raw_values!.split('\n').slice(0, 17)).toEqual([
       '0,negotiated', '1,derived', '2,fee schedule', '3,percentage', '4,per diem', '5,professional', '6,institutional', '7,both',
       '8,inpatient', '9,outpatient', '10,01', '11,""', '12,9999-12-31', '13,"11,22"', '14,"26,TC"', '15,2025-12-31', '16,"a, ""b"""',
@@ -200,11 +203,11 @@ describe('the fast path of the parser threads', () => {
   });
 
   it('takes back rows already written out when it gives up past a full buffer', async () => {
-    // one item of ~4 MB of prices (the spool's buffer is 1 MB) whose last rate names inline groups: slow path
+    // one item of ~5 MB of prices (the spool's buffer is 1 MB) whose last rate names inline groups: slow path
     const p = '{"negotiated_type":"negotiated","negotiated_rate":10.5,"expiration_date":"9999-12-31","service_code":["11"],"billing_class":"professional"}';
     const r = `{"provider_references":[1,2],"negotiated_prices":[${Array(100).fill(p).join(',')}]}`;
     const inline = '{"provider_groups":[{"npi":[1234567893],"tin":{"type":"ein","value":"12-3456789"}}],"negotiated_prices":[' + p + ']}';
-    const text = `{"negotiation_arrangement":"ffs","billing_code_type":"CPT","billing_code":"99213","negotiated_rates":[${Array(700).fill(r).join(',')},${inline}]}`;
+    const text = `{"negotiation_arrangement":"ffs","billing_code_type":"CPT","billing_code":"99213","negotiated_rates":[${Array(1000).fill(r).join(',')},${inline}]}`;
     const { fast, slow } = await spoolBoth(path.join(tmp, 'large'), [{ kind: 'in_network', text }, { kind: 'rate', text: r }]);
     expect(fast.paths).toEqual(['slow', 'fast']);
     expect(fast.files).toEqual(slow.files);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PRICE_VALUE_COLUMNS } from '../../scripts/convert/price-values';
+import { MAX_KEY_BYTES, PRICE_VALUE_COLUMNS } from '../../scripts/convert/price-values';
 import { openSpool, valueJoins, type Spool } from '../../scripts/convert/spool';
 import { SpoolRows } from '../../scripts/convert/spool-rows';
 import { mulberry32 } from '../../contract/prng';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const files = rows.close();
   csv = await readFile(files.raw_prices![0]!, 'utf8');
   spool = await openSpool(tmp);
-  await spool.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
+  await spool.loadPrices({ prices: files.raw_prices!, values: files.raw_values!, shapes: files.raw_shapes ?? [], valueCodes: rows.valueCodes, shapeCodes: rows.shapeCodes });
   const r = await spool.con.runAndReadAll(
     'SELECT item_id, provider_group_id, negotiated_rate FROM raw_rates ORDER BY item_id, negotiated_rate, provider_group_id');
   expanded = r.getRows().map(([i, g, v]) => [Number(i), g === null ? null : String(g), Number(v)]);
@@ -83,7 +83,7 @@ describe('the CSV text of rates, text fields and long lines', () => {
     const files = rows.close();
     const spool2 = await openSpool(dir);
     try {
-      await spool2.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
+      await spool2.loadPrices({ prices: files.raw_prices!, values: files.raw_values!, shapes: files.raw_shapes ?? [], valueCodes: rows.valueCodes, shapeCodes: rows.shapeCodes });
       const v = valueJoins('p');
       const r = await spool2.con.runAndReadAll(`SELECT p.* EXCLUDE (${PRICE_VALUE_COLUMNS.join(', ')}),
         ${PRICE_VALUE_COLUMNS.map((c) => `${v.value(c)} AS ${c}`).join(', ')} FROM raw_prices p ${v.joins} ORDER BY item_id`);
@@ -100,8 +100,29 @@ describe('the CSV text of rates, text fields and long lines', () => {
     for (let k = 0; k < 3000; k++) rates.push(Number((rnd() * 10_000).toFixed(2)), rnd() * 1000, Number((rnd() * 100).toFixed(3)));
     const { csv, rows } = await roundTrip('rates', rates.map(price));
     expect(rows.map((r) => Number(r.negotiated_rate))).toEqual(rates.map((r) => (Object.is(r, -0) ? 0 : r)));
-    const texts = csv.split('\n').slice(0, 11).map((l) => l.split(',')[7]);
+    const texts = csv.split('\n').slice(0, 11).map((l) => l.split(',')[6]);
     expect(texts).toEqual(['0', '0', '0.1', '0.2', '0.30000000000000004', '0.3', '1', '1.5', '1.05', '10.1', '99.99']);
+  });
+
+  it('gives each price its shape back, shapes cut by buffer flushes and shared by many prices', async () => {
+    // code lists of up to ~3 kB: the buffer (1 MB) is written out in the middle of some prices'
+    // shapes, whose bytes must then be kept; 40 lists x 3 classes x 2 dates: shapes repeat
+    const rnd = mulberry32(12);
+    const lists = Array.from({ length: 40 }, (_, k) => Array.from({ length: 1 + Math.floor(rnd() * 120) }, (_, j) => String((k * 7 + j) % 100).padStart(2, '0')));
+    const classes = ['professional', 'institutional', 'both'];
+    const prices = Array.from({ length: 100_000 }, (_, k): MrfPrice => ({
+      ...price(k + 1), billing_class: classes[k % 3]!, service_code: lists[Math.floor(rnd() * lists.length)]!,
+      expiration_date: k % 5 === 0 ? '2025-12-31' : '9999-12-31', billing_code_modifier: k % 7 === 0 ? ['26'] : [],
+    }));
+    const { csv, rows } = await roundTrip('shapes', prices);
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(0);
+    expect(rows).toHaveLength(prices.length);
+    const want = prices.map((p) => [p.billing_class, p.service_code.join(','), p.expiration_date, p.billing_code_modifier.join(',')].join('|'));
+    const got = rows.map((r) => [r.billing_class, r.service_codes, r.expiration_date, r.modifiers].join('|'));
+    expect(got.findIndex((g, k) => g !== want[k])).toBe(-1);
+    // shapes are shared: fewer codes than prices (a code list longer than MAX_KEY_BYTES has a code, so a shape, of its own each time)
+    const long = prices.filter((p) => p.service_code.join(',').length + 2 > MAX_KEY_BYTES).length;
+    expect(new Set(csv.trimEnd().split('\n').map((l) => l.split(',')[5])).size).toBeLessThan(long + (prices.length - long) / 2);
   });
 
   it('keeps text fields exactly: quotes, commas, line breaks, non-ASCII, empty versus absent', async () => {
@@ -144,8 +165,8 @@ describe('the working database', () => {
       const compressions = async (checkpointCsvBytes: number): Promise<Set<string>> => {
         const db = await openSpool(dir, { checkpointCsvBytes });
         try {
-          await db.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
-          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'provider_group_ids'`);
+          await db.loadPrices({ prices: files.raw_prices!, values: files.raw_values!, shapes: files.raw_shapes ?? [], valueCodes: rows.valueCodes, shapeCodes: rows.shapeCodes });
+          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'provider_group_ids'`);
           return new Set(r.getRows().map(([c]) => String(c)));
         } finally {
           db.close();
@@ -162,9 +183,9 @@ describe('the working database', () => {
       const afterTwo = async (checkpointCsvBytes: number): Promise<Set<string>> => {
         const db = await openSpool(dir, { checkpointCsvBytes });
         try {
-          await db.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
-          await db.loadPrices(files.raw_prices!, files.raw_values!, rows.valueCodes);
-          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'provider_group_ids'`);
+          await db.loadPrices({ prices: files.raw_prices!, values: files.raw_values!, shapes: files.raw_shapes ?? [], valueCodes: rows.valueCodes, shapeCodes: rows.shapeCodes });
+          await db.loadPrices({ prices: files.raw_prices!, values: files.raw_values!, shapes: files.raw_shapes ?? [], valueCodes: rows.valueCodes, shapeCodes: rows.shapeCodes });
+          const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'provider_group_ids'`);
           return new Set(r.getRows().map(([c]) => String(c)));
         } finally {
           db.close();
@@ -208,10 +229,10 @@ describe('the working database', () => {
           return run(sql, ...rest);
         };
         try {
-          await db.loadPrices(files, [], 0); // the codes' texts (raw_values) play no part here
+          await db.loadPrices({ prices: files, values: [], shapes: [], valueCodes: 0, shapeCodes: 0 }); // the codes' texts (raw_values, raw_shapes) play no part here
           const loaded = statements.splice(0);
-          const t = await db.con.runAndReadAll(`SELECT count(*), sum(negotiated_rate), count(DISTINCT provider_group_ids), min(item_id), max(item_id) FROM raw_prices`);
-          const c = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_prices') WHERE column_name = 'billing_class'`);
+          const t = await db.con.runAndReadAll(`SELECT count(*), sum(negotiated_rate), count(DISTINCT provider_group_ids), min(item_id), max(item_id) FROM raw_price_rows`);
+          const c = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'shape'`);
           return { statements: loaded, table: JSON.stringify(t.getRows().map((r) => r.map(String))), compressions: new Set(c.getRows().map(([x]) => String(x))) };
         } finally {
           db.close();

@@ -66,7 +66,7 @@ describe('the working database of the last phase', () => {
       expect(statements.slice(0, bucket).some((s) => s.tables.includes(t)), t).toBe(true);
       expect(statements[bucket]!.tables, t).not.toContain(t);
     }
-    expect(statements[bucket]!.tables).toEqual(expect.arrayContaining(['raw_prices', 'resolved_groups', 'rate_items', 'ps_states', 'ps_results']));
+    expect(statements[bucket]!.tables).toEqual(expect.arrayContaining(['raw_price_rows', 'raw_shapes', 'resolved_groups', 'rate_items', 'ps_states', 'ps_results']));
   });
 
   it('writes provider_groups and providers before any bucket, and drops them once written', () => {
