@@ -134,7 +134,8 @@ export class CsvFile {
 
   /**
    * Makes room for `bytes` more bytes; false when they can never fit in the buffer. While a coded
-   * field is written (beginField), its bytes stay in the buffer, which grows when they do not fit.
+   * field or a shape is written (beginField, beginShape), its bytes stay in the buffer, which grows
+   * when they do not fit.
    */
   private room(bytes: number): boolean {
     if (this.at + bytes <= this.buf.length) return true;
@@ -178,7 +179,7 @@ export class CsvFile {
   }
 
   /**
-   * Starts a price's shape (spool-rows.ts PRICE_SHAPE_COLUMNS), which endShape replaces by its
+   * Starts a price's shape (price-values.ts PRICE_SHAPE_COLUMNS), which endShape replaces by its
    * code: the shape's fields are written between the two calls, coded (beginField, endField) and
    * separated by SHAPE_SEPARATOR.
    */

@@ -58,6 +58,13 @@ export type FastItemOutcome =
   | { done: false }
   | { done: true; item: MrfInNetworkItem | null; kept: boolean };
 
+/** Where a FastRates spool stands: its price rows, value codes and shape codes (mark, rollback). */
+interface SpoolMark {
+  prices: CsvMark;
+  values: PriceValuesMark;
+  shapes: PriceValuesMark;
+}
+
 /**
  * The fast path of one parser thread for one source's spool (`rows`). Not re-entrant; state is
  * reused from element to element, so that a price allocates nothing.
@@ -88,11 +95,11 @@ export class FastRates extends JsonCursor {
   }
 
   /** Where the spool stands, to take back an element's rows and codes (rollback). */
-  private mark(): { prices: CsvMark; values: PriceValuesMark; shapes: PriceValuesMark } {
+  private mark(): SpoolMark {
     return { prices: this.prices.mark(), values: this.values.mark(), shapes: this.shapes.mark() };
   }
 
-  private rollback(m: { prices: CsvMark; values: PriceValuesMark; shapes: PriceValuesMark }): void {
+  private rollback(m: SpoolMark): void {
     this.values.rollback(m.values);
     this.shapes.rollback(m.shapes);
     this.prices.rollback(m.prices);

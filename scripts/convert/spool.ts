@@ -32,7 +32,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from './price-values';
+import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
 import type { RAW_TABLES } from './spool-rows';
 
 /**
@@ -265,7 +265,8 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       const shift = (c: string): string => (base === 0 ? c : `${c} + ${base}`);
       await load('raw_values', values, `${shift('code')}, value`);
       // a shape's text: its columns' value codes joined by SHAPE_SEPARATOR, empty for NULL (price-values.ts)
-      const parts = PRICE_SHAPE_COLUMNS.map((_, k) => shift(`CAST(nullif(split_part(value, ':', ${k + 1}), '') AS BIGINT)`));
+      const sep = String.fromCharCode(SHAPE_SEPARATOR);
+      const parts = PRICE_SHAPE_COLUMNS.map((_, k) => shift(`CAST(nullif(split_part(value, '${sep}', ${k + 1}), '') AS BIGINT)`));
       await load('raw_shapes', shapes, `code + ${sBase}, ${parts.join(', ')}`);
       await load('raw_prices', prices, `source_id, item_id, rate_index, price_index, provider_group_ids, shape + ${sBase}, negotiated_rate,
         ${shift('additional_information')}`);
