@@ -187,9 +187,11 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
   // a value column no price gives a value (setting, additional_information in many files) is NULL, no join
   const others = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
   const empty = new Set<string>();
-  for (const c of others) {
-    const counted = await con.runAndReadAll(`SELECT count(${c}) FROM ${valueColumnTable(c)}`);
-    if (Number(counted.getRows()[0]![0]) === 0) empty.add(c);
+  // one scan per table that holds some of them (spool.ts valueColumnTable)
+  for (const table of new Set(others.map(valueColumnTable))) {
+    const columns = others.filter((c) => valueColumnTable(c) === table);
+    const counted = (await con.runAndReadAll(`SELECT ${columns.map((c) => `count(${c})`).join(', ')} FROM ${table}`)).getRows()[0]!;
+    columns.forEach((c, k) => Number(counted[k]) === 0 && empty.add(c));
   }
   const decoded = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c));
   // the others are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
