@@ -96,6 +96,8 @@ export class SeriesMedians {
   private readonly runPidVid: Int32Array;
   /** (pid, vid) pairs of the current run, for the pids it reaches through several groups. */
   private readonly runPairs = new Set<number>();
+  /** The run whose pairs runPairs holds (emptied when another run first needs it). */
+  private pairsRun = -1;
   private stamp = 0;
   private run = 0;
   /** Keys of the series whose upper middle value pass 2 has not reached yet (hi NaN). */
@@ -151,13 +153,23 @@ export class SeriesMedians {
    * counts the providers per key; pass 2 keeps running sums and, at the end of each run, notes the
    * value at which they pass the middle positions, and stops once every key has both (about half
    * way through a series: 0.3-0.4 s of the main thread less on the 1 GB benchmark file).
+   * A group's single providers are added here, with the arrays in locals (V8 reloads a field's
+   * typed array at every access otherwise); its shared providers, where it has any, by shared().
    */
   private pass(rows: SeriesRows, first: boolean): void {
     let open = false;
     let value = 0;
     let lastG = -1;
     let lastX = -1;
-    const { clsOfVid } = rows;
+    const { clsOfVid, vids } = rows;
+    const { weightStart, weightSt, weightN, sharedStart, stateCount: s } = this.m;
+    const g0 = this.groupCount;
+    const { keyStamp, touched, total, providers, seenGroup, runStamp, runTouched, cum } = this;
+    const stamp = this.stamp;
+    // the run's number and its touched keys, in locals; this.run and this.runTouchedCount for shared()
+    let run = this.run;
+    let runTouchedCount = 0;
+    let touchedCount = this.touchedCount;
     for (let b = 0, left = rows.n; left > 0; b++) {
       const gid = rows.gid[b]!;
       const vid = rows.vid[b]!;
@@ -167,14 +179,16 @@ export class SeriesMedians {
       for (let o = 0; o < size; o++) {
         if (!open || v[o] !== value) {
           if (open && !first) {
-            this.endRun(value);
-            if (this.unresolved === 0) return; // every median found: the rest of pass 2 would change none
+            this.endRun(value, runTouchedCount);
+            if (this.unresolved === 0) {
+              this.run = run;
+              return; // every median found: the rest of pass 2 would change none
+            }
           }
           open = true;
           value = v[o]!;
-          this.run++;
-          this.runTouchedCount = 0;
-          if (this.runPairs.size > 0) this.runPairs.clear();
+          run++;
+          runTouchedCount = 0;
           lastG = -1;
           lastX = -1;
         }
@@ -183,21 +197,73 @@ export class SeriesMedians {
         if (g === lastG && x === lastX) continue; // an identical row counts once
         lastG = g;
         lastX = x;
-        this.row(g, x, CLASS_MASKS[clsOfVid[x]!]!, rows.vids, first);
+        const mask = CLASS_MASKS[clsOfVid[x]!]!;
+        const w0 = weightStart[g]!;
+        const w1 = weightStart[g + 1]!;
+        if (w1 > w0) {
+          if (first) {
+            for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+              if ((mask & (1 << cs)) === 0) continue;
+              const base = cs * s;
+              for (let k = w0; k < w1; k++) {
+                const key = base + weightSt[k]!;
+                if (keyStamp[key] !== stamp) {
+                  keyStamp[key] = stamp;
+                  touched[touchedCount++] = key;
+                  total[key] = 0;
+                  providers[key] = 0;
+                }
+                total[key] = total[key]! + weightN[k]!;
+              }
+              if (seenGroup[cs * g0 + g] !== stamp) {
+                seenGroup[cs * g0 + g] = stamp;
+                for (let k = w0; k < w1; k++) {
+                  const key = base + weightSt[k]!;
+                  providers[key] = providers[key]! + weightN[k]!;
+                }
+              }
+            }
+          } else {
+            for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+              if ((mask & (1 << cs)) === 0) continue;
+              const base = cs * s;
+              for (let k = w0; k < w1; k++) {
+                const key = base + weightSt[k]!;
+                if (runStamp[key] !== run) {
+                  runStamp[key] = run;
+                  runTouched[runTouchedCount++] = key;
+                }
+                cum[key] = cum[key]! + weightN[k]!;
+              }
+            }
+          }
+        }
+        if (sharedStart[g + 1]! > sharedStart[g]!) {
+          this.run = run;
+          this.runTouchedCount = runTouchedCount;
+          this.touchedCount = touchedCount;
+          this.shared(g, x, mask, vids, first);
+          runTouchedCount = this.runTouchedCount;
+          touchedCount = this.touchedCount;
+        }
       }
     }
-    if (open && !first) this.endRun(value);
+    this.run = run;
+    this.runTouchedCount = runTouchedCount;
+    this.touchedCount = touchedCount;
+    if (open && !first) this.endRun(value, runTouchedCount);
   }
 
-  /** The end of a run of `value` in pass 2: the first value whose running weight passes floor/ceil((total - 1) / 2). */
-  private endRun(value: number): void {
-    for (let t = 0; t < this.runTouchedCount; t++) {
-      const k = this.runTouched[t]!;
-      const c = this.cum[k]!;
-      const half = (this.total[k]! - 1) / 2;
-      if (Number.isNaN(this.lo[k]!) && c > Math.floor(half)) this.lo[k] = value;
-      if (Number.isNaN(this.hi[k]!) && c > Math.ceil(half)) {
-        this.hi[k] = value;
+  /** The end of a run of `value` in pass 2, which touched `touchedKeys` keys: the first value whose running weight passes floor/ceil((total - 1) / 2). */
+  private endRun(value: number, touchedKeys: number): void {
+    const { runTouched, cum, total, lo, hi } = this;
+    for (let t = 0; t < touchedKeys; t++) {
+      const k = runTouched[t]!;
+      const c = cum[k]!;
+      const half = (total[k]! - 1) / 2;
+      if (Number.isNaN(lo[k]!) && c > Math.floor(half)) lo[k] = value;
+      if (Number.isNaN(hi[k]!) && c > Math.ceil(half)) {
+        hi[k] = value;
         this.unresolved--;
       }
     }
@@ -223,28 +289,12 @@ export class SeriesMedians {
   }
 
   /**
-   * The weights of one distinct (gid, vid) row of the current run, in the class selections `mask`:
-   * it counts once per single provider of its group in each state, and each shared provider once
-   * per distinct (pid, vid) among the run's groups. Pass 1 (`first`) also counts the series'
-   * providers per key.
+   * The shared providers of one distinct (gid, vid) row of the current run (pass() adds the single
+   * ones), in the class selections `mask`: each counts once per distinct (pid, vid) among the run's
+   * groups. Pass 1 (`first`) also counts them as the series' providers per key.
    */
-  private row(g: number, x: number, mask: number, vids: number, first: boolean): void {
-    const { weightStart, weightSt, weightN, sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
-    const g0 = this.groupCount;
-    const w0 = weightStart[g]!;
-    const w1 = weightStart[g + 1]!;
-    for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
-      if ((mask & (1 << cs)) === 0) continue;
-      const base = cs * s;
-      for (let k = w0; k < w1; k++) this.add(base + weightSt[k]!, weightN[k]!, first);
-      if (first && this.seenGroup[cs * g0 + g] !== this.stamp) {
-        this.seenGroup[cs * g0 + g] = this.stamp;
-        for (let k = w0; k < w1; k++) {
-          const at = base + weightSt[k]!;
-          this.providers[at] = this.providers[at]! + weightN[k]!;
-        }
-      }
-    }
+  private shared(g: number, x: number, mask: number, vids: number, first: boolean): void {
+    const { sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
     for (let k = sharedStart[g]!, end = sharedStart[g + 1]!; k < end; k++) {
       const p = sharedPid[k]!;
       if (this.runPid[p] !== this.run) {
@@ -252,6 +302,10 @@ export class SeriesMedians {
         this.runPidVid[p] = x;
       } else {
         // reached again in this run through another group: count each (pid, vid) once
+        if (this.pairsRun !== this.run) {
+          this.runPairs.clear();
+          this.pairsRun = this.run;
+        }
         this.runPairs.add(p * vids + this.runPidVid[p]!);
         const pair = p * vids + x;
         if (this.runPairs.has(pair)) continue;
