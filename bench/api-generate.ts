@@ -7,7 +7,8 @@
  * scripts/convert/build-tables.ts (distinct dollar rows per NPI; medians per snapshot x insurer x
  * code x class selection x state, plus 'ALL'); the Parquet files and the row-group index come from
  * the converter's own writer (scripts/convert/write-parquet.ts), but for `rates`, a table here rather
- * than the converter's spool: one part sorted by billing code, in the converter's row groups.
+ * than the converter's spool: one part sorted by billing code, in the converter's row groups, each
+ * price naming one provider group.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -67,7 +68,9 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
       SELECT snapshot, insurer_id, billing_code, class_selection, state, median(negotiated_rate), count(*)::INTEGER,
         count(DISTINCT provider_id)::INTEGER FROM x WHERE state IS NOT NULL GROUP BY ALL;`);
   await mkdir(path.join(dir, 'rates'), { recursive: true });
-  const copied = await con.runAndReadAll(`COPY (SELECT ${COLUMNS.rates.join(', ')} FROM rates ORDER BY billing_code, snapshot, insurer_id, source_id,
+  // a rates part's row is a price with its list of group ids (contract/dataset.ts): here one group each
+  const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `[split_part(provider_group_key, ':', 2)] AS provider_group_ids` : c));
+  const copied = await con.runAndReadAll(`COPY (SELECT ${cols.join(', ')} FROM rates ORDER BY billing_code, snapshot, insurer_id, source_id,
       provider_group_key, negotiated_rate, billing_class, negotiated_type)
     TO '${path.join(dir, 'rates', 'part-0.parquet').replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE})`);
   const rates = await describeRates(con, dir, [Number(copied.getRows()[0]![0])]);

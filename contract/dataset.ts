@@ -6,9 +6,11 @@
  * README's data dictionary; change both together.
  *
  * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
- * - `rates`: one row per (negotiated price x provider reference) as published; sorted by
- *   billing_code so the worker can read only the row groups of one code (manifest row-group index).
- *   Never multiplied by NPIs (architecture.md §5).
+ * - `rates`: one row per negotiated price as published, with the ids of the provider groups it
+ *   applies to as a list (`provider_group_ids`); its rate rows (metrics.md, Rows that count) are
+ *   that list unnested, one per group (rateRowsSql). Sorted by billing_code so the worker can read
+ *   only the row groups of one code (manifest row-group index). Never multiplied by NPIs
+ *   (architecture.md §5).
  * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
  * - `providers`: one row per provider id seen in a group, enriched from the NPI registry.
  * - `services`: one row per billing code of type CPT/HCPCS seen in the rates (name, category).
@@ -181,7 +183,7 @@ export const COLUMNS = {
     'billing_class',
     'negotiated_type',
     'negotiated_rate',
-    'provider_group_key',
+    'provider_group_ids',
     'service_codes',
     'modifiers',
     'expiration_date',
@@ -224,4 +226,27 @@ export interface PriceStatRow {
   median_rate: number;
   rate_count: number;
   provider_count: number;
+}
+
+/**
+ * The columns of a rate row (metrics.md, Rows that count), the worker's `rates` table: the stored
+ * `rates` columns (COLUMNS.rates) with `provider_group_ids` unnested to one row per group, each as
+ * its `provider_group_key` (`<source_id>:<provider_group_id>`, provider_groups' key).
+ */
+export const RATE_ROW_COLUMNS = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? 'provider_group_key' : c)) as
+  ReadonlyArray<Exclude<(typeof COLUMNS.rates)[number], 'provider_group_ids'> | 'provider_group_key'>;
+
+/**
+ * DuckDB SQL of the rate rows (RATE_ROW_COLUMNS, in file order) of `from`, a relation of `rates`
+ * parts: a price's row once per id of its `provider_group_ids`, in the list's order, keyed
+ * `<source_id>:<provider_group_id>`; once with a NULL key when the list is NULL (the rate names no
+ * group). An id no `provider_groups` row has (a remote reference that failed, a dangling id) keeps
+ * its key and joins no provider: the empty provider of metrics.md. A part written by converter
+ * 0.5.1 or earlier, which stored the rate rows themselves (`provider_group_key`, no list), is read
+ * as it is (`legacy`: whether `from` has that column).
+ */
+export function rateRowsSql(from: string, legacy = false): string {
+  if (legacy) return `SELECT ${RATE_ROW_COLUMNS.join(', ')} FROM ${from}`;
+  const cols = RATE_ROW_COLUMNS.map((c) => (c === 'provider_group_key' ? `CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key` : c));
+  return `SELECT ${cols.join(', ')} FROM (SELECT *, unnest(coalesce(provider_group_ids, [NULL::VARCHAR])) AS provider_group_id FROM ${from})`;
 }

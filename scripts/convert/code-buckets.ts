@@ -50,7 +50,7 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
  * bucket's sorted prices 0.16 -> 0.12 s. `billing_code` is never one: the writer gives an ENUM
  * column's row groups the statistics of its whole value set, and the manifest's row-group index
  * (write-parquet.ts) needs each row group's own billing-code range; neither is
- * `provider_group_key`, which has a value per group.
+ * `provider_group_ids`, a list of a value per group.
  */
 export const ENUM_COLUMNS = {
   rate_items: ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'],
@@ -177,9 +177,12 @@ const BUCKET_TEXT = 'bucket_text';
  * its table of ENUM values; the others, and every one of a database built without it, as text
  * (a price's codes joined to the bucket's rows of `raw_values`, BUCKET_TEXT), but a value column no
  * price fills, NULL without a join. Joins cost what the casts of the text did (session 11).
+ * With `place`, each price's place in its file (`item_order`, `rate_index`, `price_index`) too:
+ * what the rates parts regroup a price's ids by when the states filter drops some
+ * (write-parquet.ts ratesPartSql).
  * @throws when SQL fails.
  */
-export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPricesPlan> {
+export async function bucketPricesPlan(con: DuckDBConnection, options: { place?: boolean } = {}): Promise<BucketPricesPlan> {
   const types = await bucketEnumTypes(con);
   const col = (alias: string, column: string): string =>
     types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
@@ -200,7 +203,8 @@ export async function bucketPricesPlan(con: DuckDBConnection): Promise<BucketPri
     'expiration_date', 'setting', 'additional_information'].map((c) => (empty.has(c) ? `CAST(NULL AS VARCHAR) AS ${c}`
     : (PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
   const textColumns = others.filter((c) => !empty.has(c));
-  return { columns: [...item, ...price].join(', '), joins: v.joins, textColumns };
+  const place = options.place ? ['i.item_order', 'p.rate_index', 'p.price_index'] : [];
+  return { columns: [...item, ...price, ...place].join(', '), joins: v.joins, textColumns };
 }
 
 /**

@@ -25,7 +25,7 @@ import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest (0.5.1: columns of few values written from ENUMs: same rows, other file bytes; 0.5.0: provider groups only when a rate names them). */
-export const CONVERTER_VERSION = '0.5.1';
+export const CONVERTER_VERSION = '0.6.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -365,7 +365,8 @@ async function makeManifest(spool: Spool, p: ManifestParts): Promise<DatasetMani
     tables: p.tables,
     sources: p.sources,
     counts: {
-      rate_rows: p.tables.rates.rows,
+      // the rate rows of the rates parts' lists, as fillSourceCounts counts them
+      rate_rows: p.sources.reduce((a, s) => a + s.rate_rows, 0),
       unresolved_rate_rows: p.sources.reduce((a, s) => a + s.unresolved_rate_rows, 0),
       provider_groups: await scalar(spool, 'SELECT count(*) FROM resolved_groups WHERE kept'),
       providers: p.tables.providers.rows,

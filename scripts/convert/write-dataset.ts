@@ -21,7 +21,7 @@ import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets'
 import { mkdir } from 'node:fs/promises';
 import { connectSpool, DUCKDB_MEMORY_LIMIT } from './spool';
 import path from 'node:path';
-import { describeRates, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
+import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
 /**
  * DuckDB's memory limit during the phase (spool.ts DUCKDB_MEMORY_LIMIT, 160 MB, before and after):
@@ -94,9 +94,10 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
 export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
   await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const stats = await preparePriceStats(con);
-  const sql = await ratesPartSql(con);
+  const dropped = await hasDroppedGroups(con);
+  const sql = ratesPartSql(dropped);
   const buckets = await bucketCount(con);
-  const plan = await bucketPricesPlan(con);
+  const plan = await bucketPricesPlan(con, { place: dropped });
   const tasks: Array<Task<DuckDBConnection>> = [];
   const out = {} as Record<TableName, ManifestTable>;
   // the tables nothing reads once written, first: dropped, they leave DuckDB's memory limit to the buckets

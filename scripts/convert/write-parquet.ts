@@ -10,16 +10,14 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
-import { PROVIDER_GROUP_KEY_SQL } from './build-tables';
-import { GROUP_ID_UNNEST_SQL } from './spool';
 
 /**
- * Rows per Parquet row group of `rates`: small enough that one billing code reads little (the
- * worker reads whole row groups, by the manifest's index). The former sorted COPY from the `rates`
- * view ran out of DuckDB's 160 MB at this size on the benchmark's filtered run and needed 65,536;
- * the one-thread copy of pre-sorted prices (writeRatesPart) does not.
+ * Rows (prices) per Parquet row group of `rates`: small enough that one billing code reads little
+ * (the worker reads whole row groups, by the manifest's index). A row is a price with its list of
+ * groups since converter 0.6.0: 20,000 of them (~60,000 rate rows, ~200 KB on the 1 GB benchmark
+ * file) read about what the 50,000 rate rows of a row group did before.
  */
-export const RATES_ROW_GROUP_SIZE = 50_000;
+export const RATES_ROW_GROUP_SIZE = 20_000;
 
 /**
  * Rows per Parquet row group of the tables but `rates` (read whole by the worker): DuckDB's own
@@ -73,37 +71,55 @@ async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates
 }
 
 /**
- * SQL of a `rates` row's provider_group_key and of the condition that keeps the row, over a
- * relation with `source_id` and `provider_group_id`, from `named_refs` (build-tables.ts): the key is
- * `<source_id>:<provider_group_id>` (provider_groups' key) but NULL for an unresolved group
- * (metrics.md, Rows that count: kept with an empty provider), and a group the states filter emptied
- * drops its rows. Without such groups (the common case) neither needs a join.
+ * A `rates` part's list of group ids from a bucket price's `provider_group_ids` (the ids joined by
+ * chr(31), spool.ts): the file's ids in its order, NULL when the rate names none.
  */
-async function groupKeySql(con: DuckDBConnection): Promise<{ key: string; keep: string }> {
-  const gk = PROVIDER_GROUP_KEY_SQL;
-  const keysOf = async (where: string): Promise<string | null> => {
-    const sql = `SELECT ${gk} FROM named_refs WHERE provider_group_id IS NOT NULL AND ${where}`;
-    const r = await con.runAndReadAll(`SELECT count(*) FROM (${sql})`);
-    return Number(r.getRows()[0]![0]) > 0 ? sql : null;
-  };
-  const unresolved = await keysOf('NOT resolved');
-  const dropped = await keysOf('NOT kept');
-  return {
-    key: unresolved ? `CASE WHEN ${gk} IN (${unresolved}) THEN NULL ELSE ${gk} END` : gk,
-    keep: dropped ? `coalesce(${gk} NOT IN (${dropped}), true)` : 'true',
-  };
-}
+const GROUP_ID_LIST_SQL = `string_split(provider_group_ids, chr(31))`;
 
-/** What writeRatesPart puts in every part: the dataset's columns and the rows kept (groupKeySql). */
+/** The SELECT over `bucket_prices` that writeRatesPart copies into a part (ratesPartSql). */
 export interface RatesPartSql {
-  cols: string;
-  keep: string;
+  select: string;
 }
 
-/** The SQL every rates part shares. @throws when SQL fails. */
-export async function ratesPartSql(con: DuckDBConnection): Promise<RatesPartSql> {
-  const { key, keep } = await groupKeySql(con);
-  return { cols: COLUMNS.rates.map((c) => (c === 'provider_group_key' ? `${key} AS provider_group_key` : c)).join(', '), keep };
+/**
+ * Whether the states filter emptied some provider group a price names (`named_refs.kept` false,
+ * build-tables.ts): its id then leaves the price's list, and a price left with none leaves `rates`
+ * (contracts.md §1 filters.states: its rows are filtered out, not unresolved).
+ * @throws when SQL fails.
+ */
+export async function hasDroppedGroups(con: DuckDBConnection): Promise<boolean> {
+  const r = await con.runAndReadAll('SELECT count(*) FROM named_refs WHERE NOT kept');
+  return Number(r.getRows()[0]![0]) > 0;
+}
+
+/**
+ * The SQL every rates part shares (contract/dataset.ts COLUMNS.rates): each price of the bucket
+ * with its list of group ids, in the prices' order. An id whose group no provider_groups row
+ * resolves stays in the list (rateRowsSql: the empty provider). Only when `dropped`
+ * (hasDroppedGroups), the ids of emptied groups leave the lists, by an unnest, an anti join and the
+ * list again, ordered by the price's place in its file, which withBucketPrices then keeps in
+ * `bucket_prices` (bucketPricesPlan `place`).
+ */
+export function ratesPartSql(dropped: boolean): RatesPartSql {
+  if (!dropped) {
+    const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `${GROUP_ID_LIST_SQL} AS provider_group_ids` : c));
+    return { select: `SELECT ${cols.join(', ')} FROM bucket_prices` };
+  }
+  const place = 'item_order, rate_index, price_index';
+  const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? 'k.ids AS provider_group_ids' : `p.${c}`));
+  return {
+    select: `
+      SELECT ${cols.join(', ')}
+      FROM bucket_prices p
+      LEFT JOIN (
+        SELECT ${place}, list(provider_group_id ORDER BY pos) AS ids
+        FROM (SELECT ${place}, source_id, unnest(l) AS provider_group_id, generate_subscripts(l, 1) AS pos
+              FROM (SELECT *, ${GROUP_ID_LIST_SQL} AS l FROM bucket_prices WHERE provider_group_ids IS NOT NULL)) u
+        ANTI JOIN (SELECT source_id, provider_group_id FROM named_refs WHERE NOT kept) d USING (source_id, provider_group_id)
+        GROUP BY ALL) k USING (${place})
+      WHERE p.provider_group_ids IS NULL OR k.ids IS NOT NULL
+      ORDER BY ${place.split(', ').map((c) => `p.${c}`).join(', ')}`,
+  };
 }
 
 /**
@@ -130,24 +146,20 @@ export async function onOneThread(cons: readonly DuckDBConnection[], work: () =>
 
 /**
  * Writes `rates/part-<k>.parquet` of billing-code bucket `k` (code-buckets.ts; the parts in code
- * order make the table) from its `bucket_prices` (withBucketPrices: sorted prices, a third of the
- * rows of the expansion on the benchmark file) inside onOneThread, and returns its row count. The
- * expansion to price x group rows follows the prices' order, each price's groups in the order of
- * the ids in the file: a total order, so that the same inputs give the same files. The copy runs on
- * ONE DuckDB thread without caching operators, which writes the table's rows in their order; its
- * other paths measured worse on the benchmark's 1 GB file: the `rates` view sorted in the COPY
- * (the former way) 18 s, two threads with PRESERVE_ORDER (DuckDB's batch copy) twice the time of
- * one thread and out of memory on a 1M-price bucket, two threads without it interleave the two
- * threads' row groups. This way: ~12 s.
+ * order make the table) from its `bucket_prices` (withBucketPrices: sorted prices) inside
+ * onOneThread, and returns its row count: one row per price, with the list of its group ids
+ * (ratesPartSql), in the prices' order, each list in the order of the ids in the file: a total
+ * order, so that the same inputs give the same files. The copy runs on ONE DuckDB thread without
+ * caching operators, which writes the rows in their order; two threads with PRESERVE_ORDER
+ * (DuckDB's batch copy) took twice the time of one thread and ran out of memory on a 1M-price
+ * bucket, two threads without it interleave the two threads' row groups. Until converter 0.5.1 a
+ * part held one row per price x group (three times the rows on the benchmark file): the list
+ * takes ~3 CPU s less over the 1 GB benchmark file and its parts are 22 % smaller.
  * @throws when DuckDB cannot write the file.
  */
 export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k: number, outDir: string): Promise<number> {
   const copied = await con.runAndReadAll(`
-    COPY (
-      SELECT ${sql.cols} FROM (
-        SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
-        FROM bucket_prices)
-      WHERE ${sql.keep})
+    COPY (${sql.select})
     TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
     (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
   return Number(copied.getRows()[0]![0]);

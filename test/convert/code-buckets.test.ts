@@ -13,7 +13,7 @@ import { buildTables } from '../../scripts/convert/build-tables';
 import { planCodeBuckets } from '../../scripts/convert/code-buckets';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
-import type { ManifestTable, TableName } from '../../contract/dataset';
+import { rateRowsSql, type ManifestTable, type TableName } from '../../contract/dataset';
 
 let tmp: string;
 
@@ -74,6 +74,7 @@ describe('billing-code buckets', () => {
     expect(one.tables.rates.files).toEqual(['rates/part-0.parquet']);
     // codes in text order: 0450, 99213, 99214, 99215 -> 4 buckets of one code each
     expect(many.tables.rates.files).toEqual(['rates/part-0.parquet', 'rates/part-1.parquet', 'rates/part-2.parquet', 'rates/part-3.parquet']);
+    // a part's row is a price with its groups' ids; each price here names one group
     expect(many.tables.rates.rows).toBe(8);
     expect(many.tables.rates.row_groups!.map((g) => [g.file, g.min_billing_code, g.max_billing_code, g.rows])).toEqual([
       [0, '0450', '0450', 1], [1, '99213', '99213', 3], [2, '99214', '99214', 2], [3, '99215', '99215', 2],
@@ -81,13 +82,14 @@ describe('billing-code buckets', () => {
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     const read = async (d: string, t: ManifestTable): Promise<unknown[][]> => (await con.runAndReadAll(
-      `SELECT billing_code, provider_group_key, negotiated_rate FROM read_parquet([${t.files.map((f) => `'${path.join(tmp, d, 'out', f)}'`).join(', ')}])`)).getRows();
+      `SELECT billing_code, provider_group_key, negotiated_rate
+       FROM (${rateRowsSql(`read_parquet([${t.files.map((f) => `'${path.join(tmp, d, 'out', f)}'`).join(', ')}])`)})`)).getRows();
     // the parts read in order give the rows of the single sorted file
     expect(await read('many', many.tables.rates)).toEqual(await read('one', one.tables.rates));
-    // each code's rows in the order of their prices in the file (rate_index here), g9 undeclared: NULL key
+    // each code's rows in the order of their prices in the file (rate_index here), g9 undeclared: a key no group has
     expect(await read('one', one.tables.rates)).toEqual([
       ['0450', '0:g1', 5], ['99213', '0:g1', 10], ['99213', '0:g2', 10], ['99213', '0:g2', 20],
-      ['99214', '0:g2', 40], ['99214', '0:g1', 41], ['99215', '0:g1', 30], ['99215', null, 31],
+      ['99214', '0:g2', 40], ['99214', '0:g1', 41], ['99215', '0:g1', 30], ['99215', '0:g9', 31],
     ]);
     con.closeSync();
     db.closeSync();

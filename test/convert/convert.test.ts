@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import { sha256File } from '../../scripts/convert/write-parquet';
-import type { DatasetManifest } from '../../contract/dataset';
+import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/convert');
 let tmp: string;
@@ -30,8 +30,10 @@ beforeAll(async () => {
   db = await DuckDBInstance.create(':memory:');
   con = await db.connect();
   for (const [name, t] of Object.entries(manifest.tables)) {
-    await con.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet('${path.join(out, t.files[0]!)}')`);
+    await con.run(`CREATE VIEW ${name === 'rates' ? 'rate_parts' : name} AS SELECT * FROM read_parquet('${path.join(out, t.files[0]!)}')`);
   }
+  // the rate rows, as the worker unnests a part's prices (contract/dataset.ts)
+  await con.run(`CREATE VIEW rates AS ${rateRowsSql('rate_parts')}`);
 });
 
 afterAll(async () => {
@@ -76,8 +78,10 @@ describe('convertCatalog on hand-made MRFs', () => {
     expect(g).toContainEqual({ provider_group_id: '10.50', provider_id: '1111111112' });
     expect(g).toContainEqual({ provider_group_id: '10.50', provider_id: '2222222220' });
     expect(g.map((r) => r.provider_id)).toContain('TIN:550000001');
-    const unresolved = await rows(`SELECT negotiated_rate FROM rates WHERE provider_group_key IS NULL`);
-    expect(unresolved).toEqual([{ negotiated_rate: 999 }]);
+    // the rate naming the unfetched remote group 20 keeps its id, which no provider group resolves: no provider
+    const unresolved = await rows(`SELECT negotiated_rate, provider_group_key FROM rates ANTI JOIN provider_groups USING (provider_group_key)`);
+    expect(unresolved).toEqual([{ negotiated_rate: 999, provider_group_key: '0:20' }]);
+    expect(await rows(`SELECT provider_group_ids FROM rate_parts WHERE negotiated_rate = 999`)).toEqual([{ provider_group_ids: ['20'] }]);
   });
 
   it('pre-computes the medians of metrics.md in price_stats', async () => {

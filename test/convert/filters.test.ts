@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ConversionReport } from '../../scripts/convert/problems';
-import type { DatasetManifest } from '../../contract/dataset';
+import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
 import { item, price } from './mrf-json';
 
 // NPIs 1111111112 and 3333333334 are in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv);
@@ -23,7 +23,7 @@ const FILE = `{"reporting_entity_name":"Filter Plan","reporting_entity_type":"is
   {"provider_group_id":2,"provider_groups":[{"npi":[2222222220],"tin":{"type":"ein","value":"222222222"}}]},
   {"provider_group_id":3,"provider_groups":[{"npi":[3333333334],"tin":{"type":"ein","value":"333333333"}}]}],
 "in_network":[
-  ${item('99213', `{"provider_references":[1,2],"negotiated_prices":[${price(100)}]}`)},
+  ${item('99213', `{"provider_references":[1,2],"negotiated_prices":[${price(100)}]},{"provider_references":[2],"negotiated_prices":[${price(120)}]}`)},
   {"billing_code":"99214","negotiated_rates":[ this is not JSON ]},
   {"billing_code":"99215","negotiated_rates":[ neither is this ]},
   ${item('99216', `{"provider_references":[1,3],"negotiated_prices":[${price(50)}]}`)}]}`;
@@ -75,10 +75,13 @@ describe('catalog filters', () => {
     expect(await query(`SELECT provider_group_key, provider_id FROM ${table('provider_groups')}`)).toEqual([
       { provider_group_key: '0:1', provider_id: '1111111112' },
     ]);
-    // 99213's price names groups 1 and 2: group 2 (NY only) keeps no provider, its row is dropped
-    expect(await query(`SELECT billing_code, provider_group_key, negotiated_rate FROM ${table('rates')}`)).toEqual([
+    // 99213's price of 100 names groups 1 and 2: group 2 (NY only) keeps no provider, its row is dropped;
+    // the price of 120 names group 2 alone: the price leaves the rates part
+    expect(await query(`SELECT billing_code, provider_group_key, negotiated_rate FROM (${rateRowsSql(table('rates'))})`)).toEqual([
       { billing_code: '99213', provider_group_key: '0:1', negotiated_rate: 100 },
     ]);
+    expect(await query(`SELECT negotiated_rate, provider_group_ids FROM ${table('rates')}`)).toEqual([{ negotiated_rate: 100, provider_group_ids: ['1'] }]);
+    expect(manifest.counts.rate_rows).toBe(1);
     // group 2 is resolved but emptied by the filter: the manifest counts group 1 only
     expect(manifest.counts.provider_groups).toBe(1);
   });

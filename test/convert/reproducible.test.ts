@@ -67,9 +67,10 @@ describe('the rates files', () => {
     const con = await db.connect();
     const actual: string[] = [];
     for (const f of rateFiles) {
-      const rows = (await con.runAndReadAll(`SELECT billing_code, provider_group_key, negotiated_rate
-        FROM read_parquet('${f}', file_row_number = true) ORDER BY file_row_number`)).getRows();
-      for (const [code, key, rate] of rows) actual.push(`${String(code)} ${String(key)} ${Number(rate)}`);
+      // a row per price, its groups' ids as a list in the file's order (contract/dataset.ts)
+      const rows = (await con.runAndReadAll(`SELECT billing_code, provider_group_ids, negotiated_rate
+        FROM read_parquet('${f}', file_row_number = true) ORDER BY file_row_number`)).getRowsJS();
+      for (const [code, ids, rate] of rows) for (const id of ids as string[]) actual.push(`${String(code)} 0:${id} ${Number(rate)}`);
     }
     con.closeSync();
     db.closeSync();

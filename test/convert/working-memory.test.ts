@@ -84,7 +84,7 @@ describe('the working database of the last phase', () => {
   it('raises DuckDB\'s memory limit for the buckets, two at once, and restores it after the last', () => {
     const raise = statements.findIndex((s) => s.sql === `SET memory_limit = '${LAST_PHASE_MEMORY_LIMIT}'`);
     const restore = statements.findIndex((s) => s.sql === `SET memory_limit = '${DUCKDB_MEMORY_LIMIT}'`);
-    const lastCopy = statements.findLastIndex((s) => s.sql.startsWith('COPY ( SELECT'));
+    const lastCopy = statements.findLastIndex((s) => s.sql.startsWith('COPY (') && s.sql.includes(' FROM bucket_prices'));
     expect(raise).toBeGreaterThan(0);
     expect(raise).toBeLessThan(firstAt('COPY (SELECT'));
     expect(lastCopy).toBeGreaterThan(raise);

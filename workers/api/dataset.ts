@@ -13,7 +13,7 @@ export const dataset: Endpoint<'GET /api/dataset'> = {
     snapshots: manifest.snapshots,
     reference_insurer: manifest.reference_insurer,
     insurers: manifest.insurers.length,
-    rate_rows: manifest.tables.rates.rows,
+    rate_rows: manifest.counts.rate_rows,
     bytes_read: d.bytesRead(),
     loaded_codes: rates.loadedCodes(),
   }),

@@ -3,16 +3,17 @@
  * the rows of some billing codes calls `ensure(codes)`, which reads only the row groups whose
  * billing-code range (manifest `tables.rates.row_groups`) covers them, by range reads of the
  * Parquet file, and appends them once. Loaded and in-flight row groups are remembered, so a code
- * is read at most once per dataset. Column names come from the closed list COLUMNS.rates.
+ * is read at most once per dataset. Column names come from the closed list RATE_ROW_COLUMNS: a
+ * part's row is a price, which the table holds once per provider group (rateRowsSql).
  */
-import { COLUMNS, type ManifestTable } from '../../contract/dataset';
+import { RATE_ROW_COLUMNS, rateRowsSql, type ManifestTable } from '../../contract/dataset';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError } from './errors';
 import { SqlFragment, sql } from './sql';
 
-/** DuckDB types of `rates` (contract/dataset.ts COLUMNS.rates order; README data dictionary). */
-const RATE_TYPES: Record<(typeof COLUMNS.rates)[number], string> = {
+/** DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; README data dictionary). */
+const RATE_TYPES: Record<(typeof RATE_ROW_COLUMNS)[number], string> = {
   billing_code: 'VARCHAR',
   billing_code_type: 'VARCHAR',
   snapshot: 'VARCHAR',
@@ -30,7 +31,7 @@ const RATE_TYPES: Record<(typeof COLUMNS.rates)[number], string> = {
   additional_information: 'VARCHAR',
 };
 
-const COLS = COLUMNS.rates.join(', ');
+const COLS = RATE_ROW_COLUMNS.join(', ');
 
 export interface RatesLoader {
   /** Loads the rate rows of `codes` (no-op for codes already loaded). @throws SourceError, DatabaseError */
@@ -43,7 +44,7 @@ export interface RatesLoader {
 
 /** Creates the empty `rates` table in `db` and returns its loader. @throws DatabaseError */
 export function createRatesLoader(db: Database, table: ManifestTable, source: ByteSource, open: Promise<ReadRowGroups>): RatesLoader {
-  const defs = COLUMNS.rates.map((c) => `${c} ${RATE_TYPES[c]}`).join(', ');
+  const defs = RATE_ROW_COLUMNS.map((c) => `${c} ${RATE_TYPES[c]}`).join(', ');
   db.exec(new SqlFragment(`CREATE TABLE rates (${defs})`, []));
   const groups = table.row_groups ?? [];
   const started = new Map<string, Promise<void>>();
@@ -67,11 +68,14 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
 
   async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
     const ipc = await (await fileOf(file)).read(rowGroups);
-    // Append through a scratch table: the Arrow types of the file need not equal the table's exactly.
+    // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
+    // and a part holds a row per price with its list of groups, unnested here to the rate rows
+    // (rateRowsSql; a part of converter 0.5.1 or earlier holds the rate rows themselves).
     // Synchronous from here: no other load interleaves with the scratch table.
     db.insertArrowIpc('rates_load', ipc, false);
     try {
-      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) SELECT ${COLS} FROM rates_load`, []));
+      const legacy = db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE table_name = 'rates_load' AND column_name = 'provider_group_key'`)[0]!.n > 0;
+      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load', legacy)}`, []));
     } finally {
       db.exec(sql`DROP TABLE IF EXISTS rates_load`);
     }
