@@ -44,18 +44,25 @@ import type { RAW_TABLES } from './spool-rows';
 export const DUCKDB_MEMORY_LIMIT = '160MB';
 
 /**
- * SQL of the expansion of a `raw_prices` row (or of a relation with its `provider_group_ids`) to
- * one row per provider group id its rate names (split on spool-rows.ts's GROUP_ID_SEPARATOR,
- * `chr(31)`), the id NULL for a price naming none: `raw_rates`, the `rates` parts and the medians.
+ * SQL of the list of provider group ids of a `raw_prices` row (or of a relation with its
+ * `provider_group_ids`), split on spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`): the ids as the
+ * file lists them, NULL for a price naming none. A `rates` part's `provider_group_ids` (write-parquet.ts).
  */
-export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(string_split(provider_group_ids, chr(31)), [NULL::VARCHAR]))`;
+export const GROUP_ID_LIST_SQL = `string_split(provider_group_ids, chr(31))`;
+
+/**
+ * SQL of the expansion of a `raw_prices` row (or of a relation with its `provider_group_ids`) to
+ * one row per provider group id its rate names (GROUP_ID_LIST_SQL), the id NULL for a price naming
+ * none: `raw_rates`, the named ids and the medians.
+ */
+export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(${GROUP_ID_LIST_SQL}, [NULL::VARCHAR]))`;
 
 /**
  * The rate rows a `raw_prices` row stands for (the rows GROUP_ID_UNNEST_SQL makes of it: one per
  * group id its rate names, one when it names none), counted without unnesting: code-buckets.ts's
  * rows per item (1 GB benchmark file: 0.22 -> 0.13 s, 0.44 -> 0.25 CPU s).
  */
-export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(string_split(provider_group_ids, chr(31))), 1)`;
+export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(${GROUP_ID_LIST_SQL}), 1)`;
 
 /** SQL list of string literals (quotes doubled), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
 export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');

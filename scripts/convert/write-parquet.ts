@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
+import { GROUP_ID_LIST_SQL } from './spool';
 
 /**
  * Rows (prices) per Parquet row group of `rates`: small enough that one billing code reads little
@@ -69,12 +70,6 @@ async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates
   );
   return Number(copied.getRows()[0]![0]);
 }
-
-/**
- * A `rates` part's list of group ids from a bucket price's `provider_group_ids` (the ids joined by
- * chr(31), spool.ts): the file's ids in its order, NULL when the rate names none.
- */
-const GROUP_ID_LIST_SQL = `string_split(provider_group_ids, chr(31))`;
 
 /** The SELECT over `bucket_prices` that writeRatesPart copies into a part (ratesPartSql). */
 export interface RatesPartSql {
