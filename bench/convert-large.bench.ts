@@ -21,6 +21,7 @@ import { createGunzip } from 'node:zlib';
 import { parserStream } from 'stream-json';
 import { generateLargeMrf } from '../scripts/mrf/generate-large-mrf';
 import { RootScanner, type ScanEvent } from '../scripts/mrf/root-scanner';
+import { CONVERTER_ENV, CONVERTER_NODE_FLAGS } from '../scripts/convert/runtime-flags';
 
 const arg = (name: string, dflt: number): number => {
   const k = process.argv.indexOf(name);
@@ -75,9 +76,9 @@ function streamJsonObjects(f: string): number {
 }
 
 function convert(catalog: string, out: string): Measured {
-  // as `npm run convert` runs it: glibc's malloc arenas capped at two (README, Speed and memory)
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
+  // as `npm run convert` runs it (scripts/convert/runtime-flags.ts): V8's initial old space, glibc's malloc arenas
+  const r = spawnSync(process.execPath, [...CONVERTER_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...CONVERTER_ENV } });
   if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
 }

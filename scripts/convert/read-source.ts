@@ -52,9 +52,16 @@ export interface ReadSourceResult {
   spooled: SourceDone[];
 }
 
-/** Collects elements of one kind into a batch. */
+/** Bytes allocated for a batch: BATCH_BYTES plus room for its last element (or that element's size). */
+const BATCH_CAPACITY = 2 * BATCH_BYTES;
+
+/**
+ * Collects elements of one kind into a batch. Each element's bytes are copied into the batch's
+ * buffer as it comes, so that no view of a decompressed chunk outlives its scan event; the buffer
+ * is transferred to the parser thread.
+ */
 class Batcher {
-  private parts: Buffer[] = [];
+  private buf: Buffer | null = null;
   private bytes = 0;
   private elements: number[] = [];
   constructor(
@@ -63,20 +70,23 @@ class Batcher {
     private readonly kind: BatchMessage['kind'],
   ) {}
 
-  async add(index: number, rateIndex: number, offset: number, bytes: Buffer, split: boolean): Promise<void> {
+  /**
+   * Adds one element; returns a promise only when it sends a batch (the pool's backpressure), so
+   * that the scan loop awaits once per batch, not once per element.
+   */
+  add(index: number, rateIndex: number, offset: number, bytes: Uint8Array, split: boolean): Promise<void> | undefined {
+    if (this.buf && this.bytes + bytes.length > this.buf.length) return this.flush().then(() => this.add(index, rateIndex, offset, bytes, split));
+    this.buf ??= Buffer.allocUnsafeSlow(Math.max(BATCH_CAPACITY, bytes.length));
+    this.buf.set(bytes, this.bytes);
     this.elements.push(index, rateIndex, offset, this.bytes, this.bytes + bytes.length, split ? 1 : 0);
-    this.parts.push(bytes);
     this.bytes += bytes.length;
-    if (this.bytes >= BATCH_BYTES) await this.flush();
+    return this.bytes >= BATCH_BYTES ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {
-    if (this.elements.length === 0) return;
-    const buf = Buffer.allocUnsafeSlow(this.bytes);
-    let at = 0;
-    for (const p of this.parts) at += p.copy(buf, at);
-    const m: BatchMessage = { ...this.base, kind: this.kind, buffer: buf.buffer as ArrayBuffer, elements: this.elements };
-    this.parts = [];
+    if (this.elements.length === 0 || !this.buf) return;
+    const m: BatchMessage = { ...this.base, kind: this.kind, buffer: this.buf.buffer as ArrayBuffer, elements: this.elements };
+    this.buf = null;
     this.bytes = 0;
     this.elements = [];
     await this.pool.send(m);
@@ -102,7 +112,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     rate: new Batcher(pool, base, 'rate'),
   };
   let skippedItems = 0;
-  const handle = async (ev: ScanEvent): Promise<void> => {
+  const handle = (ev: ScanEvent): Promise<void> | undefined => {
     if (ev.kind === 'problem') problems.push({ code: ev.code, path: ev.path, offset: ev.offset, message: ev.message });
     else if (ev.kind === 'value') {
       const ctx: ElementContext = { offset: ev.offset, problems };
@@ -110,7 +120,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     } else if (ev.kind === 'rate') {
       // a split item's code is known only at its end: rates of an item filtered out then are
       // spooled and dropped by the join with raw_items (build-tables.ts)
-      await batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
+      return batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
     } else if (ev.filtered) {
       skippedItems++;
     } else {
@@ -121,7 +131,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
           return;
         }
       }
-      await batchers[ev.array].add(ev.index, 0, ev.offset, ev.bytes, ev.split === true);
+      return batchers[ev.array].add(ev.index, 0, ev.offset, ev.bytes, ev.split === true);
     }
   };
   const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });

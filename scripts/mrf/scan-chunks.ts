@@ -29,7 +29,10 @@ export async function scanChunks(
       }
       if (r.done) break;
       scanner.push(r.value, events);
-      for (const ev of events) await handle(ev);
+      for (const ev of events) {
+        const p = handle(ev);
+        if (p) await p; // no await (and no promise) for an event handled synchronously
+      }
       events.length = 0;
     }
   } finally {

@@ -28,11 +28,13 @@ beforeAll(async () => {
   await writeFile(path.join(tmp, 'catalog.json'), JSON.stringify({
     reference_insurer: 'a', insurers: [{ id: 'a', name: 'A', files: [{ snapshot: '2025-01', url: 'in.json.gz' }] }],
   }));
-  for (const run of ['one', 'two']) {
-    await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, run), { quiet: true, jobs: 2, splitBytes: 256 * 1024 });
+  // 'whole': the 5 MB item is not split, so it goes to a parser thread as one element larger than
+  // a batch's usual buffer (read-source.ts BATCH_CAPACITY, 4 MiB), in a buffer of its size
+  for (const [run, splitBytes] of [['one', 256 * 1024], ['two', 256 * 1024], ['whole', 16 << 20]] as const) {
+    await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, run), { quiet: true, jobs: 2, splitBytes });
     const m = JSON.parse(await readFile(path.join(tmp, run, 'manifest.json'), 'utf8')) as DatasetManifest;
     hashes.push(Object.fromEntries(Object.entries(m.tables).map(([name, t]) => [name, t.sha256])));
-    rateFiles = m.tables.rates.files.map((f) => path.join(tmp, run, f));
+    if (run === 'one') rateFiles = m.tables.rates.files.map((f) => path.join(tmp, run, f));
   }
 }, 120_000);
 
@@ -44,6 +46,10 @@ describe('a conversion run twice', () => {
   it('writes the same bytes for every table', () => {
     expect(Object.keys(hashes[0]!).sort()).toEqual(['claims_volume', 'price_stats', 'provider_groups', 'providers', 'rates', 'services']);
     expect(hashes[1]).toEqual(hashes[0]);
+  });
+
+  it('writes the same bytes when its large item is read whole instead of rate by rate', () => {
+    expect(hashes[2]).toEqual(hashes[0]);
   });
 });
 
