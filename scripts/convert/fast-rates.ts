@@ -27,7 +27,7 @@ import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-pr
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
-import { BAIL, bytes, COMMA, JsonCursor, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
+import { BAIL, bytes, COMMA, JsonCursor, keyToken, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
 import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
@@ -40,18 +40,46 @@ const TYPE_BYTES = [...NEGOTIATED_TYPES].map(bytes);
 const CLASS_BYTES = [...BILLING_CLASSES].map(bytes);
 const SETTING_BYTES = [...SETTINGS].map(bytes);
 
-const K_PROVIDER_REFERENCES = bytes('provider_references');
-const K_NEGOTIATED_PRICES = bytes('negotiated_prices');
-const K_PROVIDER_GROUPS = bytes('provider_groups');
 const K_NEGOTIATED_RATES = bytes('negotiated_rates');
-const K_NEGOTIATED_TYPE = bytes('negotiated_type');
-const K_NEGOTIATED_RATE = bytes('negotiated_rate');
-const K_EXPIRATION_DATE = bytes('expiration_date');
-const K_SERVICE_CODE = bytes('service_code');
-const K_MODIFIER = bytes('billing_code_modifier');
-const K_BILLING_CLASS = bytes('billing_class');
-const K_ADDITIONAL_INFORMATION = bytes('additional_information');
-const K_SETTING = bytes('setting');
+
+/**
+ * The keys of an object the fast path reads, by id (their index); any other key is skipped. An
+ * object's keys are matched first against the order of the last object of its kind (KeyOrder):
+ * publishers write every price with the same serializer, so nearly every key is found with one
+ * comparison of its bytes instead of a scan and a comparison per candidate.
+ */
+class KeySet {
+  readonly bytes: Uint8Array[];
+  readonly tokens: Uint8Array[];
+  constructor(keys: readonly string[]) {
+    this.bytes = keys.map(bytes);
+    this.tokens = keys.map(keyToken);
+  }
+}
+
+/** Positions of an object KeyOrder remembers: later keys are looked up. */
+const ORDER_SLOTS = 16;
+
+/** The key id (KeySet index, -1 for a key skipped) found at each position of the last object of one kind. */
+class KeyOrder {
+  readonly ids = new Int8Array(ORDER_SLOTS).fill(-1);
+}
+
+const RATE_KEYS = new KeySet(['provider_references', 'negotiated_prices', 'provider_groups']);
+const R_PROVIDER_REFERENCES = 0;
+const R_NEGOTIATED_PRICES = 1;
+const R_PROVIDER_GROUPS = 2;
+
+const PRICE_KEYS = new KeySet(['negotiated_type', 'negotiated_rate', 'billing_class', 'service_code', 'billing_code_modifier',
+  'expiration_date', 'setting', 'additional_information']);
+const P_NEGOTIATED_TYPE = 0;
+const P_NEGOTIATED_RATE = 1;
+const P_BILLING_CLASS = 2;
+const P_SERVICE_CODE = 3;
+const P_MODIFIER = 4;
+const P_EXPIRATION_DATE = 5;
+const P_SETTING = 6;
+const P_ADDITIONAL_INFORMATION = 7;
 
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
@@ -82,6 +110,8 @@ export class FastRates extends JsonCursor {
   private readonly typeCodes: number[];
   private readonly classCodes: number[];
   private readonly settingCodes: number[];
+  private readonly rateOrder = new KeyOrder();
+  private readonly priceOrder = new KeyOrder();
 
   constructor(private readonly rows: SpoolRows) {
     super();
@@ -183,6 +213,28 @@ export class FastRates extends JsonCursor {
     return { done: true, item, kept: true };
   }
 
+  /**
+   * The next key of an object (after its `{` or a comma) as an id of `keys` (-1 for another key):
+   * first the key the last object of this kind had at position `pos` (keyAs), else read (key) and
+   * looked up, and remembered for the next object.
+   */
+  private keyAt(keys: KeySet, order: KeyOrder, pos: number): number {
+    this.ws();
+    const ids = order.ids;
+    const guess = pos < ORDER_SLOTS ? ids[pos]! : -1;
+    if (guess >= 0 && this.keyAs(keys.tokens[guess]!)) return guess;
+    this.key();
+    let id = -1;
+    for (let k = 0; k < keys.bytes.length; k++) {
+      if (this.keyIs(this.ks, this.ke, keys.bytes[k]!)) {
+        id = k;
+        break;
+      }
+    }
+    if (pos < ORDER_SLOTS) ids[pos] = id;
+    return id;
+  }
+
   protected override begin(b: Uint8Array, start: number, end: number): void {
     super.begin(b, start, end);
     this.expanded = 0;
@@ -214,18 +266,16 @@ export class FastRates extends JsonCursor {
     let prices = 0;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
-    for (;;) {
-      this.key();
-      const ks = this.ks;
-      const ke = this.ke;
-      if (this.keyIs(ks, ke, K_PROVIDER_REFERENCES)) {
+    for (let pos = 0; ; pos++) {
+      const id = this.keyAt(RATE_KEYS, this.rateOrder, pos);
+      if (id === R_PROVIDER_REFERENCES) {
         if (this.idCount >= 0) throw BAIL;
         this.references();
-      } else if (this.keyIs(ks, ke, K_NEGOTIATED_PRICES)) {
+      } else if (id === R_NEGOTIATED_PRICES) {
         if (this.idCount <= 0 || prices > 0) throw BAIL; // prices before the ids, or no id: slow path
         prices = this.priceList(itemId, rateIndex);
         if (prices === 0) throw BAIL;
-      } else if (this.keyIs(ks, ke, K_PROVIDER_GROUPS)) throw BAIL;
+      } else if (id === R_PROVIDER_GROUPS) throw BAIL;
       else this.skipValue(0);
       this.ws();
       const c = this.b[this.i++];
@@ -309,47 +359,57 @@ export class FastRates extends JsonCursor {
     let infoSafe = true;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
-    for (;;) {
-      this.key();
-      const ks = this.ks;
-      const ke = this.ke;
-      const len = ke - ks;
-      if (len === 15 && this.keyIs(ks, ke, K_NEGOTIATED_TYPE)) type = this.enumOf(this.str(), TYPE_BYTES);
-      else if (len === 15 && this.keyIs(ks, ke, K_NEGOTIATED_RATE)) {
-        const c = this.b[this.i]!;
-        if (c !== MINUS && (c < ZERO || c > NINE)) throw BAIL;
-        rate = this.number();
-      } else if (len === 13 && this.keyIs(ks, ke, K_BILLING_CLASS)) cls = this.enumOf(this.str(), CLASS_BYTES);
-      else if (len === 12 && this.keyIs(ks, ke, K_SERVICE_CODE)) {
-        codesS = this.i;
-        this.skipValue(0);
-        codesE = this.i;
-      } else if (len === 21 && this.keyIs(ks, ke, K_MODIFIER)) {
-        modS = this.i;
-        this.skipValue(0);
-        modE = this.i;
-      } else if (len === 15 && this.keyIs(ks, ke, K_EXPIRATION_DATE)) {
-        if (this.isNull()) expS = expE = -1;
-        else {
-          expS = this.str();
-          expE = this.strEnd;
-          // trimmed by the normaliser: a surrounding space, or anything to decode, takes the slow path
-          if (!this.csvSafe || (expE > expS && (this.b[expS] === SPACE || this.b[expE - 1] === SPACE))) throw BAIL;
+    for (let pos = 0; ; pos++) {
+      switch (this.keyAt(PRICE_KEYS, this.priceOrder, pos)) {
+        case P_NEGOTIATED_TYPE:
+          type = this.enumOf(this.str(), TYPE_BYTES);
+          break;
+        case P_NEGOTIATED_RATE: {
+          const c = this.b[this.i]!;
+          if (c !== MINUS && (c < ZERO || c > NINE)) throw BAIL;
+          rate = this.number();
+          break;
         }
-      } else if (len === 7 && this.keyIs(ks, ke, K_SETTING)) {
-        if (this.isNull()) setting = -1;
-        else {
-          const s = this.str();
-          setting = this.strEnd === s ? -1 : this.enumOf(s, SETTING_BYTES);
-        }
-      } else if (len === 22 && this.keyIs(ks, ke, K_ADDITIONAL_INFORMATION)) {
-        if (this.isNull()) infoS = infoE = -1;
-        else {
-          infoS = this.str();
-          infoE = this.strEnd;
-          infoSafe = this.csvSafe;
-        }
-      } else this.skipValue(0);
+        case P_BILLING_CLASS:
+          cls = this.enumOf(this.str(), CLASS_BYTES);
+          break;
+        case P_SERVICE_CODE:
+          codesS = this.i;
+          this.skipValue(0);
+          codesE = this.i;
+          break;
+        case P_MODIFIER:
+          modS = this.i;
+          this.skipValue(0);
+          modE = this.i;
+          break;
+        case P_EXPIRATION_DATE:
+          if (this.isNull()) expS = expE = -1;
+          else {
+            expS = this.str();
+            expE = this.strEnd;
+            // trimmed by the normaliser: a surrounding space, or anything to decode, takes the slow path
+            if (!this.csvSafe || (expE > expS && (this.b[expS] === SPACE || this.b[expE - 1] === SPACE))) throw BAIL;
+          }
+          break;
+        case P_SETTING:
+          if (this.isNull()) setting = -1;
+          else {
+            const s = this.str();
+            setting = this.strEnd === s ? -1 : this.enumOf(s, SETTING_BYTES);
+          }
+          break;
+        case P_ADDITIONAL_INFORMATION:
+          if (this.isNull()) infoS = infoE = -1;
+          else {
+            infoS = this.str();
+            infoE = this.strEnd;
+            infoSafe = this.csvSafe;
+          }
+          break;
+        default:
+          this.skipValue(0);
+      }
       this.ws();
       const c = this.b[this.i++];
       if (c === RBRACE) break;
