@@ -7,8 +7,8 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PRICE_VALUE_COLUMNS } from './price-values';
-import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable, valueJoins } from './spool';
+import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from './price-values';
+import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from './spool';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
@@ -151,15 +151,17 @@ const ENUM_CODES_CHECK = 4 * ENUM_MAX_VALUES;
 
 /** The SELECT of a bucket's prices (bucketPricesPlan), shared by its buckets. */
 export interface BucketPricesPlan {
-  /** The column list of `bucket_prices`, with the casts to planBucketEnums' types. */
+  /** The column list of `bucket_prices`. */
   columns: string;
-  /** The joins that decode the value columns of `raw_prices` `p` (spool.ts valueJoins). */
+  /** The prices with their item and shape: `raw_price_rows p`, `bucket_items i`, `bucket_shapes s`. */
+  prices: string;
+  /** The joins that decode the value columns bucket_shapes does not hold decoded (spool.ts valueJoins). */
   joins: string;
   /**
-   * The value columns of `raw_prices` that planBucketEnums left as text: their codes are decoded
-   * from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (withBucketPrices).
+   * The codes (`s.<column>` or `p.<column>`) of the value columns that planBucketEnums left as
+   * text: decoded from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (withBucketPrices).
    */
-  textColumns: string[];
+  textCodes: string[];
 }
 
 /**
@@ -172,11 +174,18 @@ export interface BucketPricesPlan {
 const BUCKET_TEXT = 'bucket_text';
 
 /**
- * The column list of `bucket_prices`, each column of ENUM_COLUMNS that planBucketEnums gave a type
- * as that ENUM: an item's column cast to it, a price's value codes (spool.ts `raw_prices`) joined to
- * its table of ENUM values; the others, and every one of a database built without it, as text
- * (a price's codes joined to the bucket's rows of `raw_values`, BUCKET_TEXT), but a value column no
- * price fills, NULL without a join. Joins cost what the casts of the text did (session 11).
+ * The plan of `bucket_prices`: each column of ENUM_COLUMNS that planBucketEnums gave a type as that
+ * ENUM, the others, and every one of a database built without it, as text (a price's codes joined
+ * to the bucket's rows of `raw_values`, BUCKET_TEXT), but a value column no price fills, NULL
+ * without a join. Joins cost what the casts of the text did (session 11).
+ * It first creates the two tables a bucket's prices are joined to, so that what is the same for
+ * many prices is decoded once:
+ * - `bucket_items`: the columns of `rate_items` the buckets read, those with an ENUM type cast to it;
+ * - `bucket_shapes`: `raw_shapes` (spool.ts), its columns with an ENUM type decoded to it (joined
+ *   to `bucket_values_<column>`), the others still codes.
+ * A price is then joined to its item and its shape only, where it was joined to its shape (the
+ * `raw_prices` view), its item and one value table per column, and its item's columns cast: on the
+ * 1 GB benchmark file, 3.2 against 4.9 s over the buckets (each bucket both ways, twice).
  * With `place`, each price's place in its file (`item_order`, `rate_index`, `price_index`) too:
  * what the rates parts regroup a price's ids by when the states filter drops some
  * (write-parquet.ts ratesPartSql).
@@ -184,11 +193,19 @@ const BUCKET_TEXT = 'bucket_text';
  */
 export async function bucketPricesPlan(con: DuckDBConnection, options: { place?: boolean } = {}): Promise<BucketPricesPlan> {
   const types = await bucketEnumTypes(con);
-  const col = (alias: string, column: string): string =>
-    types.has(enumType(column)) ? `CAST(${alias}.${column} AS ${enumType(column)}) AS ${column}` : `${alias}.${column}`;
-  const item = ['billing_code', 'billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement', 'ps_series'].map((c) => (c === 'billing_code' || c === 'ps_series' ? `i.${c}` : col('i', c)));
+  const isEnum = (column: string): boolean => types.has(enumType(column));
+  const itemColumns = ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'];
+  await con.run(`CREATE OR REPLACE TABLE bucket_items AS
+    SELECT source_id, item_id, bucket, item_order, billing_code, ps_series,
+           ${itemColumns.map((c) => (isEnum(c) ? `CAST(${c} AS ${enumType(c)}) AS ${c}` : c)).join(', ')}
+    FROM rate_items`);
+  await con.run(`CREATE OR REPLACE TABLE bucket_shapes AS
+    SELECT s.shape, ${PRICE_SHAPE_COLUMNS.map((c) => (isEnum(c) ? `v_${c}.value AS ${c}` : `s.${c}`)).join(', ')}
+    FROM raw_shapes s ${PRICE_SHAPE_COLUMNS.filter(isEnum).map((c) => `LEFT JOIN ${enumValues(c)} v_${c} ON v_${c}.code = s.${c}`).join(' ')}`);
+  // the table a value column's codes are in: bucket_shapes for a shape's, the price rows for the others
+  const owner = (c: string): string => ((PRICE_SHAPE_COLUMNS as readonly string[]).includes(c) ? 's' : 'p');
   // a value column no price gives a value (setting, additional_information in many files) is NULL, no join
-  const others = PRICE_VALUE_COLUMNS.filter((c) => !types.has(enumType(c)));
+  const others = PRICE_VALUE_COLUMNS.filter((c) => !isEnum(c));
   const empty = new Set<string>();
   // one scan per table that holds some of them (spool.ts valueColumnTable)
   for (const table of new Set(others.map(valueColumnTable))) {
@@ -196,15 +213,21 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { place?:
     const counted = (await con.runAndReadAll(`SELECT ${columns.map((c) => `count(${c})`).join(', ')} FROM ${table}`)).getRows()[0]!;
     columns.forEach((c, k) => Number(counted[k]) === 0 && empty.add(c));
   }
-  const decoded = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c));
-  // the others are codes: joined to their ENUM value (enumValues) or text (the bucket's raw_values)
-  const v = valueJoins('p', (c) => (types.has(enumType(c)) ? enumValues(c) : BUCKET_TEXT), decoded);
+  // decoded by a join: the text columns (BUCKET_TEXT) and an ENUM column of the price rows (its value table)
+  const joined: string[] = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c) && !(isEnum(c) && owner(c) === 's'));
+  const joins = joined.map((c) => `LEFT JOIN ${isEnum(c) ? enumValues(c) : BUCKET_TEXT} v_${c} ON v_${c}.code = ${owner(c)}.${c}`).join(' ');
+  const value = (c: string): string =>
+    empty.has(c) ? `CAST(NULL AS VARCHAR)` : joined.includes(c) ? `v_${c}.value` : `${owner(c)}.${c}`;
+  const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => `i.${c}`);
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
-    'expiration_date', 'setting', 'additional_information'].map((c) => (empty.has(c) ? `CAST(NULL AS VARCHAR) AS ${c}`
-    : (PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${v.value(c)} AS ${c}` : `p.${c}`));
-  const textColumns = others.filter((c) => !empty.has(c));
+    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${value(c)} AS ${c}` : `p.${c}`));
   const place = options.place ? ['i.item_order', 'p.rate_index', 'p.price_index'] : [];
-  return { columns: [...item, ...price, ...place].join(', '), joins: v.joins, textColumns };
+  return {
+    columns: [...item, ...price, ...place].join(', '),
+    prices: `raw_price_rows p JOIN bucket_items i ON i.source_id = p.source_id AND i.item_id = p.item_id JOIN bucket_shapes s ON s.shape = p.shape`,
+    joins,
+    textCodes: others.filter((c) => !empty.has(c)).map((c) => `${owner(c)}.${c}`),
+  };
 }
 
 /**
@@ -222,14 +245,13 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { place?:
  * @throws when SQL fails or `work` throws; the table is dropped either way.
  */
 export async function withBucketPrices<T>(con: DuckDBConnection, plan: BucketPricesPlan, k: number, work: () => Promise<T>): Promise<T> {
-  const prices = `raw_prices p JOIN rate_items i ON i.source_id = p.source_id AND i.item_id = p.item_id`;
   // the text the bucket's prices use, found from their codes: never a hash table of all of raw_values (BUCKET_TEXT)
-  const text = plan.textColumns.length === 0 ? '' : `WITH ${BUCKET_TEXT} AS MATERIALIZED (
+  const text = plan.textCodes.length === 0 ? '' : `WITH ${BUCKET_TEXT} AS MATERIALIZED (
       SELECT code, value FROM raw_values
-      WHERE code IN (SELECT unnest([${plan.textColumns.map((c) => `p.${c}`).join(', ')}]) FROM ${prices} WHERE i.bucket = ${k}))`;
+      WHERE code IN (SELECT unnest([${plan.textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k}))`;
   await con.run(`CREATE TEMP TABLE bucket_prices AS ${text}
     SELECT ${plan.columns}
-    FROM ${prices} ${plan.joins}
+    FROM ${plan.prices} ${plan.joins}
     WHERE i.bucket = ${k}
     ORDER BY i.item_order, p.rate_index, p.price_index`);
   try {

@@ -159,7 +159,7 @@ describe('a value column of many codes', () => {
       expect(statements.some((s) => s.includes('DISTINCT billing_class'))).toBe(true);
       const plan = await bucketPricesPlan(spool.con);
       // text decoded bucket by bucket: the column of many values only; one of no value (setting) is NULL without a join
-      expect(plan.textColumns).toEqual(['additional_information']);
+      expect(plan.textCodes).toEqual(['p.additional_information']);
       expect(plan.joins).not.toContain('v_setting');
       const out = path.join(dir, 'out');
       await mkdir(out, { recursive: true });
