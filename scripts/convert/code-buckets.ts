@@ -149,13 +149,21 @@ async function manyCodes(con: DuckDBConnection, column: string): Promise<boolean
 /** The estimate of distinct codes past which manyCodes says a column has too many: 4x ENUM_MAX_VALUES, far past the estimate's error (~2 %). */
 const ENUM_CODES_CHECK = 4 * ENUM_MAX_VALUES;
 
+/**
+ * Shapes (spool.ts `raw_shapes`) up to which bucketPricesPlan decodes them into the table
+ * `bucket_shapes`; past it (a parser thread gives a code per price once its dictionary is full,
+ * price-values.ts), `bucket_shapes` is a view of the same columns, which decodes at each bucket as
+ * the prices did before, instead of a decoded copy of millions of rows held through the buckets.
+ */
+export const BUCKET_SHAPES_TABLE_MAX = 100_000;
+
 /** The SELECT of a bucket's prices (bucketPricesPlan), shared by its buckets. */
 export interface BucketPricesPlan {
   /** The column list of `bucket_prices`. */
   columns: string;
   /** The prices with their item and shape: `raw_price_rows p`, `bucket_items i`, `bucket_shapes s`. */
   prices: string;
-  /** The joins that decode the value columns bucket_shapes does not hold decoded (spool.ts valueJoins). */
+  /** The LEFT JOINs that decode the value columns bucket_shapes does not hold decoded, each aliased `v_<column>`. */
   joins: string;
   /**
    * The codes (`s.<column>` or `p.<column>`) of the value columns that planBucketEnums left as
@@ -182,7 +190,8 @@ const BUCKET_TEXT = 'bucket_text';
  * many prices is decoded once:
  * - `bucket_items`: the columns of `rate_items` the buckets read, those with an ENUM type cast to it;
  * - `bucket_shapes`: `raw_shapes` (spool.ts), its columns with an ENUM type decoded to it (joined
- *   to `bucket_values_<column>`), the others still codes.
+ *   to `bucket_values_<column>`), the others still codes; a view when the shapes are more than
+ *   `options.shapesTableMax` (BUCKET_SHAPES_TABLE_MAX).
  * A price is then joined to its item and its shape only, where it was joined to its shape (the
  * `raw_prices` view), its item and one value table per column, and its item's columns cast: on the
  * 1 GB benchmark file, 3.2 against 4.9 s over the buckets (each bucket both ways, twice).
@@ -191,7 +200,7 @@ const BUCKET_TEXT = 'bucket_text';
  * (write-parquet.ts ratesPartSql).
  * @throws when SQL fails.
  */
-export async function bucketPricesPlan(con: DuckDBConnection, options: { place?: boolean } = {}): Promise<BucketPricesPlan> {
+export async function bucketPricesPlan(con: DuckDBConnection, options: { place?: boolean; shapesTableMax?: number } = {}): Promise<BucketPricesPlan> {
   const types = await bucketEnumTypes(con);
   const isEnum = (column: string): boolean => types.has(enumType(column));
   const itemColumns = ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'];
@@ -199,7 +208,13 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { place?:
     SELECT source_id, item_id, bucket, item_order, billing_code, ps_series,
            ${itemColumns.map((c) => (isEnum(c) ? `CAST(${c} AS ${enumType(c)}) AS ${c}` : c)).join(', ')}
     FROM rate_items`);
-  await con.run(`CREATE OR REPLACE TABLE bucket_shapes AS
+  const shapes = Number((await con.runAndReadAll('SELECT count(*) FROM raw_shapes')).getRows()[0]![0]);
+  const kind = shapes > (options.shapesTableMax ?? BUCKET_SHAPES_TABLE_MAX) ? 'VIEW' : 'TABLE';
+  // a plan made before (of another kind: tests) is replaced
+  const made = await con.runAndReadAll(`SELECT 'VIEW' FROM duckdb_views() WHERE view_name = 'bucket_shapes' AND database_name = current_database()
+    UNION ALL SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = 'bucket_shapes' AND database_name = current_database()`);
+  for (const [was] of made.getRows()) await con.run(`DROP ${String(was)} bucket_shapes`);
+  await con.run(`CREATE ${kind} bucket_shapes AS
     SELECT s.shape, ${PRICE_SHAPE_COLUMNS.map((c) => (isEnum(c) ? `v_${c}.value AS ${c}` : `s.${c}`)).join(', ')}
     FROM raw_shapes s ${PRICE_SHAPE_COLUMNS.filter(isEnum).map((c) => `LEFT JOIN ${enumValues(c)} v_${c} ON v_${c}.code = s.${c}`).join(' ')}`);
   // the table a value column's codes are in: bucket_shapes for a shape's, the price rows for the others

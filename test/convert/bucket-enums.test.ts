@@ -36,6 +36,9 @@ function price(i: number): string {
 }
 
 interface Built {
+  /** bucket_prices with bucket_shapes a table, and a view (BUCKET_SHAPES_TABLE_MAX), in the rates' order. */
+  shapesTable: unknown[][];
+  shapesView: unknown[][];
   enums: string[];
   types: Record<string, string>;
   rates: unknown[][];
@@ -62,6 +65,14 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
     }
     const enums = (await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_') ORDER BY 1`))
       .getRows().map((r) => String(r[0]));
+    const bucketRows = async (shapesTableMax: number): Promise<unknown[][]> => {
+      const p = await bucketPricesPlan(spool.con, { shapesTableMax });
+      const kind = (await spool.con.runAndReadAll(`SELECT count(*) FROM duckdb_views() WHERE view_name = 'bucket_shapes'`)).getRows()[0]![0];
+      expect(Number(kind)).toBe(shapesTableMax === 0 ? 1 : 0);
+      return withBucketPrices(spool.con, p, 0, async () => (await spool.con.runAndReadAll('SELECT * FROM bucket_prices')).getRowsJS());
+    };
+    const shapesView = await bucketRows(0);
+    const shapesTable = await bucketRows(1_000_000);
     const plan = await bucketPricesPlan(spool.con);
     const types = await withBucketPrices(spool.con, plan, 0, async () => Object.fromEntries(
       (await spool.con.runAndReadAll('SELECT column_name, column_type FROM (DESCRIBE bucket_prices)')).getRows()
@@ -78,7 +89,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
         FROM parquet_metadata(${files}) WHERE path_in_schema = 'billing_code' ORDER BY ALL`)).getRows();
       const fileTypes = (await con.runAndReadAll(`SELECT DISTINCT column_type FROM (DESCRIBE SELECT * FROM read_parquet(${files})) ORDER BY 1`))
         .getRows().map((r) => String(r[0]));
-      return { enums, types, rates, stats, fileTypes };
+      return { shapesTable, shapesView, enums, types, rates, stats, fileTypes };
     } finally {
       con.closeSync();
       db.closeSync();
@@ -122,6 +133,13 @@ describe('ENUM columns of a bucket', () => {
     expect(enumed.rates.map((r) => r[11])).toContain('2026-12-31');
     expect(enumed.rates.filter((r) => r[11] === null).length).toBe(Math.floor((PRICES + 0) / 3));
     expect(enumed.rates.find((r) => r[10] === LONG)).toBeDefined();
+  });
+
+  it('are the same whether the shapes are decoded into a table or, when too many, a view', () => {
+    for (const b of [enumed, plain]) {
+      expect(b.shapesTable.length).toBeGreaterThan(0);
+      expect(b.shapesView).toEqual(b.shapesTable);
+    }
   });
 
   it('keep the row-group statistics of billing_code and the text types in the file', () => {
