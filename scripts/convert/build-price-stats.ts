@@ -21,12 +21,12 @@
  * bucket of 750k rate rows where DuckDB's aggregates and window took 1.5 s; text comes back only
  * in the final, small table. A large database is done one billing-code bucket at a time
  * (code-buckets.ts), from the bucket's prices that the `rates` part is written from
- * (withBucketPrices), so that its sort runs within DuckDB's memory limit instead of spilling.
+ * (bucketPricesSql), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { ALL_STATES, CLASS_SELECTIONS } from '../../contract/dataset';
-import { bucketCount, bucketEnumSizes, bucketPricesPlan, withBucketPrices } from './code-buckets';
+import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
 import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
@@ -47,20 +47,20 @@ const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_m
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
   const stats = await preparePriceStats(con);
   const plan = await bucketPricesPlan(con);
-  for (let k = 0, n = await bucketCount(con); k < n; k++) await withBucketPrices(con, plan, k, () => stats.ofBucket(con));
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await stats.ofBucket(con, bucketPricesSql(plan, k));
   await stats.finish(con);
 }
 
 /** The statistics of a conversion, bucket after bucket (preparePriceStats). */
 export interface PriceStatsBuilder {
   /**
-   * Adds the statistics of the bucket whose prices `bucket_prices` holds (withBucketPrices,
-   * code-buckets.ts): its dollar prices expanded to one row per resolved group the states filter
+   * Adds the statistics of the bucket whose prices `prices` defines as `bucket_prices`
+   * (code-buckets.ts bucketPricesSql): its dollar prices expanded to one row per resolved group the states filter
    * kept (`rates` rows with a provider group). Buckets are independent and may run at once on two
    * connections; a bucket that throws adds nothing (write-dataset.ts may run it again).
    * @throws when SQL fails.
    */
-  ofBucket(con: DuckDBConnection): Promise<void>;
+  ofBucket(con: DuckDBConnection, prices: string): Promise<void>;
   /** Fills `price_stats` from the buckets' results and drops the working tables. @throws when SQL fails. */
   finish(con: DuckDBConnection): Promise<void>;
 }
@@ -83,10 +83,10 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   // a series' rows (up to millions: one code of a 200 MB item) in buffers reused from bucket to bucket, one per running bucket
   const free: SeriesBuffer[] = [];
   return {
-    async ofBucket(c) {
+    async ofBucket(c, prices) {
       const rows = free.pop() ?? new SeriesBuffer();
       try {
-        await statsOfBucket(c, loop, rows, vid);
+        await statsOfBucket(c, prices, loop, rows, vid);
       } finally {
         rows.trim();
         free.push(rows);
@@ -283,12 +283,12 @@ async function vidSql(con: DuckDBConnection): Promise<string> {
 }
 
 /**
- * The statistics of the bucket in `bucket_prices`: its dollar prices of CPT/HCPCS items expanded to
+ * The statistics of the bucket whose prices `prices` defines as `bucket_prices` (bucketPricesSql): its dollar prices of CPT/HCPCS items expanded to
  * one row per kept resolved group, in series and value order, go through SeriesMedians series by
  * series; the results are appended to `ps_results` once the bucket is done. `vid` is vidSql's.
  */
-async function statsOfBucket(con: DuckDBConnection, loop: SeriesMedians, rows: SeriesBuffer, vid: string): Promise<void> {
-  const sql = `
+async function statsOfBucket(con: DuckDBConnection, prices: string, loop: SeriesMedians, rows: SeriesBuffer, vid: string): Promise<void> {
+  const sql = `${prices}
     SELECT CAST(b.ps_series AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(b.vid AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
            CAST(b.negotiated_rate AS DOUBLE) AS v
     FROM (SELECT ps_series, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id

@@ -90,13 +90,13 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
 /**
  * `rate_items`: every item with rate rows, with its snapshot, insurer, billing-code bucket
  * (code-buckets.ts), `item_order`, its rank by (billing_code, snapshot, insurer_id, source_id,
- * item_id), the order of the `rates` parts (withBucketPrices), and `ps_series`, an integer key of
+ * item_id), the order of the `rates` parts (bucketPricesSql), and `ps_series`, an integer key of
  * its (snapshot, insurer_id, billing_code) for the medians of build-price-stats.ts (NULL for code
  * types other than CPT/HCPCS), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *
  * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
  * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
- * the medians read each bucket's prices instead (withBucketPrices, their columns of few values as
+ * the medians read each bucket's prices instead (bucketPricesSql, their columns of few values as
  * ENUMs: planBucketEnums). Rows whose group the states filter emptied (`resolved_groups.kept`
  * false) are left out.
  */

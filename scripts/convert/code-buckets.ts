@@ -41,7 +41,7 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
 }
 
 /**
- * Columns of `bucket_prices` (withBucketPrices) stored as DuckDB ENUMs when their values in the
+ * Columns of `bucket_prices` (bucketPricesSql) stored as DuckDB ENUMs when their values in the
  * working database are few (ENUM_MAX_VALUES, ENUM_MAX_BYTES), by the table they come from.
  * DuckDB's Parquet writer writes an ENUM column as a dictionary-encoded string column (the same
  * UTF8 column type and values as a VARCHAR) straight from its codes, where a VARCHAR column costs a
@@ -139,7 +139,7 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
  * differs from price to price held a hash table of every code: 1.4M on a 400 MB test file,
  * 0.9 CPU s and ~80 MB). A value has at least one code, so a column of at most ENUM_MAX_VALUES
  * values has more codes only when a writer's dictionary was full (price-values.ts), and it then
- * stays text, decoded bucket by bucket (withBucketPrices) as any column of many values.
+ * stays text, decoded bucket by bucket (bucketPricesSql) as any column of many values.
  */
 async function manyCodes(con: DuckDBConnection, column: string): Promise<boolean> {
   const r = await con.runAndReadAll(`SELECT approx_count_distinct(${column}) FROM ${valueColumnTable(column)}`);
@@ -167,13 +167,13 @@ export interface BucketPricesPlan {
   joins: string;
   /**
    * The codes (`s.<column>` or `p.<column>`) of the value columns that planBucketEnums left as
-   * text: decoded from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (withBucketPrices).
+   * text: decoded from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (bucketPricesSql).
    */
   textCodes: string[];
 }
 
 /**
- * The rows of `raw_values` that one bucket's prices use in its text columns (withBucketPrices).
+ * The rows of `raw_values` that one bucket's prices use in its text columns (bucketPricesSql).
  * Joined to the whole `raw_values` instead, a file whose free text (`additional_information`)
  * differs from price to price had DuckDB build a hash table of every value of the file at every
  * bucket (400 MB test file, one note per price: 1.4M values; 0.5-0.9 s per bucket, and two buckets
@@ -195,12 +195,9 @@ const BUCKET_TEXT = 'bucket_text';
  * A price is then joined to its item and its shape only, where it was joined to its shape (the
  * `raw_prices` view), its item and one value table per column, and its item's columns cast: on the
  * 1 GB benchmark file, 3.2 against 4.9 s over the buckets (each bucket both ways, twice).
- * With `place`, each price's place in its file (`item_order`, `rate_index`, `price_index`) too:
- * what the rates parts regroup a price's ids by when the states filter drops some
- * (write-parquet.ts ratesPartSql).
  * @throws when SQL fails.
  */
-export async function bucketPricesPlan(con: DuckDBConnection, options: { place?: boolean; shapesTableMax?: number } = {}): Promise<BucketPricesPlan> {
+export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesTableMax?: number } = {}): Promise<BucketPricesPlan> {
   const types = await bucketEnumTypes(con);
   const isEnum = (column: string): boolean => types.has(enumType(column));
   const itemColumns = ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'];
@@ -236,9 +233,8 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { place?:
   const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => `i.${c}`);
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
     'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${value(c)} AS ${c}` : `p.${c}`));
-  const place = options.place ? ['i.item_order', 'p.rate_index', 'p.price_index'] : [];
   return {
-    columns: [...item, ...price, ...place].join(', '),
+    columns: [...item, ...price].join(', '),
     prices: `raw_price_rows p JOIN bucket_items i ON i.source_id = p.source_id AND i.item_id = p.item_id JOIN bucket_shapes s ON s.shape = p.shape`,
     joins,
     textCodes: others.filter((c) => !empty.has(c)).map((c) => `${owner(c)}.${c}`),
@@ -246,32 +242,30 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { place?:
 }
 
 /**
- * Runs `work` while the TEMP table `bucket_prices` holds the prices of bucket `k` (one row per
- * `raw_prices` row, with its item's billing code, code type, snapshot, insurer, arrangement and
- * `ps_series` from `rate_items`; the columns of `plan`, bucketPricesPlan), sorted by billing code,
- * snapshot, insurer, source and the price's place in its file (item, rate, price): the order of the
- * `rates` part (write-parquet.ts), whose copy and the bucket's medians (build-price-stats.ts) both
- * read it, so the prices of a bucket are found in `raw_prices` once (twice when `plan` has text
- * columns: first the codes they use, whose text BUCKET_TEXT holds). The sort is on integers, the
- * item's `item_order` (build-tables.ts rate_items) then the rate's and the price's index: on the
- * 1 GB benchmark file, 2.6-2.7 s over the buckets against 3.0-3.3 s sorted by the text columns
- * (both ways run back to back on each bucket, two runs). TEMP: two connections may each hold their
- * bucket's (write-dataset.ts).
- * @throws when SQL fails or `work` throws; the table is dropped either way.
+ * The WITH clause that defines `bucket_prices` for one statement: the prices of bucket `k` (one row
+ * per `raw_prices` row, with its item's billing code, code type, snapshot, insurer, arrangement and
+ * `ps_series`; the columns of `plan`, bucketPricesPlan), and their place in the file
+ * (`item_order`, `rate_index`, `price_index`), by which the `rates` part is sorted
+ * (write-parquet.ts). The text the prices use is found from their codes first (BUCKET_TEXT), when
+ * `plan` has text columns.
+ * The `rates` part's copy and the bucket's medians (build-price-stats.ts) each read the bucket's
+ * prices through it, the copy sorting them, the medians with their own sort. Until session 18 the
+ * prices were sorted once into a TEMP table both read: materializing it cost more than finding
+ * them twice (on the 1 GB benchmark file, 16.4 against 17.8 s over the buckets, each both ways,
+ * twice, the parts byte for byte the same). The copy's sort is on integers, the item's
+ * `item_order` (build-tables.ts rate_items) then the rate's and the price's index: 2.6-2.7 s over
+ * the buckets against 3.0-3.3 s sorted by the text columns (session 10).
  */
-export async function withBucketPrices<T>(con: DuckDBConnection, plan: BucketPricesPlan, k: number, work: () => Promise<T>): Promise<T> {
+export function bucketPricesSql(plan: BucketPricesPlan, k: number): string {
   // the text the bucket's prices use, found from their codes: never a hash table of all of raw_values (BUCKET_TEXT)
-  const text = plan.textCodes.length === 0 ? '' : `WITH ${BUCKET_TEXT} AS MATERIALIZED (
+  const text = plan.textCodes.length === 0 ? '' : `${BUCKET_TEXT} AS MATERIALIZED (
       SELECT code, value FROM raw_values
-      WHERE code IN (SELECT unnest([${plan.textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k}))`;
-  await con.run(`CREATE TEMP TABLE bucket_prices AS ${text}
-    SELECT ${plan.columns}
+      WHERE code IN (SELECT unnest([${plan.textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k})),`;
+  return `WITH ${text} bucket_prices AS (
+    SELECT ${plan.columns}, i.item_order, p.rate_index, p.price_index
     FROM ${plan.prices} ${plan.joins}
-    WHERE i.bucket = ${k}
-    ORDER BY i.item_order, p.rate_index, p.price_index`);
-  try {
-    return await work();
-  } finally {
-    await con.run('DROP TABLE bucket_prices');
-  }
+    WHERE i.bucket = ${k})`;
 }
+
+/** The order of a `rates` part's prices, of bucketPricesSql's columns: their place in the file. */
+export const BUCKET_PRICES_ORDER = 'item_order, rate_index, price_index';

@@ -151,7 +151,7 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
  * codes). Uncompressed, the 4.9M price rows of the 1 GB
  * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
- * of the last phase scanned again (code-buckets.ts withBucketPrices): with the checkpoint (1.6 s)
+ * of the last phase scanned again (code-buckets.ts bucketPricesSql): with the checkpoint (1.6 s)
  * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
  * four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against 518-568 MB.
  * Part by part (session 9), DuckDB never holds more than a part uncompressed: loading and

@@ -1,8 +1,8 @@
 /**
  * The last phase of a conversion: `price_stats` (build-price-stats.ts) and every Parquet file of
  * the dataset (write-parquet.ts), as tasks on two connections of the working database, each task on
- * one thread: one billing-code bucket (its sorted prices, code-buckets.ts withBucketPrices, then its
- * `rates` part and its statistics from them), or one other table. The provider tables go first and
+ * one thread: one billing-code bucket (its `rates` part and its statistics, each from the bucket's
+ * prices, code-buckets.ts bucketPricesSql), or one other table. The provider tables go first and
  * are dropped once written (FIRST_TABLES), so that the buckets have DuckDB's memory to themselves.
  *
  * A rates part must be copied on one DuckDB thread (write-parquet.ts: what keeps its rows in order),
@@ -17,7 +17,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { preparePriceStats } from './build-price-stats';
-import { bucketCount, bucketPricesPlan, withBucketPrices } from './code-buckets';
+import { bucketCount, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
 import { connectSpool, DUCKDB_MEMORY_LIMIT } from './spool';
 import path from 'node:path';
@@ -97,7 +97,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const dropped = await hasDroppedGroups(con);
   const sql = ratesPartSql(dropped);
   const buckets = await bucketCount(con);
-  const plan = await bucketPricesPlan(con, { place: dropped });
+  const plan = await bucketPricesPlan(con);
   const tasks: Array<Task<DuckDBConnection>> = [];
   const out = {} as Record<TableName, ManifestTable>;
   // the tables nothing reads once written, first: dropped, they leave DuckDB's memory limit to the buckets
@@ -109,10 +109,11 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   }
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
-    tasks.push((c) => withBucketPrices(c, plan, k, async () => {
-      rows[k] = await writeRatesPart(c, sql, k, outDir);
-      await stats.ofBucket(c);
-    }));
+    tasks.push(async (c) => {
+      const prices = bucketPricesSql(plan, k);
+      rows[k] = await writeRatesPart(c, sql, prices, k, outDir);
+      await stats.ofBucket(c, prices);
+    });
   }
   // the other tables that do not wait for the statistics, last: short tasks even out the two connections' ends
   for (const name of TABLE_NAMES) {

@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
 import { GROUP_ID_LIST_SQL } from './spool';
+import { BUCKET_PRICES_ORDER } from './code-buckets';
 
 /**
  * Rows (prices) per Parquet row group of `rates`: small enough that one billing code reads little
@@ -79,7 +80,7 @@ async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates
   return Number(copied.getRows()[0]![0]);
 }
 
-/** The SELECT over `bucket_prices` that writeRatesPart copies into a part (ratesPartSql). */
+/** The SELECT over `bucket_prices` (code-buckets.ts bucketPricesSql) that writeRatesPart copies into a part (ratesPartSql). */
 export interface RatesPartSql {
   select: string;
 }
@@ -100,15 +101,14 @@ export async function hasDroppedGroups(con: DuckDBConnection): Promise<boolean> 
  * with its list of group ids, in the prices' order. An id whose group no provider_groups row
  * resolves stays in the list (rateRowsSql: the empty provider). Only when `dropped`
  * (hasDroppedGroups), the ids of emptied groups leave the lists, by an unnest, an anti join and the
- * list again, ordered by the price's place in its file, which withBucketPrices then keeps in
- * `bucket_prices` (bucketPricesPlan `place`).
+ * list again. Either way sorted by the prices' place in the file (BUCKET_PRICES_ORDER).
  */
 export function ratesPartSql(dropped: boolean): RatesPartSql {
   if (!dropped) {
     const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `${GROUP_ID_LIST_SQL} AS provider_group_ids` : c));
-    return { select: `SELECT ${cols.join(', ')} FROM bucket_prices` };
+    return { select: `SELECT ${cols.join(', ')} FROM bucket_prices ORDER BY ${BUCKET_PRICES_ORDER}` };
   }
-  const place = 'item_order, rate_index, price_index';
+  const place = BUCKET_PRICES_ORDER;
   const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? 'k.ids AS provider_group_ids' : `p.${c}`));
   return {
     select: `
@@ -149,7 +149,7 @@ export async function onOneThread(cons: readonly DuckDBConnection[], work: () =>
 
 /**
  * Writes `rates/part-<k>.parquet` of billing-code bucket `k` (code-buckets.ts; the parts in code
- * order make the table) from its `bucket_prices` (withBucketPrices: sorted prices) inside
+ * order make the table) from its prices (`prices`, code-buckets.ts bucketPricesSql) inside
  * onOneThread, and returns its row count: one row per price, with the list of its group ids
  * (ratesPartSql), in the prices' order, each list in the order of the ids in the file: a total
  * order, so that the same inputs give the same files. The copy runs on ONE DuckDB thread without
@@ -160,9 +160,9 @@ export async function onOneThread(cons: readonly DuckDBConnection[], work: () =>
  * takes ~3 CPU s less over the 1 GB benchmark file and its parts are 22 % smaller.
  * @throws when DuckDB cannot write the file.
  */
-export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, k: number, outDir: string): Promise<number> {
+export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, prices: string, k: number, outDir: string): Promise<number> {
   const copied = await con.runAndReadAll(`
-    COPY (${sql.select})
+    COPY (${prices} ${sql.select})
     TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
     (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
   return Number(copied.getRows()[0]![0]);

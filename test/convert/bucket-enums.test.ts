@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
-import { ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, withBucketPrices } from '../../scripts/convert/code-buckets';
+import { BUCKET_PRICES_ORDER, ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, bucketPricesSql } from '../../scripts/convert/code-buckets';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
 
@@ -69,14 +69,14 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
       const p = await bucketPricesPlan(spool.con, { shapesTableMax });
       const kind = (await spool.con.runAndReadAll(`SELECT count(*) FROM duckdb_views() WHERE view_name = 'bucket_shapes'`)).getRows()[0]![0];
       expect(Number(kind)).toBe(shapesTableMax === 0 ? 1 : 0);
-      return withBucketPrices(spool.con, p, 0, async () => (await spool.con.runAndReadAll('SELECT * FROM bucket_prices')).getRowsJS());
+      return (await spool.con.runAndReadAll(`${bucketPricesSql(p, 0)} SELECT * FROM bucket_prices ORDER BY ${BUCKET_PRICES_ORDER}`)).getRowsJS();
     };
     const shapesView = await bucketRows(0);
     const shapesTable = await bucketRows(1_000_000);
     const plan = await bucketPricesPlan(spool.con);
-    const types = await withBucketPrices(spool.con, plan, 0, async () => Object.fromEntries(
-      (await spool.con.runAndReadAll('SELECT column_name, column_type FROM (DESCRIBE bucket_prices)')).getRows()
-        .map((r) => [String(r[0]), String(r[1]).startsWith('ENUM') ? 'ENUM' : String(r[1])])));
+    const types = Object.fromEntries(
+      (await spool.con.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE ${bucketPricesSql(plan, 0)} SELECT * FROM bucket_prices)`)).getRows()
+        .map((r) => [String(r[0]), String(r[1]).startsWith('ENUM') ? 'ENUM' : String(r[1])]));
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
     const tables = await writeDataset(spool.db, spool.con, out);

@@ -3,7 +3,7 @@
  * insurer, source, and the price's place in its file), on one CMS example file
  * (test/fixtures/mrf/v2.2.0-in-network-rates-multiple-plans-sample.json) converted as four sources
  * whose catalog order is neither the snapshots' nor the insurers': the `rates` parts sort every
- * bucket's prices on integers (code-buckets.ts withBucketPrices, `rate_items.item_order`), which
+ * bucket's prices on integers (code-buckets.ts bucketPricesSql, `rate_items.item_order`), which
  * must stand for that whole key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
