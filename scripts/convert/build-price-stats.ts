@@ -47,7 +47,7 @@ const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_m
 export async function buildPriceStats(con: DuckDBConnection): Promise<void> {
   const stats = await preparePriceStats(con);
   const plan = await bucketPricesPlan(con);
-  for (let k = 0, n = await bucketCount(con); k < n; k++) await stats.ofBucket(con, bucketPricesSql(plan, k));
+  for (let k = 0, n = await bucketCount(con); k < n; k++) await stats.ofBucket(con, bucketPricesSql(plan, k, MEDIANS_COLUMNS));
   await stats.finish(con);
 }
 
@@ -261,6 +261,12 @@ const VID_LIMIT = 1 << 20;
 
 /** The columns that, with the value, make a dollar row's identity in a series (metrics.md, Rows that count). */
 const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers'] as const;
+
+/**
+ * The columns of a bucket's prices (code-buckets.ts bucketPricesSql) statsOfBucket reads: not the
+ * others, whose decoding (the free text of `additional_information` on some files) it would not use.
+ */
+export const MEDIANS_COLUMNS: readonly string[] = ['ps_series', 'source_id', 'negotiated_rate', 'provider_group_ids', ...VID_COLUMNS];
 
 /**
  * SQL of a bucket price's `vid`: its (billing_class, negotiated_type, service_codes, modifiers) as

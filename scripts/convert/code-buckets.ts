@@ -157,19 +157,23 @@ const ENUM_CODES_CHECK = 4 * ENUM_MAX_VALUES;
  */
 export const BUCKET_SHAPES_TABLE_MAX = 100_000;
 
+/** A column of `bucket_prices` (bucketPricesPlan). */
+export interface BucketPricesColumn {
+  name: string;
+  /** Its SQL over the prices (`p`, `i`, `s`: BucketPricesPlan.prices) and `join`. */
+  sql: string;
+  /** A value column decoded by a join: the LEFT JOIN, aliased `v_<name>`. */
+  join?: string;
+  /** A value column left as text by planBucketEnums: its code (`s.<name>` or `p.<name>`), whose text BUCKET_TEXT holds. */
+  textCode?: string;
+}
+
 /** The SELECT of a bucket's prices (bucketPricesPlan), shared by its buckets. */
 export interface BucketPricesPlan {
-  /** The column list of `bucket_prices`. */
-  columns: string;
   /** The prices with their item and shape: `raw_price_rows p`, `bucket_items i`, `bucket_shapes s`. */
   prices: string;
-  /** The LEFT JOINs that decode the value columns bucket_shapes does not hold decoded, each aliased `v_<column>`. */
-  joins: string;
-  /**
-   * The codes (`s.<column>` or `p.<column>`) of the value columns that planBucketEnums left as
-   * text: decoded from BUCKET_TEXT, the rows of `raw_values` the bucket's prices use (bucketPricesSql).
-   */
-  textCodes: string[];
+  /** The columns, in the order of contract/dataset.ts COLUMNS.rates' sources. */
+  columns: BucketPricesColumn[];
 }
 
 /**
@@ -226,18 +230,19 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
     columns.forEach((c, k) => Number(counted[k]) === 0 && empty.add(c));
   }
   // decoded by a join: the text columns (BUCKET_TEXT) and an ENUM column of the price rows (its value table)
-  const joined: string[] = PRICE_VALUE_COLUMNS.filter((c) => !empty.has(c) && !(isEnum(c) && owner(c) === 's'));
-  const joins = joined.map((c) => `LEFT JOIN ${isEnum(c) ? enumValues(c) : BUCKET_TEXT} v_${c} ON v_${c}.code = ${owner(c)}.${c}`).join(' ');
-  const value = (c: string): string =>
-    empty.has(c) ? `CAST(NULL AS VARCHAR)` : joined.includes(c) ? `v_${c}.value` : `${owner(c)}.${c}`;
-  const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => `i.${c}`);
+  const joined = (c: string): boolean => !empty.has(c) && !(isEnum(c) && owner(c) === 's');
+  const value = (c: string): BucketPricesColumn => {
+    if (empty.has(c)) return { name: c, sql: 'CAST(NULL AS VARCHAR)' };
+    if (!joined(c)) return { name: c, sql: `${owner(c)}.${c}` };
+    const join = `LEFT JOIN ${isEnum(c) ? enumValues(c) : BUCKET_TEXT} v_${c} ON v_${c}.code = ${owner(c)}.${c}`;
+    return { name: c, sql: `v_${c}.value`, join, ...(isEnum(c) ? {} : { textCode: `${owner(c)}.${c}` }) };
+  };
+  const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => ({ name: c, sql: `i.${c}` }));
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
-    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? `${value(c)} AS ${c}` : `p.${c}`));
+    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? value(c) : { name: c, sql: `p.${c}` }));
   return {
-    columns: [...item, ...price].join(', '),
     prices: `raw_price_rows p JOIN bucket_items i ON i.source_id = p.source_id AND i.item_id = p.item_id JOIN bucket_shapes s ON s.shape = p.shape`,
-    joins,
-    textCodes: others.filter((c) => !empty.has(c)).map((c) => `${owner(c)}.${c}`),
+    columns: [...item, ...price],
   };
 }
 
@@ -246,8 +251,9 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
  * per `raw_prices` row, with its item's billing code, code type, snapshot, insurer, arrangement and
  * `ps_series`; the columns of `plan`, bucketPricesPlan), and their place in the file
  * (`item_order`, `rate_index`, `price_index`), by which the `rates` part is sorted
- * (write-parquet.ts). The text the prices use is found from their codes first (BUCKET_TEXT), when
- * `plan` has text columns.
+ * (write-parquet.ts); with `names`, only those columns (a value column is decoded only when asked
+ * for). The text the prices use is found from their codes first (BUCKET_TEXT), when the columns
+ * asked for have text columns.
  * The `rates` part's copy and the bucket's medians (build-price-stats.ts) each read the bucket's
  * prices through it, the copy sorting them, the medians with their own sort. Until session 18 the
  * prices were sorted once into a TEMP table both read: materializing it cost more than finding
@@ -256,14 +262,16 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
  * `item_order` (build-tables.ts rate_items) then the rate's and the price's index: 2.6-2.7 s over
  * the buckets against 3.0-3.3 s sorted by the text columns (session 10).
  */
-export function bucketPricesSql(plan: BucketPricesPlan, k: number): string {
+export function bucketPricesSql(plan: BucketPricesPlan, k: number, names?: readonly string[]): string {
+  const columns = names ? plan.columns.filter((c) => names.includes(c.name)) : plan.columns;
+  const textCodes = columns.flatMap((c) => (c.textCode ? [c.textCode] : []));
   // the text the bucket's prices use, found from their codes: never a hash table of all of raw_values (BUCKET_TEXT)
-  const text = plan.textCodes.length === 0 ? '' : `${BUCKET_TEXT} AS MATERIALIZED (
+  const text = textCodes.length === 0 ? '' : `${BUCKET_TEXT} AS MATERIALIZED (
       SELECT code, value FROM raw_values
-      WHERE code IN (SELECT unnest([${plan.textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k})),`;
+      WHERE code IN (SELECT unnest([${textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k})),`;
   return `WITH ${text} bucket_prices AS (
-    SELECT ${plan.columns}, i.item_order, p.rate_index, p.price_index
-    FROM ${plan.prices} ${plan.joins}
+    SELECT ${columns.map((c) => `${c.sql} AS ${c.name}`).join(', ')}, i.item_order, p.rate_index, p.price_index
+    FROM ${plan.prices} ${columns.flatMap((c) => (c.join ? [c.join] : [])).join(' ')}
     WHERE i.bucket = ${k})`;
 }
 

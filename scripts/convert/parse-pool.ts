@@ -4,6 +4,7 @@
  * pool hands batches of element bytes to `jobs` workers (parse-worker.ts), at most two batches in
  * flight per worker so memory stays bounded, and collects what each worker spooled per source.
  */
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { MrfProblem } from '../mrf/types';
 import type { SpoolFiles } from './spool-rows';
@@ -68,6 +69,10 @@ export class ParsePool {
    */
   constructor(jobs: number, billingCodes: ReadonlySet<string> | undefined) {
     const codes = billingCodes ? [...billingCodes] : undefined;
+    // V8 reads its flags when it creates an isolate: the parser threads' heaps start at V8's own
+    // initial size, not at the main thread's (runtime-flags.ts), which would let each hold ~100 MB
+    // of garbage more while it parses
+    setFlagsFromString('--initial-old-space-size=0');
     for (let i = 0; i < Math.max(1, jobs); i++) {
       const slot: Slot = { worker: startWorker(i, codes), inFlight: 0, waiting: [] };
       slot.worker.on('message', (r: WorkerReply) => {

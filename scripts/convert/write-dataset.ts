@@ -16,7 +16,7 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
-import { preparePriceStats } from './build-price-stats';
+import { MEDIANS_COLUMNS, preparePriceStats } from './build-price-stats';
 import { bucketCount, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { mkdir } from 'node:fs/promises';
 import { connectSpool, DUCKDB_MEMORY_LIMIT } from './spool';
@@ -33,8 +33,14 @@ import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesP
  * and one run of the 1 GB file peaked at 621 MB (of 14 runs; 491-583 MB in the others). With
  * 200 MB: none retried in 5 runs. The 300 MB file of 4.3M rate rows retried one run in three at
  * 160 MB.
+ * 180 MB since session 18, whose buckets read their prices in each statement instead of holding
+ * them sorted in a TEMP table (code-buckets.ts bucketPricesSql), and go faster: with 200 MB the
+ * phase's peak RSS had risen by ~50 MB (a 2 GB file of one 400 MB item: 594-636 MB against
+ * 518-578 at the start of the session; the 400 MB file with a note per price: up to 612-628 MB),
+ * with 180 MB 553-564 and 515-552 MB, and no task ran out of memory in 12 runs of these two, the
+ * 1 GB file and its filter. 160 MB still makes two buckets retry.
  */
-export const LAST_PHASE_MEMORY_LIMIT = '200MB';
+export const LAST_PHASE_MEMORY_LIMIT = '180MB';
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
@@ -110,9 +116,8 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   const rows: number[] = new Array<number>(buckets).fill(0);
   for (let k = 0; k < buckets; k++) {
     tasks.push(async (c) => {
-      const prices = bucketPricesSql(plan, k);
-      rows[k] = await writeRatesPart(c, sql, prices, k, outDir);
-      await stats.ofBucket(c, prices);
+      rows[k] = await writeRatesPart(c, sql, bucketPricesSql(plan, k), k, outDir);
+      await stats.ofBucket(c, bucketPricesSql(plan, k, MEDIANS_COLUMNS));
     });
   }
   // the other tables that do not wait for the statistics, last: short tasks even out the two connections' ends

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTables } from '../../scripts/convert/build-tables';
 import { BUCKET_PRICES_ORDER, ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, bucketPricesSql } from '../../scripts/convert/code-buckets';
+import { MEDIANS_COLUMNS } from '../../scripts/convert/build-price-stats';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
 
@@ -177,8 +178,11 @@ describe('a value column of many codes', () => {
       expect(statements.some((s) => s.includes('DISTINCT billing_class'))).toBe(true);
       const plan = await bucketPricesPlan(spool.con);
       // text decoded bucket by bucket: the column of many values only; one of no value (setting) is NULL without a join
-      expect(plan.textCodes).toEqual(['p.additional_information']);
-      expect(plan.joins).not.toContain('v_setting');
+      expect(plan.columns.flatMap((c) => (c.textCode ? [c.textCode] : []))).toEqual(['p.additional_information']);
+      expect(plan.columns.find((c) => c.name === 'setting')).toEqual({ name: 'setting', sql: 'CAST(NULL AS VARCHAR)' });
+      // the medians ask for the columns they read: not the free text
+      expect(bucketPricesSql(plan, 0, MEDIANS_COLUMNS)).not.toContain('bucket_text');
+      expect(bucketPricesSql(plan, 0)).toContain('bucket_text');
       const out = path.join(dir, 'out');
       await mkdir(out, { recursive: true });
       const tables = await writeDataset(spool.db, spool.con, out);
