@@ -11,7 +11,9 @@
  * chunks are ~1 GB of ArrayBuffers per GB). Only with DuckDB's native client loaded: the same
  * decompression and scan without it runs 3 (why is not found). Starting the old generation at 96 MB
  * leaves 4 per run. In alternating runs of the 1 GB benchmark file (session 18): 1.1-4.0 CPU s and
- * 0.5-2.1 s less per run, the main thread 0.2-1.0 CPU s less, peak RSS 2-49 MB higher (488-536 MB).
+ * 0.5-2.1 s less per run, the main thread 0.2-1.0 CPU s less. The flag is the main thread's only:
+ * the parser threads, whose isolates V8 configures when they start, get its default back
+ * (parse-pool.ts), as with it each could hold ~100 MB more of garbage while it parses.
  */
 export const CONVERTER_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=96'];
 
