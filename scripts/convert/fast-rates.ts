@@ -27,7 +27,7 @@ import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-pr
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
-import { BAIL, bytes, COMMA, JsonCursor, keyToken, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
+import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
 import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
@@ -41,29 +41,6 @@ const CLASS_BYTES = [...BILLING_CLASSES].map(bytes);
 const SETTING_BYTES = [...SETTINGS].map(bytes);
 
 const K_NEGOTIATED_RATES = bytes('negotiated_rates');
-
-/**
- * The keys of an object the fast path reads, by id (their index); any other key is skipped. An
- * object's keys are matched first against the order of the last object of its kind (KeyOrder):
- * publishers write every price with the same serializer, so nearly every key is found with one
- * comparison of its bytes instead of a scan and a comparison per candidate.
- */
-class KeySet {
-  readonly bytes: Uint8Array[];
-  readonly tokens: Uint8Array[];
-  constructor(keys: readonly string[]) {
-    this.bytes = keys.map(bytes);
-    this.tokens = keys.map(keyToken);
-  }
-}
-
-/** Positions of an object KeyOrder remembers: later keys are looked up. */
-const ORDER_SLOTS = 16;
-
-/** The key id (KeySet index, -1 for a key skipped) found at each position of the last object of one kind. */
-class KeyOrder {
-  readonly ids = new Int8Array(ORDER_SLOTS).fill(-1);
-}
 
 const RATE_KEYS = new KeySet(['provider_references', 'negotiated_prices', 'provider_groups']);
 const R_PROVIDER_REFERENCES = 0;
@@ -213,28 +190,6 @@ export class FastRates extends JsonCursor {
     return { done: true, item, kept: true };
   }
 
-  /**
-   * The next key of an object (after its `{` or a comma) as an id of `keys` (-1 for another key):
-   * first the key the last object of this kind had at position `pos` (keyAs), else read (key) and
-   * looked up, and remembered for the next object.
-   */
-  private keyAt(keys: KeySet, order: KeyOrder, pos: number): number {
-    this.ws();
-    const ids = order.ids;
-    const guess = pos < ORDER_SLOTS ? ids[pos]! : -1;
-    if (guess >= 0 && this.keyAs(keys.tokens[guess]!)) return guess;
-    this.key();
-    let id = -1;
-    for (let k = 0; k < keys.bytes.length; k++) {
-      if (this.keyIs(this.ks, this.ke, keys.bytes[k]!)) {
-        id = k;
-        break;
-      }
-    }
-    if (pos < ORDER_SLOTS) ids[pos] = id;
-    return id;
-  }
-
   protected override begin(b: Uint8Array, start: number, end: number): void {
     super.begin(b, start, end);
     this.expanded = 0;
@@ -267,7 +222,7 @@ export class FastRates extends JsonCursor {
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
-      const id = this.keyAt(RATE_KEYS, this.rateOrder, pos);
+      const id = this.keyOf(RATE_KEYS, this.rateOrder, pos);
       if (id === R_PROVIDER_REFERENCES) {
         if (this.idCount >= 0) throw BAIL;
         this.references();
@@ -360,7 +315,7 @@ export class FastRates extends JsonCursor {
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
-      switch (this.keyAt(PRICE_KEYS, this.priceOrder, pos)) {
+      switch (this.keyOf(PRICE_KEYS, this.priceOrder, pos)) {
         case P_NEGOTIATED_TYPE:
           type = this.enumOf(this.str(), TYPE_BYTES);
           break;

@@ -31,7 +31,7 @@ export const SPACE = 32;
 export const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
 /** The bytes of a plain ASCII key with its quotes, as JsonCursor.keyAs compares them. */
-export const keyToken = (key: string): Uint8Array => Buffer.from(JSON.stringify(key), 'latin1');
+const keyToken = (key: string): Uint8Array => Buffer.from(JSON.stringify(key), 'latin1');
 
 /** The text of `b[s, e)`, decoded as UTF-8. */
 export function utf8(b: Uint8Array, s: number, e: number): string {
@@ -40,6 +40,29 @@ export function utf8(b: Uint8Array, s: number, e: number): string {
 
 /** Nesting of an unknown value the skipper follows before giving up. */
 const MAX_DEPTH = 32;
+
+/**
+ * The keys of an object a reader wants, by id (their index); any other key is id -1
+ * (JsonCursor.keyOf). An object's keys are matched first against the order of the last object of
+ * its kind (KeyOrder): publishers write every price with the same serializer, so nearly every key
+ * is found with one comparison of its bytes instead of a scan and a comparison per candidate.
+ */
+export class KeySet {
+  readonly bytes: Uint8Array[];
+  readonly tokens: Uint8Array[];
+  constructor(keys: readonly string[]) {
+    this.bytes = keys.map(bytes);
+    this.tokens = keys.map(keyToken);
+  }
+}
+
+/** Positions of an object KeyOrder remembers: later keys are looked up. */
+const ORDER_SLOTS = 16;
+
+/** The key id (KeySet index, -1 for a key skipped) found at each position of the last object of one kind. */
+export class KeyOrder {
+  readonly ids = new Int8Array(ORDER_SLOTS).fill(-1);
+}
 
 /** The reading state over one element; subclasses read their shape with its methods. */
 export class JsonCursor {
@@ -130,10 +153,32 @@ export class JsonCursor {
   }
 
   /**
+   * The next key of an object (after its `{` or a comma) as an id of `keys` (-1 for another key):
+   * first the key the last object of this kind had at position `pos` (keyAs), else read (key) and
+   * looked up, and remembered for the next object.
+   */
+  protected keyOf(keys: KeySet, order: KeyOrder, pos: number): number {
+    this.ws();
+    const ids = order.ids;
+    const guess = pos < ORDER_SLOTS ? ids[pos]! : -1;
+    if (guess >= 0 && this.keyAs(keys.tokens[guess]!)) return guess;
+    this.key();
+    let id = -1;
+    for (let k = 0; k < keys.bytes.length; k++) {
+      if (this.keyIs(this.ks, this.ke, keys.bytes[k]!)) {
+        id = k;
+        break;
+      }
+    }
+    if (pos < ORDER_SLOTS) ids[pos] = id;
+    return id;
+  }
+
+  /**
    * Reads the key at `i` as key() does when its bytes are exactly `token` (the key with its quotes,
    * keyToken()), which it then returns true for; otherwise moves nothing and returns false. One
    * comparison instead of key()'s scan and the caller's keyIs: for keys that come in the order the
-   * last object of the same kind had (fast-rates.ts KeyOrder).
+   * last object of the same kind had (KeyOrder, keyOf).
    */
   protected keyAs(token: Uint8Array): boolean {
     const b = this.b;
