@@ -42,21 +42,14 @@ const SETTING_BYTES = [...SETTINGS].map(bytes);
 
 const K_NEGOTIATED_RATES = bytes('negotiated_rates');
 
+/** The keys of a negotiated rate the fast path reads; RateKey is their id (JsonCursor.keyOf). */
 const RATE_KEYS = new KeySet(['provider_references', 'negotiated_prices', 'provider_groups']);
-const R_PROVIDER_REFERENCES = 0;
-const R_NEGOTIATED_PRICES = 1;
-const R_PROVIDER_GROUPS = 2;
+const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 
+/** The keys of a price the fast path reads; PriceKey is their id, in the same order. */
 const PRICE_KEYS = new KeySet(['negotiated_type', 'negotiated_rate', 'billing_class', 'service_code', 'billing_code_modifier',
   'expiration_date', 'setting', 'additional_information']);
-const P_NEGOTIATED_TYPE = 0;
-const P_NEGOTIATED_RATE = 1;
-const P_BILLING_CLASS = 2;
-const P_SERVICE_CODE = 3;
-const P_MODIFIER = 4;
-const P_EXPIRATION_DATE = 5;
-const P_SETTING = 6;
-const P_ADDITIONAL_INFORMATION = 7;
+const enum PriceKey { NegotiatedType, NegotiatedRate, BillingClass, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
 
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
@@ -223,14 +216,14 @@ export class FastRates extends JsonCursor {
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
       const id = this.keyOf(RATE_KEYS, this.rateOrder, pos);
-      if (id === R_PROVIDER_REFERENCES) {
+      if (id === RateKey.ProviderReferences) {
         if (this.idCount >= 0) throw BAIL;
         this.references();
-      } else if (id === R_NEGOTIATED_PRICES) {
+      } else if (id === RateKey.NegotiatedPrices) {
         if (this.idCount <= 0 || prices > 0) throw BAIL; // prices before the ids, or no id: slow path
         prices = this.priceList(itemId, rateIndex);
         if (prices === 0) throw BAIL;
-      } else if (id === R_PROVIDER_GROUPS) throw BAIL;
+      } else if (id === RateKey.ProviderGroups) throw BAIL;
       else this.skipValue(0);
       this.ws();
       const c = this.b[this.i++];
@@ -316,29 +309,29 @@ export class FastRates extends JsonCursor {
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
       switch (this.keyOf(PRICE_KEYS, this.priceOrder, pos)) {
-        case P_NEGOTIATED_TYPE:
+        case PriceKey.NegotiatedType:
           type = this.enumOf(this.str(), TYPE_BYTES);
           break;
-        case P_NEGOTIATED_RATE: {
+        case PriceKey.NegotiatedRate: {
           const c = this.b[this.i]!;
           if (c !== MINUS && (c < ZERO || c > NINE)) throw BAIL;
           rate = this.number();
           break;
         }
-        case P_BILLING_CLASS:
+        case PriceKey.BillingClass:
           cls = this.enumOf(this.str(), CLASS_BYTES);
           break;
-        case P_SERVICE_CODE:
+        case PriceKey.ServiceCode:
           codesS = this.i;
           this.skipValue(0);
           codesE = this.i;
           break;
-        case P_MODIFIER:
+        case PriceKey.Modifier:
           modS = this.i;
           this.skipValue(0);
           modE = this.i;
           break;
-        case P_EXPIRATION_DATE:
+        case PriceKey.ExpirationDate:
           if (this.isNull()) expS = expE = -1;
           else {
             expS = this.str();
@@ -347,14 +340,14 @@ export class FastRates extends JsonCursor {
             if (!this.csvSafe || (expE > expS && (this.b[expS] === SPACE || this.b[expE - 1] === SPACE))) throw BAIL;
           }
           break;
-        case P_SETTING:
+        case PriceKey.Setting:
           if (this.isNull()) setting = -1;
           else {
             const s = this.str();
             setting = this.strEnd === s ? -1 : this.enumOf(s, SETTING_BYTES);
           }
           break;
-        case P_ADDITIONAL_INFORMATION:
+        case PriceKey.AdditionalInformation:
           if (this.isNull()) infoS = infoE = -1;
           else {
             infoS = this.str();
