@@ -19,7 +19,7 @@ export interface OidcSettings {
   issuer: URL;
   clientId: string;
   clientSecret: string;
-  /** `OIDC_REDIRECT_URI`, else `<COMPETE_PUBLIC_URL>/api/auth/callback`, else null (derived per request). */
+  /** `OIDC_REDIRECT_URI`, else `<COMPETE_PUBLIC_URL>/api/auth/callback`, else null (the listening origin's, oidc.ts). */
   redirectUri: string | null;
   /** `OIDC_SCOPE`, default `openid profile`. */
   scope: string;

@@ -8,22 +8,18 @@
  * - `GET /api/auth/callback` -> OIDC: checks the provider's answer, session cookie + 302
  *                               `/auth/callback?token=<JWT>`; development: 302 `/login`
  * - `GET /api/auth/logout?redirect_uri=` -> clears the session cookie; 302 to the app's own
- *                               /login or a COMPETE_LOGOUT_REDIRECTS URL; 400 for any other target
+ *                               /login (relative, or on COMPETE_PUBLIC_URL, else on the listening
+ *                               origin) or a COMPETE_LOGOUT_REDIRECTS URL; 400 for any other target
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AuthConfig } from './auth-config';
 import { sendError } from './errors';
 import { createOidcFlow } from './oidc';
-import { isAllowedLogoutRedirect } from './redirect';
+import { isAllowedLogoutRedirect, ownOrigins } from './redirect';
 import { clearSessionCookie, setSessionCookie } from './session';
 import { DEV_USER, signAppToken } from './tokens';
 
 export { DEV_USER };
-
-/** `scheme://host:port` of the app as the browser sees it: COMPETE_PUBLIC_URL, else the request's. */
-function appOrigin(request: FastifyRequest, config: AuthConfig): string {
-  return config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
-}
 
 /** Registers the four auth routes on `app`; `log` receives one line per notable event. */
 export function registerAuthRoutes(app: FastifyInstance, config: AuthConfig, log: (line: string) => void): void {
@@ -61,7 +57,7 @@ export function registerAuthRoutes(app: FastifyInstance, config: AuthConfig, log
     const raw = request.query.redirect_uri;
     if (raw === undefined) return reply.redirect('/login', 302);
     const value = Array.isArray(raw) ? raw.join(',') : raw;
-    if (Array.isArray(raw) || !isAllowedLogoutRedirect(value, appOrigin(request, config), config.logoutRedirects)) {
+    if (Array.isArray(raw) || !isAllowedLogoutRedirect(value, ownOrigins(request, config.publicUrl), config.logoutRedirects)) {
       return sendError(reply, 400, 'bad_request', `invalid redirect_uri: ${value}`);
     }
     return reply.redirect(value, 302);

@@ -10,22 +10,27 @@
  *                  from a precompressed sibling (`x.wasm.br`) when the build wrote one, else on
  *                  the fly (brotli quality 4: about 0.35 s of CPU for DuckDB's 39 MB .wasm).
  * - `/data/*`      the dataset directory, only to a signed-in session (session.ts; 401 otherwise),
- *                  byte ranges (`Accept-Ranges: bytes`, 206, 416), ETag, `private, no-cache`,
+ *                  byte ranges (`Accept-Ranges: bytes`, 206, 416; a suffix longer than the file
+ *                  selects all of it, suffix-range.ts), ETag, `private, no-cache`,
  *                  never compressed (Parquet is compressed inside; ranges must address file bytes).
  * - `/api/auth/*`  see auth-routes.ts; any other `/api/...` is 404 JSON.
- * Every response carries the security headers of security-headers.ts.
+ * Every response carries the security headers of security-headers.ts, errors included: the onSend
+ * hook sets them on what passes fastify's hooks, early-answers.ts on what is answered before
+ * (a malformed URL or request, oversized headers, no Host).
  */
 import { resolve, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { describeAuth, readAuthConfig } from './auth-config';
 import { registerAuthRoutes } from './auth-routes';
+import { answerClientError, SecuredResponse } from './early-answers';
 import { codeForStatus, errorBody, sendError } from './errors';
 import { COMPRESSIBLE_TYPES, DATA_CACHE, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE, SECURITY_HEADERS } from './security-headers';
 import { requireSession } from './session';
+import { fitSuffixRange } from './suffix-range';
 
 export interface StartServerOptions {
   /** Directory of the built app (Vite's `dist/`), holding index.html. */
@@ -63,7 +68,18 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   const hops = auth.trustProxy;
   const trustProxy = typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops;
-  const app = Fastify({ logger: false, forceCloseConnections: true, trustProxy });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    trustProxy,
+    // Answers given before any route or hook runs carry the security headers too (early-answers.ts).
+    http: { ServerResponse: SecuredResponse },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => {
+      secure(request, reply);
+      answerError(error, reply);
+    },
+  });
   decorate(app);
   await app.register(fastifyCookie);
   // Before @fastify/compress's own onRoute hook: the dataset's routes opt out of compression.
@@ -85,6 +101,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   });
   await app.register(async (data) => {
     data.addHook('onRequest', requireSession(auth));
+    data.addHook('preHandler', fitSuffixRange(dataDir, '/data/'));
     await data.register(fastifyStatic, {
       root: dataDir,
       prefix: '/data/',
@@ -109,19 +126,28 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 /** Security headers on every response; `.wasm` typed for streaming compilation; uniform errors. */
 function decorate(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.headers(SECURITY_HEADERS);
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    secure(request, reply);
     if (request.url.split('?')[0]?.endsWith('.wasm') && reply.statusCode < 300) {
       reply.header('content-type', 'application/wasm');
     }
     return payload;
   });
-  app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (error.headers) reply.headers(error.headers);
-    const message = status >= 500 ? 'internal server error' : error.message;
-    return reply.code(status).type('application/json; charset=utf-8').send(errorBody(codeForStatus(status), message));
-  });
+  app.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, _request, reply) =>
+    answerError(error, reply));
+}
+
+/** Sets the security headers, and HSTS on a request that came over HTTPS. */
+function secure(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(SECURITY_HEADERS);
+  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+}
+
+/** Answers `error` with its status (500 when it has none) and the uniform JSON body; no details of a 5xx. */
+function answerError(error: FastifyError & { headers?: Record<string, string> }, reply: FastifyReply): FastifyReply {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+  if (error.headers) reply.headers(error.headers);
+  const message = status >= 500 ? 'internal server error' : error.message;
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(codeForStatus(status), message));
 }
 
 /**

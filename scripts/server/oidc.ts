@@ -19,6 +19,7 @@ import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as oidc from 'openid-client';
 import type { OidcSettings } from './auth-config';
 import { sendError } from './errors';
+import { ownOrigins, preferredOrigin } from './redirect';
 import { setSessionCookie } from './session';
 import { signAppToken } from './tokens';
 
@@ -54,8 +55,13 @@ export function createOidcFlow(settings: OidcSettings, secret: Uint8Array, log: 
     return discovered;
   };
 
+  /**
+   * OIDC_REDIRECT_URI, else COMPETE_PUBLIC_URL's callback (auth-config.ts), else the callback on
+   * one of the listening origins: the Host header only picks among those (a browser on localhost
+   * keeps its cookies), so a forged Host cannot send the provider's code elsewhere.
+   */
   const redirectUriOf = (request: FastifyRequest): string =>
-    settings.redirectUri ?? `${request.protocol}://${request.host}${TRANSACTION_PATH}`;
+    settings.redirectUri ?? `${preferredOrigin(ownOrigins(request, null), request.host) ?? ''}${TRANSACTION_PATH}`;
 
   const cookieAttributes = (request: FastifyRequest) =>
     ({ path: TRANSACTION_PATH, httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' }) as const;

@@ -1,10 +1,11 @@
 // Security headers on every kind of answer (architecture.md §2): pages, assets, data, redirects,
-// JSON errors of every status the server produces. The CSP must allow nothing from other origins,
+// JSON errors of every status the server produces, including the ones answered before any route
+// or hook runs (a malformed URL, an oversized or garbled header block, no Host, an unknown Expect). The CSP must allow nothing from other origins,
 // no inline script and no eval; WebAssembly compiles under 'wasm-unsafe-eval'; inline styles only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
-import { devSessionCookie, makeTempSite, rawRequest, type TempSite } from './temp-site';
+import { devSessionCookie, makeTempSite, rawRequest, socketRequest, type RawResponse, type TempSite } from './temp-site';
 
 let site: TempSite;
 let server: RunningServer;
@@ -68,5 +69,57 @@ describe('every answer carries the security headers', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+});
+
+function expectSecurityHeaders(res: RawResponse): void {
+  expect(res.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+}
+
+describe('error answers, early ones included, carry the security headers', () => {
+  const cases: Array<{ label: string; path: string; headers: Record<string, string> | 'session'; status: number }> = [
+    { label: 'a malformed URL', path: '/%', headers: {}, status: 400 },
+    { label: 'a bad percent escape', path: '/%zz', headers: {}, status: 400 },
+    { label: 'a malformed /data/ URL', path: '/data/%', headers: {}, status: 400 },
+    { label: 'a malformed /api URL', path: '/api/%zz', headers: {}, status: 400 },
+    { label: 'an unknown /api path', path: '/api/nope', headers: {}, status: 404 },
+    { label: 'data without a session', path: '/data/manifest.json', headers: {}, status: 401 },
+    { label: 'an unsatisfiable range', path: '/data/rates/part-0.parquet', headers: 'session', status: 416 },
+    { label: 'an unknown Expect', path: '/', headers: { expect: 'something-else' }, status: 417 },
+  ];
+  it.each(cases)('$label ($path) -> $status', async ({ path, headers, status }) => {
+    const extra = headers === 'session' ? { cookie, range: 'bytes=9000-' } : headers;
+    const res = await rawRequest(server.url, path, extra);
+    expect(res.status).toBe(status);
+    expectSecurityHeaders(res);
+  });
+
+  it('answers a malformed URL with 400 and the uniform JSON error body', async () => {
+    const res = await rawRequest(server.url, '/%zz');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(res.text);
+    expect(body.error.code).toBe('bad_request');
+    expect(body.message).toBe(body.error.message);
+  });
+
+  it('answers a body that is not JSON with 400 and the headers', async () => {
+    const res = await rawRequest(server.url, '/api/auth/logout', { 'content-type': 'application/json' }, 'POST', '{not json');
+    expect(res.status).toBe(400);
+    expectSecurityHeaders(res);
+  });
+
+  it.each([
+    { label: 'a header block over the 16 KB limit', text: `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431 },
+    { label: 'a garbled request line', text: 'GARBAGE\r\n\r\n', status: 400 },
+    { label: 'an HTTP/1.1 request without Host', text: 'GET / HTTP/1.1\r\nConnection: close\r\n\r\n', status: 400 },
+  ])('$label -> $status', async ({ text, status }) => {
+    const res = await socketRequest(server.url, text);
+    expect(res.status).toBe(status);
+    expectSecurityHeaders(res);
   });
 });

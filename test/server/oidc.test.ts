@@ -94,6 +94,17 @@ async function signInAtProvider(login: string): Promise<{ callbackUrl: string; j
 }
 
 describe('authorization request', () => {
+  it('derives redirect_uri from the listening origin, never from the Host header', async () => {
+    const own = new URL('api/auth/callback', server.url).href;
+    const redirectUri = async (headers: Record<string, string>) =>
+      new URL(String((await rawRequest(server.url, '/api/auth/login', headers)).headers.location)).searchParams.get('redirect_uri');
+    expect(await redirectUri({ host: 'evil.example' })).toBe(own);
+    expect(await redirectUri({ host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).toBe(own);
+    // A browser on http://localhost:<port> (the same loopback socket) keeps its own origin, so its cookies.
+    const port = new URL(server.url).port;
+    expect(await redirectUri({ host: `localhost:${port}` })).toBe(`http://localhost:${port}/api/auth/callback`);
+  });
+
   it('redirects to the provider with code flow, PKCE S256, state and nonce, and keeps them in an HttpOnly cookie', async () => {
     const res = await rawRequest(server.url, '/api/auth/login');
     expect(res.status).toBe(302);

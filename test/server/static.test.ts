@@ -117,6 +117,99 @@ describe('dataset under /data/', () => {
   });
 });
 
+describe('suffix ranges (RFC 9110 §14.1.2: a suffix longer than the file selects all of it)', () => {
+  /** A 3-byte file and an empty one beside the blob. */
+  const SMALL = '/data/rates/small.bin';
+  const EMPTY = '/data/rates/empty.bin';
+  beforeAll(async () => {
+    await writeFile(`${site.dataDir}/rates/small.bin`, Buffer.from([1, 2, 3]));
+    await writeFile(`${site.dataDir}/rates/empty.bin`, Buffer.alloc(0));
+  });
+
+  it.each(['bytes=-99999999', `bytes=-${BLOB_SIZE + 1}`, `bytes=-${BLOB_SIZE}`, 'bytes=0-'])(
+    'answers %s with 206 and the whole file',
+    async (range) => {
+      const res = await dataRequest(BLOB, { range });
+      expect(res.status).toBe(206);
+      expect(res.headers['content-range']).toBe(`bytes 0-${BLOB_SIZE - 1}/${BLOB_SIZE}`);
+      expect(res.headers['content-length']).toBe(String(BLOB_SIZE));
+      expect([...res.body]).toEqual(slice(0, BLOB_SIZE - 1));
+      expectSecurityHeaders(res.headers);
+    },
+  );
+
+  it('answers an over-long suffix of a 3-byte file with its 3 bytes, and HEAD alike', async () => {
+    const res = await dataRequest(SMALL, { range: 'bytes=-5' });
+    expect(res.status).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 0-2/3');
+    expect([...res.body]).toEqual([1, 2, 3]);
+    const head = await dataRequest(SMALL, { range: 'bytes=-99999999' }, 'HEAD');
+    expect(head.status).toBe(206);
+    expect(head.headers['content-range']).toBe('bytes 0-2/3');
+    expect(head.headers['content-length']).toBe('3');
+  });
+
+  it('still answers a suffix shorter than the file with its last bytes', async () => {
+    const res = await dataRequest(SMALL, { range: 'bytes=-2' });
+    expect(res.status).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 1-2/3');
+    expect([...res.body]).toEqual([2, 3]);
+  });
+
+  it.each([
+    [BLOB, 'bytes=-0', BLOB_SIZE],
+    [SMALL, 'bytes=-0', 3],
+    [SMALL, 'bytes=5-', 3],
+    [SMALL, 'bytes=3-', 3],
+  ])('answers %s with %s by 416 and bytes */size', async (path, range, size) => {
+    const res = await dataRequest(path, { range });
+    expect(res.status).toBe(416);
+    expect(res.headers['content-range']).toBe(`bytes */${size}`);
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('answers a suffix range of an empty file with 200 and no bytes (no 206 can describe it)', async () => {
+    const res = await dataRequest(EMPTY, { range: 'bytes=-5' });
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(res.headers['content-range']).toBeUndefined();
+  });
+
+  it('leaves multiple ranges as they were: two ranges -> 200 whole, an over-long suffix among them is dropped', async () => {
+    const two = await dataRequest(BLOB, { range: 'bytes=0-5,10-20' });
+    expect(two.status).toBe(200);
+    expect(two.body.length).toBe(BLOB_SIZE);
+    const mixed = await dataRequest(BLOB, { range: 'bytes=-99999999,0-5' });
+    expect(mixed.status).toBe(206);
+    expect(mixed.headers['content-range']).toBe(`bytes 0-5/${BLOB_SIZE}`);
+  });
+
+  it('keeps If-Range: the current ETag gives 206 with the whole file, a stale one 200', async () => {
+    const etag = String((await dataRequest(BLOB, {}, 'HEAD')).headers.etag);
+    const fresh = await dataRequest(BLOB, { range: 'bytes=-99999999', 'if-range': etag });
+    expect(fresh.status).toBe(206);
+    expect(fresh.headers['content-range']).toBe(`bytes 0-${BLOB_SIZE - 1}/${BLOB_SIZE}`);
+    const stale = await dataRequest(BLOB, { range: 'bytes=-99999999', 'if-range': '"stale-etag"' });
+    expect(stale.status).toBe(200);
+    expect(stale.headers['content-range']).toBeUndefined();
+    expect(stale.body.length).toBe(BLOB_SIZE);
+  });
+
+  it('answers If-None-Match with the ETag by 304 even with an over-long suffix', async () => {
+    const etag = String((await dataRequest(BLOB, {}, 'HEAD')).headers.etag);
+    const res = await dataRequest(BLOB, { range: 'bytes=-99999999', 'if-none-match': etag });
+    expect(res.status).toBe(304);
+  });
+
+  it('still refuses a suffix range without a session, on a missing file, and on a traversal', async () => {
+    expect((await rawRequest(server.url, BLOB, { range: 'bytes=-99999999' })).status).toBe(401);
+    expect((await dataRequest('/data/rates/nope.parquet', { range: 'bytes=-99999999' })).status).toBe(404);
+    const traversal = await dataRequest('/data/%2e%2e/secret.txt', { range: 'bytes=-99999999' });
+    expect([403, 404]).toContain(traversal.status);
+    expect(traversal.text).not.toContain(SECRET);
+  });
+});
+
 describe('path traversal', () => {
   it.each([
     '/data/../package.json',

@@ -4,6 +4,7 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,12 +59,13 @@ export interface RawResponse {
   text: string;
 }
 
-/** GET (or `method`) `path` exactly as written against `baseUrl`, with `headers`. */
+/** GET (or `method`) `path` exactly as written against `baseUrl`, with `headers` and an optional `body`. */
 export function rawRequest(
   baseUrl: string,
   path: string,
   headers: Record<string, string> = {},
   method = 'GET',
+  body?: string,
 ): Promise<RawResponse> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -77,7 +79,40 @@ export function rawRequest(
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
+  });
+}
+
+/**
+ * Writes `text` as is to a TCP connection to `baseUrl` and parses the answer's status line and
+ * headers, for requests an HTTP client refuses to send (no Host, oversized or garbled headers).
+ * Resolves when the server closes the connection; `text` is everything after the header block.
+ */
+export function socketRequest(baseUrl: string, text: string): Promise<RawResponse> {
+  const base = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(base.port), base.hostname);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    // The server may reset the connection right after its answer; what arrived still counts.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('latin1');
+      const end = raw.indexOf('\r\n\r\n');
+      if (end < 0) {
+        reject(new Error(`no HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`));
+        return;
+      }
+      const [statusLine = '', ...lines] = raw.slice(0, end).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = Buffer.from(raw.slice(end + 4), 'latin1');
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, text: body.toString('utf8') });
+    });
+    socket.write(text);
   });
 }
 
