@@ -2,9 +2,11 @@
  * Loads and checks the converter's catalog (contracts.md §1).
  *
  * Shape checks use ajv (JSON Schema); a missing required field or a wrong type is a
- * `CatalogError` naming the field, unknown fields are returned as warnings.
+ * `CatalogError` naming the field, unknown fields are returned as warnings. The local CSV and
+ * billing-code files it names are checked to be files before any conversion starts.
  */
-import { readFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
@@ -91,10 +93,48 @@ function unknownFields(obj: unknown, kind: string, where: string, out: string[])
   for (const k of Object.keys(obj)) if (!KNOWN[kind]!.includes(k)) out.push(`unknown field ignored: ${where}${k}`);
 }
 
+/** What a stat that is not a regular file found: `a directory`, `a FIFO`, ... */
+function kindOf(s: Stats): string {
+  if (s.isDirectory()) return 'a directory';
+  if (s.isFIFO()) return 'a FIFO';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * Checks that local `file` is a regular file to read (a directory fails only at the first read
+ * with an EISDIR that names no file; a FIFO or a device may block or never end).
+ * @returns its size, or why it cannot be read: `cannot open (ENOENT: ...)`, `not a file (a directory)`.
+ */
+export async function statLocalFile(file: string): Promise<{ size: number } | { reason: string }> {
+  let s: Stats;
+  try {
+    s = await stat(file);
+  } catch (e) {
+    return { reason: `cannot open (${(e as Error).message})` };
+  }
+  return s.isFile() ? { size: s.size } : { reason: `not a file (${kindOf(s)})` };
+}
+
+/** The catalog's local files read after the in-network files (CSV inputs, the billing-code list), by field. */
+function localInputs(catalog: Catalog): Array<[string, string]> {
+  const codes = catalog.filters?.billing_codes;
+  const fields: Array<[string, string | undefined]> = [
+    ['npi_registry', catalog.npi_registry],
+    ['claims_volume', catalog.claims_volume],
+    ['services', catalog.services],
+    ['filters.billing_codes', typeof codes === 'string' ? codes : undefined],
+  ];
+  return fields.filter((f): f is [string, string] => f[1] !== undefined && !/^https?:\/\//i.test(f[1]));
+}
+
 /**
  * Reads and checks a catalog file.
- * @throws CatalogError when the file is unreadable, not JSON, misses a required field,
- *   or names a reference insurer it does not list.
+ * @throws CatalogError when the file is unreadable, not JSON, misses a required field, names a
+ *   reference insurer it does not list, or names a local CSV or billing-code file that is missing or
+ *   not a file (`<catalog>: npi_registry <path>: not a file (a directory)`).
  */
 export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   let bytes: Buffer;
@@ -124,9 +164,15 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   if (!ids.includes(catalog.reference_insurer)) {
     throw new CatalogError(`${catalogPath}: reference_insurer ${catalog.reference_insurer} is not among insurers[].id`);
   }
+  const baseDir = path.dirname(path.resolve(catalogPath));
+  for (const [field, value] of localInputs(catalog)) {
+    const file = resolveLocation(baseDir, value);
+    const found = await statLocalFile(file);
+    if ('reason' in found) throw new CatalogError(`${catalogPath}: ${field} ${file}: ${found.reason}`);
+  }
   return {
     catalog,
-    baseDir: path.dirname(path.resolve(catalogPath)),
+    baseDir,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     warnings,
   };

@@ -2,11 +2,14 @@
  * How the converter fetches over HTTP (remote provider references, in-network files and tables of
  * contents named by URL): Node's fetch (undici) or an injected one, a per-request time-out,
  * retries with exponential back-off on network errors, time-outs, 429 and 5xx (never on another
- * 4xx such as 404: the answer will not change), and a limit on concurrent requests.
+ * 4xx such as 404: the answer will not change), and a limit on concurrent requests. Only http(s)
+ * is fetched: a URL of another scheme (file:, ftp:, data: ...) is refused before any request, and
+ * so is a redirect to one (redirects are followed here, hop by hop), so that a location a
+ * publisher wrote never reads a local file.
  */
 
 /** The fetch signature used (the global fetch fits; tests inject a failing or local one). */
-export type FetchFn = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;
+export type FetchFn = (url: string, init?: { signal?: AbortSignal; redirect?: 'manual' }) => Promise<Response>;
 
 /** Knobs of the HTTP client. */
 export interface FetchPolicy {
@@ -41,7 +44,50 @@ export class HttpError extends Error {
   }
 }
 
-const retryable = (e: unknown): boolean => !(e instanceof HttpError) || e.status === 429 || e.status >= 500;
+/** Redirects followed per request at most (the fetch standard's limit). */
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Characters of a location quoted in a message at most (a `data:` URL can be megabytes). */
+const SHOWN_CHARS = 500;
+
+/** `location` as quoted in messages: as written, cut after SHOWN_CHARS characters. */
+export function shownLocation(location: string): string {
+  return location.length > SHOWN_CHARS ? `${location.slice(0, SHOWN_CHARS)}...` : location;
+}
+
+/** Why a URL of scheme `protocol` (`file:`) is not fetched. */
+export const schemeRefusal = (protocol: string): string => `the ${protocol} scheme is not fetched (http and https only)`;
+
+/**
+ * Why `location` is not fetched, or null when it is an absolute http(s) URL; parsed as fetch
+ * parses it (`FILE:`, leading blanks and tabs inside the scheme included):
+ * `the file: scheme is not fetched (http and https only)`, `not an absolute URL`.
+ */
+export function refusalOf(location: string): string | null {
+  if (!URL.canParse(location)) return 'not an absolute URL';
+  const { protocol } = new URL(location);
+  return protocol === 'http:' || protocol === 'https:' ? null : schemeRefusal(protocol);
+}
+
+/** A location (or a redirect's target) refused before any request to it: see refusalOf. Not retried. */
+export class RefusedLocationError extends Error {
+  /**
+   * @param location as written (quoted cut: shownLocation)
+   * @param reason refusalOf's
+   * @param redirect the location is the target of a redirect
+   */
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+    redirect = false,
+  ) {
+    super(`${redirect ? 'redirect to ' : ''}${shownLocation(location)} refused: ${reason}`);
+    this.name = 'RefusedLocationError';
+  }
+}
+
+const retryable = (e: unknown): boolean =>
+  !(e instanceof RefusedLocationError) && (!(e instanceof HttpError) || e.status === 429 || e.status >= 500);
 
 /** One-line reason of a failed request: `HTTP 404 Not Found`, `timed out after 300 ms`, `fetch failed (ENOTFOUND)`. */
 export function describeFetchError(e: unknown): string {
@@ -51,11 +97,43 @@ export function describeFetchError(e: unknown): string {
   return cause ? `${err.message} (${cause})` : err.message;
 }
 
+/**
+ * The response to `url` after its redirects, each target checked before it is requested.
+ * @throws RefusedLocationError for a target that is not http(s), also when an injected fetch
+ *   followed the redirects itself (`Response.url`); HttpError after MAX_REDIRECTS redirects.
+ */
+async function follow(url: string, policy: FetchPolicy, signal: AbortSignal): Promise<Response> {
+  let at = url;
+  for (let hops = 0; ; hops++) {
+    const res = await policy.fetch(at, { signal, redirect: 'manual' });
+    const target = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
+    if (target === null) {
+      const landed = res.url ? refusalOf(res.url) : null;
+      if (landed === null) return res;
+      await res.body?.cancel().catch(() => {});
+      throw new RefusedLocationError(res.url, landed, true);
+    }
+    await res.body?.cancel().catch(() => {});
+    if (hops === MAX_REDIRECTS) throw new HttpError(res.status, `HTTP ${res.status}: more than ${MAX_REDIRECTS} redirects`);
+    let next: URL;
+    try {
+      next = new URL(target, at);
+    } catch {
+      throw new HttpError(res.status, `HTTP ${res.status}: redirect to an invalid location ${shownLocation(target)}`);
+    }
+    const refused = refusalOf(next.href);
+    if (refused) throw new RefusedLocationError(target, refused, true);
+    at = next.href;
+  }
+}
+
 async function attempt<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean): Promise<T> {
+  const refused = refusalOf(url);
+  if (refused) throw new RefusedLocationError(url, refused);
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`timed out after ${policy.timeoutMs} ms`)), policy.timeoutMs);
   try {
-    const res = await policy.fetch(url, { signal: ac.signal });
+    const res = await follow(url, policy, ac.signal);
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw new HttpError(res.status, `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`);
@@ -83,7 +161,8 @@ async function withRetries<T>(url: string, policy: FetchPolicy, body: (r: Respon
 
 /**
  * The whole body of `url` (the time-out covers headers and body), at most `maxBytes`.
- * @throws HttpError for a non-2xx answer, Error for a network error, a time-out or a body over `maxBytes`.
+ * @throws RefusedLocationError when `url` or a redirect's target is not http(s), HttpError for a
+ *   non-2xx answer, Error for a network error, a time-out or a body over `maxBytes`.
  */
 export function fetchBytes(url: string, policy: FetchPolicy, maxBytes = 256 * 1024 * 1024): Promise<Buffer> {
   return withRetries(url, policy, async (res) => {

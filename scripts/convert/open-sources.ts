@@ -8,10 +8,10 @@
  * (`zip_entries_ignored`).
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { InputMeter } from '../mrf/meter-input';
 import { openZipArchive, peekContainer, type ZipArchive } from '../mrf/open-container';
 import { MrfReadError } from '../mrf/types';
+import { statLocalFile } from './catalog';
 import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
 import type { PlannedFile } from './plan-files';
 
@@ -41,8 +41,8 @@ export interface OpenedFile {
  * Opens planned `file` (a local path or an http(s) URL) and lists its sources. A zip archive is
  * spooled into `tmpDir` first, its stored bytes reported to `onProgress` meanwhile; other files are
  * read as they stream.
- * @throws MrfReadError naming the file: cannot open or fetch it (offset 0), a refused container, a
- *   corrupt zip or one without a JSON entry.
+ * @throws MrfReadError naming the file: cannot open, read or fetch it, not a file (a directory, a
+ *   FIFO ...), a refused container, a corrupt zip or one without a JSON entry (all at offset 0).
  */
 export async function openSources(
   file: PlannedFile,
@@ -51,7 +51,10 @@ export async function openSources(
   onProgress: (bytesRead: number, totalBytes: number | null) => void,
 ): Promise<OpenedFile> {
   const { name, input, size } = await openStored(file, policy);
-  const { kind, bytes } = await peekContainer(name, input);
+  // the first read's own error (EACCES, a reset connection) names no file
+  const { kind, bytes } = await peekContainer(name, input).catch((e: unknown) => {
+    throw e instanceof MrfReadError ? e : new MrfReadError(name, 0, `cannot read (${describeFetchError(e)})`);
+  });
   if (kind !== 'zip') {
     return { sources: [{ url: file.url, name, open: () => bytes, size }], close: async () => {} };
   }
@@ -80,16 +83,17 @@ function entrySources(file: PlannedFile, name: string, zip: ZipArchive, archive:
   }));
 }
 
-/** The stored bytes of `file`, with the name errors give and the size when known. */
+/**
+ * The stored bytes of `file`, with the name errors give (the local path, or the url) and the size
+ * when known. A local path (the catalog's, or a local table of contents') must be a regular file.
+ * @throws MrfReadError at offset 0: `<path>: not a file (a directory)`, `cannot open (ENOENT ...)`,
+ *   `cannot fetch (HTTP 404 ...)`, `cannot fetch (redirect to file:///... refused ...)`.
+ */
 async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Uint8Array>; size: number | null }> {
   if (!/^https?:\/\//i.test(file.location)) {
-    let size: number;
-    try {
-      size = (await stat(file.location)).size;
-    } catch (e) {
-      throw new MrfReadError(file.location, 0, `cannot open (${(e as Error).message})`);
-    }
-    return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size };
+    const found = await statLocalFile(file.location);
+    if ('reason' in found) throw new MrfReadError(file.location, 0, found.reason);
+    return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size: found.size };
   }
   let res: Awaited<ReturnType<typeof fetchStream>>;
   try {

@@ -17,7 +17,10 @@ export interface PlannedFile {
   snapshot?: string;
   /** Location as the catalog or table of contents wrote it (kept in the manifest). */
   url: string;
-  /** Local path or http(s) URL to read. */
+  /**
+   * Local path or http(s) URL to read; a local path only from the catalog or a table of contents on
+   * disk (a remote table's locations are http(s) URLs, table-of-contents.ts resolveListed).
+   */
   location: string;
   /** The table of contents that led to it, as the catalog named it. */
   tableOfContents?: string;
@@ -39,7 +42,8 @@ export interface ReadingPlan {
 }
 
 /**
- * Lists the files to read; tables of contents are streamed now (their problems go to `problems`).
+ * Lists the files to read; tables of contents are streamed now (their problems go to `problems`,
+ * a listed location refused for its scheme among them: `refused_location`).
  * @throws MrfReadError naming a table of contents the catalog names that cannot be read.
  */
 export async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog, policy: FetchPolicy, tmpDir: string): Promise<ReadingPlan> {

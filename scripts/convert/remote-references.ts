@@ -4,6 +4,9 @@
  * without a group id; the id is the referencing file's. Fetched with the converter's fetch policy
  * (bounded concurrency, time-out, retries), cached for the run in memory and optionally on disk,
  * keyed on the URL without its query string (signed URLs change their `Expires=`/`Signature=`).
+ * Only an absolute http(s) URL is fetched: a `file:` location (or any other scheme) is refused
+ * before the cache or any request, its group left unresolved, so that a file a publisher serves
+ * cannot make the converter read the machine's own files.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -13,7 +16,7 @@ import type { ElementContext } from '../mrf/normalize-context';
 import { isObject } from '../mrf/normalize-context';
 import { flattenProviderGroups } from '../mrf/normalize-provider';
 import type { MrfProblem, MrfProvider } from '../mrf/types';
-import { describeFetchError, fetchBytes, mapLimit, type FetchPolicy } from './fetch-policy';
+import { describeFetchError, fetchBytes, mapLimit, refusalOf, type FetchPolicy } from './fetch-policy';
 
 /** A remote group as the referencing file declares it. */
 export interface RemoteGroup {
@@ -66,7 +69,10 @@ export class RemoteReferenceResolver {
     private readonly cacheDir?: string,
   ) {}
 
-  /** The provider-reference file at `url`; never throws (a failure is a value). */
+  /**
+   * The provider-reference file at `url`; never throws (a failure is a value: `HTTP 404 Not Found`,
+   * `refused: the file: scheme is not fetched (http and https only)`).
+   */
   get(url: string): Promise<FetchedReference> {
     const key = cacheKey(url);
     let p = this.cache.get(key);
@@ -83,6 +89,11 @@ export class RemoteReferenceResolver {
   }
 
   private async load(url: string, key: string): Promise<FetchedReference> {
+    const refused = refusalOf(url);
+    if (refused) {
+      this.failed++;
+      return { ok: false, reason: `refused: ${refused}` };
+    }
     const file = this.cacheDir ? path.join(this.cacheDir, createHash('sha256').update(key).digest('hex').slice(0, 32) + '.json') : undefined;
     if (file) {
       const cached = await readFile(file).catch(() => undefined);
@@ -93,7 +104,6 @@ export class RemoteReferenceResolver {
     }
     let bytes: Buffer;
     try {
-      if (!/^https?:\/\//i.test(url)) throw new Error('not an http(s) URL');
       bytes = await fetchBytes(url, this.policy);
     } catch (e) {
       this.failed++;

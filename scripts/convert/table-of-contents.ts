@@ -4,6 +4,11 @@
  * gzip, zip) and the streaming index reader (scripts/mrf/toc-reader.ts); lists the in-network files
  * of every `reporting_structure[]`, each location resolved against the table's own location as a
  * browser resolves a link (contracts.md §1), duplicates once; keeps each structure's plans.
+ *
+ * A listed location leads to an http(s) URL or, from a table on disk only, to a relative or
+ * absolute path. A location with another scheme (`file:`, `ftp:`, `data:` ...) is refused and
+ * reported (`refused_location`): an index a publisher serves must not make the converter read the
+ * machine's own files, and a `file:` URL in a local table is refused alike.
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +16,8 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { openContainer } from '../mrf/open-container';
 import { readTableOfContents, type TocHeader, type TocReportingPlan } from '../mrf/toc-reader';
 import { MrfReadError, type MrfProblem } from '../mrf/types';
-import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
+import { statLocalFile } from './catalog';
+import { describeFetchError, fetchStream, schemeRefusal, shownLocation, type FetchPolicy } from './fetch-policy';
 
 /** Reporting plans kept per structure; the rest are only counted (an Anthem index lists millions). */
 export const MAX_PLANS_PER_STRUCTURE = 1000;
@@ -40,8 +46,17 @@ export interface TocListing {
   problems: MrfProblem[];
 }
 
+/**
+ * The stored bytes of the table at `location`.
+ * @throws MrfReadError naming `label` at offset 0: a missing path or one that is not a file (a
+ *   directory), a failed fetch.
+ */
 async function open(location: string, label: string, policy: FetchPolicy): Promise<AsyncIterable<Uint8Array>> {
-  if (!/^https?:\/\//i.test(location)) return createReadStream(location, { highWaterMark: 1 << 20 });
+  if (!/^https?:\/\//i.test(location)) {
+    const found = await statLocalFile(location);
+    if ('reason' in found) throw new MrfReadError(label, 0, `table of contents: ${found.reason}`);
+    return createReadStream(location, { highWaterMark: 1 << 20 });
+  }
   try {
     return (await fetchStream(location, policy)).body;
   } catch (e) {
@@ -54,11 +69,34 @@ async function* buffers(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer
 }
 
 /**
+ * Where listed location `written` leads, resolved against the table's own URL `base`: an http(s)
+ * URL; a local path, for a relative or absolute path listed by a table on disk (`remote` false);
+ * why it is refused, for a URL of another scheme (`file:` included); null for no URL nor path.
+ */
+export function resolveListed(written: string, base: string, remote: boolean): string | { refused: string } | null {
+  const own = URL.canParse(written) ? new URL(written) : null;
+  let resolved: URL;
+  try {
+    resolved = own ?? new URL(written, base);
+  } catch {
+    return null;
+  }
+  if (resolved.protocol === 'http:' || resolved.protocol === 'https:') return resolved.href;
+  if (own || remote) return { refused: schemeRefusal(resolved.protocol) };
+  // a path, resolved against the table's file: URL
+  try {
+    return fileURLToPath(resolved);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Reads the table of contents at `location` (a path or http(s) URL).
  * @param label the name used in errors and problems (as the catalog wrote it)
  * @param tmpDir where a zipped index is spooled
- * @throws MrfReadError naming `label` and the byte offset when the table cannot be read, is not
- *   JSON, or is truncated.
+ * @throws MrfReadError naming `label` and the byte offset when the table cannot be read (missing,
+ *   not a file, a failed fetch), is not JSON, or is truncated.
  */
 export async function readTocListing(location: string, label: string, policy: FetchPolicy, tmpDir?: string): Promise<TocListing> {
   const isUrl = /^https?:\/\//i.test(location);
@@ -74,12 +112,14 @@ export async function readTocListing(location: string, label: string, policy: Fe
     ({ header } = await readTableOfContents(label, json, (s) => {
       const indices: number[] = [];
       for (const [k, written] of s.in_network_files.entries()) {
-        let loc: string;
-        try {
-          const resolved = new URL(written, base);
-          loc = resolved.protocol === 'file:' ? fileURLToPath(resolved) : resolved.href;
-        } catch {
-          problems.push({ code: 'invalid_field', path: `$.reporting_structure[${s.index}].in_network_files[${k}].location`, offset: s.offset, message: `not a URL or path: ${written}; skipped` });
+        const where = `$.reporting_structure[${s.index}].in_network_files[${k}].location`;
+        const loc = resolveListed(written, base, isUrl);
+        if (loc === null) {
+          problems.push({ code: 'invalid_field', path: where, offset: s.offset, message: `not a URL or path: ${shownLocation(written)}; skipped` });
+          continue;
+        }
+        if (typeof loc !== 'string') {
+          problems.push({ code: 'refused_location', path: where, offset: s.offset, message: `${shownLocation(written)} refused: ${loc.refused}; skipped` });
           continue;
         }
         let at = seen.get(loc);
