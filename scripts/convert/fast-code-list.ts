@@ -6,7 +6,8 @@
  * codeList, so both ways give the same field.
  */
 import { codeList } from '../mrf/normalize-context';
-import { COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, utf8, ZERO } from './json-cursor';
+import { firstInvalidUtf8 } from '../mrf/json-checks';
+import { BAIL, COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, utf8, ZERO } from './json-cursor';
 import type { CsvFile } from './csv-file';
 
 /**
@@ -68,6 +69,8 @@ export function writeCodeList(f: CsvFile, b: Uint8Array, s: number, e: number, p
 }
 
 function slowCodes(f: CsvFile, b: Uint8Array, s: number, e: number, pad2: boolean): void {
+  // text that is not UTF-8 is reported by the slow path (spool-element.ts)
+  if (firstInvalidUtf8(b, s, e) >= 0) throw BAIL;
   f.codes(codeList(JSON.parse(utf8(b, s, e)) as unknown, pad2));
 }
 

@@ -21,6 +21,7 @@
  * quoting or decoding, decoded. A provider-group id is its token's text (what quote-id-tokens.ts
  * and the normaliser make of a number, tic-format.md §6 quirk 6) or a string copied.
  */
+import { firstInvalidUtf8 } from '../mrf/json-checks';
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../mrf/normalize-item';
 import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
@@ -158,7 +159,8 @@ export class FastRates extends JsonCursor {
           const vs = this.i;
           this.skipValue(0);
           const key = Buffer.from(this.b.buffer, this.b.byteOffset + ks, ke - ks).toString('latin1');
-          if (key === '__proto__') throw BAIL;
+          // a key written twice or text that is not UTF-8: the slow path reports it (spool-element.ts)
+          if (key === '__proto__' || key in head || firstInvalidUtf8(this.b, vs, this.i) >= 0) throw BAIL;
           const text = this.utf8(vs, this.i);
           head[key] = JSON.parse(quoteIdTokens(text, 'in_network')) as unknown;
         }
@@ -305,10 +307,17 @@ export class FastRates extends JsonCursor {
     let infoS = -1;
     let infoE = -1;
     let infoSafe = true;
+    /** The PriceKey ids read, one bit each: a key written twice takes the slow path, which reports it. */
+    let seen = 0;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
-      switch (this.keyOf(PRICE_KEYS, this.priceOrder, pos)) {
+      const id = this.keyOf(PRICE_KEYS, this.priceOrder, pos);
+      if (id >= 0) {
+        if (seen & (1 << id)) throw BAIL;
+        seen |= 1 << id;
+      }
+      switch (id) {
         case PriceKey.NegotiatedType:
           type = this.enumOf(this.str(), TYPE_BYTES);
           break;
@@ -363,7 +372,8 @@ export class FastRates extends JsonCursor {
       if (c === RBRACE) break;
       if (c !== COMMA) throw BAIL;
     }
-    if (type < 0 || cls < 0 || !Number.isFinite(rate)) throw BAIL;
+    // a negative rate is reported by the normaliser (normalize-price.ts)
+    if (type < 0 || cls < 0 || !Number.isFinite(rate) || rate < 0) throw BAIL;
     const f = this.prices;
     f.int(this.rows.sourceId); f.sep(); f.int(itemId); f.sep(); f.int(rateIndex); f.sep(); f.int(k); f.sep();
     const ids = this.ids;
@@ -387,7 +397,10 @@ export class FastRates extends JsonCursor {
     if (infoS >= 0) {
       f.beginField();
       if (infoSafe) f.ascii(this.b, infoS, infoE);
-      else f.text(JSON.parse(this.utf8(infoS - 1, infoE + 1)) as string);
+      else {
+        if (firstInvalidUtf8(this.b, infoS, infoE) >= 0) throw BAIL;
+        f.text(JSON.parse(this.utf8(infoS - 1, infoE + 1)) as string);
+      }
       f.endField(v);
     }
     f.end();

@@ -4,6 +4,7 @@
  * `JSON.parse` and the normalisers (scripts/mrf), then the spool rows of its source (spool-rows.ts)
  * and its problems, counted per code, the first MAX_PER_KIND of each kept in full.
  */
+import { duplicateKeys, firstInvalidUtf8, pathAt, stringStartAt } from '../mrf/json-checks';
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem, normalizeRate } from '../mrf/normalize-item';
 import { normalizeProviderReference } from '../mrf/normalize-provider';
@@ -77,6 +78,7 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
     problem(s, { code: 'invalid_json', path, offset, message: `element is not valid JSON (${parsed.reason}); dropped` });
     return 'slow';
   }
+  checkBytes(s, buf, e, path);
   const ctx: ElementContext = { offset, problems: [] };
   if (kind === 'rate') {
     const rate = normalizeRate(ctx, parsed.value, path);
@@ -114,4 +116,23 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
   }
   for (const p of ctx.problems) problem(s, p);
   return 'slow';
+}
+
+/**
+ * Reports what JSON.parse let through silently in element `e` (parsed on the slow path): bytes
+ * that are not UTF-8 (decoded as U+FFFD: `invalid_utf8`, at the first such byte) and keys written
+ * twice in one object (the last value kept: `duplicate_key`). The fast path gives such elements up
+ * (fast-rates.ts), so every one of them is checked here.
+ */
+function checkBytes(s: SourceState, buf: Buffer, e: ElementSlice, path: string): void {
+  const bad = firstInvalidUtf8(buf, e.start, e.end);
+  if (bad >= 0) {
+    const at = pathAt(buf, e.start, e.end, stringStartAt(buf, e.start, bad), path);
+    problem(s, { code: 'invalid_utf8', path: at, offset: e.offset + bad - e.start,
+      message: `byte 0x${buf[bad]!.toString(16).padStart(2, '0')} is not UTF-8; the text is kept with U+FFFD in its place` });
+  }
+  for (const d of duplicateKeys(buf, e.start, e.end, path)) {
+    problem(s, { code: 'duplicate_key', path: d.path, offset: e.offset + d.at - e.start,
+      message: `key ${JSON.stringify(d.key)} written twice in one object; the last value is kept` });
+  }
 }

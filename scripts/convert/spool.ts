@@ -81,6 +81,17 @@ const CHECKPOINT_CSV_BYTES = 64 << 20;
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
 
+/**
+ * The buffer and line limit of a load read again after a line too long for CSV_BUFFER_BYTES: an
+ * item whose five text fields each hold a string at the reader's limit (long-strings.ts
+ * MAX_STRING_BYTES, 1 MiB) makes a `raw_items` line of ~5 MiB; a rate naming ~1M provider groups a
+ * `raw_prices` line of similar size.
+ */
+const LONG_LINE_BYTES = 64 << 20;
+
+/** DuckDB's errors for a CSV line longer than the buffer or max_line_size. */
+const LINE_TOO_LONG = /maximum line size|full read on this file|CSV Error on Line/i;
+
 /** Column types of the spooled tables, in CSV order (spool-rows.ts writes them). */
 const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
   raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
@@ -232,8 +243,21 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
   let codeBase = 0;
   /** Shape codes given so far. */
   let shapeBase = 0;
-  const readCsv = (list: string[], columns: string): string => `read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
-    escape = '"', allow_quoted_nulls = false, auto_detect = false, buffer_size = ${CSV_BUFFER_BYTES}, columns = ${columns})`;
+  const readCsv = (list: string[], columns: string, long = false): string => `read_csv([${sqlList(list)}], header = false, delim = ',', quote = '"',
+    escape = '"', allow_quoted_nulls = false, auto_detect = false, columns = ${columns},
+    ${long ? `buffer_size = ${LONG_LINE_BYTES}, max_line_size = ${LONG_LINE_BYTES}` : `buffer_size = ${CSV_BUFFER_BYTES}`})`;
+  /**
+   * Runs the statement `sql(long)` over spool CSV files; once more with LONG_LINE_BYTES when a line
+   * is too long for the usual buffer (the failed statement wrote nothing: DuckDB rolls it back).
+   */
+  const runCsv = async (sql: (long: boolean) => string): Promise<void> => {
+    try {
+      await con.run(sql(false));
+    } catch (e) {
+      if (!LINE_TOO_LONG.test((e as Error).message)) throw e;
+      await con.run(sql(true));
+    }
+  };
   /** CSV bytes loaded since the last CHECKPOINT: stored as loaded, uncompressed. */
   let loaded = 0;
   const checkpoint = async (): Promise<void> => {
@@ -246,7 +270,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     let bytes = 0;
     for (const f of files) bytes += (await stat(f)).size;
     const read = async (list: string[]): Promise<void> => {
-      await con.run(`INSERT INTO ${TABLE_OF[table]} SELECT ${select} FROM ${readCsv(list, RAW_COLUMNS[table])}`);
+      await runCsv((long) => `INSERT INTO ${TABLE_OF[table]} SELECT ${select} FROM ${readCsv(list, RAW_COLUMNS[table], long)}`);
     };
     if (bytes <= checkpointCsvBytes) {
       await read(files);
@@ -280,7 +304,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     },
     async loadTextPrices(files) {
       if (files.length === 0) return;
-      await con.run(`CREATE TEMP TABLE text_prices AS SELECT * FROM ${readCsv(files, TEXT_PRICE_COLUMNS)}`);
+      await runCsv((long) => `CREATE TEMP TABLE text_prices AS SELECT * FROM ${readCsv(files, TEXT_PRICE_COLUMNS, long)}`);
       try {
         await con.run(`CREATE TEMP TABLE text_values AS
           SELECT CAST(${codeBase} + row_number() OVER (ORDER BY v) - 1 AS BIGINT) AS code, v AS value

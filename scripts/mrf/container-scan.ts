@@ -18,6 +18,7 @@ interface ScanExports {
   depth: WebAssembly.Global;
   inStr: WebAssembly.Global;
   esc: WebAssembly.Global;
+  maxDepth: WebAssembly.Global;
   scan(i: number, n: number, depth: number, stop: number): number;
 }
 
@@ -67,6 +68,18 @@ export class ContainerScan {
   /** Whether that chunk ended inside a string. */
   get inStr(): boolean {
     return this.x.inStr.value === 1;
+  }
+
+  /**
+   * The deepest nesting scans reached since the last assignment (the depth passed to `scan` counts
+   * as reached only once a bracket opens past it); assign 0 to start counting anew.
+   */
+  get maxDepth(): number {
+    return this.x.maxDepth.value as number;
+  }
+
+  set maxDepth(d: number) {
+    this.x.maxDepth.value = d;
   }
 
   /** Whether it ended right after a backslash in a string (the next chunk's first byte is escaped). */

@@ -15,6 +15,9 @@
   (global $depth (export "depth") (mut i32) (i32.const 0))
   (global $inStr (export "inStr") (mut i32) (i32.const 0))
   (global $esc (export "esc") (mut i32) (i32.const 0))
+  ;; the deepest nesting an opening bracket reached since the caller last reset it (root-scanner.ts
+  ;; rejects an element nested past its limit before any parser recurses into it)
+  (global $maxDepth (export "maxDepth") (mut i32) (i32.const 0))
   ;; scan(i, n, d, stop): the bytes [i, n) of the chunk (offsets in the chunk), outside a string,
   ;; inside containers open d levels deep; returns the offset after the bracket that brings the
   ;; depth down to stop, or -1 at the chunk end with the globals depth, inStr (inside a string) and
@@ -54,7 +57,10 @@
           (local.set $p (i32.add (local.get $p) (i32.const 1)))
           (br $next)))
         (if (i32.eq (local.get $k) (i32.const 2))
-          (then (local.set $d (i32.add (local.get $d) (i32.const 1))))
+          (then
+            (local.set $d (i32.add (local.get $d) (i32.const 1)))
+            (if (i32.gt_s (local.get $d) (global.get $maxDepth)) (then
+              (global.set $maxDepth (local.get $d)))))
           (else
             (local.set $d (i32.sub (local.get $d) (i32.const 1)))
             (if (i32.eq (local.get $d) (local.get $stop)) (then

@@ -41,6 +41,12 @@ export class ItemSplitter {
   private rateStart = -1;
   private rateOffset = 0;
   private rateIndex = 0;
+  /**
+   * Stream offsets of the negotiated_rates array's content, [after its `[`, its `]`): the bytes the
+   * head leaves out (long-strings.ts finds a head's strings by their offsets).
+   */
+  ratesStart = -1;
+  ratesEnd = -1;
   /** Total bytes of rate elements cut so far. */
   rateBytes = 0;
   /** The item's billing code is filtered out: its rates are scanned past, not cut. */
@@ -114,6 +120,7 @@ export class ItemSplitter {
         if (c === 0x2c) continue;
         if (c === 0x5d) {
           this.inRates = false;
+          this.ratesEnd = base + i;
           this.depth = 1;
           headStart = i;
           continue;
@@ -129,6 +136,7 @@ export class ItemSplitter {
           this.head.push(buf.subarray(headStart, i + 1));
           headStart = -1;
           this.inRates = true;
+          this.ratesStart = base + i + 1;
           if (this.keepBillingCode) {
             const code = peekBillingCode(Buffer.concat(this.head));
             this.dropRates = code !== undefined && !this.keepBillingCode(code);
@@ -185,6 +193,11 @@ export class ItemSplitter {
   /** The item without its rates: valid JSON with `"negotiated_rates":[]`. Call after the end. */
   headBytes(): Buffer {
     return Buffer.concat(this.head);
+  }
+
+  /** Whether the bytes pushed so far end inside a string, and right after a backslash there. */
+  get openString(): { inStr: boolean; esc: boolean } {
+    return { inStr: this.inStr, esc: this.esc };
   }
 
   /** Number of rate elements cut. */

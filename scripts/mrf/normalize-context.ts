@@ -36,12 +36,49 @@ export function text(v: unknown): string {
   return '';
 }
 
-/** Short printable form of a bad value for a problem message. */
+/** Characters of a value a problem message shows. */
+const DESCRIBE_CHARS = 60;
+
+/**
+ * Short printable form of a bad value for a problem message: at most DESCRIBE_CHARS characters.
+ * Walks the value with its own stack and stops once it has enough text, so neither a value nested
+ * 100,000 deep (JSON.stringify recurses) nor a string of hundreds of MB costs more than that.
+ */
 export function describe(v: unknown): string {
   if (v === undefined) return 'absent';
   if (typeof v === 'number' && !Number.isFinite(v)) return `${v} (out of range)`;
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  let s = '';
+  // what is left to write, last first: values, or text already made (a closing bracket, a key)
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value: v }];
+  while (todo.length > 0 && s.length <= DESCRIBE_CHARS) {
+    const next = todo.pop()!;
+    if ('text' in next) {
+      s += next.text;
+      continue;
+    }
+    const x = next.value;
+    if (Array.isArray(x)) {
+      s += '[';
+      todo.push({ text: ']' });
+      // no more elements than characters can be shown
+      const n = Math.min(x.length, DESCRIBE_CHARS);
+      if (x.length > n) todo.push({ text: ',...' });
+      for (let k = n - 1; k >= 0; k--) {
+        todo.push({ value: x[k] as unknown });
+        if (k > 0) todo.push({ text: ',' });
+      }
+    } else if (isObject(x)) {
+      s += '{';
+      todo.push({ text: '}' });
+      const keys = Object.keys(x).slice(0, DESCRIBE_CHARS).reverse();
+      keys.forEach((key, k) => {
+        todo.push({ value: x[key] }, { text: `${JSON.stringify(key.slice(0, DESCRIBE_CHARS))}:` });
+        if (k < keys.length - 1) todo.push({ text: ',' });
+      });
+    } else if (typeof x === 'string') s += JSON.stringify(x.slice(0, DESCRIBE_CHARS + 1));
+    else s += JSON.stringify(x) ?? String(x);
+  }
+  return s.length > DESCRIBE_CHARS || todo.length > 0 ? `${s.slice(0, DESCRIBE_CHARS - 3)}...` : s;
 }
 
 /** An enum value as compared and kept: trimmed, lower case. */

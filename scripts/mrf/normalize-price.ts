@@ -16,7 +16,9 @@ export const SETTINGS: ReadonlySet<string> = new Set(['inpatient', 'outpatient',
  * One price, or null when it cannot be used: a `negotiated_rate` that is not a finite JSON number
  * (a string, null, absent, NaN, 1e400 which parses to Infinity) is dropped with an `invalid_rate`
  * problem at `<path>.negotiated_rate`. Unknown `negotiated_type`/`billing_class`/`setting` values
- * are kept lower-cased and reported as `unknown_enum`. Rates are USD, or percent for `percentage`.
+ * are kept lower-cased and reported as `unknown_enum`. A negative rate is kept (it is no dollar rate,
+ * metrics.md "Rows that count") and reported as `negative_rate`. Rates are USD, or percent for
+ * `percentage`.
  * The price is element `index` of the `negotiated_prices` of the rate at normalize-context.ts
  * `ratePath(path, rateIndex)`; a price without a problem (the common case) never builds its path.
  */
@@ -27,7 +29,7 @@ export function normalizePrice(ctx: ElementContext, raw: unknown, path: string, 
     const cls = knownEnumValue(raw.billing_class, BILLING_CLASSES);
     const s = raw.setting;
     const setting = s === undefined || s === null || s === '' ? '' : knownEnumValue(s, SETTINGS);
-    if (typeof rate === 'number' && Number.isFinite(rate) && type !== null && cls !== null && setting !== null) {
+    if (typeof rate === 'number' && Number.isFinite(rate) && rate >= 0 && type !== null && cls !== null && setting !== null) {
       return priceOf(raw, rate, type, cls, setting);
     }
   }
@@ -61,6 +63,7 @@ function checkedPrice(ctx: ElementContext, raw: unknown, path: string): MrfPrice
     report(ctx, 'invalid_rate', `${path}.negotiated_rate`, `negotiated_rate is not a finite number: ${describe(rate)}; price dropped`);
     return null;
   }
+  if (rate < 0) report(ctx, 'negative_rate', `${path}.negotiated_rate`, `negotiated_rate is negative: ${rate}; kept, in no dollar statistic`);
   return priceOf(raw, rate,
     enumValue(ctx, raw.negotiated_type, NEGOTIATED_TYPES, `${path}.negotiated_type`, true),
     enumValue(ctx, raw.billing_class, BILLING_CLASSES, `${path}.billing_class`, true),

@@ -26,6 +26,15 @@ export const DEFAULT_SPLIT_BYTES = 8 * 1024 * 1024;
  */
 const PEEK_BYTES = 64 * 1024;
 
+/**
+ * Nesting levels an element or a captured root value may reach (the element itself is level 1).
+ * A CMS in-network item goes 6 deep and a provider reference 4; one past this limit is dropped
+ * with a `nesting_too_deep` problem before any parser walks it, and its bytes are no longer kept.
+ * Items split by negotiated_rates (item-splitter.ts) are not checked: their rates reach only
+ * parsers that do not recurse (JSON.parse, and the fast path's bounded skipper).
+ */
+export const MAX_NESTING = 64;
+
 /** The two root arrays whose elements are cut one by one. */
 export type RootArray = 'provider_references' | 'in_network';
 
@@ -33,7 +42,8 @@ export type RootArray = 'provider_references' | 'in_network';
 export type ScanEvent =
   /** `split`: an in_network item whose negotiated_rates came before as 'rate' events (bytes hold `[]`). */
   /** `filtered`: the filter rejected its billing code while it streamed; `bytes` is then empty. */
-  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; filtered?: boolean }
+  /** `rates`: of a split item, the stream offsets [start, end) of its negotiated_rates' content, which `bytes` leave out. */
+  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; filtered?: boolean; rates?: [number, number] }
   /** One `negotiated_rates[]` element of the split in_network item `index`. */
   | { kind: 'rate'; index: number; rateIndex: number; offset: number; bytes: Buffer }
   | { kind: 'value'; key: string; offset: number; bytes: Buffer }
@@ -88,6 +98,8 @@ export class RootScanner {
   /** The open element's code was looked for (found, or not within PEEK_BYTES). */
   private peeked = false;
   private filtered = false;
+  /** The open value went past MAX_NESTING. */
+  private deep = false;
   private parts: Buffer[] = [];
   private segStart = 0;
   private valueOffset = 0;
@@ -116,6 +128,24 @@ export class RootScanner {
     return this.base;
   }
 
+  /**
+   * Whether the bytes pushed so far end inside a JSON string the scanner follows (a root key, a
+   * root value, or a string inside an element), and whether its next byte is escaped.
+   */
+  get openString(): { inStr: boolean; esc: boolean } {
+    if (this.state === S_SPLIT) return this.splitter!.openString;
+    if (this.state !== S_IN_VALUE || this.kind === K_SCALAR) return { inStr: false, esc: false };
+    return { inStr: this.kind === K_STRING || this.inStr, esc: this.esc };
+  }
+
+  /**
+   * Counts `n` stream bytes that are not pushed (a long string's middle, scan-chunks.ts), so that
+   * offsets stay those of the stream; `n` may be negative before bytes pushed in their place.
+   */
+  skip(n: number): void {
+    this.base += n;
+  }
+
   /** Scans one chunk, appending what it completes to `out`. Throws MrfReadError on bad structure. */
   push(buf: Buffer, out: ScanEvent[]): void {
     const n = buf.length;
@@ -127,7 +157,9 @@ export class RootScanner {
         const end = this.splitter!.push(buf, i, this.base, this.slices);
         this.takeSlices(out);
         if (end < 0) break;
-        out.push({ kind: 'element', array: 'in_network', index: this.index++, offset: this.valueOffset, bytes: this.splitter!.headBytes(), split: true });
+        const { ratesStart, ratesEnd } = this.splitter!;
+        out.push({ kind: 'element', array: 'in_network', index: this.index++, offset: this.valueOffset, bytes: this.splitter!.headBytes(), split: true,
+          ...(ratesStart >= 0 ? { rates: [ratesStart, ratesEnd] as [number, number] } : {}) });
         this.splitter = null;
         this.state = S_ARR_NEXT;
         i = end;
@@ -135,6 +167,7 @@ export class RootScanner {
       }
       if (this.state === S_IN_VALUE) {
         const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : this.scanScalar(buf, i);
+        if (this.kind === K_CONTAINER && !this.deep && this.containers.maxDepth > MAX_NESTING) this.dropDeep();
         if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture &&
           this.partsBytes + n - this.segStart > this.splitBytes) {
           this.startSplit(buf, out);
@@ -181,6 +214,14 @@ export class RootScanner {
     }
     this.peeked = true;
     return !this.keepBillingCode!(code);
+  }
+
+  /** The open value is nested past MAX_NESTING: its bytes are no longer kept (endValue reports it). */
+  private dropDeep(): void {
+    this.deep = true;
+    this.capture = false;
+    this.parts = [];
+    this.partsBytes = 0;
   }
 
   /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
@@ -287,9 +328,11 @@ export class RootScanner {
     this.esc = false;
     this.peeked = false;
     this.filtered = false;
+    this.deep = false;
     if (c === 0x7b || c === 0x5b) {
       this.kind = K_CONTAINER;
       this.depth = 1;
+      this.containers.maxDepth = 1;
       return i + 1;
     }
     if (c === 0x22) {
@@ -309,6 +352,12 @@ export class RootScanner {
       this.partsBytes = 0;
     }
     const offset = this.valueOffset;
+    if (this.deep && this.purpose !== P_KEY) {
+      const path = this.purpose === P_ROOT_VALUE ? `$.${this.key}` : `$.${this.array!}[${this.index++}]`;
+      out.push({ kind: 'problem', code: 'nesting_too_deep', path, offset, message: `nested more than ${MAX_NESTING} levels deep; dropped` });
+      this.state = this.purpose === P_ROOT_VALUE ? S_AFTER_VALUE : S_ARR_NEXT;
+      return;
+    }
     if (this.purpose === P_KEY) {
       try {
         this.key = JSON.parse(bytes.toString('utf8')) as string;

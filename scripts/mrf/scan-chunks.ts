@@ -1,8 +1,10 @@
 /**
  * The read loop shared by both in-network readers (scripts/mrf/read-in-network.ts, one thread,
  * and scripts/convert/read-source.ts, parser threads): feed every decompressed chunk of a
- * container to the root scanner and hand its events, in file order, to `handle`.
+ * container to the root scanner and hand its events, in file order, to `handle`, with strings over
+ * MAX_STRING_BYTES cut and reported (long-strings.ts).
  */
+import { LongStrings, MAX_STRING_BYTES } from './long-strings.js';
 import { RootScanner, type ScanEvent } from './root-scanner.js';
 import { MrfReadError } from './types.js';
 
@@ -18,6 +20,7 @@ export async function scanChunks(
   handle: (ev: ScanEvent) => Promise<void> | void,
 ): Promise<void> {
   const events: ScanEvent[] = [];
+  const strings = new LongStrings(scanner);
   try {
     for (;;) {
       let r: IteratorResult<Buffer>;
@@ -28,12 +31,16 @@ export async function scanChunks(
         throw new MrfReadError(name, scanner.bytes, `read error (${(e as Error).message})`);
       }
       if (r.done) break;
-      scanner.push(r.value, events);
-      for (const ev of events) {
-        const p = handle(ev);
-        if (p) await p; // no await (and no promise) for an event handled synchronously
+      const chunk = r.value;
+      // a string longer than a chunk spans a chunk end, where LongStrings sees it
+      for (let at = 0; at < chunk.length; at += MAX_STRING_BYTES) {
+        strings.push(at === 0 && chunk.length <= MAX_STRING_BYTES ? chunk : chunk.subarray(at, at + MAX_STRING_BYTES), events);
+        for (const ev of events) {
+          const p = handle(ev);
+          if (p) await p; // no await (and no promise) for an event handled synchronously
+        }
+        events.length = 0;
       }
-      events.length = 0;
     }
   } finally {
     await chunks.return(undefined);
