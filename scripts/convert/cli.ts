@@ -2,11 +2,17 @@
  * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--jobs N] [--quiet]
  *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
  * (contracts.md §2). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
- * stderr (the previous dataset is then untouched). `--quiet` prints errors only.
+ * stderr (the previous dataset is then untouched), among them `--out` refused (output-guard.ts:
+ * not absent, empty or a dataset, or an input). `--quiet` prints errors only.
+ *
+ * Run as a program, SIGINT, SIGTERM and SIGHUP end it at once: its temporary directory is removed
+ * (atomic-dir.ts abandonSync), one stderr line says it was interrupted, exit 128 + the signal's
+ * number (130, 143, 129). A SIGKILL leaves the directory, which the next run removes.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { abandonSync } from './atomic-dir';
 import { convertCatalog, type ConvertOptions } from './index';
 
 interface CliOptions {
@@ -83,5 +89,35 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
   }
 }
 
-const entry = process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
-if (import.meta.url === entry) process.exit(await runConvertCli(process.argv.slice(2)));
+/** Exit codes of the signals that end a run (128 + the signal's number). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/**
+ * Ends the process on `signal`: removes the run's temporary directory (and puts back a dataset a
+ * swap had set aside), writes one line, exits 128 + the signal's number.
+ */
+export function interrupted(signal: keyof typeof SIGNAL_EXIT, write: (text: string) => void = (t) => void process.stderr.write(t)): never {
+  let what: string;
+  try {
+    const outs = abandonSync();
+    what = outs.length ? `temporary directory removed, ${outs.join(', ')} unchanged` : 'nothing written';
+  } catch (e) {
+    what = `cleaning up failed (${(e as Error).message.split('\n')[0]})`;
+  }
+  write(`convert: interrupted by ${signal}; ${what}\n`);
+  process.exit(SIGNAL_EXIT[signal]);
+}
+
+/** This module's URL when it is the program run (`node cli.ts`, `tsx cli.ts`), else ''. */
+function entryUrl(): string {
+  try {
+    return process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
+  } catch {
+    return '';
+  }
+}
+
+if (import.meta.url === entryUrl()) {
+  for (const signal of Object.keys(SIGNAL_EXIT) as Array<keyof typeof SIGNAL_EXIT>) process.once(signal, () => interrupted(signal));
+  process.exit(await runConvertCli(process.argv.slice(2)));
+}

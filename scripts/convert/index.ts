@@ -18,6 +18,7 @@ import { monthOf } from './snapshot';
 import { buildTables } from './build-tables';
 import { writeDataset } from './write-dataset';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
+import { assertNoInput, listedInputs, prepareOutput } from './output-guard';
 import { makeProgress } from './progress';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
@@ -103,7 +104,8 @@ function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, p
   for (const f of outcome.failures) {
     problems.add({
       file: url,
-      code: 'unresolved_remote_reference',
+      // a location that is not http(s) is never fetched (remote-references.ts): the same code as in a table of contents
+      code: f.reason.startsWith('refused: ') ? 'refused_location' : 'unresolved_remote_reference',
       message: `provider group ${f.provider_group_id}: ${f.location}: ${f.reason}; its rates are unresolved`,
       ...where(f.provider_group_id),
     });
@@ -181,18 +183,21 @@ async function spoolSource(c: SourceContext, url: string, file: PlannedFile, sou
 /**
  * Converts the catalog at `catalogPath` into the dataset directory `outDir`.
  * @throws Error with a one-line reason (naming the file and byte offset for an unreadable file)
- *   when no dataset was written; the previous `outDir` is then untouched.
+ *   when no dataset was written; the previous `outDir` is then untouched. OutputRefused
+ *   (output-guard.ts) before any source is read when `outDir` is not absent, empty or a dataset,
+ *   or is or holds an input.
  */
 export async function convertCatalog(catalogPath: string, outDir: string, options: ConvertOptions = {}): Promise<ConvertResult> {
   const log = options.quiet ? () => {} : (options.log ?? ((l: string) => process.stderr.write(l + '\n')));
   const { catalog, baseDir, sha256: catalogSha, warnings } = await loadCatalog(catalogPath);
+  const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
   warnings.forEach((w) => log(`warning: ${w}`));
   const problems = new ProblemLog();
   problems.warnings.push(...warnings);
   const billingCodes = await readBillingCodes(catalog, baseDir);
   const policy: FetchPolicy = { ...DEFAULT_FETCH_POLICY, ...options.fetchPolicy };
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(policy, options.referenceCacheDir);
-  const tmpDir = await makeTempSibling(outDir);
+  const tmpDir = await makeTempSibling(target);
   const workDir = path.join(tmpDir, '.work');
   let spool: Spool | null = null;
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), billingCodes);
@@ -200,6 +205,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     await mkdir(workDir, { recursive: true });
     spool = await openSpool(workDir);
     const plan = await planFiles(catalog, baseDir, problems, policy, workDir);
+    await assertNoInput(outDir, target, listedInputs(plan.files));
     const sources: ManifestSource[] = [];
     const sourceOf: number[][] = [];
     const sourceRows: Array<[number, string, string]> = [];
@@ -278,7 +284,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     await rm(workDir, { recursive: true, force: true });
     await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
     await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-    await swapIntoPlace(tmpDir, outDir);
+    await swapIntoPlace(tmpDir, target);
     const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
       `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems${failed}`);

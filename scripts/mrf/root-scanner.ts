@@ -265,7 +265,9 @@ export class RootScanner {
         else if (c === 0xbb && this.bom === 1 && this.base + i === 1) this.bom = 2;
         else if (c === 0xbf && this.bom === 2 && this.base + i === 2) this.bom = 3;
         else if (c === 0x7b && (this.bom === 0 || this.bom === 3)) this.state = S_KEY_OR_END;
-        else this.fail(i, `not JSON: expected '{' at the start of the root object, found ${show(c)}`);
+        else if ((c === 0xff || c === 0xfe) && this.base + i === 0 && buf[i + 1] === (c ^ 0x01)) {
+          this.fail(i, `not JSON: the file is UTF-16 ${c === 0xff ? 'LE' : 'BE'} (byte order mark ${show(c).slice(5)} ${show(c ^ 0x01).slice(5)}); JSON files must be UTF-8`);
+        } else this.fail(i, `not JSON: expected '{' at the start of the root object, found ${show(c)}`);
         return i + 1;
       case S_KEY_OR_END:
       case S_KEY:
@@ -338,6 +340,10 @@ export class RootScanner {
     if (c === 0x22) {
       this.kind = K_STRING;
       return i + 1;
+    }
+    // a number, true, false, null (or NaN / Infinity, which parse-element.ts tolerates inside an element)
+    if (!(c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x4e || c === 0x49)) {
+      this.fail(i, `not JSON: expected a value, found ${show(c)}`);
     }
     this.kind = K_SCALAR;
     return i;

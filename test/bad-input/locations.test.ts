@@ -159,7 +159,7 @@ describe('a provider reference', () => {
     const src = r.manifest!.sources[0]!;
     expect([src.rate_rows, src.unresolved_rate_rows, src.unresolved_provider_references]).toEqual([3, 2, 2]);
     expect(r.manifest!.counts.providers).toBe(1);
-    const ps = r.report!.problems.filter((p) => p.code === 'unresolved_remote_reference');
+    const ps = r.report!.problems.filter((p) => p.code === 'refused_location');
     expect(ps.map((p) => [p.file, p.path, p.message])).toEqual([
       ['in-network.json', '$.provider_references[1]',
         `provider group 2: ${refsUrl}: refused: the file: scheme is not fetched (http and https only); its rates are unresolved`],
