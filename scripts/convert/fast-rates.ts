@@ -28,7 +28,7 @@ import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-pr
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
-import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
+import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, OtherKeys, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
 import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
@@ -83,6 +83,8 @@ export class FastRates extends JsonCursor {
   private readonly settingCodes: number[];
   private readonly rateOrder = new KeyOrder();
   private readonly priceOrder = new KeyOrder();
+  private readonly rateOthers = new OtherKeys();
+  private readonly priceOthers = new OtherKeys();
 
   constructor(private readonly rows: SpoolRows) {
     super();
@@ -212,6 +214,7 @@ export class FastRates extends JsonCursor {
   /** One negotiated rate object: its provider-group ids, then its prices as rows. */
   private rateObject(itemId: number, rateIndex: number): void {
     this.expect(LBRACE);
+    this.rateOthers.count = 0;
     this.idCount = -1;
     let prices = 0;
     this.ws();
@@ -226,7 +229,10 @@ export class FastRates extends JsonCursor {
         prices = this.priceList(itemId, rateIndex);
         if (prices === 0) throw BAIL;
       } else if (id === RateKey.ProviderGroups) throw BAIL;
-      else this.skipValue(0);
+      else {
+        this.otherKey(this.rateOthers);
+        this.skipValue(0);
+      }
       this.ws();
       const c = this.b[this.i++];
       if (c === RBRACE) break;
@@ -309,6 +315,7 @@ export class FastRates extends JsonCursor {
     let infoSafe = true;
     /** The PriceKey ids read, one bit each: a key written twice takes the slow path, which reports it. */
     let seen = 0;
+    this.priceOthers.count = 0;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
@@ -365,6 +372,7 @@ export class FastRates extends JsonCursor {
           }
           break;
         default:
+          this.otherKey(this.priceOthers);
           this.skipValue(0);
       }
       this.ws();

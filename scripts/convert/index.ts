@@ -25,8 +25,8 @@ import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
-/** Version written into every manifest (0.6.0: a rates part's row is a price with the list of its groups' ids, the same rate rows; 0.5.1: columns of few values written from ENUMs: same rows, other file bytes; 0.5.0: provider groups only when a rate names them). */
-export const CONVERTER_VERSION = '0.6.0';
+/** Version written into every manifest; what each version changed is in CHANGELOG.md. */
+export const CONVERTER_VERSION = '0.7.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */

@@ -64,6 +64,16 @@ export class KeyOrder {
   readonly ids = new Int8Array(ORDER_SLOTS).fill(-1);
 }
 
+/**
+ * The keys of one object that no KeySet knows, as read: a key written twice among them makes the
+ * fast path give up (the slow path reports it). Objects rarely have any.
+ */
+export class OtherKeys {
+  /** [start, end) of each key, in the element's bytes. */
+  ranges = new Int32Array(16);
+  count = 0;
+}
+
 /** The reading state over one element; subclasses read their shape with its methods. */
 export class JsonCursor {
   protected b: Uint8Array = new Uint8Array(0);
@@ -200,6 +210,28 @@ export class JsonCursor {
     const b = this.b;
     for (let j = 0; j < k.length; j++) if (b[s + j] !== k[j]) return false;
     return true;
+  }
+
+  /** Records the key just read (b[ks, ke)) in `others`; BAIL when the object had it already. */
+  protected otherKey(others: OtherKeys): void {
+    const b = this.b;
+    const { ks, ke } = this;
+    const n = ke - ks;
+    for (let k = 0; k < others.count; k++) {
+      const s = others.ranges[2 * k]!;
+      if (others.ranges[2 * k + 1]! - s !== n) continue;
+      let same = true;
+      for (let j = 0; j < n && same; j++) same = b[s + j] === b[ks + j];
+      if (same) throw BAIL;
+    }
+    if (2 * others.count + 2 > others.ranges.length) {
+      const grown = new Int32Array(2 * others.ranges.length);
+      grown.set(others.ranges);
+      others.ranges = grown;
+    }
+    others.ranges[2 * others.count] = ks;
+    others.ranges[2 * others.count + 1] = ke;
+    others.count++;
   }
 
   /** Index in `values` of the plain string just read (str), or BAIL. */

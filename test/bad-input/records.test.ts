@@ -60,6 +60,16 @@ describe('tolerated records: reported with path and offset, the rest converted, 
       text.indexOf('"negotiated_rate":14')]]);
   });
 
+  it('a key no reader knows, written twice in a price and in a rate', async () => {
+    const text = mrf([item('"99214"', price('12').replace('"negotiated_type"', '"note":"a","note":"b","negotiated_type"'))
+      .replace('"negotiated_prices"', '"x_id":1,"x_id":2,"negotiated_prices"')]);
+    const r = await convert('duplicate-other.json', text);
+    expect(r.problems).toEqual([
+      ['duplicate_key', '$.in_network[1].negotiated_rates[0].x_id', text.indexOf('"x_id":2')],
+      ['duplicate_key', '$.in_network[1].negotiated_rates[0].negotiated_prices[0].note', text.indexOf('"note":"b"')],
+    ]);
+  });
+
   it('a billing code that is not UTF-8', async () => {
     const bytes = Buffer.from(mrf([item('"99XYZ"', price('12'))]));
     const at = bytes.indexOf('99XYZ') + 2;
