@@ -28,7 +28,7 @@ import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-pr
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
-import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, OtherKeys, LBRACE, LBRACKET, MINUS, NINE, QUOTE, RBRACE, RBRACKET, SPACE, ZERO } from './json-cursor';
+import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, ObjectKeys, QUOTE, RBRACE, RBRACKET, roomForPair, SPACE, ZERO } from './json-cursor';
 import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
@@ -83,8 +83,8 @@ export class FastRates extends JsonCursor {
   private readonly settingCodes: number[];
   private readonly rateOrder = new KeyOrder();
   private readonly priceOrder = new KeyOrder();
-  private readonly rateOthers = new OtherKeys();
-  private readonly priceOthers = new OtherKeys();
+  private readonly rateKeys = new ObjectKeys();
+  private readonly priceKeys = new ObjectKeys();
 
   constructor(private readonly rows: SpoolRows) {
     super();
@@ -214,25 +214,19 @@ export class FastRates extends JsonCursor {
   /** One negotiated rate object: its provider-group ids, then its prices as rows. */
   private rateObject(itemId: number, rateIndex: number): void {
     this.expect(LBRACE);
-    this.rateOthers.count = 0;
     this.idCount = -1;
     let prices = 0;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
-      const id = this.keyOf(RATE_KEYS, this.rateOrder, pos);
-      if (id === RateKey.ProviderReferences) {
-        if (this.idCount >= 0) throw BAIL;
-        this.references();
-      } else if (id === RateKey.NegotiatedPrices) {
-        if (this.idCount <= 0 || prices > 0) throw BAIL; // prices before the ids, or no id: slow path
+      const id = this.keyOf(RATE_KEYS, this.rateOrder, pos, this.rateKeys);
+      if (id === RateKey.ProviderReferences) this.references();
+      else if (id === RateKey.NegotiatedPrices) {
+        if (this.idCount <= 0) throw BAIL; // prices before the ids, or no id: slow path
         prices = this.priceList(itemId, rateIndex);
         if (prices === 0) throw BAIL;
       } else if (id === RateKey.ProviderGroups) throw BAIL;
-      else {
-        this.otherKey(this.rateOthers);
-        this.skipValue(0);
-      }
+      else this.skipValue(0);
       this.ws();
       const c = this.b[this.i++];
       if (c === RBRACE) break;
@@ -266,11 +260,7 @@ export class FastRates extends JsonCursor {
         this.number();
         e = this.i;
       } else throw BAIL;
-      if (2 * this.idCount + 2 > this.ids.length) {
-        const grown = new Int32Array(2 * this.ids.length);
-        grown.set(this.ids);
-        this.ids = grown;
-      }
+      this.ids = roomForPair(this.ids, this.idCount);
       this.ids[2 * this.idCount] = s;
       this.ids[2 * this.idCount + 1] = e;
       this.idCount++;
@@ -313,18 +303,10 @@ export class FastRates extends JsonCursor {
     let infoS = -1;
     let infoE = -1;
     let infoSafe = true;
-    /** The PriceKey ids read, one bit each: a key written twice takes the slow path, which reports it. */
-    let seen = 0;
-    this.priceOthers.count = 0;
     this.ws();
     if (this.b[this.i] === RBRACE) throw BAIL;
     for (let pos = 0; ; pos++) {
-      const id = this.keyOf(PRICE_KEYS, this.priceOrder, pos);
-      if (id >= 0) {
-        if (seen & (1 << id)) throw BAIL;
-        seen |= 1 << id;
-      }
-      switch (id) {
+      switch (this.keyOf(PRICE_KEYS, this.priceOrder, pos, this.priceKeys)) {
         case PriceKey.NegotiatedType:
           type = this.enumOf(this.str(), TYPE_BYTES);
           break;
@@ -372,7 +354,6 @@ export class FastRates extends JsonCursor {
           }
           break;
         default:
-          this.otherKey(this.priceOthers);
           this.skipValue(0);
       }
       this.ws();

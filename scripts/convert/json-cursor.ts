@@ -65,13 +65,23 @@ export class KeyOrder {
 }
 
 /**
- * The keys of one object that no KeySet knows, as read: a key written twice among them makes the
- * fast path give up (the slow path reports it). Objects rarely have any.
+ * The keys one object has had so far (keyOf records them), so that a key written twice makes the
+ * fast path give up and the slow path report it: a bit per KeySet id, and the bytes of the keys no
+ * KeySet knows (rare). keyOf starts it anew at an object's first key.
  */
-export class OtherKeys {
-  /** [start, end) of each key, in the element's bytes. */
-  ranges = new Int32Array(16);
-  count = 0;
+export class ObjectKeys {
+  known = 0;
+  /** [start, end) in the element's bytes of each other key. */
+  others = new Int32Array(16);
+  otherCount = 0;
+}
+
+/** `pairs` as is when it has room for pair number `count`, else a copy twice as large. */
+export function roomForPair(pairs: Int32Array<ArrayBuffer>, count: number): Int32Array<ArrayBuffer> {
+  if (2 * count + 2 <= pairs.length) return pairs;
+  const grown = new Int32Array(2 * pairs.length);
+  grown.set(pairs);
+  return grown;
 }
 
 /** The reading state over one element; subclasses read their shape with its methods. */
@@ -165,13 +175,16 @@ export class JsonCursor {
   /**
    * The next key of an object (after its `{` or a comma) as an id of `keys` (-1 for another key):
    * first the key the last object of this kind had at position `pos` (keyAs), else read (key) and
-   * looked up, and remembered for the next object.
+   * looked up, and remembered for the next object. A key the object had already (`seen`): BAIL.
    */
-  protected keyOf(keys: KeySet, order: KeyOrder, pos: number): number {
+  protected keyOf(keys: KeySet, order: KeyOrder, pos: number, seen: ObjectKeys): number {
     this.ws();
     const ids = order.ids;
     const guess = pos < ORDER_SLOTS ? ids[pos]! : -1;
-    if (guess >= 0 && this.keyAs(keys.tokens[guess]!)) return guess;
+    if (guess >= 0 && this.keyAs(keys.tokens[guess]!)) {
+      this.noteKey(seen, guess, pos);
+      return guess;
+    }
     this.key();
     let id = -1;
     for (let k = 0; k < keys.bytes.length; k++) {
@@ -181,6 +194,7 @@ export class JsonCursor {
       }
     }
     if (pos < ORDER_SLOTS) ids[pos] = id;
+    this.noteKey(seen, id, pos);
     return id;
   }
 
@@ -212,26 +226,22 @@ export class JsonCursor {
     return true;
   }
 
-  /** Records the key just read (b[ks, ke)) in `others`; BAIL when the object had it already. */
-  protected otherKey(others: OtherKeys): void {
-    const b = this.b;
+  /** Records key `id` (-1: the key just read, b[ks, ke)) in `seen`, a new object's at `pos` 0; BAIL when the object had it already. */
+  private noteKey(seen: ObjectKeys, id: number, pos: number): void {
+    if (pos === 0) seen.known = seen.otherCount = 0;
+    if (id >= 0) {
+      if (seen.known & (1 << id)) throw BAIL;
+      seen.known |= 1 << id;
+      return;
+    }
     const { ks, ke } = this;
-    const n = ke - ks;
-    for (let k = 0; k < others.count; k++) {
-      const s = others.ranges[2 * k]!;
-      if (others.ranges[2 * k + 1]! - s !== n) continue;
-      let same = true;
-      for (let j = 0; j < n && same; j++) same = b[s + j] === b[ks + j];
-      if (same) throw BAIL;
+    for (let k = 0; k < seen.otherCount; k++) {
+      if (this.keyIs(ks, ke, this.b.subarray(seen.others[2 * k]!, seen.others[2 * k + 1]!))) throw BAIL;
     }
-    if (2 * others.count + 2 > others.ranges.length) {
-      const grown = new Int32Array(2 * others.ranges.length);
-      grown.set(others.ranges);
-      others.ranges = grown;
-    }
-    others.ranges[2 * others.count] = ks;
-    others.ranges[2 * others.count + 1] = ke;
-    others.count++;
+    seen.others = roomForPair(seen.others, seen.otherCount);
+    seen.others[2 * seen.otherCount] = ks;
+    seen.others[2 * seen.otherCount + 1] = ke;
+    seen.otherCount++;
   }
 
   /** Index in `values` of the plain string just read (str), or BAIL. */

@@ -4,8 +4,9 @@
  * `JSON.parse` and the normalisers (scripts/mrf), then the spool rows of its source (spool-rows.ts)
  * and its problems, counted per code, the first MAX_PER_KIND of each kept in full.
  */
-import { duplicateKeys, firstInvalidUtf8, pathAt, stringStartAt } from '../mrf/json-checks';
-import type { ElementContext } from '../mrf/normalize-context';
+import { duplicateKeys, firstInvalidUtf8, pathAt } from '../mrf/json-checks';
+import { openQuoteBefore } from '../mrf/scan-bytes';
+import { elementPath, type ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem, normalizeRate } from '../mrf/normalize-item';
 import { normalizeProviderReference } from '../mrf/normalize-provider';
 import { parseElement } from '../mrf/parse-element';
@@ -60,7 +61,7 @@ export interface ElementSlice {
 export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep: (code: string) => boolean, slow = false): 'fast' | 'slow' {
   const { kind, index, rateIndex, offset, start, end } = e;
   if (kind === 'rate' && !slow && s.fast.rate(buf, start, end, index, rateIndex)) return 'fast';
-  const path = kind === 'rate' ? `$.in_network[${index}].negotiated_rates[${rateIndex}]` : `$.${kind}[${index}]`;
+  const path = kind === 'rate' ? elementPath('in_network', index, rateIndex) : elementPath(kind, index);
   if (kind === 'in_network' && !slow) {
     const ctx: ElementContext = { offset, problems: [] };
     const fast = s.fast.item(buf, start, end, index, e.split, ctx, path, keep);
@@ -127,7 +128,7 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
 function checkBytes(s: SourceState, buf: Buffer, e: ElementSlice, path: string): void {
   const bad = firstInvalidUtf8(buf, e.start, e.end);
   if (bad >= 0) {
-    const at = pathAt(buf, e.start, e.end, stringStartAt(buf, e.start, bad), path);
+    const at = pathAt(buf, e.start, e.end, Math.max(e.start, openQuoteBefore(buf, e.start, bad)), path);
     problem(s, { code: 'invalid_utf8', path: at, offset: e.offset + bad - e.start,
       message: `byte 0x${buf[bad]!.toString(16).padStart(2, '0')} is not UTF-8; the text is kept with U+FFFD in its place` });
   }

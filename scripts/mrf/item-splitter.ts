@@ -17,14 +17,11 @@ export interface RateSlice {
   bytes: Buffer;
 }
 
+import { isWs } from './scan-bytes.js';
 import { peekBillingCode } from './peek-billing-code.js';
 import { ContainerScan } from './container-scan.js';
 
 const KEY = Buffer.from('negotiated_rates');
-
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
 
 /** Streaming state machine over one item object, from its `{` to its matching `}`. */
 export class ItemSplitter {

@@ -6,9 +6,9 @@
  * on the slow path and on rare findings only, never on the fast path's common case.
  */
 import { isUtf8 } from 'node:buffer';
+import { skipString } from './scan-bytes.js';
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Index of the first byte of `b[start, end)` that does not begin a valid UTF-8 sequence there
@@ -85,15 +85,9 @@ function walk(b: Uint8Array, start: number, end: number, onKey: (levels: Level[]
     const c = b[i]!;
     if (c === QUOTE) {
       const s = i;
-      i++;
-      for (;;) {
-        const q = b.indexOf(QUOTE, i);
-        if (q < 0 || q >= end) return;
-        let bs = 0;
-        while (b[q - 1 - bs] === BACKSLASH) bs++;
-        i = q + 1;
-        if (bs % 2 === 0) break;
-      }
+      const q = skipString(b, i + 1);
+      if (q < 0 || q >= end) return;
+      i = q + 1;
       const top = levels[levels.length - 1];
       if (expectKey && top?.keys) {
         const key = JSON.parse(Buffer.from(b.buffer, b.byteOffset + s, i - s).toString('utf8')) as string;
@@ -160,18 +154,4 @@ export function pathAt(b: Uint8Array, start: number, end: number, at: number, pr
     return true;
   });
   return path;
-}
-
-/**
- * Where the string holding byte `at` of `b` opens (its quote), for a byte known to be inside a
- * string: the last quote before it that no backslash escapes; `start` when none is found.
- */
-export function stringStartAt(b: Uint8Array, start: number, at: number): number {
-  for (let q = at - 1; q >= start; q--) {
-    if (b[q] !== QUOTE) continue;
-    let bs = 0;
-    while (q - 1 - bs >= start && b[q - 1 - bs] === BACKSLASH) bs++;
-    if (bs % 2 === 0) return q;
-  }
-  return start;
 }

@@ -14,6 +14,8 @@
  * holds it comes out of the scanner, the string is cut to the limit in the element's bytes.
  */
 import { pathAt } from './json-checks.js';
+import { elementPath } from './normalize-context.js';
+import { openQuoteBefore, skipString } from './scan-bytes.js';
 import type { RootScanner, ScanEvent } from './root-scanner.js';
 
 /** The longest string kept whole, in bytes as written between its quotes (1 MiB). */
@@ -25,7 +27,6 @@ export const MAX_STRING_BYTES = 1 << 20;
  */
 const SLACK = 16;
 
-const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** One string over the limit, as found in the stream. */
@@ -38,37 +39,13 @@ interface LongString {
   pushed: number;
 }
 
-/** Index of the closing quote of a string that is open at `b[from]` (escaped when `esc`), or -1. */
-function closingQuote(b: Uint8Array, from: number, esc: boolean): { at: number; esc: boolean } {
-  let i = from;
-  if (esc) {
-    if (i >= b.length) return { at: -1, esc: true };
-    i++;
-  }
-  for (;;) {
-    const q = b.indexOf(QUOTE, i);
-    if (q < 0) {
-      // still open: escaped next when the chunk ends in an odd run of backslashes
-      let bs = 0;
-      while (b.length - 1 - bs >= i && b[b.length - 1 - bs] === BACKSLASH) bs++;
-      return { at: -1, esc: bs % 2 === 1 };
-    }
-    let bs = 0;
-    while (q - 1 - bs >= i && b[q - 1 - bs] === BACKSLASH) bs++;
-    if (bs % 2 === 0) return { at: q, esc: false };
-    i = q + 1;
-  }
-}
-
-/** The last quote of `b[from, n)` that opens a string open at its end (no backslash escapes it), or -1. */
-function openingQuote(b: Uint8Array, from: number): number {
-  for (let q = b.length - 1; q >= from; q--) {
-    if (b[q] !== QUOTE) continue;
-    let bs = 0;
-    while (q - 1 - bs >= from && b[q - 1 - bs] === BACKSLASH) bs++;
-    if (bs % 2 === 0) return q;
-  }
-  return -1;
+/**
+ * skipString from `from`, where a string is open and its first byte escaped when `esc`: the index
+ * of its closing quote, -1 when the chunk ends inside it, -2 when its next byte is escaped.
+ */
+function closingQuote(b: Uint8Array, from: number, esc: boolean): number {
+  if (!esc) return skipString(b, from);
+  return from >= b.length ? -2 : skipString(b, from + 1);
 }
 
 /**
@@ -86,11 +63,10 @@ function safeCut(b: Uint8Array, from: number, end: number, max: number): number 
   }
 }
 
-/** Where the bytes of an event come from, for its long strings' paths and its range in the stream. */
+/** The JSON path of an event's bytes, under which its long strings' paths are given. */
 function eventPath(ev: Extract<ScanEvent, { kind: 'element' | 'rate' | 'value' }>): string {
   if (ev.kind === 'value') return `$.${ev.key}`;
-  if (ev.kind === 'rate') return `$.in_network[${ev.index}].negotiated_rates[${ev.rateIndex}]`;
-  return `$.${ev.array}[${ev.index}]`;
+  return ev.kind === 'rate' ? elementPath('in_network', ev.index, ev.rateIndex) : elementPath(ev.array, ev.index);
 }
 
 /** Follows the strings of one stream through its scanner (scan-chunks.ts). */
@@ -113,58 +89,53 @@ export class LongStrings {
    */
   push(buf: Buffer, out: ScanEvent[]): void {
     const base = this.scanner.bytes; // the stream offset of buf[0]
-    let from = 0;
-    let esc = false;
     if (this.dropping) {
       const close = closingQuote(buf, 0, this.dropEsc);
-      if (close.at < 0) {
-        this.dropEsc = close.esc;
+      if (close < 0) {
+        this.dropEsc = close === -2;
         this.scanner.skip(buf.length);
         return;
       }
       const s = this.found[this.found.length - 1]!;
-      s.length = base + close.at - s.start - 1;
+      s.length = base + close - s.start - 1;
       this.dropping = false;
       this.openAt = -1;
       // the byte the scanner takes as escaped: `\n`, then the closing quote
-      const { esc: scannerEsc } = this.scanner.openString;
-      const fill = scannerEsc ? Buffer.from('n') : null;
-      this.scanner.skip(close.at - (fill ? 1 : 0));
+      const fill = this.scanner.openString.esc ? Buffer.from('n') : null;
+      this.scanner.skip(close - (fill ? 1 : 0));
       if (fill) {
         s.pushed++;
         this.scanner.push(fill, out);
       }
-      buf = buf.subarray(close.at);
+      buf = buf.subarray(close);
     }
     const at = this.scanner.bytes;
     const before = this.scanner.openString;
     const start = out.length;
     this.scanner.push(buf, out);
+    // the string open at the last chunk end: where it closes; the one open at this chunk's end opens after
+    let from = 0;
     if (this.openAt >= 0) {
-      // the string open at the last chunk end: where it closes
       const close = closingQuote(buf, 0, before.esc);
-      if (close.at >= 0) {
-        const length = at + close.at - this.openAt - 1;
+      if (close >= 0) {
+        const length = at + close - this.openAt - 1;
         if (length > MAX_STRING_BYTES) this.found.push({ start: this.openAt, length, pushed: length });
         this.openAt = -1;
-        from = close.at + 1;
-      } else {
-        from = buf.length;
-        esc = close.esc;
-      }
+        from = close + 1;
+      } else from = buf.length;
     }
     const now = this.scanner.openString;
-    if (now.inStr) {
-      const q = openingQuote(buf, from);
+    if (!now.inStr) this.openAt = -1;
+    else {
+      const q = openQuoteBefore(buf, from, buf.length);
       if (q >= 0) this.openAt = at + q;
-      else if (this.openAt < 0 && !esc) this.openAt = at; // not expected: a string open before its chunk, untracked
       const open = at + buf.length - this.openAt - 1;
       if (this.openAt >= 0 && open > MAX_STRING_BYTES + SLACK) {
         this.found.push({ start: this.openAt, length: -1, pushed: open });
         this.dropping = true;
         this.dropEsc = now.esc;
       }
-    } else this.openAt = -1;
+    }
     if (this.found.length > 0) this.cutEvents(out, start);
   }
 

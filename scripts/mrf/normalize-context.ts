@@ -25,6 +25,14 @@ export function report(ctx: ElementContext, code: string, path: string, message:
 export const ratePath = (path: string, index: number | undefined): string =>
   index === undefined ? path : `${path}.negotiated_rates[${index}]`;
 
+/**
+ * The JSON path of an element the root scanner cuts (root-scanner.ts): `$.in_network[3]`,
+ * `$.provider_references[0]`, or with `rateIndex` a rate of a split item,
+ * `$.in_network[3].negotiated_rates[7]`.
+ */
+export const elementPath = (array: 'in_network' | 'provider_references', index: number, rateIndex?: number): string =>
+  ratePath(`$.${array}[${index}]`, rateIndex);
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -6,11 +6,9 @@
  * hundred bytes.
  */
 
-const KEY = Buffer.from('"billing_code"');
+import { isWs } from './scan-bytes.js';
 
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
+const KEY = Buffer.from('"billing_code"');
 
 function skipWs(buf: Buffer, i: number): number {
   while (i < buf.length && isWs(buf[i]!)) i++;
@@ -53,4 +51,23 @@ export function peekBillingCode(buf: Buffer): string | undefined {
     else if (c === 0x7d || c === 0x5d) depth--;
   }
   return undefined;
+}
+
+/**
+ * With a billing-code filter, an in_network element still open at a chunk end is peeked for its
+ * `billing_code` within its first PEEK_BYTES; when the filter rejects the code, its bytes are no
+ * longer kept (no copy across chunks) and it comes out as a `filtered` element without bytes.
+ */
+export const PEEK_BYTES = 64 * 1024;
+
+/**
+ * Peeks the code of an element whose first bytes are `parts` then `seg` (root-scanner.ts):
+ * `decided` once the code is found or PEEK_BYTES were looked at, `rejected` when `keep` refuses it.
+ */
+export function peekRejected(parts: Buffer[], seg: Buffer, keep: (code: string) => boolean): { decided: boolean; rejected: boolean } {
+  const first = seg.subarray(0, PEEK_BYTES);
+  const head = parts.length === 0 ? first : Buffer.concat([...parts, first]);
+  const code = peekBillingCode(head);
+  if (code === undefined) return { decided: head.length >= PEEK_BYTES, rejected: false };
+  return { decided: true, rejected: !keep(code) };
 }

@@ -7,11 +7,9 @@
  * the normaliser turns those numbers back into the same text with `String(n)`.
  */
 
-const BACKSLASH = 92;
+import { isWs } from './scan-bytes.js';
 
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
+const BACKSLASH = 92;
 
 function isNumberChar(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 45 || c === 43 || c === 101 || c === 69;

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { HEADER_KEYS, HeaderFields } from './header-fields.js';
 import { InputMeter } from './meter-input.js';
-import type { ElementContext } from './normalize-context.js';
+import { elementPath, type ElementContext } from './normalize-context.js';
 import { normalizeInNetworkItem, normalizeRate } from './normalize-item.js';
 import { normalizeProviderReference } from './normalize-provider.js';
 import { openContainer } from './open-container.js';
@@ -50,7 +50,7 @@ class EventHandler {
     }
     const ctx: ElementContext = { offset: ev.offset, problems: [] };
     if (ev.kind === 'rate') {
-      const path = `$.in_network[${ev.index}].negotiated_rates[${ev.rateIndex}]`;
+      const path = elementPath('in_network', ev.index, ev.rateIndex);
       const parsed = parseElement(ev.bytes, 'in_network');
       if (!parsed.ok) {
         await settle(this.sink.problem({ code: 'invalid_json', path, offset: ev.offset, message: `element is not valid JSON (${parsed.reason}); dropped` }));

@@ -8,9 +8,10 @@
  * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
  */
 import { ItemSplitter, type RateSlice } from './item-splitter.js';
-import { peekBillingCode } from './peek-billing-code.js';
+import { peekRejected } from './peek-billing-code.js';
 import { ContainerScan } from './container-scan.js';
-import { skipString } from './scan-bytes.js';
+import { isWs, scalarEnd, skipString } from './scan-bytes.js';
+import { elementPath } from './normalize-context.js';
 import { MrfReadError } from './types.js';
 
 /**
@@ -20,18 +21,9 @@ import { MrfReadError } from './types.js';
 export const DEFAULT_SPLIT_BYTES = 8 * 1024 * 1024;
 
 /**
- * With a billing-code filter, an in_network element still open at a chunk end is peeked for its
- * `billing_code` within its first PEEK_BYTES; when the filter rejects the code, its bytes are no
- * longer kept (no copy across chunks) and it comes out as a `filtered` element without bytes.
- */
-const PEEK_BYTES = 64 * 1024;
-
-/**
- * Nesting levels an element or a captured root value may reach (the element itself is level 1).
- * A CMS in-network item goes 6 deep and a provider reference 4; one past this limit is dropped
- * with a `nesting_too_deep` problem before any parser walks it, and its bytes are no longer kept.
- * Items split by negotiated_rates (item-splitter.ts) are not checked: their rates reach only
- * parsers that do not recurse (JSON.parse, and the fast path's bounded skipper).
+ * Nesting levels an element or a captured root value may reach (itself level 1; a CMS item goes 6
+ * deep): past it, it is dropped (`nesting_too_deep`) before any parser walks it. The rates of a
+ * split item (item-splitter.ts) reach only parsers that do not recurse.
  */
 export const MAX_NESTING = 64;
 
@@ -71,10 +63,6 @@ const P_ROOT_VALUE = 2;
 const P_ELEMENT = 3;
 
 const EMPTY: Buffer = Buffer.alloc(0);
-
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
 
 function show(c: number): string {
   return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`;
@@ -128,20 +116,14 @@ export class RootScanner {
     return this.base;
   }
 
-  /**
-   * Whether the bytes pushed so far end inside a JSON string the scanner follows (a root key, a
-   * root value, or a string inside an element), and whether its next byte is escaped.
-   */
+  /** Whether the bytes pushed so far end inside a string (a key, a value, in an element), and its next byte is escaped. */
   get openString(): { inStr: boolean; esc: boolean } {
     if (this.state === S_SPLIT) return this.splitter!.openString;
     if (this.state !== S_IN_VALUE || this.kind === K_SCALAR) return { inStr: false, esc: false };
     return { inStr: this.kind === K_STRING || this.inStr, esc: this.esc };
   }
 
-  /**
-   * Counts `n` stream bytes that are not pushed (a long string's middle, scan-chunks.ts), so that
-   * offsets stay those of the stream; `n` may be negative before bytes pushed in their place.
-   */
+  /** Counts `n` stream bytes not pushed (a long string's middle, long-strings.ts); negative before bytes pushed in their place. */
   skip(n: number): void {
     this.base += n;
   }
@@ -166,8 +148,8 @@ export class RootScanner {
         continue;
       }
       if (this.state === S_IN_VALUE) {
-        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : this.scanScalar(buf, i);
-        if (this.kind === K_CONTAINER && !this.deep && this.containers.maxDepth > MAX_NESTING) this.dropDeep();
+        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : scalarEnd(buf, i);
+        if (this.kind === K_CONTAINER && !this.deep && this.containers.maxDepth > MAX_NESTING) this.deep = this.stopCapture();
         if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture &&
           this.partsBytes + n - this.segStart > this.splitBytes) {
           this.startSplit(buf, out);
@@ -186,12 +168,7 @@ export class RootScanner {
       i = this.structural(buf, i, c, out);
     }
     if (this.state === S_IN_VALUE && this.capture && !this.peeked && this.keepBillingCode && this.purpose === P_ELEMENT &&
-      this.array === 'in_network' && this.rejectedByPeek(buf)) {
-      this.capture = false;
-      this.filtered = true;
-      this.parts = [];
-      this.partsBytes = 0;
-    }
+      this.array === 'in_network' && this.rejectedByPeek(buf)) this.filtered = this.stopCapture();
     // a value still open at the chunk end keeps its bytes of this chunk
     if (this.state === S_IN_VALUE && this.capture && this.segStart < n) {
       this.parts.push(buf.subarray(this.segStart));
@@ -202,26 +179,20 @@ export class RootScanner {
 
   /**
    * Whether the open in_network element's `billing_code`, read from its first bytes (those kept
-   * so far and this chunk's), is known and rejected by the filter. Gives up past PEEK_BYTES.
+   * so far and this chunk's), is known and rejected by the filter (peekRejected).
    */
   private rejectedByPeek(buf: Buffer): boolean {
-    const seg = buf.subarray(this.segStart, Math.min(buf.length, this.segStart + PEEK_BYTES));
-    const head = this.parts.length === 0 ? seg : Buffer.concat([...this.parts, seg]);
-    const code = peekBillingCode(head);
-    if (code === undefined) {
-      this.peeked = head.length >= PEEK_BYTES;
-      return false;
-    }
-    this.peeked = true;
-    return !this.keepBillingCode!(code);
+    const { decided, rejected } = peekRejected(this.parts, buf.subarray(this.segStart), this.keepBillingCode!);
+    this.peeked = decided;
+    return rejected;
   }
 
-  /** The open value is nested past MAX_NESTING: its bytes are no longer kept (endValue reports it). */
-  private dropDeep(): void {
-    this.deep = true;
+  /** Keeps no more bytes of the open value (filtered out, or nested too deep: endValue says which); returns true. */
+  private stopCapture(): true {
     this.capture = false;
     this.parts = [];
     this.partsBytes = 0;
+    return true;
   }
 
   /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
@@ -359,7 +330,7 @@ export class RootScanner {
     }
     const offset = this.valueOffset;
     if (this.deep && this.purpose !== P_KEY) {
-      const path = this.purpose === P_ROOT_VALUE ? `$.${this.key}` : `$.${this.array!}[${this.index++}]`;
+      const path = this.purpose === P_ROOT_VALUE ? `$.${this.key}` : elementPath(this.array!, this.index++);
       out.push({ kind: 'problem', code: 'nesting_too_deep', path, offset, message: `nested more than ${MAX_NESTING} levels deep; dropped` });
       this.state = this.purpose === P_ROOT_VALUE ? S_AFTER_VALUE : S_ARR_NEXT;
       return;
@@ -412,27 +383,14 @@ export class RootScanner {
     return -1;
   }
 
+  /** The end of a string value (after its quote, skipString), or -1 at chunk end. */
   private scanString(buf: Buffer, i: number): number {
-    const n = buf.length;
     if (this.esc) {
       this.esc = false;
       i++;
     }
-    for (; i < n; i++) {
-      const c = buf[i]!;
-      if (c === 0x22) return i + 1;
-      if (c === 0x5c && ++i === n) this.esc = true;
-    }
-    return -1;
-  }
-
-  /** A number/true/false/null token ends before whitespace, ',', ']' or '}'. */
-  private scanScalar(buf: Buffer, i: number): number {
-    const n = buf.length;
-    for (; i < n; i++) {
-      const c = buf[i]!;
-      if (c === 0x2c || c === 0x5d || c === 0x7d || isWs(c)) return i;
-    }
-    return -1;
+    const q = skipString(buf, i);
+    this.esc = q === -2;
+    return q < 0 ? -1 : q + 1;
   }
 }

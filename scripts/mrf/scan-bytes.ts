@@ -1,7 +1,8 @@
 /**
- * The root scanner's string skipper (architecture.md §5: split bytes before JSON.parse), for a
- * string a previous chunk left open: it jumps to the closing quote with `indexOf`. The container
- * loop itself is container-scan.ts.
+ * The byte scanners' string searches (architecture.md §5: split bytes before JSON.parse): the
+ * closing quote of a string a previous chunk left open, with `indexOf`, and the opening quote of
+ * the string a chunk ends in, looking back. Both count the backslashes before a quote. The
+ * container loop itself is container-scan.ts.
  */
 
 /**
@@ -9,7 +10,7 @@
  * quote, -1 when the chunk ends inside it, -2 when it ends right after a backslash (the next byte
  * is escaped). Uses `indexOf` for the quote and counts the backslashes before it.
  */
-export function skipString(buf: Buffer, i: number): number {
+export function skipString(buf: Uint8Array, i: number): number {
   for (;;) {
     const q = buf.indexOf(0x22, i);
     if (q < 0) return buf[buf.length - 1] === 0x5c && backslashesBefore(buf, buf.length, i) % 2 === 1 ? -2 : -1;
@@ -19,8 +20,34 @@ export function skipString(buf: Buffer, i: number): number {
 }
 
 /** Number of consecutive backslashes right before `end`, not looking before `from`. */
-export function backslashesBefore(buf: Buffer, end: number, from: number): number {
+export function backslashesBefore(buf: Uint8Array, end: number, from: number): number {
   let k = end;
   while (k > from && buf[k - 1] === 0x5c) k--;
   return end - k;
+}
+
+/**
+ * The opening quote of the string that `buf[from, end)` ends inside: the last quote before `end`
+ * that no backslash escapes (inside a string every quote is escaped), or -1 when there is none
+ * from `from` on (the string opened before `from`).
+ */
+export function openQuoteBefore(buf: Uint8Array, from: number, end: number): number {
+  for (let q = end - 1; q >= from; q--) {
+    if (buf[q] === 0x22 && backslashesBefore(buf, q, from) % 2 === 0) return q;
+  }
+  return -1;
+}
+
+/** Where a number/true/false/null token that goes on at `i` ends (before whitespace, ',', ']' or '}'), or -1 at the chunk end. */
+export function scalarEnd(buf: Uint8Array, i: number): number {
+  for (; i < buf.length; i++) {
+    const c = buf[i]!;
+    if (c === 0x2c || c === 0x5d || c === 0x7d || isWs(c)) return i;
+  }
+  return -1;
+}
+
+/** JSON whitespace: space, line feed, carriage return, tab. */
+export function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
