@@ -21,7 +21,7 @@ import { createGunzip } from 'node:zlib';
 import { parserStream } from 'stream-json';
 import { generateLargeMrf } from '../scripts/mrf/generate-large-mrf';
 import { RootScanner, type ScanEvent } from '../scripts/mrf/root-scanner';
-import { CONVERTER_ENV, CONVERTER_NODE_FLAGS } from '../scripts/convert/runtime-flags';
+import { measureConversion, type Measured } from './convert-process';
 
 const arg = (name: string, dflt: number): number => {
   const k = process.argv.indexOf(name);
@@ -60,27 +60,12 @@ const streamJson = (f: string): Promise<void> => new Promise((resolve, reject) =
   createReadStream(f, { highWaterMark: 1 << 20 }).pipe(createGunzip()).pipe(p);
 });
 
-interface Measured {
-  seconds: number;
-  rateRows: number;
-  maxRssMb: number;
-  cpuSeconds: number;
-}
-
 /** stream-json's documented pipeline, in its own process (bench/stream-json-baseline.ts); seconds. */
 function streamJsonObjects(f: string): number {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/stream-json-baseline.ts'), f],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`stream-json baseline failed: ${r.stderr}`);
   return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number }).seconds;
-}
-
-function convert(catalog: string, out: string): Measured {
-  // as `npm run convert` runs it (scripts/convert/runtime-flags.ts): V8's initial old space, glibc's malloc arenas
-  const r = spawnSync(process.execPath, [...CONVERTER_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...CONVERTER_ENV } });
-  if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
 }
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-bench-large-'));
@@ -101,12 +86,12 @@ try {
   const sjTokens = await timed(() => streamJson(f1));
   const sj = streamJsonObjects(f1);
   const load = os.loadavg()[0]!;
-  const full = convert(path.join(tmp, 'c1.json'), path.join(tmp, 'out1'));
+  const full = measureConversion(path.join(tmp, 'c1.json'), path.join(tmp, 'out1'));
   await rm(path.join(tmp, 'out1'), { recursive: true, force: true });
   // the filtered run is short (~5 s) and its target close: the median of FILTERED_RUNS, with the range
   const filteredRuns: Measured[] = [];
   for (let i = 0; i < FILTERED_RUNS; i++) {
-    filteredRuns.push(convert(path.join(tmp, 'c1f.json'), path.join(tmp, 'out1f')));
+    filteredRuns.push(measureConversion(path.join(tmp, 'c1f.json'), path.join(tmp, 'out1f')));
     await rm(path.join(tmp, 'out1f'), { recursive: true, force: true });
   }
   const bySeconds = [...filteredRuns].sort((a, b) => a.seconds - b.seconds);
@@ -115,14 +100,14 @@ try {
   const g2 = await generateLargeMrf(f2, { targetBytes: 2 * GB * 1e9, bigItemBytes: GB * 200e6, seed: 7 });
   await rm(f1);
   await writeFile(path.join(tmp, 'c2.json'), catalog(f2, false));
-  const full2 = convert(path.join(tmp, 'c2.json'), path.join(tmp, 'out2'));
+  const full2 = measureConversion(path.join(tmp, 'c2.json'), path.join(tmp, 'out2'));
   await rm(f2);
   await rm(path.join(tmp, 'out2'), { recursive: true, force: true });
   // the worst case of the price value codes: no two prices share their free text
   const f3 = path.join(tmp, 'notes.json.gz');
   const g3 = await generateLargeMrf(f3, { targetBytes: 0.3 * GB * 1e9, bigItemBytes: GB * 60e6, seed: 3, freeText: true });
   await writeFile(path.join(tmp, 'c3.json'), catalog(f3, false));
-  const notes = convert(path.join(tmp, 'c3.json'), path.join(tmp, 'out3'));
+  const notes = measureConversion(path.join(tmp, 'c3.json'), path.join(tmp, 'out3'));
   const rate = (s: number, bytes = g1.jsonBytes): string => `${(bytes / 1e6 / s).toFixed(1)} MB/s`;
   const e2e = mb / full.seconds;
   console.log(`generated ${mb.toFixed(0)} MB JSON (${g1.items} items, one of ${(GB * 200).toFixed(0)} MB, ${g1.rateRows.toLocaleString('en-US')} rate rows); ` +

@@ -5,25 +5,17 @@
  * figures and their difference (target: at most 50 MB more with the long string).
  * `npm run bench -- long-string [MB]` (default 600).
  */
-import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { CONVERTER_ENV, CONVERTER_NODE_FLAGS } from '../scripts/convert/runtime-flags';
+import { measureConversion, type Measured } from './convert-process';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const LONG_MB = Number(process.argv[2] ?? 600);
 const ITEMS = 40_000;
 const TARGET_MB = 50;
 
-interface Measured {
-  seconds: number;
-  rateRows: number;
-  maxRssMb: number;
-  cpuSeconds: number;
-}
 
 const price = (rate: number): string =>
   `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
@@ -56,12 +48,6 @@ async function writeMrf(file: string, longMb: number): Promise<void> {
   await once(out, 'finish');
 }
 
-function convert(catalog: string, out: string): Measured {
-  const r = spawnSync(process.execPath, [...CONVERTER_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...CONVERTER_ENV } });
-  if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
-}
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-long-string-'));
 try {
@@ -71,7 +57,7 @@ try {
     await writeMrf(file, mb);
     const catalog = path.join(tmp, `${name}-catalog.json`);
     await writeFile(catalog, JSON.stringify({ reference_insurer: 'a', insurers: [{ id: 'a', name: 'A', files: [{ url: file }] }] }));
-    runs.push([name, convert(catalog, path.join(tmp, `${name}-out`))]);
+    runs.push([name, measureConversion(catalog, path.join(tmp, `${name}-out`))]);
     await rm(file);
   }
   const [[, base], [, long]] = runs as [[string, Measured], [string, Measured]];

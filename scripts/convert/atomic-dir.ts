@@ -14,7 +14,7 @@
  * SIGHUP: scripts/convert/cli.ts).
  */
 import { lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DATASET_FORMAT } from '../../contract/dataset';
@@ -188,8 +188,36 @@ async function staleTemp(p: string, pid: number): Promise<boolean> {
  */
 async function isDatasetOrEmpty(p: string): Promise<boolean> {
   if (!(await isDir(p))) return false;
-  if ((await readdir(p)).every((f) => f === MARKER)) return true;
-  return readFile(path.join(p, 'manifest.json'), 'utf8').then((t) => (JSON.parse(t) as { format?: unknown }).format === DATASET_FORMAT, () => false);
+  return (await readdir(p)).every((f) => f === MARKER) || (await notADataset(p)) === null;
+}
+
+/** A manifest.json larger than this is not a dataset's (it is not read). */
+const MAX_MANIFEST_BYTES = 256 << 20;
+
+/**
+ * Why directory `dir` is not a dataset the converter wrote, or null when its `manifest.json` parses
+ * with `"format": "compete-dataset"`: `no manifest.json`, `manifest.json is not JSON`,
+ * `manifest.json format "x", not "compete-dataset"`, ...
+ */
+export async function notADataset(dir: string): Promise<string | null> {
+  const manifest = path.join(dir, 'manifest.json');
+  let text: string;
+  try {
+    const s = await stat(manifest);
+    if (!s.isFile()) return 'manifest.json is not a file';
+    if (s.size > MAX_MANIFEST_BYTES) return 'manifest.json is too large to be one';
+    text = await readFile(manifest, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no manifest.json' : `manifest.json unreadable: ${(e as Error).message}`;
+  }
+  let format: unknown;
+  try {
+    format = (JSON.parse(text) as { format?: unknown } | null)?.format;
+  } catch {
+    return 'manifest.json is not JSON';
+  }
+  if (format === DATASET_FORMAT) return null;
+  return `manifest.json format ${format === undefined ? 'missing' : JSON.stringify(format)}, not "${DATASET_FORMAT}"`;
 }
 
 async function isDir(p: string): Promise<boolean> {

@@ -94,7 +94,7 @@ function unknownFields(obj: unknown, kind: string, where: string, out: string[])
 }
 
 /** What a stat that is not a regular file found: `a directory`, `a FIFO`, ... */
-function kindOf(s: Stats): string {
+export function kindOf(s: Stats): string {
   if (s.isDirectory()) return 'a directory';
   if (s.isFIFO()) return 'a FIFO';
   if (s.isSocket()) return 'a socket';
@@ -118,8 +118,11 @@ export async function statLocalFile(file: string): Promise<{ size: number } | { 
   return s.isFile() ? { size: s.size } : { reason: `not a file (${kindOf(s)})` };
 }
 
-/** The catalog's local files read after the in-network files (CSV inputs, the billing-code list), by field. */
-function localInputs(catalog: Catalog): Array<[string, string]> {
+/** Whether a catalog location is an http(s) URL (else a local path, resolveLocation). */
+export const isHttpUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/** The catalog's local files read after the in-network files (CSV inputs, the billing-code list), by field, as written. */
+export function localInputs(catalog: Catalog): Array<[string, string]> {
   const codes = catalog.filters?.billing_codes;
   const fields: Array<[string, string | undefined]> = [
     ['npi_registry', catalog.npi_registry],
@@ -127,7 +130,7 @@ function localInputs(catalog: Catalog): Array<[string, string]> {
     ['services', catalog.services],
     ['filters.billing_codes', typeof codes === 'string' ? codes : undefined],
   ];
-  return fields.filter((f): f is [string, string] => f[1] !== undefined && !/^https?:\/\//i.test(f[1]));
+  return fields.filter((f): f is [string, string] => f[1] !== undefined && !isHttpUrl(f[1]));
 }
 
 /**
@@ -180,6 +183,6 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
 
 /** Resolves a catalog path or URL against the catalog's directory (contracts.md §1). */
 export function resolveLocation(baseDir: string, location: string): string {
-  if (/^https?:\/\//i.test(location)) return location;
+  if (isHttpUrl(location)) return location;
   return path.resolve(baseDir, location);
 }

@@ -104,8 +104,8 @@ function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, p
   for (const f of outcome.failures) {
     problems.add({
       file: url,
-      // a location that is not http(s) is never fetched (remote-references.ts): the same code as in a table of contents
-      code: f.reason.startsWith('refused: ') ? 'refused_location' : 'unresolved_remote_reference',
+      // a location that is not http(s) is never fetched: the same code as in a table of contents
+      code: f.refused ? 'refused_location' : 'unresolved_remote_reference',
       message: `provider group ${f.provider_group_id}: ${f.location}: ${f.reason}; its rates are unresolved`,
       ...where(f.provider_group_id),
     });

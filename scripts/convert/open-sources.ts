@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { InputMeter } from '../mrf/meter-input';
 import { openZipArchive, peekContainer, type ZipArchive } from '../mrf/open-container';
 import { MrfReadError } from '../mrf/types';
-import { statLocalFile } from './catalog';
+import { isHttpUrl, statLocalFile } from './catalog';
 import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
 import type { PlannedFile } from './plan-files';
 
@@ -90,7 +90,7 @@ function entrySources(file: PlannedFile, name: string, zip: ZipArchive, archive:
  *   `cannot fetch (HTTP 404 ...)`, `cannot fetch (redirect to file:///... refused ...)`.
  */
 async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Uint8Array>; size: number | null }> {
-  if (!/^https?:\/\//i.test(file.location)) {
+  if (!isHttpUrl(file.location)) {
     const found = await statLocalFile(file.location);
     if ('reason' in found) throw new MrfReadError(file.location, 0, found.reason);
     return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size: found.size };

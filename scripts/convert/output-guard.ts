@@ -15,12 +15,11 @@
  * A refusal is an OutputRefused, one line naming `--out` as given and why
  * (`--out ~/thesis: a directory that is not a Compete dataset (no manifest.json); refusing to replace it`).
  */
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_FORMAT } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
-import { recoverStale } from './atomic-dir';
-import { resolveLocation } from './catalog';
+import { notADataset, recoverStale } from './atomic-dir';
+import { isHttpUrl, kindOf, localInputs, resolveLocation } from './catalog';
 import type { PlannedFile } from './plan-files';
 
 /** `--out` may not be written; the message is one line naming the path and why. */
@@ -35,30 +34,22 @@ export interface LocalInput {
   file: string;
 }
 
-/** A manifest.json larger than this is not one of ours (it is not read). */
-const MAX_MANIFEST_BYTES = 256 << 20;
-
 /** The catalog file and the local files it names, by field (`baseDir`: the catalog's directory). */
 export function catalogInputs(catalogPath: string, catalog: Catalog, baseDir: string): LocalInput[] {
-  const named: Array<[string, string | undefined]> = [
-    ['npi_registry', catalog.npi_registry],
-    ['claims_volume', catalog.claims_volume],
-    ['services', catalog.services],
-    ['filters.billing_codes', typeof catalog.filters?.billing_codes === 'string' ? catalog.filters.billing_codes : undefined],
-  ];
+  const named: Array<[string, string | undefined]> = localInputs(catalog);
   catalog.insurers.forEach((ins, i) => ins.files.forEach((f, j) => {
     named.push([`insurers[${i}].files[${j}].url`, f.url], [`insurers[${i}].files[${j}].table_of_contents`, f.table_of_contents]);
   }));
   const inputs: LocalInput[] = [{ field: 'catalog', file: path.resolve(catalogPath) }];
   for (const [field, value] of named) {
-    if (value && !/^https?:\/\//i.test(value)) inputs.push({ field, file: resolveLocation(baseDir, value) });
+    if (value && !isHttpUrl(value)) inputs.push({ field, file: resolveLocation(baseDir, value) });
   }
   return inputs;
 }
 
 /** The local in-network files that tables of contents list (those the catalog names are catalogInputs'). */
 export function listedInputs(files: readonly PlannedFile[]): LocalInput[] {
-  return files.filter((f) => f.tableOfContents !== undefined && !/^https?:\/\//i.test(f.location))
+  return files.filter((f) => f.tableOfContents !== undefined && !isHttpUrl(f.location))
     .map((f) => ({ field: `a file listed by table of contents ${f.tableOfContents}`, file: f.location }));
 }
 
@@ -122,37 +113,8 @@ async function assertReplaceable(outDir: string, target: string): Promise<void> 
     return refuse(`cannot inspect (${(e as Error).message})`);
   }
   if (entries.length === 0) return;
-  const why = await notOurs(path.join(target, 'manifest.json'));
+  const why = await notADataset(target);
   if (why) refuse(`a directory that is not a Compete dataset (${why})`);
-}
-
-/** Why `manifest` is not a Compete dataset's manifest, or null when it is. */
-async function notOurs(manifest: string): Promise<string | null> {
-  let text: string;
-  try {
-    const s = await stat(manifest);
-    if (!s.isFile()) return 'manifest.json is not a file';
-    if (s.size > MAX_MANIFEST_BYTES) return 'manifest.json is too large to be one';
-    text = await readFile(manifest, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no manifest.json' : `manifest.json unreadable: ${(e as Error).message}`;
-  }
-  let format: unknown;
-  try {
-    format = (JSON.parse(text) as { format?: unknown } | null)?.format;
-  } catch {
-    return 'manifest.json is not JSON';
-  }
-  if (format === DATASET_FORMAT) return null;
-  return `manifest.json format ${format === undefined ? 'missing' : JSON.stringify(format)}, not "${DATASET_FORMAT}"`;
-}
-
-function kindOf(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
-  if (s.isFIFO()) return 'a FIFO';
-  if (s.isSocket()) return 'a socket';
-  if (s.isCharacterDevice()) return 'a character device';
-  if (s.isBlockDevice()) return 'a block device';
-  return 'not a regular file or directory';
 }
 
 /** The real path of `p`, or, when it does not exist, its nearest existing ancestor's real path joined with the rest. */

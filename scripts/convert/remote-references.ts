@@ -16,7 +16,7 @@ import type { ElementContext } from '../mrf/normalize-context';
 import { isObject } from '../mrf/normalize-context';
 import { flattenProviderGroups } from '../mrf/normalize-provider';
 import type { MrfProblem, MrfProvider } from '../mrf/types';
-import { describeFetchError, fetchBytes, mapLimit, refusalOf, type FetchPolicy } from './fetch-policy';
+import { describeFetchError, fetchBytes, mapLimit, refusalOf, RefusedLocationError, type FetchPolicy } from './fetch-policy';
 
 /** A remote group as the referencing file declares it. */
 export interface RemoteGroup {
@@ -24,10 +24,10 @@ export interface RemoteGroup {
   location: string;
 }
 
-/** A fetched and parsed provider-reference file, or why it could not be. */
+/** A fetched and parsed provider-reference file, or why it could not be (`refused`: its location, or a redirect's, is not http(s)). */
 export type FetchedReference =
   | { ok: true; providers: MrfProvider[]; problems: MrfProblem[] }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; refused?: true };
 
 /** The identity of a reference URL: without query string and fragment (quirk 3). */
 export function cacheKey(url: string): string {
@@ -92,7 +92,7 @@ export class RemoteReferenceResolver {
     const refused = refusalOf(url);
     if (refused) {
       this.failed++;
-      return { ok: false, reason: `refused: ${refused}` };
+      return { ok: false, reason: `refused: ${refused}`, refused: true };
     }
     const file = this.cacheDir ? path.join(this.cacheDir, createHash('sha256').update(key).digest('hex').slice(0, 32) + '.json') : undefined;
     if (file) {
@@ -107,7 +107,7 @@ export class RemoteReferenceResolver {
       bytes = await fetchBytes(url, this.policy);
     } catch (e) {
       this.failed++;
-      return { ok: false, reason: describeFetchError(e) };
+      return { ok: false, reason: describeFetchError(e), ...(e instanceof RefusedLocationError ? { refused: true as const } : {}) };
     }
     const r = parseProviderReferenceFile(bytes);
     if (!r.ok) {

@@ -15,6 +15,8 @@ import type { RemoteGroup, RemoteReferenceResolver } from './remote-references';
 /** A remote group that could not be resolved, with the reason (HTTP status or error). */
 export interface RemoteFailure extends RemoteGroup {
   reason: string;
+  /** The location (or a redirect's) is not http(s): never fetched (remote-references.ts). */
+  refused?: true;
 }
 
 /** What resolving one source gave. */
@@ -58,7 +60,7 @@ export async function spoolRemoteGroups(spool: Spool, sourceId: number, resolver
   fetched.forEach((f, k) => {
     const g = groups[k]!;
     if (!f.ok) {
-      out.failures.push({ ...g, reason: f.reason });
+      out.failures.push({ ...g, reason: f.reason, ...(f.refused ? { refused: true as const } : {}) });
       return;
     }
     out.resolved++;

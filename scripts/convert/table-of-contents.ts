@@ -16,7 +16,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { openContainer } from '../mrf/open-container';
 import { readTableOfContents, type TocHeader, type TocReportingPlan } from '../mrf/toc-reader';
 import { MrfReadError, type MrfProblem } from '../mrf/types';
-import { statLocalFile } from './catalog';
+import { isHttpUrl, statLocalFile } from './catalog';
 import { describeFetchError, fetchStream, schemeRefusal, shownLocation, type FetchPolicy } from './fetch-policy';
 
 /** Reporting plans kept per structure; the rest are only counted (an Anthem index lists millions). */
@@ -52,7 +52,7 @@ export interface TocListing {
  *   directory), a failed fetch.
  */
 async function open(location: string, label: string, policy: FetchPolicy): Promise<AsyncIterable<Uint8Array>> {
-  if (!/^https?:\/\//i.test(location)) {
+  if (!isHttpUrl(location)) {
     const found = await statLocalFile(location);
     if ('reason' in found) throw new MrfReadError(label, 0, `table of contents: ${found.reason}`);
     return createReadStream(location, { highWaterMark: 1 << 20 });
@@ -99,7 +99,7 @@ export function resolveListed(written: string, base: string, remote: boolean): s
  *   not a file, a failed fetch), is not JSON, or is truncated.
  */
 export async function readTocListing(location: string, label: string, policy: FetchPolicy, tmpDir?: string): Promise<TocListing> {
-  const isUrl = /^https?:\/\//i.test(location);
+  const isUrl = isHttpUrl(location);
   const base = isUrl ? location : pathToFileURL(path.resolve(location)).href;
   const seen = new Map<string, number>();
   const files: TocFile[] = [];
