@@ -63,13 +63,14 @@ interface Level {
   index: number;
   /** This container's step under its parent ('' for the element itself). */
   step: string;
-  /** The step of the value read next inside it: its key, or its index. */
-  child: string;
 }
+
+/** The step of the value read next inside `level`: its key, or its index. */
+const childStep = (level: Level): string => (level.keys ? step(level.keys[level.keys.length - 1] ?? '') : `[${level.index}]`);
 
 /** The path of the value read next in the innermost open container. */
 const valuePath = (prefix: string, levels: Level[]): string =>
-  levels.length === 0 ? prefix : prefix + levels.map((l) => l.step).join('') + levels[levels.length - 1]!.child;
+  levels.length === 0 ? prefix : prefix + levels.map((l) => l.step).join('') + childStep(levels[levels.length - 1]!);
 
 /**
  * Walks the JSON `b[start, end)` (one element, already known to parse): `onKey(levels, key, at)`
@@ -77,7 +78,7 @@ const valuePath = (prefix: string, levels: Level[]): string =>
  * true. Iterative, so any depth. Strings are skipped with native searches for their quotes.
  */
 function walk(b: Uint8Array, start: number, end: number, onKey: (levels: Level[], key: string, at: number) => boolean,
-  onValue: (levels: Level[], at: number) => boolean = () => false): void {
+  onValue?: (levels: Level[], at: number) => boolean): void {
   const levels: Level[] = [];
   let expectKey = false;
   let i = start;
@@ -93,15 +94,14 @@ function walk(b: Uint8Array, start: number, end: number, onKey: (levels: Level[]
         const key = JSON.parse(Buffer.from(b.buffer, b.byteOffset + s, i - s).toString('utf8')) as string;
         if (onKey(levels, key, s)) return;
         top.keys.push(key);
-        top.child = step(key);
         expectKey = false;
-      } else if (onValue(levels, s)) return;
+      } else if (onValue?.(levels, s)) return;
       continue;
     }
     if (c === 0x7b || c === 0x5b) {
-      if (onValue(levels, i)) return;
+      if (onValue?.(levels, i)) return;
       const parent = levels[levels.length - 1];
-      levels.push({ keys: c === 0x7b ? [] : null, index: 0, step: parent ? parent.child : '', child: c === 0x5b ? '[0]' : '' });
+      levels.push({ keys: c === 0x7b ? [] : null, index: 0, step: parent ? childStep(parent) : '' });
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
       levels.pop();
@@ -109,18 +109,24 @@ function walk(b: Uint8Array, start: number, end: number, onKey: (levels: Level[]
     } else if (c === 0x2c) {
       const top = levels[levels.length - 1];
       if (top?.keys) expectKey = true;
-      else if (top) top.child = `[${++top.index}]`;
+      else if (top) top.index++;
     } else if (c !== 0x3a && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
-      // a number or a literal: to its end
-      if (onValue(levels, i)) return;
-      while (i + 1 < end && !isDelimiter(b[i + 1]!)) i++;
+      // a number or a literal: to its end; without onValue, a run of numbers in an array at once
+      // (a provider group's NPIs), counting its elements by their commas
+      if (onValue?.(levels, i)) return;
+      const top = levels[levels.length - 1];
+      const run = !onValue && top !== undefined && top.keys === null;
+      let j = i + 1;
+      for (; j < end; j++) {
+        const d = b[j]!;
+        if (run && (d === 0x2c || (d >= 0x30 && d <= 0x39) || d === 0x20)) {
+          if (d === 0x2c) top.index++;
+        } else if (run || d === 0x2c || d === 0x5d || d === 0x7d || d <= 0x20) break;
+      }
+      i = j - 1;
     }
     i++;
   }
-}
-
-function isDelimiter(c: number): boolean {
-  return c === 0x2c || c === 0x5d || c === 0x7d || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x3a;
 }
 
 /**
