@@ -14,9 +14,9 @@
  *                  selects all of it, suffix-range.ts), ETag, `private, no-cache`,
  *                  never compressed (Parquet is compressed inside; ranges must address file bytes).
  * - `/api/auth/*`  see auth-routes.ts; any other `/api/...` is 404 JSON.
- * Every response carries the security headers of security-headers.ts, errors included: the onSend
- * hook sets them on what passes fastify's hooks, early-answers.ts on what is answered before
- * (a malformed URL or request, oversized headers, no Host).
+ * Every response carries the security headers of security-headers.ts, errors included: each
+ * response object gets them when it is created, and a request node's parser refuses gets them in
+ * its raw answer (early-answers.ts); the onSend hook adds HSTS over HTTPS.
  */
 import { resolve, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import { describeAuth, readAuthConfig } from './auth-config';
 import { registerAuthRoutes } from './auth-routes';
 import { answerClientError, SecuredResponse } from './early-answers';
 import { codeForStatus, errorBody, sendError } from './errors';
-import { COMPRESSIBLE_TYPES, DATA_CACHE, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE, SECURITY_HEADERS } from './security-headers';
+import { COMPRESSIBLE_TYPES, DATA_CACHE, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers';
 import { requireSession } from './session';
 import { fitSuffixRange } from './suffix-range';
 
@@ -72,11 +72,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     logger: false,
     forceCloseConnections: true,
     trustProxy,
-    // Answers given before any route or hook runs carry the security headers too (early-answers.ts).
+    // Every response object carries the security headers from its creation, answers given before
+    // any route or hook runs included; a request node's parser refused gets them too (early-answers.ts).
     http: { ServerResponse: SecuredResponse },
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, request, reply) => {
-      secure(request, reply);
+      hsts(request, reply);
       answerError(error, reply);
     },
   });
@@ -123,10 +124,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   return { url: `http://${displayHost(host)}:${port}/`, close: () => app.close() };
 }
 
-/** Security headers on every response; `.wasm` typed for streaming compilation; uniform errors. */
+/** HSTS over HTTPS; `.wasm` typed for streaming compilation; uniform errors. */
 function decorate(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    secure(request, reply);
+    hsts(request, reply);
     if (request.url.split('?')[0]?.endsWith('.wasm') && reply.statusCode < 300) {
       reply.header('content-type', 'application/wasm');
     }
@@ -136,9 +137,8 @@ function decorate(app: FastifyInstance): void {
     answerError(error, reply));
 }
 
-/** Sets the security headers, and HSTS on a request that came over HTTPS. */
-function secure(request: FastifyRequest, reply: FastifyReply): void {
-  reply.headers(SECURITY_HEADERS);
+/** HSTS on a request that came over HTTPS (the other security headers: SecuredResponse). */
+function hsts(request: FastifyRequest, reply: FastifyReply): void {
   if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
 }
 
