@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { ConversionReport } from '../../scripts/convert/problems';
-import { body, catalogOf, CLI, HEADER, item, leftovers, makeWorkspace, mrf, price, re, ROOT, runCli, treeHash, type Workspace } from './harness';
+import { body, catalogOf, CLI, cliProcess, HEADER, item, leftovers, makeWorkspace, mrf, price, re, ROOT, runCli, treeHash, type Workspace } from './harness';
 
 let ws: Workspace;
 let before: Record<string, string>;
@@ -197,4 +197,18 @@ describe('a bad catalog: exit 1, one line naming the field, the dataset unchange
       await expectFailed(r, new RegExp(`^convert: ${re(catalog)}${tail.source}`));
     });
   }
+});
+
+describe('the real command line process', () => {
+  it('exits 1 with one line naming the file and offset over the dataset, then 0 once the file is good', async () => {
+    await writeFile(path.join(ws.dir, 'garbage-process.json'), 'hello, world');
+    const catalog = path.join(ws.dir, 'catalog-garbage-process.json');
+    await writeFile(catalog, JSON.stringify(catalogOf(['good.json'], ['garbage-process.json'])));
+    const bad = await cliProcess(['--catalog', catalog, '--out', ws.out, '--quiet']);
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringMatching(/^convert: .*garbage-process\.json: not JSON.* at byte 0\n$/) as string]);
+    expect(await treeHash(ws.out)).toEqual(before);
+    const ok = await cliProcess(['--catalog', ws.catalog, '--out', ws.out, '--quiet']);
+    expect([ok.code, ok.stderr]).toEqual([0, '']);
+    before = await treeHash(ws.out);
+  });
 });

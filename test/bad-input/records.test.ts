@@ -12,26 +12,31 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { MAX_STRING_BYTES } from '../../scripts/mrf/long-strings';
 import { MAX_NESTING } from '../../scripts/mrf/root-scanner';
 import type { ConversionReport } from '../../scripts/convert/problems';
+import { startLocalHttp, type LocalHttp } from '../convert/local-http';
 import { catalogOf, item, makeWorkspace, mrf, price, runCli, type Workspace } from './harness';
 
 let ws: Workspace;
+let http: LocalHttp;
 
 beforeAll(async () => {
   ws = await makeWorkspace('records');
+  http = await startLocalHttp({});
 });
 
 afterAll(async () => {
+  await http.close();
   await rm(ws.dir, { recursive: true, force: true });
 });
 
 /** Converts `bytes` as insurer `bad`'s file `name`; returns the exit code, stderr and that file's problems. */
-async function convert(name: string, bytes: string | Buffer): Promise<{ code: number; stderr: string; problems: Array<[string, string, number]> }> {
+async function convert(name: string, bytes: string | Buffer): Promise<{ code: number; stderr: string; problems: Array<[string, string, number]>; messages: string[] }> {
   await writeFile(path.join(ws.dir, name), bytes);
   const catalog = path.join(ws.dir, `catalog-${name}.json`);
   await writeFile(catalog, JSON.stringify(catalogOf(['good.json'], [name])));
   const { code, stderr } = await runCli(['--catalog', catalog, '--out', ws.out]);
   const report = JSON.parse(await readFile(path.join(ws.out, 'report.json'), 'utf8')) as ConversionReport;
-  return { code, stderr, problems: report.problems.filter((p) => p.file === name).map((p) => [p.code, p.path, p.offset]) };
+  const mine = report.problems.filter((p) => p.file === name);
+  return { code, stderr, problems: mine.map((p) => [p.code, p.path, p.offset]), messages: mine.map((p) => p.message) };
 }
 
 /** The dataset's services as `billing_code: description` (services.parquet). */
@@ -42,6 +47,32 @@ async function services(): Promise<Map<string, string>> {
   con.closeSync();
   return new Map(r.getRows().map(([c, d]) => [String(c), String(d)]));
 }
+
+describe('bad records: rejected or kept as documented, reported with their JSON path, exit 0', () => {
+  const GROUP2 = (location: string): string => `{"provider_group_id":2,"location":"${location}"}`;
+  const p = (rest = ''): string => `$.in_network[1]${rest}`;
+  const price0 = '.negotiated_rates[0].negotiated_prices[0]';
+  const cases: Array<[string, () => string, Array<[string, string]>, RegExp?]> = [
+    ['rate-as-string.json', () => mrf([item('"99214"', price('"12.50"'))]), [['invalid_rate', p(`${price0}.negotiated_rate`)]]],
+    ['code-as-number.json', () => mrf([item('99214', price('12'))]), [['invalid_field', p('.billing_code')]]],
+    ['missing-fields.json', () => mrf([item('"99214"', price('12')).replace('"billing_code":"99214",', '').replace('"negotiation_arrangement":"ffs",', '')]),
+      [['missing_field', p('.billing_code')]]],
+    ['unknown-enum.json', () => mrf([item('"99214"', price('12', 'Capitated'))]), [['unknown_enum', p(`${price0}.negotiated_type`)]]],
+    ['dangling-id.json', () => mrf([item('"99214"', price('12'), '[77]')]), [['dangling_provider_reference', '$.in_network[*].negotiated_rates[*].provider_references']], /provider group 77/],
+    ['remote-404.json', () => mrf([item('"99214"', price('12'), '[2]')]).replace('}],"in_network"', `},${GROUP2(`${http.base}/refs/gone.json`)}],"in_network"`),
+      [['unresolved_remote_reference', '$.provider_references[1]']], /refs\/gone\.json: HTTP 404/],
+    ['nan-and-1e400.json', () => mrf([item('"99214"', `${price('NaN')},${price('1e400')},${price('12')}`)]),
+      [['invalid_rate', p(`${price0}.negotiated_rate`)], ['invalid_rate', p('.negotiated_rates[0].negotiated_prices[1].negotiated_rate')]]],
+  ];
+  for (const [name, text, expected, message] of cases) {
+    it(name, async () => {
+      const r = await convert(name, text());
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.problems.map(([code, path]) => [code, path])).toEqual(expected);
+      if (message) expect(r.messages[0]).toMatch(message);
+    });
+  }
+});
 
 describe('tolerated records: reported with path and offset, the rest converted, exit 0', () => {
   it('a key written twice (JSON.parse keeps the last)', async () => {
