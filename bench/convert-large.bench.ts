@@ -1,5 +1,5 @@
 /**
- * Benchmark (run by `npm run bench`; issue 3): the converter on generated files (never committed,
+ * Benchmark (run by `npm run bench`): the converter on generated files (never committed,
  * written to a temp dir and deleted). Generates deterministically (scripts/mrf/generate-large-mrf.ts)
  * a 1 GB in-network file with one 200 MB item, 50k provider references of 1-50 NPIs (about 10 on
  * average), rates naming 1-5 references, gzips it, and reports in MB/s of uncompressed JSON

@@ -1,5 +1,5 @@
 /**
- * Records of the /api answers added for the live screens' traceability (issue 6): the rate rows
+ * Records of the /api answers added for the live screens' traceability: the rate rows
  * behind one median (`GET /api/rate-rows`), the data coverage page (`GET /api/coverage`) and the
  * provider search of the comparison screen (`GET /api/providers`). contract/api.ts maps the routes.
  * Money in USD; `null` = no value.

@@ -3,7 +3,7 @@
  *
  * A dataset is a directory holding `manifest.json` plus the Parquet files named by
  * `manifest.tables`. Public contract: contracts.md §3. Every column below is documented in the
- * README's data dictionary; change both together.
+ * the data dictionary of docs/dataset.md; change both together.
  *
  * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
  * - `rates`: one row per negotiated price as published, with the ids of the provider groups it
@@ -172,7 +172,7 @@ export interface DatasetManifest {
   reporting_structures?: ManifestReportingStructure[];
 }
 
-/** Column lists, in file order; the README data dictionary documents each. */
+/** Column lists, in file order; the data dictionary of docs/dataset.md documents each. */
 export const COLUMNS = {
   rates: [
     'billing_code',

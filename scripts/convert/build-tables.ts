@@ -40,8 +40,8 @@ const NPPES = {
 const q = (col: string): string => `"${col.replace(/"/g, '""')}"`;
 
 /**
- * SQL of a provider group's `provider_group_key`, `<source_id>:<provider_group_id>` (README data
- * dictionary), from a relation with those two columns: provider_groups' key and the one rates
+ * SQL of a provider group's `provider_group_key`, `<source_id>:<provider_group_id>` (docs/dataset.md
+ * data dictionary), from a relation with those two columns: provider_groups' key and the one rates
  * carry (write-parquet.ts).
  */
 export const PROVIDER_GROUP_KEY_SQL = `CAST(source_id AS VARCHAR) || ':' || provider_group_id`;

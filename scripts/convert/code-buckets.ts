@@ -189,7 +189,7 @@ const BUCKET_TEXT = 'bucket_text';
  * The plan of `bucket_prices`: each column of ENUM_COLUMNS that planBucketEnums gave a type as that
  * ENUM, the others, and every one of a database built without it, as text (a price's codes joined
  * to the bucket's rows of `raw_values`, BUCKET_TEXT), but a value column no price fills, NULL
- * without a join. Joins cost what the casts of the text did (session 11).
+ * without a join (a join costs what a cast of the text would).
  * It first creates the two tables a bucket's prices are joined to, so that what is the same for
  * many prices is decoded once:
  * - `bucket_items`: the columns of `rate_items` the buckets read, those with an ENUM type cast to it;
@@ -255,12 +255,11 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
  * for). The text the prices use is found from their codes first (BUCKET_TEXT), when the columns
  * asked for have text columns.
  * The `rates` part's copy and the bucket's medians (build-price-stats.ts) each read the bucket's
- * prices through it, the copy sorting them, the medians with their own sort. Until session 18 the
- * prices were sorted once into a TEMP table both read: materializing it cost more than finding
- * them twice (on the 1 GB benchmark file, 16.4 against 17.8 s over the buckets, each both ways,
- * twice, the parts byte for byte the same). The copy's sort is on integers, the item's
- * `item_order` (build-tables.ts rate_items) then the rate's and the price's index: 2.6-2.7 s over
- * the buckets against 3.0-3.3 s sorted by the text columns (session 10).
+ * prices through it, the copy sorting them, the medians with their own sort: finding them twice
+ * costs less than materializing them sorted once (on the 1 GB benchmark file, 16.4 against 17.8 s
+ * over the buckets). The copy's sort is on integers, the item's `item_order` (build-tables.ts
+ * rate_items) then the rate's and the price's index: 2.6-2.7 s over the buckets, where sorting by
+ * the text columns takes 3.0-3.3 s.
  */
 export function bucketPricesSql(plan: BucketPricesPlan, k: number, names?: readonly string[]): string {
   const columns = names ? plan.columns.filter((c) => names.includes(c.name)) : plan.columns;

@@ -5,20 +5,18 @@
  */
 
 /**
- * Node/V8 flags. `--initial-old-space-size=96` (MB): V8 otherwise ran a full mark-compact of the
- * main thread's ~11 MB heap every 50-100 ms while it decompressed and cut the file, ~60 per GB of
- * JSON and more in the last phase, most started by "external memory pressure" (the decompressed
- * chunks are ~1 GB of ArrayBuffers per GB). Only with DuckDB's native client loaded: the same
- * decompression and scan without it runs 3 (why is not found). Starting the old generation at 96 MB
- * leaves 4 per run. In alternating runs of the 1 GB benchmark file (session 18): 1.1-4.0 CPU s and
- * 0.5-2.1 s less per run, the main thread 0.2-1.0 CPU s less. The flag is the main thread's only:
- * the parser threads, whose isolates V8 configures when they start, get its default back
- * (parse-pool.ts), as with it each could hold ~100 MB more of garbage while it parses.
+ * Node/V8 flags. `--initial-old-space-size=96` (MB): with DuckDB's native client loaded, V8 runs
+ * a full mark-compact of the main thread's ~11 MB heap every 50-100 ms while it decompresses and
+ * cuts the file (~60 per GB, most started by "external memory pressure" from the decompressed
+ * chunks; why only with DuckDB loaded is not known). Starting the old generation at 96 MB leaves 4
+ * per run, 1-4 CPU s less per GB (docs/converter.md, "Runtime flags"). The flag is the main
+ * thread's only: the parser threads, whose isolates V8 configures when they start, get its default
+ * back (parse-pool.ts), as with it each could hold ~100 MB more of garbage while it parses.
  */
 export const CONVERTER_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=96'];
 
 /**
  * Environment. `MALLOC_ARENA_MAX=2`: DuckDB's threads otherwise each grow a glibc malloc arena
- * whose freed memory stays resident, ~60 MB of peak RSS on the 1 GB benchmark file (README).
+ * whose freed memory stays resident, ~60 MB of peak RSS on the 1 GB benchmark file (docs/converter.md, "Runtime flags").
  */
 export const CONVERTER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };

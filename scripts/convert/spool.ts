@@ -37,8 +37,8 @@ import type { RAW_TABLES } from './spool-rows';
 
 /**
  * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5).
- * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads
- * (issue 3); an in-memory database beat a disk-backed one here. The last phase, once the parser
+ * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads;
+ * an in-memory database is faster than a disk-backed one here. The last phase, once the parser
  * threads are idle and the spool loaded, raises it (write-dataset.ts LAST_PHASE_MEMORY_LIMIT).
  */
 export const DUCKDB_MEMORY_LIMIT = '160MB';
@@ -160,16 +160,11 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
  * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
- * codes). Uncompressed, the 4.9M price rows of the 1 GB
- * benchmark file took ~0.9 GB, so they lived in spill files (785 MB at the peak) that every bucket
- * of the last phase scanned again (code-buckets.ts bucketPricesSql): with the checkpoint (1.6 s)
- * they take ~50 MB, the spill peaks at 417 MB and the last phase takes ~2 s less (12.8 -> 10.9 s);
- * four alternating runs: 24.6-27.1 s against 25.1-27.2 s, peak RSS 519-537 against 518-568 MB.
- * Part by part (session 9), DuckDB never holds more than a part uncompressed: loading and
- * compressing those 390 MB of CSV took 4.7 instead of 5.9-9.2 CPU s (three alternating runs of the
- * 1 GB file: 16.9-19.3 s, 32.0-36.8 CPU s against 18.1-20.1 s, 34.8-38.7 CPU s). With the value
- * codes of price-values.ts (session 11), the CSV is 253 MB and its INSERTs and CHECKPOINTs took
- * ~3.6 instead of ~7.3 CPU s in one traced run: DuckDB compresses integers, not strings.
+ * codes). Uncompressed, the 4.9M price rows of the 1 GB benchmark file take ~0.9 GB and live in
+ * spill files that every bucket of the last phase scans again (code-buckets.ts bucketPricesSql);
+ * compressed, ~50 MB. Loaded part by part, DuckDB never holds more than a part uncompressed
+ * (390 MB of CSV as text load and compress in 4.7 CPU s this way, 5.9-9.2 in one piece); with the
+ * value codes of price-values.ts the CSV is 253 MB, since DuckDB compresses integers, not strings.
  */
 export interface Spool {
   db: DuckDBInstance;

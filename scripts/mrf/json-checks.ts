@@ -1,6 +1,6 @@
 /**
  * Checks of an element's bytes that `JSON.parse` cannot make, for the problems report.json records
- * (docs of the bad-input limits in the README): keys written twice in one object (JSON.parse keeps
+ * (the bad-input limits of the README): keys written twice in one object (JSON.parse keeps
  * the last silently), bytes that are not UTF-8 (decoded as U+FFFD), and the JSON path of a byte
  * offset inside an element (for a problem found at a byte, such as an over-long string). They run
  * on the slow path and on rare findings only, never on the fast path's common case.

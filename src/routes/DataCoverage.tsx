@@ -1,5 +1,5 @@
 /**
- * /data-coverage: what the live numbers rest on (issue 6), from `GET /api/coverage` (the dataset's
+ * /data-coverage: what the live numbers rest on, from `GET /api/coverage` (the dataset's
  * manifest.json and report.json): per insurer and snapshot the files, rate rows, unresolved rate
  * rows and provider references, and problems; then every file with its reporting entity,
  * `last_updated_on`, schema version and problem codes; the files a table of contents listed that

@@ -1,5 +1,5 @@
 /**
- * /live-comparison (product-spec §2 Comparison screens, §4, §8, §9; issue 6): the reference
+ * /live-comparison (product-spec §2 Comparison screens, §4, §8, §9): the reference
  * insurer's prices against the selected competitors on the worker's /api. Search (unified or
  * separate) with chips and counters, the four summary cards, insurer checkboxes with market share,
  * category, 'Show only overpaying services', Professional/Institutional, the three sorts, the

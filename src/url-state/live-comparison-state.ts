@@ -1,6 +1,6 @@
 /**
  * Every filter and selection of the live comparison in the URL search params, so a view can be
- * bookmarked and shared (issue 6). Pure: parse, write, and the /api parameters they mean.
+ * bookmarked and shared. Pure: parse, write, and the /api parameters they mean.
  *
  * URL keys (defaults are left out; unknown keys are kept):
  * `page` (1-based) · `limit` (25, 50, 100, 200; default 50) · `category` · `competitors` (ids,

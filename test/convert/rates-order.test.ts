@@ -1,5 +1,5 @@
 /**
- * The row order of `rates` across files (README, Data dictionary: by billing_code, then snapshot,
+ * The row order of `rates` across files (docs/dataset.md, Data dictionary: by billing_code, then snapshot,
  * insurer, source, and the price's place in its file), on one CMS example file
  * (test/fixtures/mrf/v2.2.0-in-network-rates-multiple-plans-sample.json) converted as four sources
  * whose catalog order is neither the snapshots' nor the insurers': the `rates` parts sort every

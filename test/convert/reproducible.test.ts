@@ -1,7 +1,7 @@
 /**
  * The same catalog converted twice gives byte-identical Parquet files (the manifest's SHA-256), even
  * with two parser threads that share the batches differently from run to run and a rates sort whose
- * leading keys tie often (README, The dataset: every table is written in a total order). Auditors
+ * leading keys tie often (docs/dataset.md: every table is written in a total order). Auditors
  * re-run a conversion to check a snapshot they were given. The order itself is checked against an
  * expansion of the JSON file done here: billing code, then each price in file order, then its
  * provider references in the order the rate lists them.

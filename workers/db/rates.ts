@@ -12,7 +12,7 @@ import type { Database } from './database';
 import { DatabaseError } from './errors';
 import { SqlFragment, sql } from './sql';
 
-/** DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; README data dictionary). */
+/** DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md data dictionary). */
 const RATE_TYPES: Record<(typeof RATE_ROW_COLUMNS)[number], string> = {
   billing_code: 'VARCHAR',
   billing_code_type: 'VARCHAR',

@@ -1,5 +1,5 @@
 /**
- * The live dashboard's state modal (product-spec §2 Dashboard content; issue 6, traceability):
+ * The live dashboard's state modal (product-spec §2 Dashboard content; traceability):
  * `GET /api/regional-services?state=XX` in the map's RegionModal, where every price is a button.
  * 'Your Price' opens the rate rows behind the reference insurer's median in that state; 'Market
  * Avg' opens every competitor's median in that state, the mean of them, and each one's rate rows

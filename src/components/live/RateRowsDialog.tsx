@@ -1,5 +1,5 @@
 /**
- * The drill-down from a median to the rate rows behind it (issue 6, traceability): for each
+ * The drill-down from a median to the rate rows behind it (traceability): for each
  * insurer asked, `GET /api/rate-rows` with the screen's selection; a summary (median, rate rows,
  * providers) and the files the rows come from (reporting entity, `last_updated_on`, snapshot,
  * from the manifest's sources), then the rows of one insurer, exportable as CSV (all insurers).

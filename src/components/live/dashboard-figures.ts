@@ -74,7 +74,7 @@ export function fitDomain(values: readonly number[], includeZero: boolean): [num
 }
 
 /**
- * The live comparison of one service (URL state `services=<code>`; issue 6: from a bar of Top 10
+ * The live comparison of one service (URL state `services=<code>`; from a bar of Top 10
  * Overpaid Services to the rows behind its prices). A service not above market (variance <= 0)
  * also turns off 'Show only overpaying services', or the comparison would hide it.
  */

@@ -1,5 +1,5 @@
 /**
- * The navigation's second group, 'Live data' (issue 6), below the spec's five entries. Labels
+ * The navigation's second group, 'Live data', below the spec's five entries. Labels
  * avoid the spec entries' names as substrings, so 'Dashboard' or 'Price Comparison' still name
  * exactly one link each.
  */
