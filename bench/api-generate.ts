@@ -3,9 +3,11 @@
  * directly in the dataset schema (contract/dataset.ts) with `@duckdb/node-api` rather than through
  * MRFs and the converter's reader: 10 insurers x 2 snapshots, 500 CPT services, 20,000 providers in
  * 10 states (one NPI per provider group), rates around a per-code base price with insurer and
- * provider factors, 2 % `percentage` rows. `price_stats` is computed with the same SQL rules as
- * scripts/convert/build-tables.ts (distinct dollar rows per NPI; medians per snapshot x insurer x
- * code x class selection x state, plus 'ALL'); the Parquet files and the row-group index come from
+ * provider factors, 2 % `percentage` rows, every rate valid (validation NULL) with a national
+ * Medicare amount of 0.8 x the code's base price per unit. `price_stats` is computed with the same
+ * rules as the converter (distinct valid dollar rows per NPI; medians per snapshot x insurer x
+ * comparison unit x state, plus 'ALL'; every row here is global, professional rows non-facility,
+ * institutional ones facility); the Parquet files and the row-group index come from
  * the converter's own writer (scripts/convert/write-parquet.ts), but for `rates`, a table here rather
  * than the converter's spool: one part sorted by billing code, in the converter's row groups, each
  * price naming one provider group.
@@ -13,7 +15,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
+import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
 import { describeRates, RATES_ROW_GROUP_SIZE, writeTable } from '../scripts/convert/write-parquet';
 
 const INSURERS = 10;
@@ -35,7 +37,10 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
     CREATE TABLE codes AS SELECT k, (10021 + k * 113)::VARCHAR AS billing_code, 50 + (hash(k) % 2000) AS base FROM range(${SERVICES}) t(k);
     CREATE TABLE providers AS SELECT (1000000000 + p)::VARCHAR AS provider_id, (1000000000 + p)::VARCHAR AS npi,
       'Provider ' || p AS name, CASE WHEN p % 3 = 0 THEN '2' ELSE '1' END AS entity_type,
-      ([${states}])[(p % ${STATES.length}) + 1] AS state, lpad((p % 99999)::VARCHAR, 5, '0') AS postal_code, '207Q00000X' AS taxonomy_code
+      ([${states}])[(p % ${STATES.length}) + 1] AS state, lpad((p % 99999)::VARCHAR, 5, '0') AS postal_code, '207Q00000X' AS taxonomy_code,
+      CASE WHEN p % 4 = 0 THEN NULL ELSE '01112-05' END AS medicare_locality,
+      CASE WHEN p % 4 = 0 THEN NULL ELSE 1.088 END AS gpci_work, CASE WHEN p % 4 = 0 THEN NULL ELSE 1.419 END AS gpci_pe,
+      CASE WHEN p % 4 = 0 THEN NULL ELSE 0.445 END AS gpci_mp
       FROM range(${PROVIDERS}) t(p);
     CREATE TABLE provider_groups AS SELECT s.source_id || ':' || p.provider_id AS provider_group_key, s.source_id,
       p.provider_id AS provider_group_id, p.provider_id, p.npi, 'npi' AS tin_type, p.npi AS tin_value
@@ -47,26 +52,38 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
         round(c.base * (0.8 + (s.i % 7) * 0.06 + (s.source_id % 2) * 0.03) * (0.85 + (hash(j, c.k, s.source_id) % 300) / 1000.0), 2) AS negotiated_rate,
         s.source_id || ':' || ((1000000000 + (c.k * 7919 + j * 17) % ${PROVIDERS})::VARCHAR) AS provider_group_key,
         '11' AS service_codes, '' AS modifiers, '9999-12-31' AS expiration_date, NULL::VARCHAR AS setting,
-        'ffs' AS negotiation_arrangement, NULL::VARCHAR AS additional_information
+        'ffs' AS negotiation_arrangement, NULL::VARCHAR AS additional_information,
+        CASE WHEN negotiated_type = 'percentage' THEN NULL ELSE round(c.base * 0.8, 2) END AS medicare_rate, NULL::VARCHAR AS validation
       FROM codes c, src s, range(${perCode}) t(j);
     CREATE TABLE services AS SELECT billing_code, 'CPT' AS billing_code_type, 'Service ' || billing_code AS name,
-      'Surgical' AS category, '' AS description, '' AS keywords FROM codes;
-    CREATE TABLE claims_volume AS SELECT billing_code, 'ALL' AS state, (100 + hash(k) % 900)::INTEGER AS claims_count FROM codes;
+      'Surgical' AS category, '' AS description, '' AS keywords, 'Published ' || billing_code AS published_name FROM codes;
+    CREATE TABLE claims_volume AS
+      SELECT billing_code, 'ALL' AS state, c.billing_class, (100 + hash(k, c.billing_class) % 900)::INTEGER AS claims_count
+      FROM codes, (VALUES ('professional'), ('institutional')) c(billing_class);
+    CREATE TABLE medicare_benchmarks AS
+      SELECT billing_code, u.billing_class, 'global' AS component, u.setting, round(base * 0.8, 2) AS medicare_rate,
+        CASE u.billing_class WHEN 'professional' THEN 'pfs' ELSE 'opps' END AS source,
+        CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS work_rvu,
+        CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS pe_rvu,
+        CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS mp_rvu
+      FROM codes, (VALUES ('professional', 'non-facility'), ('institutional', 'facility')) u(billing_class, setting);
     CREATE TABLE dollar_rows AS
       SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class, r.negotiated_type,
-        r.negotiated_rate, r.service_codes, r.modifiers
+        r.negotiated_rate, r.service_codes, r.modifiers, r.medicare_rate
       FROM rates r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
-      WHERE r.negotiated_type IN ('negotiated', 'fee schedule', 'derived') AND r.negotiated_rate > 0;
+      WHERE r.negotiated_type IN ('negotiated', 'fee schedule', 'derived') AND r.negotiated_rate > 0 AND r.validation IS NULL;
     CREATE TABLE price_stats AS
-      WITH x AS (SELECT d.*, p.state, c.class_selection FROM dollar_rows d LEFT JOIN providers p USING (provider_id)
-        JOIN (VALUES ('all'), ('professional'), ('institutional')) c(class_selection)
-          ON c.class_selection = 'all' OR d.billing_class = c.class_selection OR d.billing_class = 'both')
-      SELECT snapshot, insurer_id, billing_code, class_selection, 'ALL' AS state, median(negotiated_rate) AS median_rate,
-        count(*)::INTEGER AS rate_count, count(DISTINCT provider_id)::INTEGER AS provider_count
-      FROM x GROUP BY ALL
+      WITH x AS (SELECT d.*, p.state, 'global' AS component,
+          CASE d.billing_class WHEN 'institutional' THEN 'facility' ELSE 'non-facility' END AS unit_setting
+        FROM dollar_rows d LEFT JOIN providers p USING (provider_id))
+      SELECT snapshot, insurer_id, billing_code, billing_class, component, unit_setting AS setting, 'ALL' AS state,
+        median(negotiated_rate) AS median_rate, count(*)::INTEGER AS rate_count, count(DISTINCT provider_id)::INTEGER AS provider_count,
+        max(medicare_rate) AS medicare_rate
+      FROM x GROUP BY snapshot, insurer_id, billing_code, billing_class, component, unit_setting
       UNION ALL
-      SELECT snapshot, insurer_id, billing_code, class_selection, state, median(negotiated_rate), count(*)::INTEGER,
-        count(DISTINCT provider_id)::INTEGER FROM x WHERE state IS NOT NULL GROUP BY ALL;`);
+      SELECT snapshot, insurer_id, billing_code, billing_class, component, unit_setting, state, median(negotiated_rate), count(*)::INTEGER,
+        count(DISTINCT provider_id)::INTEGER, max(medicare_rate)
+      FROM x WHERE state IS NOT NULL GROUP BY snapshot, insurer_id, billing_code, billing_class, component, unit_setting, state;`);
   await mkdir(path.join(dir, 'rates'), { recursive: true });
   // a rates part's row is a price with its list of group ids (contract/dataset.ts): here one group each
   const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `[split_part(provider_group_key, ':', 2)] AS provider_group_ids` : c));
@@ -95,9 +112,13 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
       insurer_id: String(s.insurer_id), snapshot: String(s.snapshot), url: 'generated', reporting_entity_name: 'bench',
       last_updated_on: `${String(s.snapshot)}-01`, version: '1.3.1', bytes: 0, sha256: '', rate_rows: 0,
       unresolved_rate_rows: 0, provider_groups: PROVIDERS, problems: 0,
+      validation: { source_not_dollars: 0, below_benchmark: 0, above_benchmark: 0, outlier: 0 }, median_medicare_pct: null,
     })),
     counts: { rate_rows: tables.rates.rows, unresolved_rate_rows: 0, provider_groups: PROVIDERS * sources, providers: PROVIDERS, services: SERVICES, problems: 0, unresolved_provider_references: 0 },
     claims_by_state: false,
+    validation: { ...DEFAULT_VALIDATION },
+    medicare: { year: 2025, conversion_factor: 32.3465, files: [], notices: [], cpt_descriptors: false },
+    headline: { snapshot: SNAPSHOTS[SNAPSHOTS.length - 1]!, avg_overpayment_unvalidated: null, avg_overpayment_validated: null },
   };
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;

@@ -1,8 +1,11 @@
 /**
- * The alert rules of metrics.md (Alerts), pure: thresholds, severities, the stable id, the text.
- * The worker computes the figures (reference price, market average, variance at the latest snapshot
- * and the one before) and hands them here.
+ * The alert rules of metrics.md (Alerts), pure: thresholds, support, severities, the stable id, the
+ * order, the text. The worker computes the figures of each comparison unit (reference price, market
+ * average, variance and their support at the latest snapshot and the one before) and hands them here.
  */
+import type { UnitBillingClass } from './dataset';
+import type { Component, UnitSetting } from './medicare';
+import { compareUnits } from './metrics';
 
 export const ALERT_TYPES = ['price_spike', 'outlier', 'market_shift'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -17,6 +20,10 @@ export interface Alert {
   description: string;
   serviceCode: string;
   serviceName: string;
+  /** The comparison unit's billing class, component and setting (metrics.md, Per comparison unit). */
+  billingClass: UnitBillingClass;
+  component: Component;
+  setting: UnitSetting;
   /** Two-letter state code or `All`. */
   region: string;
   /** The reference price at the latest snapshot, USD. */
@@ -34,17 +41,26 @@ export interface Alert {
 /** The region of the whole market in alerts. */
 export const ALL_REGION = 'All' as const;
 
-/** Figures of one service in one region at one month (null = no value). */
+/** Figures of one unit in one region at one month (null = no value). */
 export interface AlertFigures {
   referencePrice: number | null;
   marketAverage: number | null;
   /** reference_variance, percent. */
   variance: number | null;
+  /** Providers behind referencePrice (0 without one). */
+  referenceProviders: number;
+  /** Providers behind the competitor prices, added up (0 without any). */
+  competitorProviders: number;
+  /** Whether the unit is thin there (metrics.md, Per comparison unit). */
+  thin: boolean;
 }
 
-/** What `evaluateAlerts` needs about one (service, region). */
+/** What `evaluateAlerts` needs about one (comparison unit, region). */
 export interface AlertSubject {
   billingCode: string;
+  billingClass: UnitBillingClass;
+  component: Component;
+  setting: UnitSetting;
   serviceName: string;
   region: string;
   /** The latest snapshot `YYYY-MM` and the one before it. */
@@ -52,6 +68,19 @@ export interface AlertSubject {
   previousSnapshot: string;
   latest: AlertFigures;
   previous: AlertFigures;
+  /** The unit's claims_volume in the region at the latest snapshot (the dollar impact's weight). */
+  claimsVolume: number;
+  /** The dataset's `min_providers` (manifest `validation`). */
+  minProviders: number;
+}
+
+/** An alert with what orders it (metrics.md, Alerts): its dollar impact and its percent change. */
+export interface RankedAlert {
+  alert: Alert;
+  /** USD x claims: |change of the reference price|, reference - market, or |change of the market average|, times claims_volume. */
+  impact: number;
+  /** |percent change| (price_spike, market_shift) or the variance (outlier). */
+  change: number;
 }
 
 /** Spike/shift severity (metrics.md): high >= 25 %, medium >= 15 %, else low. */
@@ -65,15 +94,46 @@ export function outlierSeverity(variance: number): AlertSeverity {
   return variance >= 40 ? 'high' : variance >= 30 ? 'medium' : 'low';
 }
 
+/** FNV-1a (64 bit) of a text, 16 hex digits. */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(text)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
+
 /**
- * The stable id of an alert: FNV-1a (64 bit) of `type|billing_code|region|snapshot`, 16 hex digits.
+ * The stable id of an alert: FNV-1a (64 bit) of
+ * `type|billing_code|billing_class|component|setting|region|snapshot`, 16 hex digits.
  * Stable across reloads and re-conversions (metrics.md, Alerts).
  */
-export function alertId(type: AlertType, billingCode: string, region: string, snapshot: string): string {
-  let h = 0xcbf29ce484222325n;
-  const bytes = new TextEncoder().encode(`${type}|${billingCode}|${region}|${snapshot}`);
-  for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return h.toString(16).padStart(16, '0');
+export function alertId(
+  type: AlertType,
+  billingCode: string,
+  billingClass: string,
+  component: string,
+  setting: string,
+  region: string,
+  snapshot: string,
+): string {
+  return fnv1a64(`${type}|${billingCode}|${billingClass}|${component}|${setting}|${region}|${snapshot}`);
+}
+
+/**
+ * The id an alert had when alerts were per service (before comparison units): FNV-1a (64 bit) of
+ * `type|billing_code|region|snapshot`. Acknowledgements stored under such an id carry over
+ * (metrics.md, Alerts; alertsOfLegacyId).
+ */
+export function legacyAlertId(type: AlertType, billingCode: string, region: string, snapshot: string): string {
+  return fnv1a64(`${type}|${billingCode}|${region}|${snapshot}`);
+}
+
+/**
+ * The alerts an acknowledgement stored under a per-service id (legacyAlertId) carries over to:
+ * every alert of `alerts` of the same type, code, region and snapshot, whatever its unit
+ * (metrics.md, Alerts). [] when `id` is no such id of any of them.
+ */
+export function alertsOfLegacyId(id: string, alerts: readonly Alert[]): Alert[] {
+  return alerts.filter((a) => legacyAlertId(a.type, a.serviceCode, a.region, a.createdAt.slice(0, 7)) === id);
 }
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
@@ -84,54 +144,100 @@ function change(from: number | null, to: number | null): number | null {
   return from == null || to == null || from === 0 ? null : (100 * (to - from)) / from;
 }
 
+/** A unit as the alert texts name it: `99213 (professional, non-facility)`, `70450 (professional, 26, facility)`. */
+export function unitLabel(code: string, billingClass: string, component: string, setting: string): string {
+  return `${code} (${billingClass}${component === 'global' ? '' : `, ${component}`}, ${setting})`;
+}
+
 /**
- * The alerts of one (service, region), unacknowledged (metrics.md, Alerts):
- * - price_spike: reference price rose >= 10 % from the previous snapshot;
- * - outlier: reference_variance >= 20 % at the latest snapshot;
- * - market_shift: market average moved >= 10 % either way.
+ * The alerts of one (unit, region), unacknowledged, with their rank (metrics.md, Alerts):
+ * - price_spike: reference price rose >= 10 % from the previous snapshot, both prices resting on at
+ *   least `minProviders` providers;
+ * - outlier: reference_variance >= 20 % at the latest snapshot, the unit not thin there;
+ * - market_shift: market average moved >= 10 % either way, the competitor prices of both months
+ *   resting on at least `minProviders` providers together.
  * No alert compares against a month without a value for the figure.
  */
-export function evaluateAlerts(s: AlertSubject): Alert[] {
-  const out: Alert[] = [];
-  const base = (type: AlertType, severity: AlertSeverity, title: string, description: string): Alert => ({
-    id: alertId(type, s.billingCode, s.region, s.snapshot),
-    type,
-    severity,
-    title,
-    description,
-    serviceCode: s.billingCode,
-    serviceName: s.serviceName,
-    region: s.region,
-    affectedValue: s.latest.referencePrice ?? 0,
-    marketValue: s.latest.marketAverage,
-    createdAt: `${s.snapshot}-01`,
-    acknowledged: false,
-    acknowledgedBy: null,
-    acknowledgedAt: null,
-  });
+export function evaluateAlerts(s: AlertSubject): RankedAlert[] {
+  const out: RankedAlert[] = [];
+  const push = (type: AlertType, severity: AlertSeverity, title: string, description: string, impact: number, pctChange: number): void => {
+    out.push({
+      alert: {
+        id: alertId(type, s.billingCode, s.billingClass, s.component, s.setting, s.region, s.snapshot),
+        type,
+        severity,
+        title,
+        description,
+        serviceCode: s.billingCode,
+        serviceName: s.serviceName,
+        billingClass: s.billingClass,
+        component: s.component,
+        setting: s.setting,
+        region: s.region,
+        affectedValue: s.latest.referencePrice ?? 0,
+        marketValue: s.latest.marketAverage,
+        createdAt: `${s.snapshot}-01`,
+        acknowledged: false,
+        acknowledgedBy: null,
+        acknowledgedAt: null,
+      },
+      impact: impact * s.claimsVolume,
+      change: Math.abs(pctChange),
+    });
+  };
   const where = s.region === ALL_REGION ? 'all states' : s.region;
-  const spike = change(s.previous.referencePrice, s.latest.referencePrice);
-  if (spike != null && spike >= 10 && s.latest.referencePrice != null) {
-    out.push(base('price_spike', changeSeverity(spike), `Price spike: ${s.serviceName}`,
-      `Our price for ${s.billingCode} in ${where} rose ${pct(spike)} from ${usd(s.previous.referencePrice!)} (${s.previousSnapshot}) to ${usd(s.latest.referencePrice)} (${s.snapshot}).`));
+  const unit = unitLabel(s.billingCode, s.billingClass, s.component, s.setting);
+  const ref = s.latest.referencePrice;
+  const spike = change(s.previous.referencePrice, ref);
+  const spikeSupported = s.latest.referenceProviders >= s.minProviders && s.previous.referenceProviders >= s.minProviders;
+  if (spike != null && spike >= 10 && ref != null && spikeSupported) {
+    const from = s.previous.referencePrice!;
+    push('price_spike', changeSeverity(spike), `Price spike: ${s.serviceName}`,
+      `Our price for ${unit} in ${where} rose ${pct(spike)} from ${usd(from)} (${s.previousSnapshot}) to ${usd(ref)} (${s.snapshot}).`,
+      Math.abs(ref - from), spike);
   }
   const v = s.latest.variance;
-  if (v != null && v >= 20 && s.latest.referencePrice != null) {
-    out.push(base('outlier', outlierSeverity(v), `Outlier price: ${s.serviceName}`,
-      `Our price for ${s.billingCode} in ${where} is ${pct(v)} above the market average (${usd(s.latest.referencePrice)} vs ${usd(s.latest.marketAverage ?? 0)}).`));
+  if (v != null && v >= 20 && ref != null && s.latest.marketAverage != null && !s.latest.thin) {
+    push('outlier', outlierSeverity(v), `Outlier price: ${s.serviceName}`,
+      `Our price for ${unit} in ${where} is ${pct(v)} above the market average (${usd(ref)} vs ${usd(s.latest.marketAverage)}).`,
+      ref - s.latest.marketAverage, v);
   }
-  const shift = change(s.previous.marketAverage, s.latest.marketAverage);
-  if (shift != null && Math.abs(shift) >= 10 && s.latest.referencePrice != null) {
-    out.push(base('market_shift', changeSeverity(shift), `Market shift: ${s.serviceName}`,
-      `The market average for ${s.billingCode} in ${where} moved ${pct(shift)} from ${usd(s.previous.marketAverage!)} (${s.previousSnapshot}) to ${usd(s.latest.marketAverage!)} (${s.snapshot}).`));
+  const market = s.latest.marketAverage;
+  const shift = change(s.previous.marketAverage, market);
+  const shiftSupported = s.latest.competitorProviders >= s.minProviders && s.previous.competitorProviders >= s.minProviders;
+  if (shift != null && Math.abs(shift) >= 10 && ref != null && market != null && shiftSupported) {
+    const from = s.previous.marketAverage!;
+    push('market_shift', changeSeverity(shift), `Market shift: ${s.serviceName}`,
+      `The market average for ${unit} in ${where} moved ${pct(shift)} from ${usd(from)} (${s.previousSnapshot}) to ${usd(market)} (${s.snapshot}).`,
+      Math.abs(market - from), shift);
   }
   return out;
 }
 
 const SEVERITY_RANK: Record<AlertSeverity, number> = { high: 0, medium: 1, low: 2 };
 
-/** Order of the alerts list: severity (high first), then region ('All' first), code, type. */
-export function compareAlerts(a: Alert, b: Alert): number {
-  const k = (x: Alert): string => `${x.region === ALL_REGION ? '0' : '1'}${x.region}|${x.serviceCode}|${x.type}`;
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0);
+const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Order of the alerts list (metrics.md, Alerts): severity (high first), then dollar impact,
+ * largest first; ties by |percent change|, largest first, then region ('All' first, then by code),
+ * service code, the unit (billing class, component, setting: contract/metrics.ts compareUnits),
+ * type.
+ */
+export function compareRankedAlerts(a: RankedAlert, b: RankedAlert): number {
+  const x = a.alert;
+  const y = b.alert;
+  const region = (r: string): string => `${r === ALL_REGION ? '0' : '1'}${r}`;
+  return (
+    SEVERITY_RANK[x.severity] - SEVERITY_RANK[y.severity] ||
+    b.impact - a.impact ||
+    b.change - a.change ||
+    text(region(x.region), region(y.region)) ||
+    text(x.serviceCode, y.serviceCode) ||
+    compareUnits(
+      { billing_class: x.billingClass, component: x.component, setting: x.setting },
+      { billing_class: y.billingClass, component: y.component, setting: y.setting },
+    ) ||
+    text(x.type, y.type)
+  );
 }

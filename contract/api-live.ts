@@ -4,16 +4,29 @@
  * provider search of the comparison screen (`GET /api/providers`). contract/api.ts maps the routes.
  * Money in USD; `null` = no value.
  */
-import type { BillingClassFilter } from './api';
-import type { ManifestCounts } from './dataset';
+import type { BillingClassFilter, MedicareBasis } from './api';
+import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from './dataset';
+import type { Component, UnitSetting } from './medicare';
 
-/** Query of `GET /api/rate-rows`: the selection one median was computed over. */
+/**
+ * Query of `GET /api/rate-rows`: the selection one median was computed over. A price of the live
+ * service pricing record is one comparison unit's: pass its `billing_class`, `component` and
+ * `setting` (all three) to get exactly the rows behind it.
+ */
 export interface RateRowsParams {
   /** The billing code. */
   service_id: string;
   insurer_id: string;
-  /** Default `all` (both classes; a `both` row passes either). */
-  billing_class?: BillingClassFilter;
+  /**
+   * Without `component`/`setting`: a billing-class filter, default `all` (the Professional chip
+   * `professional` passes professional and `both` rows, `institutional` institutional and `both`).
+   * With them: the unit's class, matched exactly (`professional`, `institutional` or `both`).
+   */
+  billing_class?: BillingClassFilter | 'both';
+  /** The unit's component (`global`, `26`, `TC`); given together with `setting` and a unit `billing_class`. */
+  component?: Component;
+  /** The unit's setting (`facility`, `non-facility`); given together with `component` and a unit `billing_class`. */
+  setting?: UnitSetting;
   /** Two-letter state of the providers; absent = the whole market. */
   state?: string;
   /** Month M `YYYY-MM`: the insurer contributes its latest snapshot <= M; absent = the latest. */
@@ -22,7 +35,11 @@ export interface RateRowsParams {
   providers?: string[];
 }
 
-/** One distinct dollar rate row behind a median (metrics.md, Rows that count: identical rows once). */
+/**
+ * One distinct dollar rate row of the selection (metrics.md, Rows that count: identical rows
+ * once): a valid one enters the median; one that failed validation is listed with its reason and
+ * enters nothing (metrics.md, Validation).
+ */
 export interface RateRowRecord {
   /** NPI, or `TIN:<tin>`. */
   provider_id: string;
@@ -40,6 +57,18 @@ export interface RateRowRecord {
   expiration_date: string | null;
   /** Indices into `RateRowsResult.sources` ids (`manifest.sources`) of every file publishing the row. */
   source_ids: number[];
+  /** The row's comparison unit: component (`26`, `TC`, `global`) and setting. */
+  component: Component;
+  setting: UnitSetting;
+  /**
+   * '% of Medicare' at the provider's Medicare locality when it has GPCIs and the unit's benchmark
+   * is a PFS amount, else at the national amount (metrics.md, Medicare benchmark); null without benchmark.
+   */
+  medicare_pct: number | null;
+  /** Which amount medicare_pct is of; null when medicare_pct is null. */
+  medicare_basis: MedicareBasis | null;
+  /** Validation reason (metrics.md, Validation); null for a valid rate, which alone enters the median. */
+  validation: ValidationReason | null;
 }
 
 /** An in-network file named by rate rows (manifest `sources`), with how many of the rows it holds. */
@@ -63,15 +92,21 @@ export interface RateRowsResult {
   month: string;
   /** The insurer's snapshot used at M; null when it has none at or before M. */
   snapshot: string | null;
-  billing_class: BillingClassFilter;
+  /** The billing-class filter, or the unit's class when `component` and `setting` are set. */
+  billing_class: BillingClassFilter | UnitBillingClass;
+  /** The unit's component and setting asked for; null when the rows are of a billing-class filter. */
+  component: Component | null;
+  setting: UnitSetting | null;
   /** The state, or null for the whole market. */
   state: string | null;
-  /** Median of `rows[].negotiated_rate` (the midpoint of the two middle values when even); null when no row. */
+  /** Median of the valid rows' `negotiated_rate` (the midpoint of the two middle values when even); null when none. */
   median: number | null;
-  /** Distinct dollar rate rows behind the median (= rows.length). */
+  /** Distinct valid dollar rate rows behind the median (rows with `validation` null). */
   rate_count: number;
-  /** Distinct providers among the rows. */
+  /** Distinct providers among the valid rows. */
   provider_count: number;
+  /** Rows that failed validation, listed in `rows` with their reason, outside the median. */
+  failed_rows: number;
   rows: RateRowRecord[];
   sources: RateRowSource[];
   /** Rows of the same selection that are not dollar rates (percentage, per diem, rate <= 0): shown, never counted. */
@@ -110,6 +145,10 @@ export interface CoverageSource {
   provider_groups: number;
   problems: number;
   unresolved_provider_references: number;
+  /** Its dollar rates that failed validation, by reason (manifest; metrics.md, Validation). */
+  validation: ManifestSource['validation'];
+  /** Median % of Medicare of its valid rates (manifest); null when none has a benchmark. */
+  median_medicare_pct: number | null;
   /** report.json problem counts of this file by code; {} when the report is not available. */
   problem_codes: Record<string, number>;
 }
@@ -125,6 +164,8 @@ export interface CoverageGroup {
   provider_groups: number;
   problems: number;
   unresolved_provider_references: number;
+  /** Sums of its files' validation counts, by reason. */
+  validation: ManifestSource['validation'];
 }
 
 /** `GET /api/coverage`: what the numbers rest on (manifest.json and report.json). */
@@ -134,6 +175,12 @@ export interface CoverageResult {
   reference_insurer: string;
   snapshots: string[];
   counts: ManifestCounts;
+  /** The validation settings the conversion used (manifest; metrics.md, Validation). */
+  validation: ValidationSettings;
+  /** The CMS reference data read: year, conversion factor, files, notices (manifest). */
+  medicare: ManifestMedicare;
+  /** The headline Average Overpayment with validation off and on (manifest; metrics.md, Validation). */
+  headline: ManifestHeadline;
   groups: CoverageGroup[];
   sources: CoverageSource[];
   report: {

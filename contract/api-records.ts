@@ -2,29 +2,42 @@
  * Records of the /api answers beyond service pricing (product-spec §3; contract/api.ts maps each
  * route to one of them). Money in USD, variances in percent; `null` = no value (shown as '-').
  */
+import type { UnitBillingClass, ValidationReason } from './dataset';
+import type { Component, UnitSetting } from './medicare';
 
 /** `GET /api/regional-comparison` item: Variance by Region (metrics.md, Dashboard figures). */
 export interface RegionalComparison {
   /** Two-letter state code. */
   region: string;
-  /** Average Overpayment of the reference insurer over that state's rate rows, percent (whatever its id). */
+  /**
+   * Average Overpayment of the reference insurer over that state's rate rows, percent (whatever its
+   * id), over the state's comparison units that have a variance and are not thin.
+   */
   anthem_avg_overpayment: number;
-  /** Services of the state with a variance. */
+  /** Comparison units of the state with a variance that are not thin (the ones averaged). */
   services: number;
   /** Sum of the claims weights used (per-state claims when the input had a state column). */
   claims_count: number;
 }
 
-/** `GET /api/regional-services?state=XX` row: the map modal's table (product-spec §2). */
+/**
+ * `GET /api/regional-services?state=XX` row: the map modal's table (product-spec §2), one per
+ * comparison unit of the state (metrics.md, Per comparison unit).
+ */
 export interface RegionalServiceRow {
   service_code: string;
   service_name: string;
+  billing_class: UnitBillingClass;
+  component: Component;
+  setting: UnitSetting;
   /** price(s, R) in the state, USD. */
   your_price: number | null;
   /** market_average(s) in the state, USD. */
   market_avg: number | null;
   /** reference_variance(s) in the state, percent. */
   overpayment_pct: number | null;
+  /** Whether the unit is thin in the state (metrics.md; left out of the state's Average Overpayment). */
+  thin: boolean;
 }
 
 /** `GET /api/overpayment-trend` point (metrics.md, Overpayment Trend). */
@@ -69,7 +82,15 @@ export interface InsurerListItem {
 /** How `price` reads: USD, percent of billed charges, or USD per day (metrics.md, Live search). */
 export type PriceUnit = 'usd' | 'percent' | 'usd_per_day';
 
-/** `GET /api/service-price-details` row (product-spec §3 Price detail; metrics.md, Live search). */
+/** Where a row's '% of Medicare' comes from (metrics.md, Medicare benchmark): the provider's locality, or the national amount. */
+export type MedicareBasis = 'locality' | 'national';
+
+/**
+ * `GET /api/service-price-details` row (product-spec §3 Price detail; metrics.md, Live search): one
+ * distinct (billing_class, negotiated_type, place-of-service codes, modifiers, rate) of the insurer
+ * at the provider. Reference Price and Market Average are over the row's comparison unit (class,
+ * component, setting), valid dollar rates only.
+ */
 export interface PriceDetail {
   serviceName: string;
   providerName: string;
@@ -77,11 +98,25 @@ export interface PriceDetail {
   /** The row's negotiated_rate, in `price_unit`. */
   price: number;
   price_unit: PriceUnit;
-  /** The reference insurer's dollar rate there with the same billing class (median), USD. */
+  /** Median of the reference insurer's valid dollar rates there of the row's unit, USD. */
   referencePrice: number | null;
-  /** Mean of the competitors' medians there with that billing class, USD. */
+  /** Mean of the competitors' medians of their valid dollar rates there of the row's unit, USD. */
   marketAverage: number | null;
   billing_class: string;
+  /** The row's component: `26`, `TC` or `global` (from its modifiers). */
+  component: Component;
+  /** The row's setting: `facility` or `non-facility` (from its class and place-of-service codes). */
+  setting: UnitSetting;
+  /**
+   * '% of Medicare' of a dollar row: 100 x price / the Medicare amount at the provider's locality
+   * when the provider has GPCIs and the unit's benchmark is a PFS amount, else the national amount
+   * (metrics.md, Medicare benchmark); null for a row without benchmark or not in USD.
+   */
+  medicare_pct: number | null;
+  /** Which amount medicare_pct is of; null when medicare_pct is null. */
+  medicare_basis: MedicareBasis | null;
+  /** The validation reason of a dollar row that failed (metrics.md, Validation); null when valid or not a dollar rate. */
+  validation: ValidationReason | null;
   negotiated_type: string;
   /** Place-of-service codes, comma-separated; '' when none. */
   service_codes: string;

@@ -5,6 +5,8 @@
  * except `/api/auth/*` to the worker, whose registry (workers/api) answers by this map
  * (architecture.md §3, product-spec.md §7). Money is in USD, variances in percent.
  */
+import type { UnitBillingClass } from './dataset';
+import type { Component, UnitSetting } from './medicare';
 
 /** `GET /api/insurers` item (product-spec §3, Live insurer). */
 export interface LiveInsurer {
@@ -17,11 +19,18 @@ export interface LiveInsurer {
   isReference: boolean;
 }
 
-/** Sort orders of the comparison screens (product-spec §2). Always descending, nulls last. */
+/**
+ * Sort orders of the comparison screens (product-spec §2). Always descending, nulls last; ties by
+ * service_code, then the unit: billing_class, component, setting (contract/metrics.ts compareUnits).
+ */
 export const SERVICE_SORTS = ['overpayment', 'variance', 'savings'] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
-/** Billing-class filter values; `all` = both Professional and Institutional selected. */
+/**
+ * Billing-class filter values (metrics.md, Rows that count, Filters): `professional` = the
+ * Professional chip (professional and `both` units), `institutional` = the Institutional chip
+ * (institutional and `both` units), `all` = no chip or both chips (every unit).
+ */
 export const BILLING_CLASS_FILTERS = ['all', 'professional', 'institutional'] as const;
 export type BillingClassFilter = (typeof BILLING_CLASS_FILTERS)[number];
 
@@ -44,8 +53,9 @@ export interface ServicePricingParams {
   /** Snapshot month `YYYY-MM`; absent = the latest of the dataset. */
   snapshot?: string;
   /**
-   * Comma-separated provider ids (NPI or `TIN:<tin>`): medians over these providers' rate rows only
-   * (loaded by billing code on demand). Absent = every provider (pre-computed price_stats).
+   * Comma-separated provider ids (NPI or `TIN:<tin>`): medians over these providers' valid rate rows
+   * only (loaded by billing code on demand), and `min_providers` for thin units becomes the smaller
+   * of the manifest's and the number selected. Absent = every provider (pre-computed price_stats).
    */
   providers?: string[];
   /** Comma-separated billing codes: only these services (the comparison screen's chips). */
@@ -53,14 +63,23 @@ export interface ServicePricingParams {
 }
 
 /**
- * Live service pricing record (product-spec §3), figures by metrics.md "Per service".
- * `null` stands for "no value" (shown as '-').
+ * Live service pricing record (product-spec §3): one per comparison unit (metrics.md, "Per
+ * comparison unit": a service with its billing class, component and setting), figures by that
+ * section over the unit's valid rates. `null` stands for "no value" (shown as '-').
  */
 export interface LiveServicePricingRecord {
   service_code: string;
   billing_code_type: string;
   service_name: string;
+  /** The publishers' most frequent item name for the code (metrics.md, Names and categories), shown beside the name; null when none. */
+  published_name: string | null;
   category: string;
+  /** The unit's billing class as published: `professional`, `institutional` or `both` (a unit of its own). */
+  billing_class: UnitBillingClass;
+  /** `26` (modifier 26), `TC` (modifier TC) or `global` (metrics.md, Per comparison unit). */
+  component: Component;
+  /** `facility` or `non-facility` (metrics.md, Per comparison unit; institutional units are `facility`). */
+  setting: UnitSetting;
   /** price(s, R), USD. */
   reference_price: number | null;
   /** price(s, i) of every selected competitor with a price, USD, by insurer id. */
@@ -71,6 +90,10 @@ export interface LiveServicePricingRecord {
   reference_variance: number | null;
   /** reference - market, USD. */
   overpayment: number | null;
+  /**
+   * Claims of the reference insurer for this unit: its class's count when it is the class's main
+   * unit, else 0 (metrics.md, Per comparison unit, `claims_volume(s)`; contract/metrics.ts claimsByUnit).
+   */
   claims_volume: number;
   /** overpayment x claims_volume when overpayment > 0, else 0; USD. */
   potential_savings: number;
@@ -78,17 +101,41 @@ export interface LiveServicePricingRecord {
   anthem_price: number | null;
   /** Alias of reference_variance kept for the live dashboard (product-spec §3). */
   anthem_variance: number | null;
+  /** The unit's national Medicare amount, USD (metrics.md, Medicare benchmark); null without a benchmark. */
+  medicare_rate: number | null;
+  /** medicare_pct(s, R): 100 x reference_price / medicare_rate, percent ('% of Medicare'); null when either is missing. */
+  reference_medicare_pct: number | null;
+  /** medicare_pct(s, i) of every competitor in competitor_prices, percent, by insurer id; {} without a benchmark. */
+  competitor_medicare_pct: Record<string, number>;
+  /** Mean of the competitors' medicare_pct that exist, percent ('% of Medicare' beside market_average); null when none. */
+  market_medicare_pct: number | null;
+  /** provider_count(s, R): distinct providers behind reference_price (its support); 0 without a reference price. */
+  reference_providers: number;
+  /** provider_count(s, i) of every competitor in competitor_prices, by insurer id. */
+  competitor_providers: Record<string, number>;
+  /**
+   * The unit is thin (metrics.md, Per comparison unit): the reference price rests on fewer than
+   * `min_providers` providers (manifest `validation`; with a provider selection, the smaller of it
+   * and the number selected), or the competitor prices on fewer together. A thin unit is listed
+   * with a 'low confidence' mark and enters no summary figure nor alert.
+   */
+  thin: boolean;
+  /** Why the unit is thin ('reference price rests on 1 provider', ...), null when it is not. */
+  thin_reason: string | null;
 }
 
-/** The comparison screens' four summary cards over the whole filtered set (metrics.md). */
+/**
+ * The comparison screens' four summary cards over the whole filtered set (metrics.md, Dashboard
+ * figures): "service" there means a comparison unit that has a variance and is not thin.
+ */
 export interface ServicePricingSummary {
-  /** Sum of potential_savings, USD. */
+  /** Sum of potential_savings over the units with a variance that are not thin, USD. */
   total_potential_savings: number;
-  /** Claims-weighted mean of reference_variance, percent; null when no service has a variance. */
+  /** Claims-weighted mean of reference_variance over the same units, percent; null when there is none. */
   avg_overpayment: number | null;
-  /** Services with overpayment > 0 (before only_overpaying). */
+  /** Of the same units (before only_overpaying), those with overpayment > 0. */
   services_overpaying: number;
-  /** Services passing category and billing-class filters (before only_overpaying). */
+  /** Units passing category and billing-class filters that have a variance and are not thin (before only_overpaying). */
   services_total: number;
   /** Number of competitors compared against. */
   comparing_against: number;
@@ -97,7 +144,7 @@ export interface ServicePricingSummary {
 /** `GET /api/service-pricing` result. */
 export interface ServicePricingResult {
   records: LiveServicePricingRecord[];
-  /** Records in the filtered set (after only_overpaying), for paging. */
+  /** Records (units) in the filtered set (after only_overpaying), thin or not, for paging. */
   total: number;
   offset: number;
   limit: number | null;
@@ -119,6 +166,7 @@ export type { Alert, AlertSeverity, AlertType } from './alert-rules';
 import type { Alert } from './alert-rules';
 export type {
   DatasetInfo,
+  MedicareBasis,
   PriceDetail,
   PriceUnit,
   RegionalComparison,

@@ -14,22 +14,33 @@
  * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
  * - `providers`: one row per provider id seen in a group, enriched from the NPI registry.
  * - `services`: one row per billing code of type CPT/HCPCS seen in the rates (name, category).
- * - `claims_volume`: the reference insurer's claim counts, national (`state = 'ALL'`) and per state.
- * - `price_stats`: pre-computed medians (metrics.md, Per service) per snapshot x insurer x service x
- *   billing-class selection x state (`'ALL'` = national); the dashboards answer from it alone.
+ * - `claims_volume`: the reference insurer's claim counts per billing class, national (`state = 'ALL'`) and per state.
+ * - `price_stats`: pre-computed medians of valid rates (metrics.md, Per comparison unit) per
+ *   snapshot x insurer x comparison unit (billing code, billing class, component, setting) x state
+ *   (`'ALL'` = national), with their support; the dashboards answer from it alone.
+ * - `medicare_benchmarks`: the national Medicare amount of every comparison unit of the dataset's
+ *   codes that has one, with its PFS relative values (metrics.md, Medicare benchmark).
  */
 
 /** `manifest.format`, fixed. */
 export const DATASET_FORMAT = 'compete-dataset' as const;
-/** `manifest.format_version`; bump on an incompatible change of tables or columns. */
-export const DATASET_FORMAT_VERSION = 1 as const;
+/**
+ * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
+ * `price_stats` per comparison unit (metrics.md, Per comparison unit) instead of per billing-class
+ * selection, with the Medicare benchmark and validation columns.
+ */
+export const DATASET_FORMAT_VERSION = 2 as const;
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;
 
-/** Billing-class selections pre-computed in `price_stats` (metrics.md, Rows that count). */
-export const CLASS_SELECTIONS = ['all', 'professional', 'institutional'] as const;
-export type ClassSelection = (typeof CLASS_SELECTIONS)[number];
+/** `billing_class` values of a comparison unit (metrics.md, Per comparison unit), as published, lower case. */
+export const UNIT_BILLING_CLASSES = ['professional', 'institutional', 'both'] as const;
+export type UnitBillingClass = (typeof UNIT_BILLING_CLASSES)[number];
+
+/** Validation reasons of a dollar rate of a service, in the order they are checked (metrics.md, Validation). */
+export const VALIDATION_REASONS = ['source_not_dollars', 'below_benchmark', 'above_benchmark', 'outlier'] as const;
+export type ValidationReason = (typeof VALIDATION_REASONS)[number];
 
 /** Names of the dataset's tables, each a key of `manifest.tables`. */
 export const TABLE_NAMES = [
@@ -39,6 +50,7 @@ export const TABLE_NAMES = [
   'services',
   'claims_volume',
   'price_stats',
+  'medicare_benchmarks',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
@@ -102,6 +114,17 @@ export interface ManifestSource {
   provider_groups: number;
   problems: number;
   /**
+   * Its dollar rates of services that failed validation, by reason (metrics.md, Validation), in
+   * rate rows like `rate_rows`; a reason no rate failed is 0.
+   */
+  validation: Record<ValidationReason, number>;
+  /**
+   * Median % of Medicare (100 x negotiated_rate / medicare_rate) over its valid dollar rates of
+   * services that have a benchmark, one per distinct price (code, class, component, setting,
+   * rate); null when none has a benchmark.
+   */
+  median_medicare_pct: number | null;
+  /**
    * Remote provider references (`location`) of this file that stayed unresolved: named by a rate
    * and not fetchable (HTTP error, time-out, not a provider-reference file), or, when remote
    * fetching is off, every remote reference the file declares. Absent in datasets of converter 0.1.
@@ -151,6 +174,54 @@ export interface ManifestCounts {
   unresolved_provider_references: number;
 }
 
+/** The validation settings a conversion used (metrics.md, Validation; the catalog's `validation`). */
+export interface ValidationSettings {
+  /** A rate under min_ratio x Medicare fails `below_benchmark` (default 0.3). */
+  min_ratio: number;
+  /** A rate over max_ratio x Medicare fails `above_benchmark` (default 30). */
+  max_ratio: number;
+  /** A source whose median ratio to Medicare is under it fails `source_not_dollars` (default 0.1). */
+  source_min_ratio: number;
+  /** A rate without benchmark more than this many times off its code's median is an `outlier` (default 10). */
+  outlier_factor: number;
+  /** Fewest providers behind a price for a unit not to be thin (default 2). */
+  min_providers: number;
+}
+
+/** The defaults of metrics.md, Validation. */
+export const DEFAULT_VALIDATION: Readonly<ValidationSettings> = {
+  min_ratio: 0.3,
+  max_ratio: 30,
+  source_min_ratio: 0.1,
+  outlier_factor: 10,
+  min_providers: 2,
+};
+
+/** The CMS reference data a conversion read (the repository's reference-data/, metrics.md, Medicare benchmark). */
+export interface ManifestMedicare {
+  /** The fee schedules' year (from the PFS file). */
+  year: number;
+  /** PFS conversion factor, USD per RVU. */
+  conversion_factor: number;
+  /** The files read: name, size in bytes, SHA-256. */
+  files: Array<{ name: string; bytes: number; sha256: string }>;
+  /** Copyright notices the files carry (the AMA's for CPT descriptors), quoted. */
+  notices: string[];
+  /** Whether service names may come from CPT descriptors (catalog `cpt_descriptors`). */
+  cpt_descriptors: boolean;
+}
+
+/**
+ * The headline Average Overpayment (percent) with validation off: latest month, national, all
+ * competitors, all units, every dollar rate counted, no thin rule (metrics.md, Validation); beside
+ * it the validated figure under the same terms (thin units left out), for the Data Coverage screen.
+ */
+export interface ManifestHeadline {
+  snapshot: string;
+  avg_overpayment_unvalidated: number | null;
+  avg_overpayment_validated: number | null;
+}
+
 /** `manifest.json` (contracts.md §3). */
 export interface DatasetManifest {
   format: typeof DATASET_FORMAT;
@@ -170,6 +241,10 @@ export interface DatasetManifest {
   claims_by_state: boolean;
   /** The reporting structures of every table of contents converted (absent when none). */
   reporting_structures?: ManifestReportingStructure[];
+  /** The validation settings used. */
+  validation: ValidationSettings;
+  medicare: ManifestMedicare;
+  headline: ManifestHeadline;
 }
 
 /** Column lists, in file order; the data dictionary of docs/dataset.md documents each. */
@@ -190,6 +265,8 @@ export const COLUMNS = {
     'setting',
     'negotiation_arrangement',
     'additional_information',
+    'medicare_rate',
+    'validation',
   ],
   provider_groups: [
     'provider_group_key',
@@ -200,32 +277,43 @@ export const COLUMNS = {
     'tin_type',
     'tin_value',
   ],
-  providers: ['provider_id', 'npi', 'name', 'entity_type', 'state', 'postal_code', 'taxonomy_code'],
-  services: ['billing_code', 'billing_code_type', 'name', 'category', 'description', 'keywords'],
-  claims_volume: ['billing_code', 'state', 'claims_count'],
+  providers: ['provider_id', 'npi', 'name', 'entity_type', 'state', 'postal_code', 'taxonomy_code', 'medicare_locality', 'gpci_work', 'gpci_pe', 'gpci_mp'],
+  services: ['billing_code', 'billing_code_type', 'name', 'category', 'description', 'keywords', 'published_name'],
+  claims_volume: ['billing_code', 'state', 'billing_class', 'claims_count'],
   price_stats: [
     'snapshot',
     'insurer_id',
     'billing_code',
-    'class_selection',
+    'billing_class',
+    'component',
+    'setting',
     'state',
     'median_rate',
     'rate_count',
     'provider_count',
+    'medicare_rate',
   ],
+  medicare_benchmarks: ['billing_code', 'billing_class', 'component', 'setting', 'medicare_rate', 'source', 'work_rvu', 'pe_rvu', 'mp_rvu'],
 } as const satisfies Record<TableName, readonly string[]>;
 
-/** A row of `price_stats`, as the worker reads it. */
+/** A row of `price_stats`, as the worker reads it: one insurer's price of one comparison unit in one state. */
 export interface PriceStatRow {
   snapshot: string;
   insurer_id: string;
   billing_code: string;
-  class_selection: ClassSelection;
+  billing_class: UnitBillingClass;
+  /** `global`, `26` or `TC` (contract/medicare.ts componentOf). */
+  component: string;
+  /** `facility` or `non-facility` (contract/medicare.ts settingOf). */
+  setting: string;
   state: string;
-  /** Median negotiated_rate in USD over distinct dollar rate rows (metrics.md). */
+  /** Median negotiated_rate in USD over distinct valid rate rows (metrics.md, Per comparison unit). */
   median_rate: number;
   rate_count: number;
+  /** Distinct providers behind the median: its support. */
   provider_count: number;
+  /** The unit's national Medicare amount, USD; null without a benchmark. */
+  medicare_rate: number | null;
 }
 
 /**

@@ -93,3 +93,125 @@ export function averageOverpayment(items: ReadonlyArray<{ variance: number | nul
   if (w === 0) return withVar.reduce((a, x) => a + x.variance, 0) / withVar.length;
   return withVar.reduce((a, x) => a + x.variance * x.claims, 0) / w;
 }
+
+/** A comparison unit's attributes besides its code (metrics.md, Per comparison unit). */
+export interface UnitKey {
+  billing_class: string;
+  component: string;
+  setting: string;
+}
+
+/** Order of billing classes in lists and ties: professional, institutional, both. */
+const CLASS_ORDER: readonly string[] = ['professional', 'institutional', 'both'];
+/** Order of components in lists and the main-unit tie (metrics.md, claims_volume): global, 26, TC. */
+const COMPONENT_ORDER: readonly string[] = ['global', '26', 'TC'];
+/** Order of settings in lists and the main-unit tie (metrics.md, claims_volume): non-facility, facility. */
+const SETTING_ORDER: readonly string[] = ['non-facility', 'facility'];
+
+const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const rank = (order: readonly string[], x: string): number => {
+  const i = order.indexOf(x);
+  return i < 0 ? order.length : i;
+};
+
+/**
+ * Order of the units of one code: billing class (professional, institutional, both), then
+ * component (global, 26, TC), then setting (non-facility, facility). Values outside the lists
+ * come last, by text.
+ */
+export function compareUnits(a: UnitKey, b: UnitKey): number {
+  return (
+    rank(CLASS_ORDER, a.billing_class) - rank(CLASS_ORDER, b.billing_class) ||
+    rank(COMPONENT_ORDER, a.component) - rank(COMPONENT_ORDER, b.component) ||
+    rank(SETTING_ORDER, a.setting) - rank(SETTING_ORDER, b.setting) ||
+    textOrder(`${a.billing_class}|${a.component}|${a.setting}`, `${b.billing_class}|${b.component}|${b.setting}`)
+  );
+}
+
+/**
+ * Whether a unit of billing class `billingClass` passes the billing-class filter (metrics.md, Rows
+ * that count, Filters): the Professional chip (`professional`) shows professional and `both`
+ * units, the Institutional chip (`institutional`) institutional and `both` units, `all` (no chip,
+ * or both chips) every unit.
+ */
+export function unitPassesClassFilter(filter: 'all' | 'professional' | 'institutional', billingClass: string): boolean {
+  return filter === 'all' || billingClass === filter || billingClass === 'both';
+}
+
+/**
+ * The fewest providers a price may rest on for its unit not to be thin (metrics.md, Per comparison
+ * unit): the dataset's `min_providers`; with a selection of providers, the smaller of it and the
+ * number selected.
+ */
+export function effectiveMinProviders(minProviders: number, selectedProviders?: number): number {
+  return selectedProviders === undefined ? minProviders : Math.min(minProviders, selectedProviders);
+}
+
+const providers = (n: number): string => `${n} provider${n === 1 ? '' : 's'}`;
+
+/**
+ * Why a unit is thin (metrics.md, Per comparison unit), or null when it is not: its reference price
+ * rests on fewer than `minProviders` providers, or its competitor prices' provider counts add up
+ * to fewer. A side without a price (`null`) is not checked: it has no figure to doubt, and the unit
+ * has no variance anyway. Both reasons are joined by '; '.
+ * `thinReason(1, 5, 2)` = 'reference price rests on 1 provider'.
+ */
+export function thinReason(referenceProviders: number | null, competitorProviders: number | null, minProviders: number): string | null {
+  const out: string[] = [];
+  if (referenceProviders !== null && referenceProviders < minProviders) out.push(`reference price rests on ${providers(referenceProviders)}`);
+  if (competitorProviders !== null && competitorProviders < minProviders) out.push(`competitor prices rest on ${providers(competitorProviders)} together`);
+  return out.length === 0 ? null : out.join('; ');
+}
+
+/** '% of Medicare' in percent: 100 x price / medicare_rate; null when either is missing or the benchmark is not above 0. */
+export function medicarePct(price: number | null, medicareRate: number | null): number | null {
+  return price == null || medicareRate == null || !(medicareRate > 0) ? null : (100 * price) / medicareRate;
+}
+
+/** A unit of one code as the claims rule sees it: its key and the support of its reference price (0 without one). */
+export interface ClaimsUnit extends UnitKey {
+  reference_providers: number;
+}
+
+/**
+ * The claims_volume of each unit of ONE code (metrics.md, Per comparison unit, `claims_volume(s)`),
+ * in the order of `units`, from the reference insurer's counts per billing class: a class's count
+ * goes to the class's main unit, the one whose reference price rests on the most providers (ties:
+ * global before 26 before TC, non-facility before facility), and the class's other units get 0.
+ *
+ * `both` units: metrics.md gives claims by billing class (`professional`, `institutional`) and a
+ * `both` unit is neither; they belong to the professional class when the code has no professional
+ * unit with a reference price (a `both` row is benchmarked as professional, contract/dataset.ts
+ * medicare_benchmarks), else they get 0. A class with several candidates and no reference price at
+ * all still names a main unit by the ties (its claims enter no figure: it has no variance).
+ */
+export function claimsByUnit(units: readonly ClaimsUnit[], claims: { professional: number; institutional: number }): number[] {
+  const out = units.map(() => 0);
+  const hasPricedProfessional = units.some((u) => u.billing_class === 'professional' && u.reference_providers > 0);
+  const classOf = (u: ClaimsUnit): 'professional' | 'institutional' | null =>
+    u.billing_class === 'professional' || u.billing_class === 'institutional'
+      ? u.billing_class
+      : u.billing_class === 'both' && !hasPricedProfessional
+        ? 'professional'
+        : null;
+  for (const cls of ['professional', 'institutional'] as const) {
+    let main = -1;
+    units.forEach((u, i) => {
+      if (classOf(u) !== cls) return;
+      if (main < 0) {
+        main = i;
+        return;
+      }
+      const m = units[main]!;
+      const better =
+        u.reference_providers - m.reference_providers ||
+        rank(COMPONENT_ORDER, m.component) - rank(COMPONENT_ORDER, u.component) ||
+        rank(SETTING_ORDER, m.setting) - rank(SETTING_ORDER, u.setting) ||
+        rank(CLASS_ORDER, m.billing_class) - rank(CLASS_ORDER, u.billing_class);
+      if (better > 0) main = i;
+    });
+    if (main >= 0) out[main] = claims[cls];
+  }
+  return out;
+}

@@ -1,8 +1,11 @@
 /**
- * `price_stats` (metrics.md, Rows that count and Per service) without multiplying rates by NPIs.
+ * `price_stats` (metrics.md, Rows that count and Per comparison unit) without multiplying rates by NPIs.
  *
  * The logical rows are distinct (snapshot, insurer, billing code, provider, billing class,
- * negotiated type, rate, place-of-service codes, modifiers) dollar rows, one per NPI of a group.
+ * negotiated type, rate, place-of-service codes, modifiers) dollar rows, one per NPI of a group,
+ * of one comparison unit (billing class, component, setting: a series is a (snapshot, insurer,
+ * code, unit)). The medians are over the valid rows (validation.ts); those over every dollar row,
+ * national only, go to `ps_unvalidated` for the manifest's headline with validation off.
  * Expanding them costs rates x NPIs (hundreds of millions of rows for a 1 GB file), so this builds
  * the same medians from weights:
  * - a provider found in ONE provider group only ("single") has exactly the distinct rows of its
@@ -25,14 +28,31 @@
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
-import { ALL_STATES, CLASS_SELECTIONS } from '../../contract/dataset';
+import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
+import { benchmarkKindSql } from '../../contract/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
 import { SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from './series-medians';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results'] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units'] as const;
+
+/** Components of a unit, in unit order (contract/medicare.ts Component). */
+const COMPONENTS = ['global', '26', 'TC'] as const;
+/** Settings of a unit, in unit order (contract/medicare.ts UnitSetting). */
+const SETTINGS = ['non-facility', 'facility'] as const;
+/** Units per billing code: billing class x component x setting; a series key is `ps_series * UNITS + unit`. */
+const UNITS = UNIT_BILLING_CLASSES.length * COMPONENTS.length * SETTINGS.length;
+
+/** SQL of a bucket price's unit index (0 .. UNITS - 1) from its `billing_class`, `component` and `unit_setting`. */
+const UNIT_SQL = `(CASE billing_class ${UNIT_BILLING_CLASSES.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END) * ${COMPONENTS.length * SETTINGS.length}
+  + (CASE component ${COMPONENTS.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END) * ${SETTINGS.length}
+  + (CASE unit_setting ${SETTINGS.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END)`;
+
+/** SQL VALUES of the units: (unit, billing_class, component, setting). */
+const UNITS_VALUES = UNIT_BILLING_CLASSES.flatMap((b, i) => COMPONENTS.flatMap((c, j) => SETTINGS.map((t, k) =>
+  `(${(i * COMPONENTS.length + j) * SETTINGS.length + k}, '${b}', '${c}', '${t}')`))).join(', ');
 
 /** The helper tables readMembership turns into series-medians.ts Membership, dropped once read. */
 const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members'] as const;
@@ -72,9 +92,15 @@ export interface PriceStatsBuilder {
  */
 export async function preparePriceStats(con: DuckDBConnection): Promise<PriceStatsBuilder> {
   await prepareMembers(con);
-  await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, class_selection VARCHAR,
-    state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER);
-    CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);`);
+  const series = await scalar(con, 'SELECT coalesce(max(ps_series), 0) + 1 FROM ps_series');
+  if (series * UNITS >= 2 ** 31) throw new Error(`price_stats: ${series} series of (snapshot, insurer, billing code) are more than a 32-bit unit key holds`);
+  await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,
+    component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE);
+    CREATE TABLE ps_unvalidated (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,
+    component VARCHAR, setting VARCHAR, median_rate DOUBLE, provider_count INTEGER);
+    CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);
+    CREATE TABLE ps_units (unit INTEGER, billing_class VARCHAR, component VARCHAR, setting VARCHAR);
+    INSERT INTO ps_units VALUES ${UNITS_VALUES};`);
   // one loop for every bucket: its series() runs without a pause, so buckets of two connections never interleave in it
   const loop = new SeriesMedians(await readMembership(con));
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
@@ -93,11 +119,18 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
       }
     },
     async finish(c) {
+      const unit = `ps_results r JOIN ps_series s ON s.ps_series = r.sid // ${UNITS} JOIN ps_units u ON u.unit = r.sid % ${UNITS}`;
       await c.run(`
         INSERT INTO price_stats
-        SELECT s.snapshot, s.insurer_id, s.billing_code, ([${sqlList(CLASS_SELECTIONS)}])[r.cs + 1], t.state,
-               r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER)
-        FROM ps_results r JOIN ps_series s ON s.ps_series = r.sid JOIN ps_states t ON t.st = r.st`);
+        SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, t.state,
+               r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), b.medicare_rate
+        FROM ${unit} JOIN ps_states t ON t.st = r.st
+        LEFT JOIN medicare_benchmarks b ON b.billing_code = s.billing_code AND b.billing_class = ${benchmarkKindSql('u.billing_class')}
+          AND b.component = u.component AND b.setting = u.setting
+        WHERE r.cs = 0;
+        INSERT INTO ps_unvalidated
+        SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.median_rate, CAST(r.provider_count AS INTEGER)
+        FROM ${unit} WHERE r.cs = 1 AND r.st = 0`);
       for (const t of HELPER_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
     },
   };
@@ -266,7 +299,8 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * The columns of a bucket's prices (code-buckets.ts bucketPricesSql) statsOfBucket reads: not the
  * others, whose decoding (the free text of `additional_information` on some files) it would not use.
  */
-export const MEDIANS_COLUMNS: readonly string[] = ['ps_series', 'source_id', 'negotiated_rate', 'provider_group_ids', ...VID_COLUMNS];
+export const MEDIANS_COLUMNS: readonly string[] = ['ps_series', 'source_id', 'negotiated_rate', 'provider_group_ids', ...VID_COLUMNS,
+  'validation', 'component', 'unit_setting'];
 
 /**
  * SQL of a bucket price's `vid`: its (billing_class, negotiated_type, service_codes, modifiers) as
@@ -295,13 +329,13 @@ async function vidSql(con: DuckDBConnection): Promise<string> {
  */
 async function statsOfBucket(con: DuckDBConnection, prices: string, loop: SeriesMedians, rows: SeriesBuffer, vid: string): Promise<void> {
   const sql = `${prices}
-    SELECT CAST(b.ps_series AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(b.vid AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
+    SELECT CAST(b.sid AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(2 * b.vid + b.cls AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
            CAST(b.negotiated_rate AS DOUBLE) AS v
-    FROM (SELECT ps_series, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
-          FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid,
-                       CAST(CASE billing_class WHEN 'professional' THEN 1 WHEN 'institutional' THEN 2 WHEN 'both' THEN 3 ELSE 0 END AS UTINYINT) AS cls
+    FROM (SELECT ps_series * ${UNITS} + ${UNIT_SQL} AS sid, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
+          FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid, CAST(validation IS NOT NULL AS UTINYINT) AS cls
                 FROM bucket_prices
-                WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0)) b
+                WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0
+                  AND billing_class IN (${sqlList(UNIT_BILLING_CLASSES)}))) b
     JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
     WHERE g.kept
     ORDER BY sid, v, gid, vid`;
@@ -309,7 +343,8 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, loop: Series
   rows.clear();
   let sid = -1;
   const flush = (): void => {
-    if (rows.n > 0) loop.series(rows, (cs, st, median, rateCount, providerCount) => out.push([sid, cs, st, median, rateCount, providerCount]));
+    // validation off: the whole market only (the manifest's headline)
+    if (rows.n > 0) loop.series(rows, (cs, st, median, rateCount, providerCount) => (cs === 0 || st === 0) && out.push([sid, cs, st, median, rateCount, providerCount]));
     rows.clear();
   };
   // the columns are never NULL: the WHERE and the join keep none (column())

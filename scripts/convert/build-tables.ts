@@ -12,10 +12,14 @@ import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES } from '../../contract/dataset';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
+import type { MedicareTables } from '../medicare/tables';
+import { appendRows } from './append-rows';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
   referenceInsurer: string;
+  /** The Medicare tables of the dataset's codes (scripts/medicare/tables.ts): providers' localities, services' descriptors. */
+  medicare: MedicareTables;
   npiRegistry?: string;
   claimsVolume?: string;
   services?: string;
@@ -175,6 +179,7 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
            nullif(r.state, '') AS state, nullif(r.postal_code, '') AS postal_code, r.taxonomy_code
     FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi;
     DROP TABLE provider_ids;`);
+  await addLocalities(con, inputs.medicare);
   if (inputs.states?.length) {
     // contracts.md §1 filters.states: keep only providers located in these states; rates whose
     // group keeps no provider are dropped (they are filtered out, not unresolved).
@@ -184,6 +189,20 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
       UPDATE resolved_groups SET kept = false
         WHERE provider_group_key NOT IN (SELECT provider_group_key FROM provider_groups);`);
   }
+}
+
+/**
+ * Adds to `providers` the Medicare locality of each provider's ZIP (metrics.md, Medicare benchmark:
+ * ZIP5 file -> carrier and locality -> GPCI row): `medicare_locality` (`<carrier>-<locality>`) and
+ * `gpci_work`, `gpci_pe`, `gpci_mp`; NULL when the ZIP is unknown or needs a ZIP+4 to decide.
+ */
+async function addLocalities(con: DuckDBConnection, medicare: MedicareTables): Promise<void> {
+  await con.run('CREATE TABLE zip_localities (postal_code VARCHAR, medicare_locality VARCHAR, gpci_work DOUBLE, gpci_pe DOUBLE, gpci_mp DOUBLE)');
+  await appendRows(con, 'zip_localities', medicare.zipLocalities.map((z) => [z.zip, z.locality, z.work, z.pe, z.mp]));
+  await con.run(`
+    CREATE OR REPLACE TABLE providers AS
+    SELECT p.*, z.medicare_locality, z.gpci_work, z.gpci_pe, z.gpci_mp FROM providers p LEFT JOIN zip_localities z USING (postal_code);
+    DROP TABLE zip_localities;`);
 }
 
 /**
@@ -211,19 +230,16 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
                    ${opt('category')} AS category, ${opt('description')} AS description, ${opt('keywords')} AS keywords
                  FROM read_csv('${inputs.services.replace(/'/g, "''")}', header = true, all_varchar = true)`;
   }
-  // metrics.md, Names and categories: services input, else the reference insurer's name, else the
-  // most frequent name among the files; category from the input, else from the code's range.
+  await addDescriptors(con, inputs);
+  // metrics.md, Names and categories: services input, else the CMS descriptor, else the most
+  // frequent name among the files, which is kept as published_name; category from the input, else
+  // from the code's range.
   await con.run(
     `CREATE TABLE services AS
      WITH items AS (
        SELECT i.billing_code, i.billing_code_type, i.name, i.description, s.insurer_id, s.snapshot
        FROM raw_items i JOIN sources s USING (source_id)
        WHERE i.billing_code_type IN (${types}) AND i.billing_code IN (${rated})),
-     ref AS (
-       SELECT billing_code, name FROM (
-         SELECT billing_code, name, max(snapshot) AS ms, count(*) AS c FROM items
-         WHERE insurer_id = $1 AND name IS NOT NULL GROUP BY ALL)
-       QUALIFY row_number() OVER (PARTITION BY billing_code ORDER BY ms DESC, c DESC, name) = 1),
      freq AS (
        SELECT billing_code, name FROM (SELECT billing_code, name, count(*) AS c FROM items WHERE name IS NOT NULL GROUP BY ALL)
        QUALIFY row_number() OVER (PARTITION BY billing_code ORDER BY c DESC, name) = 1),
@@ -234,15 +250,25 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
      codes AS (SELECT billing_code, min(billing_code_type) AS billing_code_type FROM items GROUP BY billing_code),
      o AS (${overrides})
      SELECT c.billing_code, c.billing_code_type,
-            coalesce(o.name, ref.name, freq.name, c.billing_code) AS name,
+            coalesce(o.name, d.descriptor, freq.name, c.billing_code) AS name,
             coalesce(o.category, ${categorySql('c.billing_code')}) AS category,
             coalesce(o.description, descr.description, '') AS description,
-            coalesce(o.keywords, '') AS keywords
-     FROM codes c LEFT JOIN o USING (billing_code) LEFT JOIN ref USING (billing_code)
+            coalesce(o.keywords, '') AS keywords,
+            freq.name AS published_name
+     FROM codes c LEFT JOIN o USING (billing_code) LEFT JOIN service_descriptors d USING (billing_code)
        LEFT JOIN freq USING (billing_code) LEFT JOIN descr USING (billing_code)
-     ORDER BY c.billing_code;`,
-    [inputs.referenceInsurer],
+     ORDER BY c.billing_code;
+     DROP TABLE service_descriptors;`,
   );
+}
+
+/**
+ * `service_descriptors(billing_code, descriptor)`: the CMS short descriptor of each code that has
+ * one (scripts/medicare/tables.ts; CPT descriptors only with the catalog's `cpt_descriptors`).
+ */
+async function addDescriptors(con: DuckDBConnection, inputs: TableInputs): Promise<void> {
+  await con.run('CREATE TABLE service_descriptors (billing_code VARCHAR, descriptor VARCHAR)');
+  await appendRows(con, 'service_descriptors', inputs.medicare.descriptors);
 }
 
 /** SQL of contract/metrics.ts categoryOfCode (metrics.md, Names and categories), from the same ranges. */
@@ -252,23 +278,58 @@ export function categorySql(col: string): string {
   return `CASE WHEN NOT regexp_full_match(${col}, '[0-9]{5}') THEN 'Other' ${whens} ELSE 'Other' END`;
 }
 
+/**
+ * `claims_input(billing_code, state, billing_class, claims_count)` from the claims-volume input:
+ * national sums (`state` ALL) and, with a `state` column, per-state sums; `billing_class`
+ * (`professional` | `institutional`) from the input's column, NULL without one (finishClaims
+ * splits those). A `billing_class` value other than the two fails, naming the file and the value.
+ * @throws when the file lacks a required column or has a bad billing_class.
+ */
 async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<boolean> {
   if (!inputs.claimsVolume) {
-    await con.run(`CREATE TABLE claims_volume (billing_code VARCHAR, state VARCHAR, claims_count INTEGER);`);
+    await con.run(`CREATE TABLE claims_input (billing_code VARCHAR, state VARCHAR, billing_class VARCHAR, claims_count INTEGER);`);
     return false;
   }
-  const cols = await requireColumns(con, inputs.claimsVolume, ['billing_code', 'claims_count']);
+  const file = inputs.claimsVolume;
+  const cols = await requireColumns(con, file, ['billing_code', 'claims_count']);
   const byState = cols.includes('state');
+  const byClass = cols.includes('billing_class');
   const src = `(SELECT trim(billing_code) AS billing_code, ${byState ? 'upper(trim(state))' : 'NULL'} AS state,
-                 CAST(claims_count AS DOUBLE) AS n
-               FROM read_csv('${inputs.claimsVolume.replace(/'/g, "''")}', header = true, all_varchar = true))`;
+                 ${byClass ? 'lower(trim(billing_class))' : 'NULL::VARCHAR'} AS billing_class, CAST(claims_count AS DOUBLE) AS n
+               FROM read_csv('${file.replace(/'/g, "''")}', header = true, all_varchar = true))`;
+  if (byClass) {
+    const bad = await con.runAndReadAll(`SELECT billing_class FROM ${src} WHERE billing_class IS NULL OR billing_class NOT IN ('professional', 'institutional') LIMIT 1`);
+    if (bad.getRows().length > 0) {
+      throw new Error(`${file}: column 'billing_class': '${String(bad.getRows()[0]![0] ?? '')}' is neither 'professional' nor 'institutional'`);
+    }
+  }
+  await con.run(`
+    CREATE TABLE claims_input AS
+    SELECT billing_code, '${ALL_STATES}' AS state, billing_class, CAST(sum(n) AS INTEGER) AS claims_count FROM ${src} GROUP BY billing_code, billing_class
+    ${byState ? `UNION ALL SELECT billing_code, state, billing_class, CAST(sum(n) AS INTEGER) FROM ${src}
+                 WHERE state IS NOT NULL AND state <> '' GROUP BY billing_code, state, billing_class` : ''};`);
+  return byState;
+}
+
+/**
+ * `claims_volume` from `claims_input` (metrics.md, Per comparison unit, claims_volume(s)): a row
+ * with a billing class as it is; one without goes to the professional class, and also to the
+ * institutional class when the OPPS Addendum B pays the code (`opps_paid`, validation.ts) or the
+ * code has no professional unit (no professional or `both` row in `price_stats`). Runs once
+ * `price_stats` is filled (write-dataset.ts).
+ * @throws when SQL fails.
+ */
+export async function finishClaims(con: DuckDBConnection): Promise<void> {
   await con.run(`
     CREATE TABLE claims_volume AS
-    SELECT billing_code, '${ALL_STATES}' AS state, CAST(sum(n) AS INTEGER) AS claims_count FROM ${src} GROUP BY billing_code
-    ${byState ? `UNION ALL SELECT billing_code, state, CAST(sum(n) AS INTEGER) FROM ${src}
-                 WHERE state IS NOT NULL AND state <> '' GROUP BY billing_code, state` : ''}
-    ORDER BY billing_code, state;`);
-  return byState;
+    SELECT billing_code, state, billing_class, CAST(sum(claims_count) AS INTEGER) AS claims_count FROM (
+      SELECT billing_code, state, billing_class, claims_count FROM claims_input WHERE billing_class IS NOT NULL
+      UNION ALL SELECT billing_code, state, 'professional', claims_count FROM claims_input WHERE billing_class IS NULL
+      UNION ALL SELECT billing_code, state, 'institutional', claims_count FROM claims_input c WHERE billing_class IS NULL
+        AND (billing_code IN (SELECT billing_code FROM opps_paid)
+             OR billing_code NOT IN (SELECT billing_code FROM price_stats WHERE billing_class IN ('professional', 'both'))))
+    GROUP BY ALL;
+    DROP TABLE claims_input;`);
 }
 
 /**

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Catalog } from '../../contract/catalog';
+import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/dataset';
 
 /** A catalog that cannot be used; the message names the file and the field. */
 export class CatalogError extends Error {
@@ -59,11 +60,23 @@ const catalogSchema = {
         states: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
       },
     },
+    validation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        min_ratio: { type: 'number', exclusiveMinimum: 0 },
+        max_ratio: { type: 'number', exclusiveMinimum: 0 },
+        source_min_ratio: { type: 'number', exclusiveMinimum: 0 },
+        outlier_factor: { type: 'number', exclusiveMinimum: 0 },
+        min_providers: { type: 'integer', exclusiveMinimum: 0 },
+      },
+    },
+    cpt_descriptors: { type: 'boolean' },
   },
 } as const;
 
 const KNOWN: Record<string, readonly string[]> = {
-  '': ['reference_insurer', 'insurers', 'npi_registry', 'claims_volume', 'services', 'filters'],
+  '': ['reference_insurer', 'insurers', 'npi_registry', 'claims_volume', 'services', 'filters', 'validation', 'cpt_descriptors'],
   insurer: ['id', 'name', 'short_name', 'market_share', 'member_count', 'regions', 'files'],
   file: ['snapshot', 'url', 'table_of_contents'],
   filters: ['billing_codes', 'states'],
@@ -85,6 +98,7 @@ export interface LoadedCatalog {
 function describe(file: string, e: ErrorObject): string {
   const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(root)';
   if (e.keyword === 'required') return `${file}: missing required field ${where === '(root)' ? '' : where + '.'}${String(e.params.missingProperty)}`;
+  if (e.keyword === 'additionalProperties') return `${file}: unknown setting ${where}.${String(e.params.additionalProperty)}`;
   return `${file}: field ${where} ${e.message ?? 'is invalid'}`;
 }
 
@@ -154,6 +168,10 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   }
   if (!validate(data)) throw new CatalogError(describe(catalogPath, validate.errors![0]!));
   const catalog = data as unknown as Catalog;
+  const v = validationSettings(catalog);
+  if (v.min_ratio >= v.max_ratio) {
+    throw new CatalogError(`${catalogPath}: field validation.min_ratio (${v.min_ratio}) must be below validation.max_ratio (${v.max_ratio})`);
+  }
   const warnings: string[] = [];
   unknownFields(catalog, '', '', warnings);
   unknownFields(catalog.filters, 'filters', 'filters.', warnings);
@@ -179,6 +197,14 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     warnings,
   };
+}
+
+/**
+ * The validation settings of a checked catalog: its `validation` keys over contract/dataset.ts
+ * DEFAULT_VALIDATION (metrics.md, Validation).
+ */
+export function validationSettings(catalog: Catalog): ValidationSettings {
+  return { ...DEFAULT_VALIDATION, ...catalog.validation };
 }
 
 /** Resolves a catalog path or URL against the catalog's directory (contracts.md §1). */

@@ -9,6 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from './price-values';
 import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from './spool';
+import { checkedColumns, ITEM_CHECK_COLUMNS } from './validation';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
@@ -162,8 +163,8 @@ export interface BucketPricesColumn {
   name: string;
   /** Its SQL over the prices (`p`, `i`, `s`: BucketPricesPlan.prices) and `join`. */
   sql: string;
-  /** A value column decoded by a join: the LEFT JOIN, aliased `v_<name>`. */
-  join?: string;
+  /** The LEFT JOINs its SQL needs (a value column's, aliased `v_<name>`; the benchmark's and the checks' of validation.ts); a join two columns need is made once. */
+  joins?: readonly string[];
   /** A value column left as text by planBucketEnums: its code (`s.<name>` or `p.<name>`), whose text BUCKET_TEXT holds. */
   textCode?: string;
 }
@@ -206,7 +207,7 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
   const isEnum = (column: string): boolean => types.has(enumType(column));
   const itemColumns = ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'];
   await con.run(`CREATE OR REPLACE TABLE bucket_items AS
-    SELECT source_id, item_id, bucket, item_order, billing_code, ps_series,
+    SELECT source_id, item_id, bucket, item_order, billing_code, ps_series, ${ITEM_CHECK_COLUMNS},
            ${itemColumns.map((c) => (isEnum(c) ? `CAST(${c} AS ${enumType(c)}) AS ${c}` : c)).join(', ')}
     FROM rate_items`);
   const shapes = Number((await con.runAndReadAll('SELECT count(*) FROM raw_shapes')).getRows()[0]![0]);
@@ -215,9 +216,12 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
   const made = await con.runAndReadAll(`SELECT 'VIEW' FROM duckdb_views() WHERE view_name = 'bucket_shapes' AND database_name = current_database()
     UNION ALL SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = 'bucket_shapes' AND database_name = current_database()`);
   for (const [was] of made.getRows()) await con.run(`DROP ${String(was)} bucket_shapes`);
+  // with the shape's comparison unit and benchmark kind (validation.ts shape_units), which a price's benchmark and checks join on
   await con.run(`CREATE ${kind} bucket_shapes AS
-    SELECT s.shape, ${PRICE_SHAPE_COLUMNS.map((c) => (isEnum(c) ? `v_${c}.value AS ${c}` : `s.${c}`)).join(', ')}
-    FROM raw_shapes s ${PRICE_SHAPE_COLUMNS.filter(isEnum).map((c) => `LEFT JOIN ${enumValues(c)} v_${c} ON v_${c}.code = s.${c}`).join(' ')}`);
+    SELECT s.shape, ${PRICE_SHAPE_COLUMNS.map((c) => (isEnum(c) ? `v_${c}.value AS ${c}` : `s.${c}`)).join(', ')},
+           u.unit_class, u.unit_kind, u.component, u.unit_setting, u.bench_unit
+    FROM raw_shapes s JOIN shape_units u ON u.shape = s.shape
+    ${PRICE_SHAPE_COLUMNS.filter(isEnum).map((c) => `LEFT JOIN ${enumValues(c)} v_${c} ON v_${c}.code = s.${c}`).join(' ')}`);
   // the table a value column's codes are in: bucket_shapes for a shape's, the price rows for the others
   const owner = (c: string): string => ((PRICE_SHAPE_COLUMNS as readonly string[]).includes(c) ? 's' : 'p');
   // a value column no price gives a value (setting, additional_information in many files) is NULL, no join
@@ -235,14 +239,15 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
     if (empty.has(c)) return { name: c, sql: 'CAST(NULL AS VARCHAR)' };
     if (!joined(c)) return { name: c, sql: `${owner(c)}.${c}` };
     const join = `LEFT JOIN ${isEnum(c) ? enumValues(c) : BUCKET_TEXT} v_${c} ON v_${c}.code = ${owner(c)}.${c}`;
-    return { name: c, sql: `v_${c}.value`, join, ...(isEnum(c) ? {} : { textCode: `${owner(c)}.${c}` }) };
+    return { name: c, sql: `v_${c}.value`, joins: [join], ...(isEnum(c) ? {} : { textCode: `${owner(c)}.${c}` }) };
   };
   const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => ({ name: c, sql: `i.${c}` }));
   const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
     'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? value(c) : { name: c, sql: `p.${c}` }));
+  const checked: BucketPricesColumn[] = await checkedColumns(con);
   return {
     prices: `raw_price_rows p JOIN bucket_items i ON i.source_id = p.source_id AND i.item_id = p.item_id JOIN bucket_shapes s ON s.shape = p.shape`,
-    columns: [...item, ...price],
+    columns: [...item, ...price, ...checked],
   };
 }
 
@@ -270,7 +275,7 @@ export function bucketPricesSql(plan: BucketPricesPlan, k: number, names?: reado
       WHERE code IN (SELECT unnest([${textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k})),`;
   return `WITH ${text} bucket_prices AS (
     SELECT ${columns.map((c) => `${c.sql} AS ${c.name}`).join(', ')}, i.item_order, p.rate_index, p.price_index
-    FROM ${plan.prices} ${columns.flatMap((c) => (c.join ? [c.join] : [])).join(' ')}
+    FROM ${plan.prices} ${[...new Set(columns.flatMap((c) => c.joins ?? []))].join(' ')}
     WHERE i.bucket = ${k})`;
 }
 

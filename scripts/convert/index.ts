@@ -4,13 +4,18 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DATASET_FORMAT, DATASET_FORMAT_VERSION, type DatasetManifest, type ManifestSource } from '../../contract/dataset';
+import type { DatasetManifest, ManifestSource } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
 import { unlink } from 'node:fs/promises';
 import os from 'node:os';
-import { loadCatalog, resolveLocation } from './catalog';
+import { loadCatalog, resolveLocation, validationSettings } from './catalog';
+import { medicareData } from './medicare-data';
+import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { prepareValidation } from './validation';
+import { fillSourceValidation, makeManifest, medicareManifest, noFailures } from './manifest-checks';
+import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
-import { openSpool, type Spool } from './spool';
+import { openSpool, sqlList, type Spool } from './spool';
 import { ParsePool, type SourceDone } from './parse-pool';
 import { readSource, type ReadSourceResult } from './read-source';
 import { openSources, type OpenedFile } from './open-sources';
@@ -26,7 +31,7 @@ import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.7.0';
+export const CONVERTER_VERSION = '0.8.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -175,6 +180,8 @@ async function spoolSource(c: SourceContext, url: string, file: PlannedFile, sou
     rate_rows: 0,
     unresolved_rate_rows: 0,
     provider_groups: 0,
+    validation: noFailures(),
+    median_medicare_pct: null,
     problems: problems.countFor(url),
     unresolved_provider_references: unresolvedRefs,
   };
@@ -263,7 +270,13 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const con = spool.con;
     await con.run('CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR)');
     for (const [id, ins, snap] of sourceRows) await con.run('INSERT INTO sources VALUES ($1, $2, $3)', [id, ins, snap]);
+    const settings = validationSettings(catalog);
+    const cptDescriptors = catalog.cpt_descriptors !== false;
+    const codes = (await con.runAndReadAll(`SELECT DISTINCT billing_code FROM raw_items WHERE billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)}) ORDER BY 1`))
+      .getRows().map((r) => String(r[0]));
+    const medicare = await medicareData({ codes, cptDescriptors });
     const { claimsByState } = await buildTables(con, {
+      medicare,
       referenceInsurer: catalog.reference_insurer,
       npiRegistry: catalog.npi_registry ? resolveLocation(baseDir, catalog.npi_registry) : undefined,
       claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
@@ -275,9 +288,14 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     // raw_groups' last reader was fillSourceCounts: its ~50 MB of uncompressed rows (1 GB benchmark
     // file) would otherwise hold DuckDB's memory limit through the last phase (write-dataset.ts)
     await con.run('DROP TABLE raw_groups');
+    await prepareValidation(con, medicare, settings);
     const tables = await writeDataset(spool.db, con, tmpDir);
+    await fillSourceValidation(con, tmpDir, tables.rates, sources);
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const manifest = await makeManifest(spool, { catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
+    const manifest = await makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
+    manifest.validation = settings;
+    manifest.medicare = medicareManifest(medicare, cptDescriptors);
+    manifest.headline = await headlineOf(con, manifest);
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
     spool.close();
     spool = null;
@@ -340,46 +358,3 @@ async function reportDanglingReferences(spool: Spool, sources: ManifestSource[],
   }
 }
 
-interface ManifestParts {
-  catalog: Catalog;
-  catalogSha: string;
-  createdAt: string;
-  tables: DatasetManifest['tables'];
-  sources: ManifestSource[];
-  problems: ProblemLog;
-  claimsByState: boolean;
-}
-
-async function makeManifest(spool: Spool, p: ManifestParts): Promise<DatasetManifest> {
-  const snapshots = [...new Set(p.sources.map((s) => s.snapshot))].sort();
-  return {
-    format: DATASET_FORMAT,
-    format_version: DATASET_FORMAT_VERSION,
-    created_at: p.createdAt,
-    converter_version: CONVERTER_VERSION,
-    catalog_sha256: p.catalogSha,
-    reference_insurer: p.catalog.reference_insurer,
-    snapshots,
-    insurers: p.catalog.insurers.map((i) => ({
-      id: i.id,
-      name: i.name,
-      short_name: i.short_name ?? i.name,
-      market_share: i.market_share ?? 0,
-      member_count: i.member_count ?? 0,
-      regions: i.regions ?? [],
-    })),
-    tables: p.tables,
-    sources: p.sources,
-    counts: {
-      // the rate rows of the rates parts' lists, as fillSourceCounts counts them
-      rate_rows: p.sources.reduce((a, s) => a + s.rate_rows, 0),
-      unresolved_rate_rows: p.sources.reduce((a, s) => a + s.unresolved_rate_rows, 0),
-      provider_groups: await scalar(spool, 'SELECT count(*) FROM resolved_groups WHERE kept'),
-      providers: p.tables.providers.rows,
-      services: p.tables.services.rows,
-      problems: p.problems.total,
-      unresolved_provider_references: p.sources.reduce((a, s) => a + (s.unresolved_provider_references ?? 0), 0),
-    },
-    claims_by_state: p.claimsByState,
-  };
-}

@@ -1,25 +1,22 @@
 /**
- * The loop at the heart of `price_stats` (metrics.md, Rows that count and Per service): for one
- * series (snapshot, insurer, billing code), the weighted median, row count and provider count of
- * its dollar rows per class selection and state, from its distinct provider-group rows, without
+ * The loop at the heart of `price_stats` (metrics.md, Rows that count and Per comparison unit):
+ * for one series (snapshot, insurer, comparison unit), the weighted median, row count and provider
+ * count of its dollar rows per selection and state, from its distinct provider-group rows, without
  * expanding them to one row per NPI (build-price-stats.ts says why the weights give the same
  * multiset). It replaces DuckDB's hash aggregates, sort and window over the expanded weights
  * (~1.2 s of one thread per 750k rate rows on the benchmark file) by two passes over the sorted
  * rows with dense typed arrays.
  *
- * Keys: a class selection `cs` (0 all, 1 professional + both, 2 institutional + both) and a state
- * `st` (0 the whole market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`.
- * A group row's class `cls` (0 other, 1 professional, 2 institutional, 3 both) enters the class
- * selections of CLASS_MASKS.
+ * Keys: a selection `cs` (0 the valid rates, 1 every dollar rate: validation off) and a state `st`
+ * (0 the whole market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`. A
+ * row's flag `cls` (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS.
  */
 
-import { CLASS_SELECTIONS } from '../../contract/dataset';
+/** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row both, a failed one only "validation off". */
+const SELECTION_MASKS = [0b11, 0b10] as const;
 
-/** Class selections a row of class `cls` enters, as a bit mask of cs (build-price-stats.ts `cls`). */
-const CLASS_MASKS = [0b001, 0b011, 0b101, 0b111] as const;
-
-/** Class selections (contract/dataset.ts CLASS_SELECTIONS: all, professional, institutional); cs indexes them. */
-export const CLASS_SELECTION_COUNT = CLASS_SELECTIONS.length;
+/** Selections: 0 the valid rates (metrics.md, Validation), 1 every dollar rate (the headline with validation off). */
+export const SELECTION_COUNT = 2;
 
 /**
  * Who a provider group stands for, by `gid` (build-tables.ts resolved_groups), as compressed rows:
@@ -59,13 +56,13 @@ export interface SeriesRows {
   v: Float64Array[];
   /** Rows used. */
   n: number;
-  /** The class, 0..3 (CLASS_MASKS), of each vid: a vid includes the billing class. */
+  /** The validation flag, 0 or 1 (SELECTION_MASKS), of each vid: a vid includes it. */
   clsOfVid: Uint8Array;
   /** Every vid is below it. */
   vids: number;
 }
 
-/** Called once per (class selection, state) with dollar rows: median USD, rows, providers. */
+/** Called once per (selection, state) with dollar rows: median USD, rows, providers. */
 export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number) => void;
 
 /** The fields of a group's record in SeriesMedians' `groups` (GROUP_FIELDS integers per gid). */
@@ -78,11 +75,11 @@ const enum GroupField {
   /** Its one weight entry's state and count, when it has exactly one of at most 2^31 - 1; OnlyN -1 otherwise. */
   OnlySt = 3,
   OnlyN = 4,
-  /** Three stamps, one per class selection: the series that last counted its providers. */
+  /** A stamp per selection: the series that last counted its providers. */
   Seen = 5,
 }
 
-/** Integers per group in SeriesMedians' `groups`: GroupField's 5 + CLASS_SELECTION_COUNT stamps (8: half a cache line). */
+/** Integers per group in SeriesMedians' `groups`: GroupField's 5 + SELECTION_COUNT stamps, padded to 8 (half a cache line). */
 const GROUP_FIELDS = 8;
 
 /** SeriesMedians' per-group records of membership `m` (GroupField), stamps 0. */
@@ -147,7 +144,7 @@ export class SeriesMedians {
   /** @throws RangeError when the arrays cannot be allocated. */
   constructor(m: Membership) {
     this.m = m;
-    this.keys = CLASS_SELECTION_COUNT * m.stateCount;
+    this.keys = SELECTION_COUNT * m.stateCount;
     this.total = new Float64Array(this.keys);
     this.cum = new Float64Array(this.keys);
     this.providers = new Float64Array(this.keys);
@@ -158,7 +155,7 @@ export class SeriesMedians {
     this.runStamp = new Int32Array(this.keys);
     this.runTouched = new Int32Array(this.keys);
     this.groups = packGroups(m);
-    this.seenShared = new Int32Array(CLASS_SELECTION_COUNT * m.pidCount);
+    this.seenShared = new Int32Array(SELECTION_COUNT * m.pidCount);
     this.runPid = new Int32Array(m.pidCount);
     this.runPidVid = new Int32Array(m.pidCount);
   }
@@ -236,7 +233,7 @@ export class SeriesMedians {
         if (g === lastG && x === lastX) continue; // an identical row counts once
         lastG = g;
         lastX = x;
-        const mask = CLASS_MASKS[clsOfVid[x]!]!;
+        const mask = SELECTION_MASKS[clsOfVid[x]!]!;
         const at = g * GROUP_FIELDS;
         const w0 = groups[at + GroupField.WeightStart]!;
         const w1 = groups[at + GroupField.WeightEnd]!;
@@ -245,7 +242,7 @@ export class SeriesMedians {
         const n1 = groups[at + GroupField.OnlyN]!;
         if (w1 > w0) {
           if (first) {
-            for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+            for (let cs = 0; cs < SELECTION_COUNT; cs++) {
               if ((mask & (1 << cs)) === 0) continue;
               const base = cs * s;
               const seen = groups[at + GroupField.Seen + cs] === stamp;
@@ -275,7 +272,7 @@ export class SeriesMedians {
               }
             }
           } else {
-            for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+            for (let cs = 0; cs < SELECTION_COUNT; cs++) {
               if ((mask & (1 << cs)) === 0) continue;
               const base = cs * s;
               for (let k = w0; k < w1; k++) {
@@ -363,7 +360,7 @@ export class SeriesMedians {
         this.runPairs.add(pair);
       }
       const st = sharedSt[k]!;
-      for (let cs = 0; cs < CLASS_SELECTION_COUNT; cs++) {
+      for (let cs = 0; cs < SELECTION_COUNT; cs++) {
         if ((mask & (1 << cs)) === 0) continue;
         const base = cs * s;
         this.add(base, 1, first);

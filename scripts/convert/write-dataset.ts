@@ -18,6 +18,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../contract/dataset';
 import { MEDIANS_COLUMNS, preparePriceStats } from './build-price-stats';
 import { bucketCount, bucketPricesPlan, bucketPricesSql } from './code-buckets';
+import { finishClaims } from './build-tables';
 import { mkdir } from 'node:fs/promises';
 import { connectSpool, DUCKDB_MEMORY_LIMIT } from './spool';
 import path from 'node:path';
@@ -43,6 +44,9 @@ const CONNECTIONS = 2;
  * memory limit (spool.ts), which then spilled and reloaded blocks, zstd-compressed, at every bucket.
  */
 const FIRST_TABLES: ReadonlySet<Exclude<TableName, 'rates'>> = new Set(['provider_groups', 'providers'] as const);
+
+/** The tables written after the buckets: `rates` (their parts), `price_stats` (their statistics) and `claims_volume` (split by the units of price_stats: build-tables.ts finishClaims). */
+const LAST_TABLES: ReadonlySet<TableName> = new Set(['rates', 'price_stats', 'claims_volume'] as const);
 
 /** A task of the phase, run on whichever connection is free. */
 export type Task<C> = (con: C) => Promise<void>;
@@ -113,7 +117,8 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   }
   // the other tables that do not wait for the statistics, last: short tasks even out the two connections' ends
   for (const name of TABLE_NAMES) {
-    if (name !== 'rates' && name !== 'price_stats' && !FIRST_TABLES.has(name)) tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
+    if (name === 'rates' || LAST_TABLES.has(name) || FIRST_TABLES.has(name)) continue;
+    tasks.push(async (c) => { out[name] = await writeTable(c, name, outDir); });
   }
   const others: DuckDBConnection[] = [];
   try {
@@ -126,7 +131,9 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
     await con.run(`SET memory_limit = '${DUCKDB_MEMORY_LIMIT}'`);
   }
   await stats.finish(con);
+  await finishClaims(con);
   out.price_stats = await writeTable(con, 'price_stats', outDir);
+  out.claims_volume = await writeTable(con, 'claims_volume', outDir);
   out.rates = await describeRates(con, outDir, rows);
   return Object.fromEntries(TABLE_NAMES.map((n) => [n, out[n]])) as Record<TableName, ManifestTable>;
 }

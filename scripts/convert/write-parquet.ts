@@ -45,8 +45,9 @@ const ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   provider_groups: 'provider_group_key, provider_id, npi, tin_type, tin_value',
   providers: 'provider_id',
   services: 'billing_code',
-  claims_volume: 'billing_code, state',
-  price_stats: 'billing_code, snapshot, insurer_id, class_selection, state',
+  claims_volume: 'billing_code, state, billing_class',
+  price_stats: 'billing_code, snapshot, insurer_id, billing_class, component, setting, state',
+  medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
 
 /** SHA-256 of a file, hex, streamed. */

@@ -6,8 +6,10 @@
  * (about 10 on average: 1 + floor(49 u^4), mean 1 + 49/5 = 10.8), then `in_network[]` items of
  * about `itemBytes` each, one of which (index 1) is a single item of about `bigItemBytes`; every
  * negotiated rate names 1 to 5 provider references and carries 1 to 3 prices. Billing codes are
- * unique per item: `String(20000 + i)` for item i; `keptCodes` lists every 20th (5 % of the items,
- * item 0 included, the big item excluded).
+ * unique per item: `String(20000 + i)` for item i, or with `codes`, the i-th of them (priced from
+ * its amount); `keptCodes` lists every 20th (5 % of the items, item 0 included, the big item
+ * excluded). With `sharedWith`, every other provider group has the NPIs of the same group of the
+ * file of that seed: two insurers that contract with some of the same providers.
  */
 import { mulberry32 } from '../../contract/prng';
 import { createWriteStream } from 'node:fs';
@@ -26,6 +28,15 @@ export interface LargeMrfOptions {
    * case of the value codes (price-values.ts); the rest of the file is the same as without it.
    */
   freeText?: boolean;
+  /**
+   * Real codes with a reference amount (USD; the PFS non-facility amount, bench/pfs-codes.ts): item i
+   * bills codes[i] (codes[i mod length] past the end) and its prices are that amount times a
+   * factor drawn log-uniformly in 0.6-12 (inside the 0.3-30x validation bounds also where the
+   * facility or OPPS amount applies). Without it, codes 20000, 20001, ... at $10-$1,000.
+   */
+  codes?: ReadonlyArray<{ code: string; amount: number }>;
+  /** The seed of another file whose even-numbered provider groups this file's repeat (same NPIs and TIN). */
+  sharedWith?: number;
 }
 
 /** What was written. */
@@ -71,22 +82,31 @@ export async function generateLargeMrf(outPath: string, o: LargeMrfOptions): Pro
   const res: LargeMrfResult = { jsonBytes: 0, items: 0, prices: 0, rateRows: 0, keptCodes: [] };
   await put('{"reporting_entity_name":"Bench Health Plan","reporting_entity_type":"health insurance issuer",' +
     '"last_updated_on":"2025-01-01","version":"1.0.0","provider_references":[');
-  for (let g = 0; g < refs; g++) {
-    const n = 1 + Math.floor(49 * rnd() ** 4);
+  // the other file's groups replayed draw for draw: its provider section is the first thing its generator draws
+  const other = o.sharedWith === undefined ? null : prng(o.sharedWith);
+  const groupOf = (r: () => number): number[] => {
+    const n = 1 + Math.floor(49 * r() ** 4);
     const npis: number[] = [];
-    for (let k = 0; k < n; k++) npis.push(1000000000 + Math.floor(rnd() * 8999999999));
+    for (let k = 0; k < n; k++) npis.push(1000000000 + Math.floor(r() * 8999999999));
+    return npis;
+  };
+  for (let g = 0; g < refs; g++) {
+    const theirs = other ? groupOf(other) : null;
+    const mine = groupOf(rnd);
+    const npis = theirs && g % 2 === 0 ? theirs : mine;
     const tin = `${10 + (g % 89)}-${String(1000000 + g).slice(-7)}`;
     await put(`${g ? ',' : ''}{"provider_group_id":${g},"provider_groups":[{"npi":[${npis.join(',')}],"tin":{"type":"ein","value":"${tin}"}}]}`);
   }
   await put('],"in_network":[');
-  const rate = (): string => {
+  const rate = (amount: number | null): string => {
     const k = 1 + Math.floor(rnd() * 5);
     const ids: number[] = [];
     for (let j = 0; j < k; j++) ids.push(Math.floor(rnd() * refs));
     const p = 1 + Math.floor(rnd() * 3);
     const prices: string[] = [];
     for (let j = 0; j < p; j++) {
-      prices.push(`{"negotiated_type":"${TYPES[Math.floor(rnd() * TYPES.length)]}","negotiated_rate":${(10 + rnd() * 990).toFixed(2)},` +
+      const value = amount === null ? 10 + rnd() * 990 : amount * Math.exp(Math.log(0.6) + rnd() * Math.log(20));
+      prices.push(`{"negotiated_type":"${TYPES[Math.floor(rnd() * TYPES.length)]}","negotiated_rate":${value.toFixed(2)},` +
         `"expiration_date":"9999-12-31","service_code":[${POS[Math.floor(rnd() * POS.length)]}],` +
         `"billing_class":"${CLASSES[Math.floor(rnd() * CLASSES.length)]}","billing_code_modifier":[]` +
         (o.freeText ? `,"additional_information":"Rate note ${res.prices + j} applies to this contract only"}` : '}'));
@@ -96,14 +116,15 @@ export async function generateLargeMrf(outPath: string, o: LargeMrfOptions): Pro
     return `{"provider_references":[${ids.join(',')}],"negotiated_prices":[${prices.join(',')}]}`;
   };
   for (let i = 0; jsonBytes + buf.length < o.targetBytes || i < 2; i++) {
-    const code = String(20000 + i);
+    const real = o.codes && o.codes.length > 0 ? o.codes[i % o.codes.length]! : null;
+    const code = real ? real.code : String(20000 + i);
     if (i % 20 === 0) res.keptCodes.push(code);
     await put(`${i ? ',' : ''}{"negotiation_arrangement":"ffs","name":"Service ${code}","billing_code_type":"CPT",` +
       `"billing_code_type_version":"2025","billing_code":"${code}","description":"Generated service ${code}","negotiated_rates":[`);
     const size = i === 1 && bigItem > 0 ? bigItem : itemBytes * (0.5 + rnd());
     let written = 0;
     for (let r = 0; written < size; r++) {
-      const text = (r ? ',' : '') + rate();
+      const text = (r ? ',' : '') + rate(real ? real.amount : null);
       written += text.length;
       await put(text);
     }

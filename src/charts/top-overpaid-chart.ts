@@ -13,6 +13,10 @@ export interface OverpaidServiceRow {
   serviceCode: string;
   /** Percent above the market average. */
   variance: number;
+  /** A bar's key when one code has several bars (live: `code|class|component|setting`); default serviceName. */
+  key?: string;
+  /** The comparison unit, e.g. 'Prof · Global · Non-fac': in the tooltip, and in the label when the code has several bars. */
+  unit?: string;
 }
 
 /** Axis domain of the chart, percent (product-spec §9). */
@@ -33,22 +37,29 @@ export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: T
   // 12 px, after the 16 px of tick and gap.
   const marginLeft = base.width < 480 ? Math.round(base.width * 0.5) : Math.min(280, Math.round(base.width * 0.42));
   const chars = Math.floor((marginLeft - 16) / 7.6);
-  const codeOf = new Map(data.map((d) => [d.serviceName, d.serviceCode]));
-  const label = (name: string) => truncate(base.width >= 560 ? `${codeOf.get(name) ?? ''} ${name}` : name, chars);
+  const keyOf = (d: OverpaidServiceRow) => d.key ?? d.serviceName;
+  const byKey = new Map(data.map((d) => [keyOf(d), d]));
+  const repeated = new Set(data.filter((d, i) => data.findIndex((e) => e.serviceCode === d.serviceCode) !== i).map((d) => d.serviceCode));
+  const label = (key: string) => {
+    const d = byKey.get(key);
+    if (!d) return key;
+    const unit = d.unit && repeated.has(d.serviceCode) ? ` (${d.unit})` : '';
+    return truncate(base.width >= 560 ? `${d.serviceCode} ${d.serviceName}${unit}` : `${d.serviceName}${unit}`, chars);
+  };
   return Plot.plot({
     ...base,
     height: 40 + data.length * 30,
     marginLeft,
     marginRight: 48,
     x: { domain: options.domain ?? TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },
-    y: { domain: data.map((d) => d.serviceName), label: null, tickFormat: label },
+    y: { domain: data.map(keyOf), label: null, tickFormat: label },
     marks: [
-      Plot.barX(data, { x: 'variance', y: 'serviceName', fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2, ...(options.href ? { href: options.href } : {}) }),
-      Plot.text(data, { x: 'variance', y: 'serviceName', text: (d: OverpaidServiceRow) => formatPercent(d.variance), dx: 4, textAnchor: 'start', fill: CHART_COLORS.muted }),
+      Plot.barX(data, { x: 'variance', y: keyOf, fill: CHART_COLORS.bad, fillOpacity: 0.85, rx: 2, ...(options.href ? { href: options.href } : {}) }),
+      Plot.text(data, { x: 'variance', y: keyOf, text: (d: OverpaidServiceRow) => formatPercent(d.variance), dx: 4, textAnchor: 'start', fill: CHART_COLORS.muted }),
       Plot.ruleX([0]),
       Plot.tip(data, Plot.pointerY({
-        x: 'variance', y: 'serviceName', pointerEvents: 'none', // a click goes to the bar under the tip
-        title: (d: OverpaidServiceRow) => `${d.serviceName}\nCPT ${d.serviceCode}\n${formatPercent(d.variance)} above market`,
+        x: 'variance', y: keyOf, pointerEvents: 'none', // a click goes to the bar under the tip
+        title: (d: OverpaidServiceRow) => `${d.serviceName}\nCPT ${d.serviceCode}${d.unit ? ` · ${d.unit}` : ''}\n${formatPercent(d.variance)} above market`,
       })),
     ],
   });

@@ -1,19 +1,25 @@
 /**
  * /data-coverage: what the live numbers rest on, from `GET /api/coverage` (the dataset's
- * manifest.json and report.json): per insurer and snapshot the files, rate rows, unresolved rate
- * rows and provider references, and problems; then every file with its reporting entity,
- * `last_updated_on`, schema version and problem codes; the files a table of contents listed that
- * could not be read; the converter's warnings. Both tables export as CSV.
+ * manifest.json and report.json): the headline Average Overpayment with validation and without
+ * (the effect of the rules in one line), the validation settings and the CMS reference data used;
+ * per insurer and snapshot the files, rate rows, unresolved rate rows and provider references,
+ * problems and failed rates; per file its rates by validation reason and its median % of
+ * Medicare; then every file with its reporting entity, `last_updated_on`, schema version and
+ * problem codes; the files a table of contents listed that could not be read; the converter's
+ * warnings. The tables export as CSV.
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { CoverageGroup, CoverageSource } from '../../contract/api';
-import { formatCount } from '../../contract/format';
+import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
+import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../contract/dataset';
+import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
 import { ExportCsvButton } from '../components/live/ExportCsvButton';
+import { validationLabel } from '../components/live/unit-format';
 import { useApi } from '../components/live/use-api';
 import { DataTable, type Column } from '../components/table/DataTable';
 import '../styles/screens.css';
 import '../components/live/live.css';
+import '../components/live/unit.css';
 
 const count = (n: number) => formatCount(n);
 /** Bytes in kB below 1 MB, else MB (decimal units). */
@@ -31,7 +37,56 @@ const GROUP_COLUMNS: Column<CoverageGroup>[] = [
   { key: 'refs', header: 'Unresolved references', cell: (g) => count(g.unresolved_provider_references), sortValue: (g) => g.unresolved_provider_references, align: 'right' },
   { key: 'groups', header: 'Provider groups', cell: (g) => count(g.provider_groups), sortValue: (g) => g.provider_groups, align: 'right' },
   { key: 'problems', header: 'Problems', cell: (g) => count(g.problems), sortValue: (g) => g.problems, align: 'right' },
+  { key: 'failed', header: 'Failed validation', cell: (g) => count(failedOf(g.validation)), sortValue: (g) => failedOf(g.validation), align: 'right' },
 ];
+
+/** Rates that failed validation, every reason added up. */
+const failedOf = (v: Record<ValidationReason, number>) => VALIDATION_REASONS.reduce((a, r) => a + v[r], 0);
+
+/** Per file: its rates by validation reason and its median % of Medicare (metrics.md, Validation). */
+function validationColumns(settings: ValidationSettings): Column<CoverageSource>[] {
+  return [
+    { key: 'file', header: 'File', rowHeader: true, sortValue: (s) => s.url, cell: (s) => (
+      <><span className="live-source__url">{`#${s.source_id} ${s.url}`}</span><small className="live-sub">{`${s.insurer_id} · ${s.snapshot}`}</small></>
+    ) },
+    { key: 'rows', header: 'Rate rows', cell: (s) => count(s.rate_rows), sortValue: (s) => s.rate_rows, align: 'right' },
+    ...VALIDATION_REASONS.map((r): Column<CoverageSource> => ({
+      key: r, header: validationLabel(r, settings), cell: (s) => count(s.validation[r]), sortValue: (s) => s.validation[r], align: 'right',
+    })),
+    { key: 'median', header: 'Median % of Medicare', cell: (s) => formatPercent(s.median_medicare_pct), sortValue: (s) => s.median_medicare_pct, align: 'right' },
+  ];
+}
+
+/** The headline Average Overpayment with and without validation, in one sentence. */
+function HeadlineLine({ c }: { c: CoverageResult }): ReactElement {
+  const h = c.headline;
+  return (
+    <p className="live-headline" data-testid="validation-headline">
+      {`Average Overpayment, ${h.snapshot || 'latest month'}: `}
+      <strong>{`${formatSignedPercent(h.avg_overpayment_validated)} with validation`}</strong>
+      {', '}
+      <strong>{`${formatSignedPercent(h.avg_overpayment_unvalidated)} without`}</strong>
+      <span className="muted">
+        {' (national, every competitor, every comparison unit; "without" counts every dollar rate and keeps low-confidence units).'}
+      </span>
+    </p>
+  );
+}
+
+/** The settings the conversion validated with (manifest `validation`). */
+function ValidationSettingsList({ v }: { v: ValidationSettings }): ReactElement {
+  const x = (n: number) => `${Number(n.toPrecision(6))}x`;
+  return (
+    <dl className="counters" aria-label="Validation settings used">
+      <div><dt>Lower bound</dt><dd>{`${x(v.min_ratio)} Medicare`}</dd></div>
+      <div><dt>Upper bound</dt><dd>{`${x(v.max_ratio)} Medicare`}</dd></div>
+      <div><dt>Source check</dt><dd>{`median under ${x(v.source_min_ratio)} Medicare`}</dd></div>
+      <div><dt>Outlier factor</dt><dd>{x(v.outlier_factor)}</dd></div>
+      <div><dt>Min providers</dt><dd>{formatCount(v.min_providers)}</dd></div>
+    </dl>
+  );
+}
+
 
 const SOURCE_COLUMNS: Column<CoverageSource>[] = [
   { key: 'file', header: 'File', rowHeader: true, sortValue: (s) => s.url, cell: (s) => (
@@ -86,16 +141,45 @@ export function DataCoverage(): ReactElement {
               <div><dt>Providers</dt><dd>{count(c.counts.providers)}</dd></div>
               <div><dt>Services</dt><dd>{count(c.counts.services)}</dd></div>
               <div><dt>Problems</dt><dd>{count(c.report.problems_total)}</dd></div>
+              <div><dt>Failed validation</dt><dd>{count(c.sources.reduce((a, s) => a + failedOf(s.validation), 0))}</dd></div>
             </dl>
             {!c.report.available && <p className="live-error" role="note">{`report.json could not be read (${c.report.reason ?? 'unknown reason'}): problem codes and failed files are not shown.`}</p>}
+          </div>
+
+          <div className="section panel">
+            <div className="section__head">
+              <h2>Validation</h2>
+              <p><Link to="/methodology#validation">The checks</Link> · <Link to="/methodology#medicare">the Medicare benchmark</Link></p>
+            </div>
+            <HeadlineLine c={c} />
+            <h3 className="live-coverage__sub">Settings used by this conversion</h3>
+            <ValidationSettingsList v={c.validation} />
+            <p className="muted live-coverage__cms">
+              {`Medicare benchmark: CMS ${c.medicare.year} fee schedules, conversion factor $${c.medicare.conversion_factor} per RVU, ${formatCount(c.medicare.files.length)} reference files.`}
+            </p>
+          </div>
+
+          <div className="panel cmp-results">
+            <div className="section__head live-bar">
+              <div><h2>Validation per file</h2><p>Dollar rates of services that failed each check (listed on screens, never counted), and the median % of Medicare of the valid ones</p></div>
+              <ExportCsvButton fileName="data-coverage_validation.csv" build={() => ({
+                header: ['source_id', 'insurer_id', 'snapshot', 'url', 'rate_rows', ...VALIDATION_REASONS, 'median_medicare_pct'],
+                rows: c.sources.map((s) => [s.source_id, s.insurer_id, s.snapshot, s.url, s.rate_rows, ...VALIDATION_REASONS.map((r) => s.validation[r]),
+                  s.median_medicare_pct]),
+              })} />
+            </div>
+            <DataTable className="live-coverage-validation" caption="Validation per file" columns={validationColumns(c.validation)} rows={c.sources}
+              rowKey={(s) => String(s.source_id)} />
           </div>
 
           <div className="panel cmp-results">
             <div className="section__head live-bar">
               <div><h2>Per insurer and snapshot</h2><p>Sums over each insurer's files of that month</p></div>
               <ExportCsvButton fileName="data-coverage_per-insurer.csv" build={() => ({
-                header: ['insurer_id', 'insurer_name', 'snapshot', 'files', 'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'provider_groups', 'problems'],
-                rows: c.groups.map((g) => [g.insurer_id, g.insurer_name, g.snapshot, g.files, g.rate_rows, g.unresolved_rate_rows, g.unresolved_provider_references, g.provider_groups, g.problems]),
+                header: ['insurer_id', 'insurer_name', 'snapshot', 'files', 'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'provider_groups', 'problems',
+                  ...VALIDATION_REASONS],
+                rows: c.groups.map((g) => [g.insurer_id, g.insurer_name, g.snapshot, g.files, g.rate_rows, g.unresolved_rate_rows, g.unresolved_provider_references, g.provider_groups, g.problems,
+                  ...VALIDATION_REASONS.map((r) => g.validation[r])]),
               })} />
             </div>
             <DataTable caption="Coverage per insurer and snapshot" columns={GROUP_COLUMNS} rows={c.groups} rowKey={(g) => `${g.insurer_id}|${g.snapshot}`} />

@@ -5,7 +5,9 @@
  * category, 'Show only overpaying services', Professional/Institutional, the three sorts, the
  * results table with Previous/Next, 'Page n' and rows per page. Every filter is in the URL
  * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
- * cover the whole filtered set. Each median opens the rate rows behind it; the table exports as CSV.
+ * cover the whole filtered set. One row per comparison unit (class, component, setting), with its
+ * '% of Medicare' beside each price and a 'low confidence' mark when thin; each median opens the
+ * rate rows of its unit behind it; the table exports as CSV.
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -88,6 +90,7 @@ export function LiveComparison(): ReactElement {
   const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
   const loading = pricing.status === 'loading' || insurers.status === 'loading';
   const records = result?.records ?? [];
+  const thinShown = records.filter((r) => r.thin).length;
   const retryToFirst = () => {
     setState(withChange(state, { page: 0 }));
     setRetry((k) => k + 1);
@@ -149,6 +152,12 @@ export function LiveComparison(): ReactElement {
                   : noClass ? 'Select Professional or Institutional to see services.'
                     : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters`}
               </p>
+              {!loading && !noClass && thinShown > 0 && (
+                <p className="lc-results__count">
+                  {`${formatCount(thinShown)} of them low confidence (too few providers behind a price): listed, but left out of the summary cards. `}
+                  <Link className="live-method" to="/methodology#thin">Why</Link>
+                </p>
+              )}
             </div>
             <div className="live-bar__actions">
               <Link className="live-method" to="/methodology#overpayment">What the columns mean</Link>
@@ -173,7 +182,7 @@ export function LiveComparison(): ReactElement {
             .sort((a, b) => Number(b.id === trace.first) - Number(a.id === trace.first))
             .map((i) => ({ id: i.id, name: i.name }))}
           selection={{
-            ...(billingClassOf(state) && billingClassOf(state) !== 'all' ? { billing_class: billingClassOf(state)! } : {}),
+            billing_class: trace.record.billing_class, component: trace.record.component, setting: trace.record.setting,
             ...(state.providers.length ? { providers: state.providers } : {}),
           }}
           onClose={() => setTrace(null)} />

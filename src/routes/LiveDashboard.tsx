@@ -1,7 +1,8 @@
 /**
  * The live dashboard 'Data Comparison Tool (Live)' (/live-dashboard; product-spec §2 Dashboard
  * content, §7, §8) on the worker's /api: the three KPI cards and 'Top 10 Overpaid Services' from
- * `GET /api/service-pricing` (every service), 'Overpayment Trend Over Time' from
+ * `GET /api/service-pricing` (every comparison unit; the figures count the units with a variance
+ * that are not thin, and name a unit by its code and badges), 'Overpayment Trend Over Time' from
  * `GET /api/overpayment-trend`, 'Variance by Region' from `GET /api/regional-comparison` with
  * the state modal from `GET /api/regional-services`, and the alerts list. The charts' axes fit
  * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
@@ -17,6 +18,8 @@ import { AlertIcon, DollarIcon, TrendUpIcon } from '../components/Icons';
 import { comparisonPathOf, dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
+import { UnitBadges } from '../components/live/UnitParts';
+import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
 import { useApi } from '../components/live/use-api';
 import { UsStateMap } from '../components/map/UsStateMap';
 import { SummaryCard } from '../components/SummaryCard';
@@ -41,9 +44,13 @@ export function LiveDashboard(): ReactElement {
 
   const records = useMemo(() => pricing.data?.records ?? [], [pricing.data]);
   const kpis = useMemo(() => dashboardKpis(records), [records]);
+  const topRecords = useMemo(() => topOverpaid(records), [records]);
   const top: OverpaidServiceRow[] = useMemo(
-    () => topOverpaid(records).map((r) => ({ serviceName: r.service_name || r.service_code, serviceCode: r.service_code, variance: r.reference_variance })),
-    [records],
+    () => topRecords.map((r) => ({
+      serviceName: r.service_name || r.service_code, serviceCode: r.service_code, variance: r.reference_variance,
+      key: unitRowKey(r), unit: unitShortText(r),
+    })),
+    [topRecords],
   );
   const trendRows: TrendRow[] = useMemo(() => trend.data ?? [], [trend.data]);
   const topDomain = useMemo(() => fitDomain(top.map((t) => t.variance), true), [top]);
@@ -90,9 +97,11 @@ export function LiveDashboard(): ReactElement {
           <div className="card-grid">
             <SummaryCard title="Average Overpayment" value={formatSignedPercent(kpis.averageOverpayment)}
               tone={kpis.averageOverpayment !== null && kpis.averageOverpayment > 0 ? 'bad' : 'neutral'}
-              subtitle={`Claims-weighted over ${formatCount(kpis.withVariance)} services with a variance`} icon={<TrendUpIcon />} />
+              subtitle={`Claims-weighted over ${formatCount(kpis.withVariance)} services with a variance${kpis.thinLeftOut > 0
+                ? ` · ${formatCount(kpis.thinLeftOut)} low-confidence left out` : ''}`} icon={<TrendUpIcon />} />
             <SummaryCard title="Top Overpaid Service" value={kpis.top ? kpis.top.service_name || kpis.top.service_code : '-'}
-              subtitle={kpis.top ? `${kpis.top.billing_code_type} ${kpis.top.service_code} · ${formatSignedPercent(kpis.top.reference_variance)} against market` : 'No service has a variance'}
+              subtitle={kpis.top ? `${kpis.top.billing_code_type} ${kpis.top.service_code} · ${unitText(kpis.top)} · ${formatSignedPercent(kpis.top.reference_variance)} against market`
+                : 'No service has a variance'}
               icon={<AlertIcon />} />
             <SummaryCard title="Claims Above Market" value={formatPercent(kpis.claimsAboveMarket)}
               subtitle="Share of services priced above market" icon={<DollarIcon />} />
@@ -104,16 +113,17 @@ export function LiveDashboard(): ReactElement {
                 <h2>Top 10 Overpaid Services</h2>
                 <p>Percent against the market average · <Link to="/methodology#variance">variance</Link> · select a bar for its prices</p>
               </div>
-              {top.length === 0 ? <p className="live-status">No service has a variance.</p> : (
+              {top.length === 0 ? <p className="live-status">No service has a variance with enough providers behind it.</p> : (
                 <>
                   <PlotFigure chart={topChart} rows={top} label={`Top 10 Overpaid Services, bar chart, ${topDomain[0]} to ${topDomain[1]} percent`} />
                   <details className="live-top-links">
                     <summary>Open a service in the comparison</summary>
                     <ol>
-                      {top.map((t) => (
-                        <li key={t.serviceCode}>
-                          <Link to={comparisonPathOf(t.serviceCode, t.variance)}>{`${t.serviceCode} ${t.serviceName}`}</Link>
-                          <span className="live-top-links__value">{formatSignedPercent(t.variance)}</span>
+                      {topRecords.map((r) => (
+                        <li key={unitRowKey(r)}>
+                          <Link to={comparisonPathOf(r.service_code, r.reference_variance)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
+                          <span className="live-top-links__value">{formatSignedPercent(r.reference_variance)}</span>
+                          <span className="live-top-links__unit"><UnitBadges unit={r} /></span>
                         </li>
                       ))}
                     </ol>

@@ -3,19 +3,25 @@
  * search): Service Name, then Provider (typed ahead: one code can have 100,000 providers) and
  * Insurer once a service is chosen; changing the service clears both and reloads their lists;
  * Search is enabled only with all three. Results: Service, Provider, Insurer, Price, Reference
- * Price, Market Average, one row per rate variant with its billing class, negotiated type, place
- * of service and modifiers. The selection lives in the URL; list loads fail silently (§8).
+ * Price, Market Average, one row per rate variant with its '% of Medicare' (at the provider's
+ * locality, or national), its validation result (a failed rate is shown with its reason and enters
+ * neither Reference Price nor Market Average), its unit (class, component, setting), negotiated
+ * type, place of service and modifiers. The selection lives in the URL; list loads fail silently (§8).
  */
 import { useCallback, useId, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { PriceDetail, ProviderListItem } from '../../contract/api';
 import { formatCount, formatUsd } from '../../contract/format';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { apiGet } from '../api/client';
 import { Autocomplete, type SearchResult } from '../components/autocomplete/Autocomplete';
 import { CloseIcon } from '../components/Icons';
 import { ExportCsvButton } from '../components/live/ExportCsvButton';
 import { formatPrice } from '../components/live/price-detail-format';
-import { RateRowsDialog } from '../components/live/RateRowsDialog';
+import { RateRowsDialog, type RateRowsSelection } from '../components/live/RateRowsDialog';
+import { MedicarePct, UnitBadges, ValidationMark } from '../components/live/UnitParts';
+import { medicareBasisText, unitText } from '../components/live/unit-format';
+import { useValidationSettings } from '../components/live/use-validation-settings';
 import { useApi } from '../components/live/use-api';
 import { DataTable, type Column } from '../components/table/DataTable';
 import { exportFileName } from '../url-state/live-comparison-state';
@@ -26,11 +32,23 @@ import './Comparison.css';
 import './LiveComparison.css';
 import '../components/live/live.css';
 
-const rowKey = (d: PriceDetail) => `${d.billing_class}|${d.negotiated_type}|${d.service_codes}|${d.modifiers}|${d.price}`;
+const rowKey = (d: PriceDetail) => `${d.billing_class}|${d.component}|${d.setting}|${d.negotiated_type}|${d.service_codes}|${d.modifiers}|${d.price}`;
+const DOLLAR_TYPES: readonly string[] = DOLLAR_NEGOTIATED_TYPES;
+/** Whether a result row is a dollar rate (the only kind that is validated and has a '% of Medicare'). */
+const isDollar = (d: PriceDetail) => d.price_unit === 'usd' && DOLLAR_TYPES.includes(d.negotiated_type.toLowerCase()) && d.price > 0;
+
+/** The rate rows behind a result row: its unit at the provider (a class outside the three units: a class filter). */
+function unitSelection(d: PriceDetail, provider: string): RateRowsSelection {
+  const cls = d.billing_class.toLowerCase();
+  return cls === 'professional' || cls === 'institutional' || cls === 'both'
+    ? { providers: [provider], billing_class: cls, component: d.component, setting: d.setting }
+    : { providers: [provider] };
+}
 
 export function LiveSearch(): ReactElement {
   const [state, setState] = useUrlState(parseLiveSearch, writeLiveSearch);
   const [trace, setTrace] = useState<PriceDetail | null>(null);
+  const validation = useValidationSettings();
   const serviceId = useId();
   const insurerId = useId();
   const services = useApi('GET /api/service-names', {});
@@ -54,20 +72,26 @@ export function LiveSearch(): ReactElement {
   }, [sid]);
 
   const rows = details.data ?? [];
+  const failed = rows.filter((d) => d.validation !== null).length;
   const columns: Column<PriceDetail>[] = [
     { key: 'service', header: 'Service', cell: (d) => d.serviceName, rowHeader: true },
     { key: 'provider', header: 'Provider', cell: (d) => d.providerName },
     { key: 'insurer', header: 'Insurer', cell: (d) => d.insurerName },
     { key: 'price', header: 'Price', cell: (d) => formatPrice(d), sortValue: (d) => d.price, align: 'right' },
+    { key: 'medicare', header: '% of Medicare', align: 'right', sortValue: (d) => d.medicare_pct, cell: (d) => (d.medicare_pct === null ? null : (
+      <><MedicarePct value={d.medicare_pct} basis={d.medicare_basis} /><span className="medicare-basis">{medicareBasisText(d.medicare_basis)}</span></>
+    )) },
+    { key: 'validation', header: 'Validation', cell: (d) => <ValidationMark reason={d.validation} settings={validation} dollar={isDollar(d)} />,
+      sortValue: (d) => d.validation ?? '' },
     { key: 'reference', header: 'Reference Price', cell: (d) => formatUsd(d.referencePrice), sortValue: (d) => d.referencePrice, align: 'right' },
     { key: 'market', header: 'Market Average', cell: (d) => formatUsd(d.marketAverage), sortValue: (d) => d.marketAverage, align: 'right' },
-    { key: 'class', header: 'Billing class', cell: (d) => d.billing_class, sortValue: (d) => d.billing_class },
+    { key: 'unit', header: 'Unit', cell: (d) => <UnitBadges unit={d} />, sortValue: (d) => `${d.billing_class}|${d.component}|${d.setting}` },
     { key: 'type', header: 'Negotiated type', cell: (d) => d.negotiated_type, sortValue: (d) => d.negotiated_type },
     { key: 'pos', header: 'Place of service', cell: (d) => d.service_codes },
     { key: 'mods', header: 'Modifiers', cell: (d) => d.modifiers },
     { key: 'snapshot', header: 'Snapshot', cell: (d) => d.snapshot },
     { key: 'trace', header: 'Sources', cell: (d) => (
-      <button type="button" className="button live-small" aria-label={`Sources of the ${d.billing_class} ${d.negotiated_type} price`} onClick={() => setTrace(d)}>Sources</button>
+      <button type="button" className="button live-small" aria-label={`Sources of the ${unitText(d)} ${d.negotiated_type} price`} onClick={() => setTrace(d)}>Sources</button>
     ) },
   ];
 
@@ -129,25 +153,29 @@ export function LiveSearch(): ReactElement {
           <div className="section__head cmp-results__head live-bar">
             <div>
               <h2>Results</h2>
-              <p>{rows.length === 0 ? 'No rate of this insurer for this service at this provider.' : `${formatCount(rows.length)} rate variants`}</p>
+              <p>
+                {rows.length === 0 ? 'No rate of this insurer for this service at this provider.' : `${formatCount(rows.length)} rate variants`}
+                {failed > 0 && <span className="live-failed-count">{` · ${formatCount(failed)} failed validation: shown, but outside the reference price and market average`}</span>}
+              </p>
             </div>
             <ExportCsvButton disabled={rows.length === 0}
               fileName={exportFileName('live-search', [['service', state.service], ['provider', state.provider], ['insurer', state.insurer]])}
               build={() => ({
-                header: ['service', 'provider', 'insurer', 'price', 'price_unit', 'reference_price_usd', 'market_average_usd', 'billing_class',
-                  'negotiated_type', 'place_of_service', 'modifiers', 'snapshot'],
-                rows: rows.map((d) => [d.serviceName, d.providerName, d.insurerName, d.price, d.price_unit, d.referencePrice, d.marketAverage,
-                  d.billing_class, d.negotiated_type, d.service_codes, d.modifiers, d.snapshot]),
+                header: ['service', 'provider', 'insurer', 'price', 'price_unit', 'medicare_pct', 'medicare_basis', 'validation', 'reference_price_usd',
+                  'market_average_usd', 'billing_class', 'component', 'setting', 'negotiated_type', 'place_of_service', 'modifiers', 'snapshot'],
+                rows: rows.map((d) => [d.serviceName, d.providerName, d.insurerName, d.price, d.price_unit, d.medicare_pct, d.medicare_basis, d.validation,
+                  d.referencePrice, d.marketAverage, d.billing_class, d.component, d.setting, d.negotiated_type, d.service_codes, d.modifiers, d.snapshot]),
               })} />
           </div>
-          <DataTable caption="Price details" columns={columns} rows={rows} rowKey={rowKey} empty="No rate found." />
+          <DataTable caption="Price details" columns={columns} rows={rows} rowKey={rowKey} empty="No rate found."
+            rowClassName={(d) => (d.validation ? 'is-failed' : undefined)} />
         </div>
       )}
 
       {trace && state.service && state.provider && (
         <RateRowsDialog serviceCode={state.service} serviceName={trace.serviceName}
           insurers={[...(insurers.data ?? [])].sort((a, b) => Number(b.id === state.insurer) - Number(a.id === state.insurer))}
-          selection={{ providers: [state.provider], ...(trace.billing_class !== 'both' ? { billing_class: trace.billing_class as 'professional' | 'institutional' } : {}) }}
+          selection={unitSelection(trace, state.provider)}
           onClose={() => setTrace(null)} />
       )}
     </section>

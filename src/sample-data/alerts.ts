@@ -7,8 +7,9 @@ import type { Alert as AlertEntity, AlertSeverity, AlertType } from '../../contr
 
 export type { AlertSeverity, AlertType };
 
-/** A sample alert: the live Alert entity of contract/alert-rules.ts, acknowledgement fields optional. */
-export type Alert = Omit<AlertEntity, 'acknowledgedBy' | 'acknowledgedAt'> & { acknowledgedBy?: string; acknowledgedAt?: string };
+/** A sample alert: the live Alert entity of contract/alert-rules.ts, acknowledgement and unit fields optional. */
+export type Alert = Omit<AlertEntity, 'acknowledgedBy' | 'acknowledgedAt' | 'billingClass' | 'component' | 'setting'> &
+  Partial<Pick<AlertEntity, 'billingClass' | 'component' | 'setting'>> & { acknowledgedBy?: string; acknowledgedAt?: string };
 
 export const SAMPLE_ALERTS: readonly Alert[] = [
   { id: 'alert-1', type: 'price_spike', severity: 'high', title: 'Price spike on MRI Brain',

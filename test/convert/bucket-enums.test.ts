@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTables } from '../../scripts/convert/build-tables';
+import { buildWorkingTables } from './working-tables';
 import { BUCKET_PRICES_ORDER, ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, bucketPricesSql } from '../../scripts/convert/code-buckets';
 import { MEDIANS_COLUMNS } from '../../scripts/convert/build-price-stats';
 import { writeDataset } from '../../scripts/convert/write-dataset';
@@ -59,7 +59,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
     await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
-    await buildTables(spool.con, { referenceInsurer: 'a' });
+    await buildWorkingTables(spool.con, { referenceInsurer: 'a' });
     if (!withEnums) {
       const t = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
       for (const [name] of t.getRows()) await spool.con.run(`DROP TYPE ${String(name)}`);
@@ -128,8 +128,10 @@ describe('ENUM columns of a bucket', () => {
     expect(enumed.rates).toHaveLength(PRICES);
     expect(enumed.rates).toEqual(plain.rates);
     // columns: billing_code, billing_code_type, snapshot, insurer_id, source_id, billing_class, negotiated_type,
-    // negotiated_rate, provider_group_ids, service_codes, modifiers, expiration_date, setting, arrangement, information
-    expect(enumed.rates[0]).toEqual(['99213', 'CPT', '2025-01', 'a', 0, 'institutional', 'negotiated', 10, ['g1'], '11,22', '', '', null, 'ffs', 'note "0", see']);
+    // negotiated_rate, provider_group_ids, service_codes, modifiers, expiration_date, setting, arrangement, information,
+    // medicare_rate (institutional 99213: G0463's $128.87), validation ($10 is 0.08 x Medicare)
+    expect(enumed.rates[0]).toEqual(['99213', 'CPT', '2025-01', 'a', 0, 'institutional', 'negotiated', 10, ['g1'], '11,22', '', '', null, 'ffs',
+      'note "0", see', 128.87, 'below_benchmark']);
     expect(enumed.rates.filter((r) => r[0] === '99214' && r[2] === '2025-01').length).toBe(Math.floor(PRICES / 2));
     expect(enumed.rates.map((r) => r[11])).toContain('2026-12-31');
     expect(enumed.rates.filter((r) => r[11] === null).length).toBe(Math.floor((PRICES + 0) / 3));
@@ -172,7 +174,7 @@ describe('a value column of many codes', () => {
         statements.push(sql.replace(/\s+/g, ' '));
         return run(sql, ...rest);
       };
-      await buildTables(spool.con, { referenceInsurer: 'a', bucketRows: 500 });
+      await buildWorkingTables(spool.con, { referenceInsurer: 'a', bucketRows: 500 });
       spool.con.run = run;
       expect(statements.some((s) => s.includes('DISTINCT additional_information'))).toBe(false);
       expect(statements.some((s) => s.includes('DISTINCT billing_class'))).toBe(true);

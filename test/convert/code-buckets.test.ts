@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTables } from '../../scripts/convert/build-tables';
+import { buildWorkingTables } from './working-tables';
 import { planCodeBuckets } from '../../scripts/convert/code-buckets';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
@@ -38,11 +38,12 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
     await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR); INSERT INTO sources VALUES (0, 'a', '2025-01');`);
-    await buildTables(spool.con, { referenceInsurer: 'a', bucketRows });
+    // prices of $10-$41: valid only with a lower bound under 0.11 x Medicare (99213: $88.95)
+    await buildWorkingTables(spool.con, { referenceInsurer: 'a', bucketRows, validation: { min_ratio: 0.01 } });
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
     const tables = await writeDataset(spool.db, spool.con, out);
-    const stats = (await spool.con.runAndReadAll(`SELECT billing_code, class_selection, state, median_rate, rate_count, provider_count
+    const stats = (await spool.con.runAndReadAll(`SELECT billing_code, billing_class, state, median_rate, rate_count, provider_count
       FROM price_stats ORDER BY ALL`)).getRows();
     return { stats, tables };
   } finally {
@@ -65,8 +66,9 @@ afterAll(async () => {
 
 describe('billing-code buckets', () => {
   it('give the same price_stats as one bucket', () => {
-    // 99213: NPI ..01 10 (g1), NPI ..02 10 (g1 and g2: once) and 20 inst (g2) -> all: 10 10 20 -> 10, 3 rows, 2 providers
-    expect(one.stats).toContainEqual(['99213', 'all', 'ALL', 10, 3, 2]);
+    // 99213 professional: NPI ..01 10 (g1), NPI ..02 10 (g1 and g2: once) -> 10, 2 rows, 2 providers; institutional 20 (g2)
+    expect(one.stats).toContainEqual(['99213', 'professional', 'ALL', 10, 2, 2]);
+    expect(one.stats).toContainEqual(['99213', 'institutional', 'ALL', 20, 1, 1]);
     expect(many.stats).toEqual(one.stats);
   });
 

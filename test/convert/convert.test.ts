@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('convertCatalog on hand-made MRFs', () => {
   it('writes the manifest of contracts.md §3', () => {
     expect(manifest.format).toBe('compete-dataset');
-    expect(manifest.format_version).toBe(1);
+    expect(manifest.format_version).toBe(2);
     expect(manifest.reference_insurer).toBe('ref');
     // ref has no catalog snapshot: month of last_updated_on 2025-02-03; comp's catalog says 2025-02.
     expect(manifest.snapshots).toEqual(['2025-02']);
@@ -84,34 +84,61 @@ describe('convertCatalog on hand-made MRFs', () => {
     expect(await rows(`SELECT provider_group_ids FROM rate_parts WHERE negotiated_rate = 999`)).toEqual([{ provider_group_ids: ['20'] }]);
   });
 
-  it('pre-computes the medians of metrics.md in price_stats', async () => {
-    const s = await rows(`SELECT insurer_id, class_selection, state, median_rate, rate_count, provider_count
-                          FROM price_stats WHERE billing_code = '99213' ORDER BY 1, 2, 3`);
+  it('pre-computes the medians of metrics.md in price_stats, per comparison unit, with the Medicare amount', async () => {
+    const s = await rows(`SELECT insurer_id, billing_class, setting, state, median_rate, rate_count, provider_count, medicare_rate
+                          FROM price_stats WHERE billing_code = '99213' AND component = 'global' ORDER BY 1, 2, 3, 4`);
+    // 99213 PFS: non-facility 2.75 RVU, facility 1.97 RVU x $32.3465; institutional: G0463's OPPS rate $128.87
+    const nf = 88.95;
+    const f = 63.72;
     expect(s).toEqual([
-      // comp all: NPI 3333333334 {80, 90, 130} + TIN:550000001 {70} -> 70 80 90 130 -> (80 + 90) / 2 = 85
-      { insurer_id: 'comp', class_selection: 'all', state: 'ALL', median_rate: 85, rate_count: 4, provider_count: 2 },
-      // CA holds 3333333334 only (the TIN has no state): 80 90 130 -> 90
-      { insurer_id: 'comp', class_selection: 'all', state: 'CA', median_rate: 90, rate_count: 3, provider_count: 1 },
-      { insurer_id: 'comp', class_selection: 'institutional', state: 'ALL', median_rate: 130, rate_count: 1, provider_count: 1 },
-      { insurer_id: 'comp', class_selection: 'institutional', state: 'CA', median_rate: 130, rate_count: 1, provider_count: 1 },
-      // professional: 70 80 90 -> 80
-      { insurer_id: 'comp', class_selection: 'professional', state: 'ALL', median_rate: 80, rate_count: 3, provider_count: 2 },
-      { insurer_id: 'comp', class_selection: 'professional', state: 'CA', median_rate: 85, rate_count: 2, provider_count: 1 },
+      { insurer_id: 'comp', billing_class: 'institutional', setting: 'facility', state: 'ALL', median_rate: 130, rate_count: 1, provider_count: 1, medicare_rate: 128.87 },
+      { insurer_id: 'comp', billing_class: 'institutional', setting: 'facility', state: 'CA', median_rate: 130, rate_count: 1, provider_count: 1, medicare_rate: 128.87 },
+      // the fee schedule 90 at place of service 22 (outpatient hospital): the facility unit
+      { insurer_id: 'comp', billing_class: 'professional', setting: 'facility', state: 'ALL', median_rate: 90, rate_count: 1, provider_count: 1, medicare_rate: f },
+      { insurer_id: 'comp', billing_class: 'professional', setting: 'facility', state: 'CA', median_rate: 90, rate_count: 1, provider_count: 1, medicare_rate: f },
+      // office (11): NPI 3333333334 80, TIN:550000001 70 -> (70 + 80) / 2 = 75; CA holds 3333333334 only (the TIN has no state)
+      { insurer_id: 'comp', billing_class: 'professional', setting: 'non-facility', state: 'ALL', median_rate: 75, rate_count: 2, provider_count: 2, medicare_rate: nf },
+      { insurer_id: 'comp', billing_class: 'professional', setting: 'non-facility', state: 'CA', median_rate: 80, rate_count: 1, provider_count: 1, medicare_rate: nf },
       // ref: the duplicate 100 counts once per NPI; percentage 80 and unresolved 999 excluded -> 100, 100
-      { insurer_id: 'ref', class_selection: 'all', state: 'ALL', median_rate: 100, rate_count: 2, provider_count: 2 },
-      { insurer_id: 'ref', class_selection: 'all', state: 'CA', median_rate: 100, rate_count: 1, provider_count: 1 },
-      { insurer_id: 'ref', class_selection: 'all', state: 'NY', median_rate: 100, rate_count: 1, provider_count: 1 },
-      { insurer_id: 'ref', class_selection: 'professional', state: 'ALL', median_rate: 100, rate_count: 2, provider_count: 2 },
-      { insurer_id: 'ref', class_selection: 'professional', state: 'CA', median_rate: 100, rate_count: 1, provider_count: 1 },
-      { insurer_id: 'ref', class_selection: 'professional', state: 'NY', median_rate: 100, rate_count: 1, provider_count: 1 },
+      { insurer_id: 'ref', billing_class: 'professional', setting: 'non-facility', state: 'ALL', median_rate: 100, rate_count: 2, provider_count: 2, medicare_rate: nf },
+      { insurer_id: 'ref', billing_class: 'professional', setting: 'non-facility', state: 'CA', median_rate: 100, rate_count: 1, provider_count: 1, medicare_rate: nf },
+      { insurer_id: 'ref', billing_class: 'professional', setting: 'non-facility', state: 'NY', median_rate: 100, rate_count: 1, provider_count: 1, medicare_rate: nf },
     ]);
     // RC 0450 is no service: no statistic.
     expect(await rows(`SELECT * FROM price_stats WHERE billing_code = '0450'`)).toEqual([]);
   });
 
-  it('names services after the reference insurer and derives the category', async () => {
-    expect(await rows(`SELECT billing_code, billing_code_type, name, category FROM services`)).toEqual([
-      { billing_code: '99213', billing_code_type: 'CPT', name: 'Office visit, established patient', category: 'Office visit' },
+  it('gives every dollar rate of a service its Medicare amount and validation, and records both in the manifest', async () => {
+    expect(await rows(`SELECT billing_code, negotiated_type, negotiated_rate, medicare_rate, validation FROM rate_parts
+                       ORDER BY billing_code, negotiated_rate`)).toEqual([
+      { billing_code: '0450', negotiated_type: 'negotiated', negotiated_rate: 5000, medicare_rate: null, validation: null },
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 70, medicare_rate: 88.95, validation: null },
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 80, medicare_rate: 88.95, validation: null },
+      { billing_code: '99213', negotiated_type: 'percentage', negotiated_rate: 80, medicare_rate: null, validation: null },
+      { billing_code: '99213', negotiated_type: 'fee schedule', negotiated_rate: 90, medicare_rate: 63.72, validation: null },
+      // ref's 100 twice, in two items
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 100, medicare_rate: 88.95, validation: null },
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 100, medicare_rate: 88.95, validation: null },
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 130, medicare_rate: 128.87, validation: null },
+      // 999 / 88.95 = 11.2 x Medicare: within the default 0.3-30 bounds
+      { billing_code: '99213', negotiated_type: 'negotiated', negotiated_rate: 999, medicare_rate: 88.95, validation: null },
+    ]);
+    expect(manifest.validation).toEqual({ min_ratio: 0.3, max_ratio: 30, source_min_ratio: 0.1, outlier_factor: 10, min_providers: 2 });
+    expect(manifest.sources.map((s) => s.validation)).toEqual([
+      { source_not_dollars: 0, below_benchmark: 0, above_benchmark: 0, outlier: 0 },
+      { source_not_dollars: 0, below_benchmark: 0, above_benchmark: 0, outlier: 0 },
+    ]);
+    // ref's distinct benchmarked prices: 100 and 999 over $88.95 -> median of 112.4 % and 1123.1 %
+    expect(manifest.sources[0]!.median_medicare_pct).toBeCloseTo(100 * (100 / 88.95 + 999 / 88.95) / 2, 6);
+    expect(manifest.medicare).toMatchObject({ year: 2025, conversion_factor: 32.3465, cpt_descriptors: true });
+    expect(manifest.medicare.files.map((f) => f.name)).toContain('PPRRVU2025_Oct.csv.gz');
+    expect(manifest.medicare.notices.some((n) => n.includes('American Medical Association'))).toBe(true);
+  });
+
+  it('names services by the CMS descriptor, keeps the publishers\' name and derives the category', async () => {
+    // both files call 99213 something else once each: the tie goes to the first name in text order
+    expect(await rows(`SELECT billing_code, billing_code_type, name, published_name, category FROM services`)).toEqual([
+      { billing_code: '99213', billing_code_type: 'CPT', name: 'Office o/p est low 20 min', published_name: 'OFFICE VISIT EST LOW', category: 'Office visit' },
     ]);
   });
 
@@ -122,10 +149,11 @@ describe('convertCatalog on hand-made MRFs', () => {
       { provider_id: '3333333334', name: 'LEE CHEN', state: 'CA' },
       { provider_id: 'TIN:550000001', name: 'TIN:550000001', state: null },
     ]);
-    expect(await rows(`SELECT state, claims_count FROM claims_volume ORDER BY state`)).toEqual([
-      { state: 'ALL', claims_count: 400 },
-      { state: 'CA', claims_count: 300 },
-      { state: 'NY', claims_count: 100 },
+    // no billing_class column: the professional class; 99213's own OPPS line pays nothing (SI B) and it has professional units
+    expect(await rows(`SELECT state, billing_class, claims_count FROM claims_volume ORDER BY state`)).toEqual([
+      { state: 'ALL', billing_class: 'professional', claims_count: 400 },
+      { state: 'CA', billing_class: 'professional', claims_count: 300 },
+      { state: 'NY', billing_class: 'professional', claims_count: 100 },
     ]);
     expect(manifest.claims_by_state).toBe(true);
   });

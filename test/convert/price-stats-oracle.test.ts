@@ -3,7 +3,9 @@
  * random spools, every rate expanded to one row per provider of its group, identical rows (insurer,
  * snapshot, billing code, provider, billing class, negotiated type, rate, place-of-service codes,
  * modifiers) counted once, then DuckDB's own `median`, `count` and `count(DISTINCT provider)` per
- * class selection (`both` in either class) and state. The spools are built to stress what the
+ * comparison unit (billing class, component, setting) and state, over the valid rates (checks 2 and
+ * 3 of metrics.md, Validation, written out here), and nationally over every dollar rate
+ * (`ps_unvalidated`, validation off). The spools are built to stress what the
  * weights shortcut must get right: providers in several groups (of one file and of two files of
  * one insurer), ties and duplicates across items, providers without a state, TIN-only providers,
  * non-dollar rows, dangling group ids and CPT next to non-service codes, in one bucket and in
@@ -13,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTables } from '../../scripts/convert/build-tables';
+import { buildWorkingTables } from './working-tables';
 import { buildPriceStats } from '../../scripts/convert/build-price-stats';
+import { componentSql, unitSettingSql } from '../../contract/unit-sql';
 import { ENUM_MAX_BYTES } from '../../scripts/convert/code-buckets';
 import { openSpool } from '../../scripts/convert/spool';
 import { Rng } from '../../scripts/sample/rng';
@@ -38,7 +41,7 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * builds the tables, and returns [weights, literal] price_stats rows and which of VID_COLUMNS are
  * bucket ENUMs.
  */
-async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{ got: Row[]; want: Row[]; enums: string[] }> {
+async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{ got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; enums: string[] }> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
   const pick = <T>(xs: readonly T[]): T => rng.pick(xs);
@@ -52,7 +55,7 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
   const groups: string[] = [];
   const items: string[] = [];
   const prices: string[] = [];
-  const codes = [['CPT', '99213'], ['CPT', '99214'], ['HCPCS', 'G0008'], ['MS-DRG', '470']] as const;
+  const codes = [['CPT', '99213'], ['CPT', '99214'], ['HCPCS', 'G0439'], ['MS-DRG', '470']] as const;
   // sources 0 and 1: insurer a (one snapshot, two files); source 2: insurer b
   for (let s = 0; s < 3; s++) {
     for (let g = 0; g < 8; g++) {
@@ -69,7 +72,7 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
         for (let p = 0; p < 1 + Math.floor(rnd() * 2); p++) {
           const cls = pick(['professional', 'institutional', 'both']);
           const type = pick(['negotiated', 'negotiated', 'fee schedule', 'derived', 'percentage', 'per diem']);
-          const rate = pick([0, 10, 10, 20, 25.5, 30, 40, 100]);
+          const rate = pick([0, 10, 20, 25.5, 30, 40, 100, 100, 3000]);
           // an unquoted empty field is NULL (absent), a quoted one '' (spool-rows.ts)
           const modifier = longModifier && prices.length === 7 ? `"${LONG_MODIFIER}"` : pick(['""', '', '"26"']);
           const serviceCodes = pick(['"11"', '"11"', '"22"', '"11|22"', '']);
@@ -88,30 +91,45 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
       INSERT INTO sources VALUES (0, 'a', '2025-01'), (1, 'a', '2025-01'), (2, 'b', '2025-01');`);
-    await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(dir, 'npi.csv'), bucketRows });
+    await buildWorkingTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(dir, 'npi.csv'), bucketRows });
     await buildPriceStats(spool.con);
     const read = async (sql: string): Promise<Row[]> => (await spool.con.runAndReadAll(sql)).getRows()
       .map((r) => [String(r[0]), String(r[1]), String(r[2]), String(r[3]), String(r[4]), Number(r[5]), Number(r[6]), Number(r[7])]);
-    const got = await read(`SELECT snapshot, insurer_id, billing_code, class_selection, state, median_rate, rate_count, provider_count
-      FROM price_stats ORDER BY ALL`);
-    const want = await read(`
+    // the random prices hold no source of multipliers (their ratios to Medicare are 0.08 and up): checks 2 to 4 decide validity
+    const checks = await spool.con.runAndReadAll('SELECT count(*) FROM source_checks WHERE not_dollars');
+    expect(Number(checks.getRows()[0]![0])).toBe(0);
+    const unit = `r.billing_class || '|' || ${componentSql('r.modifiers')} || '|' || ${unitSettingSql('r.billing_class', 'r.service_codes')}`;
+    const got = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
+      median_rate, rate_count, provider_count FROM price_stats ORDER BY ALL`);
+    const gotOff = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, 'ALL',
+      median_rate, 0, provider_count FROM ps_unvalidated ORDER BY ALL`);
+    const literal = (valid: string, states: boolean, count: string): string => `
       WITH rows AS (
         SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
-               r.negotiated_rate, r.service_codes, r.modifiers, p.state
+               r.negotiated_rate, r.service_codes, r.modifiers, p.state, ${unit} AS unit, b.medicare_rate
         FROM rates r JOIN (SELECT DISTINCT provider_group_key, provider_id FROM provider_groups) m USING (provider_group_key)
         JOIN providers p USING (provider_id)
+        LEFT JOIN medicare_benchmarks b ON b.billing_code = r.billing_code
+          AND b.billing_class = CASE r.billing_class WHEN 'institutional' THEN 'institutional' ELSE 'professional' END
+          AND b.component = ${componentSql('r.modifiers')} AND b.setting = ${unitSettingSql('r.billing_class', 'r.service_codes')}
         WHERE r.billing_code_type IN ('CPT', 'HCPCS') AND lower(r.negotiated_type) IN ('negotiated', 'fee schedule', 'derived')
-          AND r.negotiated_rate > 0),
-      sel AS (
-        SELECT *, 'all' AS class_selection FROM rows
-        UNION ALL SELECT *, 'professional' FROM rows WHERE billing_class IN ('professional', 'both')
-        UNION ALL SELECT *, 'institutional' FROM rows WHERE billing_class IN ('institutional', 'both')),
-      by_state AS (SELECT *, 'ALL' AS st FROM sel UNION ALL SELECT *, state FROM sel WHERE state IS NOT NULL)
-      SELECT snapshot, insurer_id, billing_code, class_selection, st, median(negotiated_rate), count(*), count(DISTINCT provider_id)
-      FROM by_state GROUP BY ALL ORDER BY ALL`);
+          AND r.negotiated_rate > 0 AND r.billing_class IN ('professional', 'institutional', 'both')),
+      unbenchmarked AS (
+        SELECT snapshot, billing_code, billing_class, ${componentSql('modifiers')} AS component, median(negotiated_rate) AS m
+        FROM rows WHERE medicare_rate IS NULL GROUP BY ALL HAVING count(DISTINCT provider_id) >= 10),
+      checked AS (
+        SELECT r.*, o.m FROM rows r LEFT JOIN unbenchmarked o ON o.snapshot = r.snapshot AND o.billing_code = r.billing_code
+          AND o.billing_class = r.billing_class AND o.component = ${componentSql('r.modifiers')}),
+      kept AS (SELECT * EXCLUDE (m) FROM checked WHERE ${valid}),
+      by_state AS (SELECT *, 'ALL' AS st FROM kept ${states ? 'UNION ALL SELECT *, state FROM kept WHERE state IS NOT NULL' : ''})
+      SELECT snapshot, insurer_id, billing_code, unit, st, median(negotiated_rate), ${count}, count(DISTINCT provider_id)
+      FROM by_state GROUP BY ALL ORDER BY ALL`;
+    const want = await read(literal(`CASE WHEN medicare_rate IS NOT NULL THEN negotiated_rate / medicare_rate BETWEEN 0.3 AND 30
+      ELSE m IS NULL OR (negotiated_rate / m <= 10 AND m / negotiated_rate <= 10) END`, true, 'count(*)'));
+    const wantOff = await read(literal('true', false, '0'));
     const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
-    return { got, want, enums };
+    return { got, want, gotOff, wantOff, enums };
   } finally {
     spool.close();
   }
@@ -132,8 +150,11 @@ describe('price_stats against the literal expansion of metrics.md', () => {
       expect(one.want.length).toBeGreaterThan(20);
       expect(one.enums).toEqual(VID_COLUMNS); // vid from the ENUM codes
       expect(one.got).toEqual(one.want);
+      expect(one.gotOff).toEqual(one.wantOff);
+      expect(one.wantOff.length).toBeGreaterThan(one.want.filter((r) => r[4] === 'ALL').length / 2);
       const many = await compare(seed, 20);
       expect(many.got).toEqual(one.want);
+      expect(many.gotOff).toEqual(one.wantOff);
     });
   }
 

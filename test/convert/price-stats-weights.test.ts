@@ -1,14 +1,14 @@
 /**
  * price_stats from weights (build-price-stats.ts) on raw spool rows written by hand: a provider in
  * two groups of one file is counted once per distinct row (metrics.md, Rows that count: one row
- * per NPI, identical rows once), `both` falls in either class, states come from the registry, and
- * non-dollar rows are left out. Every expected median is worked out in the comments.
+ * per NPI, identical rows once), each comparison unit has its own median, states come from the
+ * registry, and non-dollar rows and rates that failed validation are left out. Every expected median is worked out in the comments.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTables } from '../../scripts/convert/build-tables';
+import { buildWorkingTables } from './working-tables';
 import { buildPriceStats } from '../../scripts/convert/build-price-stats';
 import { openSpool, type Spool } from '../../scripts/convert/spool';
 
@@ -41,6 +41,9 @@ beforeAll(async () => {
     '0,0,4,0,g1,professional,negotiated,100,11,"",9999-12-31,,', // r4: r1 again (identical rows count once)
     '0,0,5,0,g1,both,fee schedule,50,"","",9999-12-31,,', // r5
     '0,0,6,0,g1,professional,percentage,80,"","",9999-12-31,,', // r6: not a dollar row
+    '0,0,7,0,g2,professional,negotiated,60,11,"",9999-12-31,,', // r7
+    '0,0,8,0,g2,professional,negotiated,70,11,"",9999-12-31,,', // r8
+    '0,0,9,0,g1,professional,negotiated,20,11,"",9999-12-31,,', // r9: 0.22 x Medicare ($88.95): fails below_benchmark
   ].join('\n') + '\n');
   spool = await openSpool(tmp);
   await spool.load('raw_groups', [path.join(tmp, 'groups.csv')]);
@@ -48,10 +51,10 @@ beforeAll(async () => {
   await spool.loadTextPrices([path.join(tmp, 'rates.csv')]);
   await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
     INSERT INTO sources VALUES (0, 'a', '2025-01');`);
-  await buildTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(tmp, 'npi.csv') });
+  await buildWorkingTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(tmp, 'npi.csv') });
   await buildPriceStats(spool.con);
-  const r = await spool.con.runAndReadAll(`SELECT class_selection, state, median_rate, rate_count, provider_count FROM price_stats
-    WHERE billing_code = '99213' AND snapshot = '2025-01' AND insurer_id = 'a' ORDER BY 2, 1`);
+  const r = await spool.con.runAndReadAll(`SELECT billing_class || '|' || component || '|' || setting, state, median_rate, rate_count, provider_count
+    FROM price_stats WHERE billing_code = '99213' AND snapshot = '2025-01' AND insurer_id = 'a' ORDER BY 2, 1`);
   stats = r.getRows().map(([c, s, m, n, p]) => [String(c), String(s), Number(m), Number(n), Number(p)]);
 });
 
@@ -61,40 +64,42 @@ afterAll(async () => {
 });
 
 describe('price_stats weights', () => {
-  // Distinct dollar rows per NPI (class, type, rate, place of service):
-  //   NPI 1 (CA): 100 prof (g1 and g2: once), 50 both, 200 inst  -> 3 rows
-  //   NPI 2 (CA): 100 prof, 50 both                              -> 2 rows
-  //   NPI 3 (NY): 100 prof, 50 both                              -> 2 rows
-  //   NPI 4 (NY): 100 prof, 200 inst                             -> 2 rows
-  it('counts a provider of two groups once per distinct row, in the whole market', () => {
-    // all: 50 50 50 100 100 100 100 200 200 -> 9 rows, 5th = 100
-    // professional (+ both): 50 50 50 100 100 100 100 -> 7 rows, 4th = 100
-    // institutional (+ both): 50 50 50 200 200 -> 5 rows, 3rd = 50
+  // Distinct valid dollar rows per NPI and comparison unit (r9 fails validation, r6 is no dollar row):
+  //   professional|global|non-facility (POS 11): NPI 1 (g1 and g2) 100 (r1, r2, r4: once), 60, 70; NPI 2 100;
+  //     NPI 3 100; NPI 4 100, 60, 70 -> 60 60 70 70 100 100 100 100: 8 rows, (70 + 100) / 2 = 85
+  //   institutional|global|facility: 200 at g2 -> NPIs 1 and 4
+  //   both|global|non-facility (no place of service): 50 at g1 -> NPIs 1, 2 and 3
+  it('counts a provider of two groups once per distinct row, per comparison unit, in the whole market', () => {
     expect(stats.filter((s) => s[1] === 'ALL')).toEqual([
-      ['all', 'ALL', 100, 9, 4],
-      ['institutional', 'ALL', 50, 5, 4],
-      ['professional', 'ALL', 100, 7, 4],
+      ['both|global|non-facility', 'ALL', 50, 3, 3],
+      ['institutional|global|facility', 'ALL', 200, 2, 2],
+      ['professional|global|non-facility', 'ALL', 85, 8, 4],
     ]);
   });
 
   it('takes the state of each provider from the registry', () => {
-    // CA (NPIs 1, 2): all 50 50 100 100 200 -> 100; professional 50 50 100 100 -> (50 + 100) / 2 = 75;
-    //   institutional 50 50 200 -> 50
-    // NY (NPIs 3, 4): all 50 100 100 200 -> (100 + 100) / 2 = 100; professional 50 100 100 -> 100;
-    //   institutional 50 200 -> (50 + 200) / 2 = 125
+    // CA (NPIs 1, 2): professional 60 70 100 100 -> 85; institutional 200 (NPI 1); both 50 50
+    // NY (NPIs 3, 4): professional 60 70 100 100 -> 85; institutional 200 (NPI 4); both 50 (NPI 3)
     expect(stats.filter((s) => s[1] !== 'ALL')).toEqual([
-      ['all', 'CA', 100, 5, 2],
-      ['institutional', 'CA', 50, 3, 2],
-      ['professional', 'CA', 75, 4, 2],
-      ['all', 'NY', 100, 4, 2],
-      ['institutional', 'NY', 125, 2, 2],
-      ['professional', 'NY', 100, 3, 2],
+      ['both|global|non-facility', 'CA', 50, 2, 2],
+      ['institutional|global|facility', 'CA', 200, 1, 1],
+      ['professional|global|non-facility', 'CA', 85, 4, 2],
+      ['both|global|non-facility', 'NY', 50, 1, 1],
+      ['institutional|global|facility', 'NY', 200, 1, 1],
+      ['professional|global|non-facility', 'NY', 85, 4, 2],
     ]);
   });
 
+  it('leaves a rate that failed validation out of the medians, not out of the rates', async () => {
+    const r = await spool.con.runAndReadAll(`SELECT median_rate, provider_count FROM ps_unvalidated
+      WHERE billing_class = 'professional' AND component = 'global' AND setting = 'non-facility'`);
+    // validation off: NPIs 1, 2, 3 also have 20 -> 20 20 20 60 60 70 70 100 100 100 100: 11 rows, 6th = 70
+    expect(r.getRows()[0]!.map(Number)).toEqual([70, 4]);
+  });
+
   it('keeps one rates row per price and group as published (never one per NPI)', async () => {
-    // 6 raw rows, all resolved (g1, g2 declared)
+    // 9 raw rows, all resolved (g1, g2 declared)
     const r = await spool.con.runAndReadAll('SELECT count(*), count(provider_group_key) FROM rates');
-    expect(r.getRows()[0]!.map(Number)).toEqual([6, 6]);
+    expect(r.getRows()[0]!.map(Number)).toEqual([9, 9]);
   });
 });

@@ -2,45 +2,69 @@
 // answered by the worker from the Parquet dataset converted from test/fixtures/e2e. Expected
 // figures are computed by hand in test/fixtures/e2e/README.md (arithmetic repeated below).
 // Elements are found by role and visible text (product-spec §2, §8), not by CSS classes.
+// A second server converts the same catalog under stricter validation bounds, so some rates fail and
+// the screens show them marked (metrics.md, Validation).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import type { Catalog } from '../../contract/catalog';
+import { convertCatalog } from '../../scripts/convert/index';
+import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
-import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
+import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+import { E2E_CATALOG } from './setup';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 
 /** One expected table row (whole dollars as the screen rounds them, metrics.md Rounding). */
 interface ExpectedRow {
   code: string;
+  /** The CMS short descriptor (metrics.md, Names and categories) and the publishers' most frequent name. */
   name: string;
+  published: string;
   category: string;
+  /** The unit's badges: class, component, setting (metrics.md, Per comparison unit). */
+  unit: [string, string, string];
   reference: string;
-  competitors: Array<[string, string]>;
+  /** '% of Medicare' beside the reference price, each competitor price and the market average (one decimal). */
+  referencePct: string;
+  competitors: Array<[string, string, string]>;
   selectedAvg: string;
+  selectedAvgPct: string;
   overpayment: string;
   variance: string;
   claims: string;
   savings: string;
 }
 
-// Sorted by overpayment, descending (product-spec §2: default sort).
+// Sorted by overpayment, descending (product-spec §2: default sort). One comparison unit per code here.
+// '% of Medicare' = 100 x the median of rate / Medicare over an insurer's rows (national amounts of the
+// CMS 2025 files the project ships: 70551 OPPS $241.72, 99213 PFS non-facility $88.95, 85025 CLFS $7.77).
 const EXPECTED: ExpectedRow[] = [
   // 70551: ref (612 + 648) / 2 = 630; alpha (480 + 520) / 2 = 500; beta 540; avg (500 + 540) / 2 = 520;
   // overpayment 630 - 520 = 110 (+21.2 %: 110 / 520 = 0.21154); savings 110 x 300 = 33,000.
-  { code: '70551', name: 'MRI brain without contrast', category: 'Radiology', reference: '$630',
-    competitors: [['Alpha', '$500'], ['Beta', '$540']], selectedAvg: '$520', overpayment: '+$110',
-    variance: '+21.2%', claims: '300', savings: '$33,000' },
+  // % of Medicare: 630 / 241.72 = 260.6 %, 500 / 241.72 = 206.9 %, 540 / 241.72 = 223.4 %, mean 215.1 %.
+  { code: '70551', name: 'Mri brain stem w/o dye', published: 'MRI BRAIN W/O CONTRAST', category: 'Radiology',
+    unit: ['Institutional', 'Global', 'Facility'], reference: '$630', referencePct: '260.6%',
+    competitors: [['Alpha', '$500', '206.9%'], ['Beta', '$540', '223.4%']], selectedAvg: '$520', selectedAvgPct: '215.1%',
+    overpayment: '+$110', variance: '+21.2%', claims: '300', savings: '$33,000' },
   // 99213: ref median of 118.40, 131.25, 150.00 (duplicate 150 counted once) = 131.25; alpha (100 + 110.50) / 2
   // = 105.25; beta median of 95.10, 99, 120 = 99; avg (105.25 + 99) / 2 = 102.125; overpayment 29.125
   // (+28.5 %: 29.125 / 102.125 = 0.28519); savings 29.125 x 1,200 = 34,950.
-  { code: '99213', name: 'Office or outpatient visit, established patient', category: 'Office visit',
-    reference: '$131', competitors: [['Alpha', '$105'], ['Beta', '$99']], selectedAvg: '$102',
+  // % of Medicare: 131.25 / 88.95 = 147.6 %, 105.25 / 88.95 = 118.3 %, 99 / 88.95 = 111.3 %, mean 114.8 %.
+  { code: '99213', name: 'Office o/p est low 20 min', published: 'Office or outpatient visit, established patient', category: 'Office visit',
+    unit: ['Professional', 'Global', 'Non-facility'], reference: '$131', referencePct: '147.6%',
+    competitors: [['Alpha', '$105', '118.3%'], ['Beta', '$99', '111.3%']], selectedAvg: '$102', selectedAvgPct: '114.8%',
     overpayment: '+$29', variance: '+28.5%', claims: '1,200', savings: '$34,950' },
   // 85025: ref median of 14, 16.40, 21 = 16.40; alpha [10, 10, 12] (a two-NPI group) = 10; beta 9, 12.60, 15
   // (a 0.00 rate left out) = 12.60; avg (10 + 12.6) / 2 = 11.30; overpayment 5.10 (+45.1 %: 5.1 / 11.3 =
   // 0.45133); savings 5.10 x 5,000 = 25,500.
-  { code: '85025', name: 'Complete blood count with automated differential', category: 'Lab',
-    reference: '$16', competitors: [['Alpha', '$10'], ['Beta', '$13']], selectedAvg: '$11',
+  // % of Medicare: 16.4 / 7.77 = 211.1 %, 10 / 7.77 = 128.7 %, 12.6 / 7.77 = 162.2 %, mean 145.4 %.
+  { code: '85025', name: 'Complete cbc w/auto diff wbc', published: 'CBC W/AUTO DIFF', category: 'Lab',
+    unit: ['Professional', 'Global', 'Non-facility'], reference: '$16', referencePct: '211.1%',
+    competitors: [['Alpha', '$10', '128.7%'], ['Beta', '$13', '162.2%']], selectedAvg: '$11', selectedAvgPct: '145.4%',
     overpayment: '+$5', variance: '+45.1%', claims: '5,000', savings: '$25,500' },
 ];
 
@@ -55,11 +79,31 @@ async function cellTexts(row: Locator): Promise<string[]> {
 async function columnIndex(page: Page): Promise<(title: string | RegExp) => number> {
   const titles = (await page.getByRole('columnheader').allInnerTexts()).map(squash);
   return (title) => {
-    // Case-insensitive: a stylesheet may upper-case the headers (innerText follows text-transform).
-    const i = titles.findIndex((t) => (typeof title === 'string' ? t.toLowerCase() === title.toLowerCase() : title.test(t)));
+    // Case-insensitive: a stylesheet may upper-case the headers (innerText follows text-transform). A price
+    // column's header also says '% of Medicare' under its title.
+    const i = titles.findIndex((t) => (typeof title === 'string'
+      ? t.toLowerCase() === title.toLowerCase() || t.toLowerCase() === `${title} % of Medicare`.toLowerCase() : title.test(t)));
     if (i < 0) throw new Error(`no column ${String(title)} among ${JSON.stringify(titles)}`);
     return i;
   };
+}
+
+/** The first row's unit badges and its reference price's '% of Medicare' are visible (not only in the DOM). */
+async function expectUnitAndMedicareVisible(page: Page): Promise<void> {
+  const row = page.getByRole('table').getByRole('row').filter({ hasNot: page.getByRole('columnheader') }).first();
+  const badges = row.getByRole('group', { name: /^Unit: / });
+  await badges.scrollIntoViewIfNeeded();
+  expect(await badges.isVisible()).toBe(true);
+  const pct = row.locator('td').first().getByText(/^\d[\d,]*\.\d% of Medicare$/);
+  await pct.scrollIntoViewIfNeeded();
+  expect(await pct.isVisible()).toBe(true);
+  const box = await pct.boundingBox();
+  expect(box && box.width > 0 && box.height > 0).toBe(true);
+}
+
+/** How far the page's content reaches past the viewport's width, in px (0 = no sideways page scroll). */
+async function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
 }
 
 const baseUrl = inject('baseUrl');
@@ -109,13 +153,18 @@ describe('live comparison, end to end', () => {
       const cells = await cellTexts(row);
       const service = (cells[0] ?? '').toLowerCase();
       expect(service, `row ${i} service`).toContain(want.name.toLowerCase());
+      // The publishers' name, smaller, under the CMS name when it differs (metrics.md, Names and categories).
+      expect(service).toContain(`published as: ${want.published.toLowerCase()}`);
       expect(service).toContain(want.code);
       expect(service).toContain(want.category.toLowerCase());
-      expect(cells[at.reference], `${want.code} reference price`).toBe(want.reference);
-      for (const [insurer, price] of want.competitors) {
-        expect(cells[at.competitors]).toMatch(new RegExp(`${insurer}\\s*\\${price}(?![\\d,])`));
+      // The unit's class, component and setting as badges next to the code.
+      expect(await row.getByRole('group', { name: `Unit: ${want.unit.join(' · ')}` }).innerText().then(squash)).toBe(want.unit.join(' '));
+      expect(cells[at.reference], `${want.code} reference price`).toBe(`${want.reference} ${want.referencePct} of Medicare`);
+      for (const [insurer, price, pct] of want.competitors) {
+        expect(cells[at.competitors]).toMatch(new RegExp(`${insurer}\\s*\\${price}(?![\\d,]) ${pct.replace('.', '\\.')} of Medicare`));
       }
-      expect(cells[at.avg], `${want.code} selected avg`).toBe(want.selectedAvg);
+      expect(cells[at.avg], `${want.code} selected avg`).toBe(`${want.selectedAvg} ${want.selectedAvgPct} of Medicare`);
+      expect(await row.getByText('Low confidence').count(), `${want.code} is not thin`).toBe(0);
       expect(cells[at.overpayment], `${want.code} overpayment`).toMatch(
         new RegExp(`\\${want.overpayment.replace('$', '\\$')}(?![\\d,])`),
       );
@@ -137,7 +186,110 @@ describe('live comparison, end to end', () => {
     await page.reload();
     await page.getByRole('row').filter({ hasText: '85025' }).waitFor({ timeout: BOOT_TIMEOUT });
     expect(await bodyRows.count()).toBe(EXPECTED.length);
+    // The badges and the '% of Medicare' figures are on screen at 390 px too (the table scrolls sideways).
+    await expectUnitAndMedicareVisible(page);
+    expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'live-comparison-390x844');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('marks a thin unit low confidence and leaves it out of the cards, at both widths', async () => {
+    const { page } = browser;
+    // Beta alone: its 70551 price rests on 1 provider (CA2 540), under min_providers 2 (the default): the unit is
+    // thin. 99213: 131.25 vs 99 = +32.25 (+32.6 %), savings 38,700; 85025: 16.40 vs 12.60 = +3.80 (+30.2 %),
+    // savings 19,000. Cards without 70551: $57,700; (1,200 x 32.576 + 5,000 x 30.159) / 6,200 = +30.6 %; 2 / 2.
+    for (const { name, width, height } of [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(new URL('live-comparison?competitors=beta', baseUrl).href);
+      const row70551 = page.getByRole('row').filter({ has: page.getByText('70551', { exact: true }) });
+      await row70551.waitFor({ timeout: BOOT_TIMEOUT });
+      const mark = row70551.getByRole('note', { name: 'Low confidence: competitor prices rest on 1 provider together' });
+      await mark.waitFor();
+      expect(await mark.isVisible()).toBe(true);
+      expect(await mark.innerText()).toBe('Low confidence');
+      expect(await mark.getAttribute('title')).toContain('competitor prices rest on 1 provider together');
+      // Still listed with its figures: 630 vs 540 = +$90, +16.7 %.
+      expect(squash(await row70551.innerText())).toContain('Above market: +$90 +16.7%');
+      for (const code of ['99213', '85025']) {
+        expect(await page.getByRole('row').filter({ has: page.getByText(code, { exact: true }) }).getByText('Low confidence').count(), code).toBe(0);
+      }
+      for (const text of ['$57,700', '+30.6%', '2 / 2', '1 Insurers']) {
+        expect(await page.getByText(text, { exact: true }).count(), text).toBeGreaterThan(0);
+      }
+      await page.getByText('1 of them low confidence', { exact: false }).waitFor();
+      await expectUnitAndMedicareVisible(page);
+      if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
+      await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot of a scrolled page draws the fixed shell mid-page
+      await screenshot(page, `live-comparison-thin-${name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("marks a unit low confidence in a state's modal, where it rests on too few providers", async () => {
+    const { page } = browser;
+    // CA: 70551 ref 648 at Bay Clinic only (612 is in NY): 1 provider, under min_providers 2; 99213 and 85025 are not thin.
+    await page.goto(new URL('live-dashboard?state=CA', baseUrl).href);
+    const dialog = page.getByRole('dialog', { name: 'California (West) - Service Price Comparison' });
+    await dialog.getByRole('table').waitFor({ timeout: BOOT_TIMEOUT });
+    const row70551 = dialog.getByRole('row').filter({ has: page.getByText('70551', { exact: true }) });
+    expect(await row70551.getByRole('note', { name: /^Low confidence: too few providers behind its prices in CA/ }).count()).toBe(1);
+    expect(squash(await row70551.getByRole('group', { name: /^Unit: / }).innerText())).toBe('Institutional Global Facility');
+    for (const code of ['99213', '85025']) {
+      expect(await dialog.getByRole('row').filter({ has: page.getByText(code, { exact: true }) }).getByText('Low confidence').count(), code).toBe(0);
+    }
+    await screenshot(page, 'live-dashboard-modal-thin-1280x800');
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows the validation counts per file, the settings and the headline with and without validation, at both widths', async () => {
+    const { page } = browser;
+    for (const { name, width, height } of [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(new URL('data-coverage', baseUrl).href);
+      const table = page.getByRole('table', { name: 'Validation per file' });
+      await table.waitFor({ timeout: BOOT_TIMEOUT });
+      // No rate of the fixture fails a check (every one sits between 0.3x and 30x Medicare), so the validated
+      // and unvalidated headlines are the comparison's Avg Overpayment, +41.0 %.
+      const headline = page.getByTestId('validation-headline');
+      expect(await headline.isVisible()).toBe(true);
+      expect(squash(await headline.innerText())).toContain('Average Overpayment, 2025-01: +41.0% with validation, +41.0% without');
+      const headers = (await table.getByRole('columnheader').allInnerTexts()).map((t) => squash(t).toLowerCase());
+      expect(headers).toEqual(['file', 'rate rows', 'source not in dollars', 'below 0.3x medicare', 'above 30x medicare', 'outlier', 'median % of medicare']);
+      // ref: 10 rate rows, none failed; median % of Medicare over its 8 distinct prices: the middle two are
+      // 14 / 7.77 = 180.2 % and 16.40 / 7.77 = 211.1 % -> 195.6 %.
+      const rows = (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+      expect(rows).toContainEqual(expect.stringMatching(/^#\d+ mrf\/ref_in-network-rates\.json ref · 2025-01 10 0 0 0 0 195\.6%$/));
+      expect(rows).toHaveLength(3);
+      const settings = squash(await page.getByRole('definition').filter({ hasText: 'Medicare' }).first().innerText());
+      expect(settings).toBe('0.3x Medicare');
+      expect(squash(await page.getByLabel('Validation settings used').innerText())).toContain('Min providers 2');
+      await headline.scrollIntoViewIfNeeded();
+      expect(await headline.isVisible()).toBe(true);
+      if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone outside the tables').toBe(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `data-coverage-validation-${name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('shows the copyright notices of the CMS files, the AMA one among them, on the methodology page', async () => {
+    const { page } = browser;
+    for (const { name, width, height } of [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(new URL('methodology#notices', baseUrl).href);
+      const notices = page.getByRole('list', { name: 'Copyright notices' });
+      const ama = notices.getByText(/CPT codes and descriptions only are copyright \d{4} American Medical Association/).first();
+      await ama.waitFor({ timeout: BOOT_TIMEOUT });
+      await ama.scrollIntoViewIfNeeded();
+      expect(await ama.isVisible()).toBe(true);
+      for (const id of ['units', 'medicare', 'validation', 'thin', 'claims', 'names']) {
+        expect(await page.locator(`[id="${id}"]`).count(), id).toBe(1);
+      }
+      if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone').toBe(0);
+      await screenshot(page, `methodology-notices-${name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('made no request outside its own origin and threw no uncaught error', () => {
@@ -145,5 +297,93 @@ describe('live comparison, end to end', () => {
     expect(browser.requests.some((u) => new URL(u).pathname.startsWith('/data/'))).toBe(true);
     expect(foreignRequests(browser.requests, origin)).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('rates that fail validation (the same files under bounds of 1.2x and 2.5x Medicare)', () => {
+  let root: string;
+  let strict: RunningServer;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'compete-strict-e2e-'));
+    const base = dirname(E2E_CATALOG);
+    const c = JSON.parse(await readFile(E2E_CATALOG, 'utf8')) as Catalog;
+    const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(base, p));
+    const variant: Catalog = {
+      ...c, npi_registry: abs(c.npi_registry), claims_volume: abs(c.claims_volume),
+      insurers: c.insurers.map((i) => ({ ...i, files: i.files.map((f) => ({ ...f, url: abs(f.url)! })) })),
+      validation: { min_ratio: 1.2, max_ratio: 2.5 },
+    };
+    await writeFile(join(root, 'catalog.json'), JSON.stringify(variant));
+    const { outDir } = await convertCatalog(join(root, 'catalog.json'), join(root, 'dataset'), { quiet: true });
+    strict = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
+    const { page } = browser;
+    const token = await signInDevelopment(page.context(), strict.url);
+    await page.goto(new URL('login', strict.url).href);
+    await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+  });
+
+  afterAll(async () => {
+    await strict?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it("marks a failed rate in the live search with its reason and '% of Medicare', at both widths", async () => {
+    const { page } = browser;
+    // alpha's 99213 at Ada Lovelace: $100, national 100 / 88.95 = 1.12x Medicare, under 1.2x: fails 'Below 1.2x Medicare'.
+    // Its '% of Medicare' is at her locality (CA): a figure and the words "at provider's locality".
+    for (const { name, width, height } of [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(new URL('live-search?service=99213&provider=1234567893&insurer=alpha&run=1', strict.url).href);
+      const table = page.getByRole('table', { name: 'Price details' });
+      await table.waitFor({ timeout: BOOT_TIMEOUT });
+      const rows = (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+      expect(rows).toEqual([expect.stringMatching(/^Office o\/p est low 20 min ADA LOVELACE Alpha Care \$100 \d+\.\d% of Medicare at provider's locality Failed validation: Below 1\.2x Medicare /)]);
+      const mark = table.getByText('Below 1.2x Medicare');
+      await mark.scrollIntoViewIfNeeded();
+      expect(await mark.isVisible()).toBe(true);
+      expect(await page.getByText('1 failed validation: shown, but outside the reference price and market average').count()).toBe(1);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `live-search-failed-${name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('lists the failed rows behind a median with their reason, and counts them', async () => {
+    const { page } = browser;
+    await page.goto(new URL('live-comparison?overpaying=0&competitors=alpha,beta', strict.url).href);
+    const row = page.getByRole('row').filter({ has: page.getByText('99213', { exact: true }) });
+    await row.waitFor({ timeout: BOOT_TIMEOUT });
+    await row.getByRole('button', { name: /^Beta price of 99213/ }).click();
+    const dialog = page.getByRole('dialog', { name: /Rate rows behind the prices/ });
+    const rates = dialog.getByRole('table', { name: 'Rate rows of Beta Health Plan' });
+    await rates.waitFor({ timeout: 60_000 });
+    // beta 99213: 95.10 (1.07x) and 99 (1.11x) fail, 120 (1.35x) is valid: median $120 over 1 row, 2 failed.
+    expect(squash(await dialog.getByRole('row').filter({ hasText: 'Beta Health Plan' }).first().innerText())).toMatch(/^Beta Health Plan \$120 1 1 2 /);
+    expect(squash(await dialog.getByRole('heading', { level: 3 }).innerText())).toBe('Beta Health Plan: 1 rate row · 2 failed validation (listed, not counted)');
+    const texts = (await rates.getByRole('row').allInnerTexts()).map(squash).slice(1);
+    expect(texts.filter((t) => t.includes('Failed validation: Below 1.2x Medicare'))).toHaveLength(2);
+    expect(texts.filter((t) => / Valid /.test(t))).toHaveLength(1);
+    await screenshot(page, 'rate-rows-failed-1280x800');
+    await page.keyboard.press('Escape');
+  });
+
+  it('counts the failed rates per file and shows the headline with and without validation', async () => {
+    const { page } = browser;
+    await page.goto(new URL('data-coverage', strict.url).href);
+    const table = page.getByRole('table', { name: 'Validation per file' });
+    await table.waitFor({ timeout: BOOT_TIMEOUT });
+    // ref: 612, 648 (70551, over 2.5 x 241.72 = 604.30) and 21 (85025, over 2.5 x 7.77 = 19.43) fail above;
+    // alpha: 100 (99213) below; beta: 95.10, 99 (99213) and 9 (85025, 1.16x) below.
+    const rows = (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+    expect(rows.map((r) => r.replace(/^#\d+ \S+ (\w+) · 2025-01 /, '$1 ').replace(/ [\d.]+%$/, ''))).toEqual(['ref 10 0 0 3 0', 'alpha 6 0 1 0 0', 'beta 8 0 3 0 0']);
+    expect((await table.getByRole('columnheader').allInnerTexts()).map((t) => squash(t).toLowerCase()))
+      .toEqual(['file', 'rate rows', 'source not in dollars', 'below 1.2x medicare', 'above 2.5x medicare', 'outlier', 'median % of medicare']);
+    // Validated: 99213 131.25 vs (110.50 + 120) / 2 = 115.25 -> +13.88 %; 70551 has no valid reference rate; 85025
+    // (14 + 16.40) / 2 = 15.20 vs (10 + 13.80) / 2 = 11.90 -> +27.73 %; (1,200 x 13.88 + 5,000 x 27.73) / 6,200 = +25.1 %.
+    // Without validation: every rate, +41.0 % (the default screen's figure).
+    expect(squash(await page.getByTestId('validation-headline').innerText())).toContain('Average Overpayment, 2025-01: +25.1% with validation, +41.0% without');
+    expect(squash(await page.getByLabel('Validation settings used').innerText())).toContain('Lower bound 1.2x Medicare Upper bound 2.5x Medicare');
+    await screenshot(page, 'data-coverage-failed-1280x800');
   });
 });

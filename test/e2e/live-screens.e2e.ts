@@ -2,7 +2,12 @@
 // dataset the real converter builds from MRFs this test writes (test/fixtures/live/live-mrfs.ts;
 // every expected figure is computed by hand in test/fixtures/live/README.md, arithmetic repeated
 // below). A second server with no dataset shows the error texts. Screens at 1280x800 and 390x844.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+// The fixture's prices mostly rest on one provider each, so it is converted with `min_providers: 1`
+// (metrics.md, Validation): no unit is thin and the README's figures hold; thin units are checked on
+// the default setting in live-comparison.e2e.ts. Names are the CMS descriptors (metrics.md, Names and
+// categories: 70551 'Mri brain stem w/o dye', 99213 'Office o/p est low 20 min'); '% of Medicare' uses
+// the national amounts 70551 $241.72 (OPPS) and 99213 $88.95 (PFS, non-facility).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -34,6 +39,8 @@ const url = (path: string, base = live.url) => new URL(path.replace(/^\//, ''), 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
   const catalog = await writeLiveCatalog(join(root, 'in'));
+  const withSettings = { ...(JSON.parse(await readFile(catalog, 'utf8')) as object), validation: { min_providers: 1 } };
+  await writeFile(catalog, JSON.stringify(withSettings));
   const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
   await mkdir(join(root, 'no-dataset'));
   live = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
@@ -71,8 +78,9 @@ describe('live dashboard', () => {
     // (1,000 x 13.0435 + 100 x 20.6897 - 500 x 23.0769) / 1,600 = +2.23 %; top 70551 at 120 / 580 = +20.7 %;
     // 29 of 30 services above market = 96.7 %.
     expect(text).toContain('average overpayment +2.2%');
-    expect(text).toContain('top overpaid service mri brain without contrast');
-    expect(text).toContain('+20.7%');
+    expect(text).toContain('top overpaid service mri brain stem w/o dye');
+    // The top entry names its comparison unit.
+    expect(text).toContain('cpt 70551 · institutional · global · facility · +20.7% against market');
     expect(text).toContain('claims above market 96.7%');
 
     const top = page.getByRole('img', { name: /Top 10 Overpaid Services/ });
@@ -96,9 +104,10 @@ describe('live dashboard', () => {
     await dialog.getByRole('table').waitFor({ timeout: 30_000 });
     const rows = (await dialog.getByRole('row').allInnerTexts()).map(squash).slice(1);
     // 70551: 700 vs (600 + 640) / 2 = 620 -> 12.9 %; 99213: 140 vs (110 + 150) / 2 = 130 -> 7.7 %.
+    // One row per comparison unit, named by its code and badges.
     expect(rows).toEqual([
-      '70551 MRI brain without contrast $700 $620 12.9%',
-      '99213 Office or outpatient visit, established patient $140 $130 7.7%',
+      'Mri brain stem w/o dye 70551 Institutional Global Facility $700 $620 12.9%',
+      'Office o/p est low 20 min 99213 Professional Global Non-facility $140 $130 7.7%',
     ]);
     expect(await dialog.getByText('All prices are live API data.').count()).toBe(1);
     expect(new URL(page.url()).searchParams.get('state')).toBe('NY');
@@ -115,32 +124,35 @@ describe('live dashboard', () => {
     const rateRows = page.getByRole('dialog', { name: /Rate rows behind the prices/ });
     await modal.getByRole('table').waitFor({ timeout: 30_000 });
     // Your Price of 99213 in NY: ref has NY1 140 only (CA1 120 is in CA) -> median $140, 1 row, 1 provider, one file.
-    const yours = modal.getByRole('button', { name: /^Your Price of 99213 in NY: \$140/ });
+    const yours = modal.getByRole('button', { name: /^Your Price of 99213 \(Professional · Global · Non-facility\) in NY: \$140/ });
     await yours.press('Enter');
     await rateRows.getByText('mrf/ref_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
     expect(await bodyRows(page.getByRole('region', { name: 'Prices and their files' }))).toEqual([expect.stringMatching(
-      /^Reference Health \$140 1 1 #\d+ mrf\/ref_2025-02_in-network-rates\.json Reference Health, Inc\. · last updated 2025-02-03 · snapshot 2025-02 · 1 row /)]);
-    expect(squash(await rateRows.innerText())).toContain('state NY, both billing classes');
+      /^Reference Health \$140 1 1 0 #\d+ mrf\/ref_2025-02_in-network-rates\.json Reference Health, Inc\. · last updated 2025-02-03 · snapshot 2025-02 · 1 row /)]);
+    expect(squash(await rateRows.innerText())).toContain('state NY, Professional · Global · Non-facility');
+    // Each row: its '% of Medicare' at the provider's locality (NY), its validation result and its unit.
     expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Reference Health' })))
-      .toEqual([expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $140.00 negotiated professional 11')]);
+      .toEqual([expect.stringMatching(/^HARBOR GENERAL HOSPITAL 1234567919 NY \$140\.00 \d+\.\d% of Medicare at provider's locality Valid negotiated Professional Global Non-facility 11/)]);
     // Escape closes the rate rows only; focus is back on the price, in the modal still open.
     await page.keyboard.press('Escape');
     await expect.poll(() => rateRows.count()).toBe(0);
     expect([await modal.isVisible(), await focused(yours)]).toEqual([true, true]);
 
     // Market Avg of 70551 in NY: alpha NY1 600, gamma NY1 640, beta only CA2 500 (not in NY): (600 + 640) / 2 = $620.
-    const market = modal.getByRole('button', { name: /^Market Avg of 70551 in NY: \$620/ });
+    const market = modal.getByRole('button', { name: /^Market Avg of 70551 \(Institutional · Global · Facility\) in NY: \$620/ });
     await market.press('Enter');
     await rateRows.getByText('mrf/gamma_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
     const medians = await bodyRows(page.getByRole('region', { name: 'Prices and their files' }));
-    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1', 'Beta Health Plan - 0 0 -', 'Gamma Mutual $640 1 1']);
+    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1 0', 'Beta Health Plan - 0 0 0 -', 'Gamma Mutual $640 1 1 0']);
     expect(await rateRows.getByText('Market Avg in NY = mean of 2 medians (Alpha Care $600, Gamma Mutual $640) = $620. No dollar rate here: Beta Health Plan.').count()).toBe(1);
     // Each competitor's rows: Gamma's one row at Harbor General Hospital.
     await rateRows.getByRole('button', { name: 'Rows of Gamma Mutual' }).click();
-    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Gamma Mutual' }))).toEqual([expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 negotiated institutional')]);
+    // An institutional row's '% of Medicare' is national (OPPS has no locality amount): 640 / 241.72 = 264.8 %.
+    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Gamma Mutual' }))).toEqual([
+      expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 264.8% of Medicare national Valid negotiated Institutional Global Facility')]);
     // Exportable: every competitor's rows, 1 (alpha) + 0 (beta) + 1 (gamma) = 2 lines under the header.
     const [download] = await Promise.all([page.waitForEvent('download'), rateRows.getByRole('button', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe('rate-rows-70551_state-ny.csv');
+    expect(download.suggestedFilename()).toBe('rate-rows-70551_state-ny_unit-institutional-global-facility.csv');
     const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 8).join(','))).toEqual(['alpha,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,600',
       'gamma,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,640']);
@@ -163,27 +175,33 @@ describe('live dashboard', () => {
     const row70551 = page.getByRole('row').filter({ has: page.getByText('70551', { exact: true }) });
     await row70551.waitFor({ timeout: BOOT });
     // Every competitor: 700 vs (600 + 500 + 640) / 3 = 580: +$120, +20.7 %, 100 claims, savings 12,000; the only row.
-    expect(squash(await row70551.innerText())).toContain('$700 Alpha $600 Beta $500 Gamma $640 $580 Above market: +$120 +20.7% 100 $12,000');
+    // % of Medicare (241.72): 289.6, 248.2, 206.9, 264.8; beside the average their mean, 239.9.
+    expect(squash(await row70551.innerText())).toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare Beta $500 206.9% of Medicare '
+      + 'Gamma $640 264.8% of Medicare $580 239.9% of Medicare Above market: +$120 +20.7% 100 $12,000');
     expect(await page.locator('.comparison-table tbody tr').count()).toBe(1);
     await row70551.getByRole('button', { name: /^Beta price of 70551/ }).click();
     // beta 70551: CA2 500, the whole market -> median $500, 1 row, 1 provider, one file.
     await expect.poll(async () => (await bodyRows(page.getByRole('region', { name: 'Prices and their files' })))[0], { timeout: 60_000 })
-      .toMatch(/^Beta Health Plan \$500 1 1 #\d+ mrf\/beta_2025-02_in-network-rates\.json /);
+      .toMatch(/^Beta Health Plan \$500 1 1 0 #\d+ mrf\/beta_2025-02_in-network-rates\.json /);
     await page.keyboard.press('Escape');
 
     // Keyboard: the list under the chart. Top 10 by variance: 70551 20.7, 20027 13.5, 99213 13.04, 20026 13.0, ...
     await page.goBack();
     await page.getByText('Open a service in the comparison').press('Enter', { timeout: BOOT });
-    expect((await page.locator('.live-top-links li').allInnerTexts()).map(squash).filter((t, i) => i < 3 || i === 9)).toEqual(['70551 MRI brain without contrast +20.7%',
-      '20027 Procedure 27 +13.5%', '99213 Office or outpatient visit, established patient +13.0%', '20020 Procedure 20 +10.0%']);
+    // Each entry names its unit with badges.
+    expect((await page.locator('.live-top-links li').allInnerTexts()).map(squash).filter((t, i) => i < 3 || i === 9)).toEqual([
+      '70551 Mri brain stem w/o dye +20.7% Institutional Global Facility', '20027 Procedure 27 +13.5% Professional Global Non-facility',
+      '99213 Office o/p est low 20 min +13.0% Professional Global Non-facility', '20020 Procedure 20 +10.0% Professional Global Non-facility']);
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
-    expect(await focused(page.getByRole('link', { name: '99213 Office or outpatient visit, established patient' }))).toBe(true);
+    expect(await focused(page.getByRole('link', { name: '99213 Office o/p est low 20 min' }))).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).search).toBe('?services=99213');
     const row99213 = page.getByRole('row').filter({ has: page.getByText('99213', { exact: true }) });
     await row99213.waitFor({ timeout: BOOT });
-    // 130 vs (105 + 90 + 150) / 3 = 115: +$15, +13.0 %, 1,000 claims, savings 15,000.
-    expect(squash(await row99213.innerText())).toContain('$130 Alpha $105 Beta $90 Gamma $150 $115 Above market: +$15 +13.0% 1,000 $15,000');
+    // 130 vs (105 + 90 + 150) / 3 = 115: +$15, +13.0 %, 1,000 claims, savings 15,000. % of Medicare (88.95): ref the
+    // median of 120 / 88.95 and 140 / 88.95 = 146.1; 118.0, 101.2, 168.6; their mean 129.3.
+    expect(squash(await row99213.innerText())).toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare Beta $90 101.2% of Medicare '
+      + 'Gamma $150 168.6% of Medicare $115 129.3% of Medicare Above market: +$15 +13.0% 1,000 $15,000');
     await screenshot(page, 'live-comparison-from-top10-1280x800');
     await page.goBack();
     await page.getByText('Open a service in the comparison').click({ timeout: BOOT });
@@ -232,8 +250,10 @@ describe('live comparison', () => {
     expect(new URL(page.url()).searchParams.get('competitors')).toBe('alpha');
     // 70551: 700 vs 600 = +$100 (+16.7 %), 100 claims, savings 10,000.
     // 99213: 130 vs 105 = +$25 (+23.8 %), 1,000 claims, savings 25,000.
-    await expect.poll(async () => squash(await row(page, '70551').innerText())).toContain('$700 Alpha $600 $600 Above market: +$100 +16.7% 100 $10,000');
-    expect(squash(await row(page, '99213').innerText())).toContain('$130 Alpha $105 $105 Above market: +$25 +23.8% 1,000 $25,000');
+    await expect.poll(async () => squash(await row(page, '70551').innerText()))
+      .toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare $600 248.2% of Medicare Above market: +$100 +16.7% 100 $10,000');
+    expect(squash(await row(page, '99213').innerText()))
+      .toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare $105 118.0% of Medicare Above market: +$25 +23.8% 1,000 $25,000');
     // Cards over the whole filtered set: $35,000; (1,000 x 23.81 + 100 x 16.67 - 500 x 16.67) / 1,600 = +10.7 %.
     for (const t of ['$35,000', '+10.7%', '29 / 30']) expect(await page.getByText(t, { exact: true }).count(), t).toBe(1);
     expect(await page.getByText('29 services shown · 29 match these filters').count()).toBe(1);
@@ -252,9 +272,17 @@ describe('live comparison', () => {
     expect(download.suggestedFilename()).toBe('live-comparison_competitors-alpha_page-1-of-50.csv');
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('billing_code,billing_code_type,service_name,category,ref_price_usd,alpha_price_usd,selected_avg_usd,overpayment_usd,variance_percent,claims_volume,potential_savings_usd');
-    expect(lines).toHaveLength(30); // header + 29 rows
-    expect(lines[1]).toBe(`70551,CPT,MRI brain without contrast,Radiology,700,600,600,100,${(100 * 100) / 600},100,10000`);
+    expect(lines[0]).toBe('billing_code,billing_code_type,billing_class,component,setting,service_name,published_name,category,ref_price_usd,ref_medicare_pct,'
+      + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,overpayment_usd,variance_percent,claims_volume,potential_savings_usd,'
+      + 'medicare_rate_usd,low_confidence,low_confidence_reason');
+    expect(lines).toHaveLength(30); // header + 29 rows, one per comparison unit
+    const first = lines[1]!.split(',');
+    expect(first.slice(0, 9)).toEqual(['70551', 'CPT', 'institutional', 'global', 'facility', 'Mri brain stem w/o dye', 'MRI brain without contrast', 'Radiology', '700']);
+    // Full precision: 100 x 700 / 241.72 and 100 x 600 / 241.72 % of Medicare.
+    expect(Number(first[9])).toBeCloseTo((100 * 700) / 241.72, 9);
+    expect([first[10], first[12]]).toEqual(['600', '600']);
+    expect([Number(first[11]), Number(first[13])].map((x) => x.toFixed(6))).toEqual([((100 * 600) / 241.72).toFixed(6), ((100 * 600) / 241.72).toFixed(6)]);
+    expect(first.slice(14)).toEqual(['100', `${(100 * 100) / 600}`, '100', '10000', '241.72', 'false', '']);
   });
 
   it('traces a median to its rate rows and its file', async () => {
@@ -337,8 +365,10 @@ describe('live search', () => {
     const rows = (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
     // Price: alpha's rows at CA1; Reference: ref at CA1, professional = 120; Market: alpha 100 and beta 90 -> 95.
     expect(rows).toEqual([
-      expect.stringContaining('Office or outpatient visit, established patient ADA LOVELACE Alpha Care $100 $120 $95 professional negotiated 11'),
-      expect.stringContaining('80.0% of billed charges $120 $95 professional percentage 11'),
+      // '% of Medicare' at the provider's locality (CA1's GPCIs), then the validation result, before the reference and market.
+      expect.stringMatching(/^Office o\/p est low 20 min ADA LOVELACE Alpha Care \$100 \d+\.\d% of Medicare at provider's locality Valid \$120 \$95 Professional Global Non-facility negotiated 11/),
+      // A percentage row has neither a benchmark nor a validation result.
+      expect.stringContaining('80.0% of billed charges - - $120 $95 Professional Global Non-facility percentage 11'),
     ]);
     expect(new URL(page.url()).searchParams.get('provider')).toBe('1234567893');
     await bothWidths(page, 'live-search', () => page.getByRole('table', { name: 'Price details' }).waitFor({ timeout: BOOT }));
@@ -359,7 +389,10 @@ describe('data coverage and methodology', () => {
     // 4 insurers x 2 snapshots, one file each.
     expect(await table.getByRole('row').count()).toBe(9);
     // ref 2025-01: 99213 at CA1 and NY1 = 2 rate rows.
-    expect(squash(await table.getByRole('row').filter({ hasText: 'Reference Health' }).filter({ hasText: '2025-01' }).innerText())).toBe('Reference Health 2025-01 1 2 0 0 3 0');
+    // ... and no rate failed validation (the last column).
+    expect(squash(await table.getByRole('row').filter({ hasText: 'Reference Health' }).filter({ hasText: '2025-01' }).innerText())).toBe('Reference Health 2025-01 1 2 0 0 3 0 0');
+    // The headline with validation and without: the same here, no rate failed (+2.2 %, the dashboard's figure).
+    expect(squash(await page.getByTestId('validation-headline').innerText())).toContain('Average Overpayment, 2025-02: +2.2% with validation, +2.2% without');
     await bothWidths(page, 'data-coverage', () => page.getByRole('table', { name: 'Coverage per insurer and snapshot' }).waitFor({ timeout: BOOT }));
   });
 

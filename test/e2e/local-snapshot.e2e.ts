@@ -41,18 +41,20 @@ async function navigate(page: Page, path: string): Promise<void> {
 }
 
 /**
- * The text of the reference insurer's price cell of the row of `code` in the live comparison table;
- * the column is titled '<short name> Price' (the local fixture's reference is 'RefHealth').
+ * The price in the reference insurer's price cell of the first row of `code` in the live comparison
+ * table (one row per comparison unit; the first is the first unit); the column is titled '<short name>
+ * Price' (the local fixture's reference is 'RefHealth') with '% of Medicare' under it, and the cell
+ * holds the price over its '% of Medicare'.
  */
 async function referencePriceOf(page: Page, code: string): Promise<string> {
   const table = page.getByRole('table');
-  const row = table.getByRole('row').filter({ hasText: code });
+  const row = table.getByRole('row').filter({ has: page.getByText(code, { exact: true }) }).first();
   await row.waitFor({ timeout: BOOT_TIMEOUT });
   const titles = (await page.getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim().toLowerCase());
-  const at = titles.indexOf('refhealth price');
+  const at = titles.findIndex((t) => t === 'refhealth price' || t === 'refhealth price % of medicare');
   if (at < 0) throw new Error(`no RefHealth Price column among ${JSON.stringify(titles)}`);
   const cells = await row.locator(':scope > th, :scope > td').allInnerTexts();
-  return (cells[at] ?? '').trim();
+  return (cells[at] ?? '').trim().split('\n')[0]!.trim();
 }
 
 /** Collects every text the hashing progress line shows (it may last only a few frames). */

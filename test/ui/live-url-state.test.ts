@@ -99,7 +99,9 @@ describe('dashboard figures', () => {
   const rec = (code: string, variance: number | null, claims: number): LiveServicePricingRecord => ({
     service_code: code, billing_code_type: 'CPT', service_name: code, category: 'Lab', reference_price: 1, competitor_prices: {},
     market_average: 1, reference_variance: variance, overpayment: variance, claims_volume: claims, potential_savings: 0,
-    anthem_price: 1, anthem_variance: variance,
+    anthem_price: 1, anthem_variance: variance, published_name: null, billing_class: 'professional', component: 'global',
+    setting: 'non-facility', medicare_rate: null, reference_medicare_pct: null, competitor_medicare_pct: {}, market_medicare_pct: null,
+    reference_providers: 2, competitor_providers: {}, thin: false, thin_reason: null,
   });
 
   it('computes the three KPIs by metrics.md', () => {

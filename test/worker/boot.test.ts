@@ -132,17 +132,23 @@ describe('boot', () => {
     await service.close();
   });
 
-  it('refuses another dataset format', async () => {
+  it('refuses another dataset format, telling to convert a dataset of an older format again', async () => {
     const other = join(root, 'other');
     await cp(dir, other, { recursive: true });
     const m = JSON.parse(await readFile(join(other, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    await writeFile(join(other, 'manifest.json'), JSON.stringify({ ...m, format_version: 2 }));
-    const service = createDataService(nodePlatform);
-    expect(await service.init({ dataUrl: other + '/' })).toEqual({
-      status: 'failed',
-      reason: 'unsupported dataset: format compete-dataset version 2 (expected compete-dataset 1)',
-    });
-    await service.close();
+    expect(m.format_version).toBe(2);
+    const reasons: Record<number, string> = {
+      1: 'unsupported dataset: format compete-dataset version 1 (expected compete-dataset 2): it was written by an older converter; '
+        + 'convert it again with this version (npm run convert -- --catalog <catalog.json> --out <dataset-dir>)',
+      3: 'unsupported dataset: format compete-dataset version 3 (expected compete-dataset 2): it was written by a newer converter; '
+        + 'open it with the app of that version',
+    };
+    for (const [version, reason] of Object.entries(reasons)) {
+      await writeFile(join(other, 'manifest.json'), JSON.stringify({ ...m, format_version: Number(version) }));
+      const service = createDataService(nodePlatform);
+      expect(await service.init({ dataUrl: other + '/' })).toEqual({ status: 'failed', reason });
+      await service.close();
+    }
   });
 
   it('fails when a table file is corrupt', async () => {

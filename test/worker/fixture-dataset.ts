@@ -3,10 +3,12 @@
  * directory and boots the data service on it with the Node platform (DuckDB-WASM's Node build,
  * parquet-wasm's Node build), so the SQL that ships is the SQL under test.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Catalog } from '../../contract/catalog';
+import type { ValidationSettings } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ApiResponse } from '../../contract/api';
 import type { BootState } from '../../contract/worker';
@@ -25,17 +27,42 @@ export interface BootedFixture {
   dispose(): Promise<void>;
 }
 
-/** Converts the fixture catalog into a fresh temporary directory; returns the dataset dir. */
-export async function convertFixture(): Promise<{ root: string; dir: string }> {
+/** Variants of the fixture catalog. */
+export interface FixtureOptions {
+  /** The catalog's `validation` settings (metrics.md, Validation), e.g. `{ min_providers: 1 }`. */
+  validation?: Partial<ValidationSettings>;
+}
+
+/**
+ * Converts the fixture catalog (with `options` written into a copy of it, its paths made
+ * absolute) into a fresh temporary directory; returns the dataset dir.
+ */
+export async function convertFixture(options: FixtureOptions = {}): Promise<{ root: string; dir: string }> {
   const root = await mkdtemp(join(tmpdir(), 'compete-api-'));
   const dir = join(root, 'dataset');
-  await convertCatalog(FIXTURE_CATALOG, dir, { quiet: true });
+  let catalog = FIXTURE_CATALOG;
+  if (options.validation) {
+    const base = dirname(FIXTURE_CATALOG);
+    const c = JSON.parse(await readFile(FIXTURE_CATALOG, 'utf8')) as Catalog;
+    const abs = (p: string | undefined): string | undefined => (p === undefined ? undefined : resolve(base, p));
+    const variant: Catalog = {
+      ...c,
+      insurers: c.insurers.map((i) => ({ ...i, files: i.files.map((f) => ({ ...f, url: abs(f.url) })) })),
+      npi_registry: abs(c.npi_registry),
+      claims_volume: abs(c.claims_volume),
+      services: abs(c.services),
+      validation: options.validation,
+    } as Catalog;
+    catalog = join(root, 'catalog.json');
+    await writeFile(catalog, JSON.stringify(variant));
+  }
+  await convertCatalog(catalog, dir, { quiet: true });
   return { root, dir };
 }
 
 /** Converts and boots; `dispose()` closes DuckDB and removes the directory. */
-export async function bootFixture(): Promise<BootedFixture> {
-  const { root, dir } = await convertFixture();
+export async function bootFixture(options: FixtureOptions = {}): Promise<BootedFixture> {
+  const { root, dir } = await convertFixture(options);
   const service = createDataService(nodePlatform);
   const t0 = performance.now();
   const state = await service.init({ dataUrl: dir + '/' });

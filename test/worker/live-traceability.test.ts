@@ -27,17 +27,31 @@ async function ok<T>(path: string, query: Record<string, string> = {}): Promise<
 describe('GET /api/rate-rows', () => {
   it('lists the distinct dollar rows behind ref 99213 and their median', async () => {
     const r = await ok<RateRowsResult>('/api/rate-rows', { service_id: '99213', insurer_id: 'ref' });
-    // ref 2025-02 99213: A 100, B 120, C 140 (professional), D 90 (both) -> median (100 + 120) / 2 = 110,
-    // the reference price /api/service-pricing shows.
+    // ref 2025-02 99213, every unit: A 100, B 120, C 140 (professional), D 90 (both) -> median (100 + 120) / 2 = 110.
     expect(r.snapshot).toBe('2025-02');
-    expect(r.rows.map((x) => [x.provider_id, x.negotiated_rate, x.billing_class])).toEqual([
-      ['4444444440', 90, 'both'], ['1111111112', 100, 'professional'], ['2222222228', 120, 'professional'],
-      ['3333333334', 140, 'professional'],
+    expect(r.rows.map((x) => [x.provider_id, x.negotiated_rate, x.billing_class, x.component, x.setting, x.validation])).toEqual([
+      ['4444444440', 90, 'both', 'global', 'non-facility', null], ['1111111112', 100, 'professional', 'global', 'non-facility', null],
+      ['2222222228', 120, 'professional', 'global', 'non-facility', null], ['3333333334', 140, 'professional', 'global', 'non-facility', null],
     ]);
     expect(r.median).toBe(110);
-    expect([r.rate_count, r.provider_count, r.other_rows]).toEqual([4, 4, 0]);
+    expect([r.rate_count, r.provider_count, r.other_rows, r.failed_rows, r.component, r.setting]).toEqual([4, 4, 0, 0, null, null]);
+    // % of Medicare at each provider's locality (PFS 99213 non-facility: work 1.30, PE 1.35, MP 0.10; a both
+    // row is benchmarked as professional): D in Manhattan (1.30 x 1.065 + 1.35 x 1.166 + 0.10 x 1.656) x 32.3465
+    // = 101.0569 -> 101.06; A in San Francisco (1.30 x 1.088 + 1.35 x 1.419 + 0.10 x 0.445) x 32.3465 = 109.15.
+    expect(r.rows.map((x) => x.medicare_basis)).toEqual(['locality', 'locality', 'locality', 'locality']);
+    expect(r.rows[0]!.medicare_pct).toBeCloseTo((100 * 90) / 101.06, 10);
+    expect(r.rows[1]!.medicare_pct).toBeCloseTo((100 * 100) / 109.15, 10);
+    // The rows behind the reference price of the professional unit: A, B, C -> 120, the price /api/service-pricing shows.
+    const unit = await ok<RateRowsResult>('/api/rate-rows', {
+      service_id: '99213', insurer_id: 'ref', billing_class: 'professional', component: 'global', setting: 'non-facility',
+    });
+    expect(unit.rows.map((x) => x.provider_id)).toEqual(['1111111112', '2222222228', '3333333334']);
+    expect([unit.median, unit.rate_count, unit.billing_class, unit.component, unit.setting]).toEqual([120, 3, 'professional', 'global', 'non-facility']);
     const pricing = await ok<ServicePricingResult>('/api/service-pricing', { services: '99213' });
-    expect(pricing.records[0]!.reference_price).toBe(r.median);
+    const professional = pricing.records.find((x) => x.billing_class === 'professional')!;
+    expect([professional.reference_price, professional.reference_providers]).toEqual([unit.median, unit.provider_count]);
+    const both = await ok<RateRowsResult>('/api/rate-rows', { service_id: '99213', insurer_id: 'ref', billing_class: 'both', component: 'global', setting: 'non-facility' });
+    expect(both.rows.map((x) => x.negotiated_rate)).toEqual([90]);
     // Every row names its file: ref's 2025-02 file, with its reporting entity.
     expect(r.sources).toHaveLength(1);
     expect(r.sources[0]!.url).toBe('mrf/ref-2025-02.json');
@@ -56,6 +70,9 @@ describe('GET /api/rate-rows', () => {
     expect(ct.rows.map((x) => x.negotiated_rate)).toEqual([500, 700]);
     expect(ct.median).toBe(600);
     expect(ct.other_rows).toBe(2);
+    // Institutional: the OPPS amount (106.34), national whatever the provider's locality.
+    expect(ct.rows.map((x) => [x.setting, x.medicare_basis])).toEqual([['facility', 'national'], ['facility', 'national']]);
+    expect(ct.rows[0]!.medicare_pct).toBeCloseTo((100 * 500) / 106.34, 10);
   });
 
   it('narrows by state, billing class and month like the medians do', async () => {
@@ -80,6 +97,10 @@ describe('GET /api/rate-rows', () => {
     expect((await f.get('/api/rate-rows', { service_id: '99213', insurer_id: 'nobody' })).status).toBe(400);
     expect((await f.get('/api/rate-rows', { service_id: '00000', insurer_id: 'ref' })).status).toBe(400);
     expect((await f.get('/api/rate-rows', { service_id: '99213', insurer_id: 'ref', state: 'C1' })).status).toBe(400);
+    // A unit needs its class, component and setting; `both` is a unit's class, not a chip.
+    expect((await f.get('/api/rate-rows', { service_id: '99213', insurer_id: 'ref', component: 'global' })).status).toBe(400);
+    expect((await f.get('/api/rate-rows', { service_id: '99213', insurer_id: 'ref', component: 'global', setting: 'facility', billing_class: 'all' })).status).toBe(400);
+    expect((await f.get('/api/rate-rows', { service_id: '99213', insurer_id: 'ref', billing_class: 'both' })).status).toBe(400);
   });
 
   it('medianOf: midpoint of the two middle values when even', () => {
@@ -102,6 +123,11 @@ describe('GET /api/coverage', () => {
     expect(c.report.reason).toBeNull();
     // Every problem of a source's file is counted on that source.
     for (const s of c.sources) expect(Object.values(s.problem_codes).reduce((a, b) => a + b, 0)).toBe(s.problems);
+    // Validation: every fixture rate lies within 0.3-30 x its benchmark; the settings and CMS data of the manifest.
+    for (const g of c.groups) expect(g.validation).toEqual({ source_not_dollars: 0, below_benchmark: 0, above_benchmark: 0, outlier: 0 });
+    expect(c.validation).toMatchObject({ min_ratio: 0.3, max_ratio: 30, min_providers: 2 });
+    expect(c.medicare.conversion_factor).toBe(32.3465);
+    expect(c.headline.snapshot).toBe('2025-02');
   });
 });
 

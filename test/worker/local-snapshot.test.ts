@@ -84,14 +84,14 @@ describe('a sound snapshot', () => {
     expect(r.ok).toBe(true);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { tables: Record<string, { bytes: number[] }> };
     const total = Object.values(manifest.tables).reduce((a, t) => a + t.bytes.reduce((x, y) => x + y, 0), 0);
-    // Six tables, one file each: a report before each file and one at the end.
-    expect(progress).toHaveLength(7);
-    expect(progress.at(-1)).toEqual({ file: '', bytesDone: total, bytesTotal: total, filesDone: 6, filesTotal: 6 });
-    expect(progress.map((p) => p.filesDone)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    // Seven tables, one file each: a report before each file and one at the end.
+    expect(progress).toHaveLength(8);
+    expect(progress.at(-1)).toEqual({ file: '', bytesDone: total, bytesTotal: total, filesDone: 7, filesTotal: 7 });
+    expect(progress.map((p) => p.filesDone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const d = await info();
     expect(d).toMatchObject({ origin: 'local', name: 'dataset', snapshots: ['2025-01', '2025-02'] });
     const pricing = (await service.handle({ method: 'GET', path: '/api/service-pricing', query: { providers: '1111111112' } })).body as ServicePricingResult;
-    // A alone: 99213 ref 100 vs alpha 90 (rate rows read from the local Blob).
+    // A alone: 99213 professional ref 100 vs alpha 90 (rate rows read from the local Blob).
     expect(pricing.records.find((x) => x.service_code === '99213')).toMatchObject({ reference_price: 100, market_average: 90 });
   });
 
@@ -114,7 +114,7 @@ describe('verifyLocal on a file larger than one hash slice', () => {
     const tables = Object.fromEntries(
       TABLE_NAMES.map((t) => [t, { files: [`${t}.parquet`], rows: 1, bytes: [big.length], sha256: [sha] }]),
     );
-    const manifest = { format: 'compete-dataset', format_version: 1, created_at: '2025-01-01T00:00:00Z', converter_version: 'test',
+    const manifest = { format: 'compete-dataset', format_version: 2, created_at: '2025-01-01T00:00:00Z', converter_version: 'test',
       catalog_sha256: '', reference_insurer: 'ref', snapshots: ['2025-01'], insurers: [], tables, sources: [],
       counts: { rate_rows: 0, unresolved_rate_rows: 0, provider_groups: 0, providers: 0, services: 0, problems: 0, unresolved_provider_references: 0 },
       claims_by_state: false };

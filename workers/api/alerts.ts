@@ -1,28 +1,41 @@
 /**
  * `GET /api/alerts`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
- * metrics.md "Alerts" for the reference insurer, per service and state plus `All`, between the
- * latest snapshot and the one before it (rules in contract/alert-rules.ts), with the
- * acknowledgements of the AckStore (who: the request's signed-in user; when: now).
+ * metrics.md "Alerts" for the reference insurer, per comparison unit and state plus `All`, between
+ * the latest snapshot and the one before it (rules, support and order in contract/alert-rules.ts),
+ * with the acknowledgements of the AckStore (who: the request's signed-in user; when: now). An
+ * acknowledgement stored under the id an alert had when alerts were per service (legacyAlertId)
+ * carries over to every alert of the same type, code, region and snapshot.
  */
-import { ALL_REGION, compareAlerts, evaluateAlerts, type Alert, type AlertFigures } from '../../contract/alert-rules';
+import {
+  ALL_REGION,
+  compareRankedAlerts,
+  evaluateAlerts,
+  legacyAlertId,
+  type Alert,
+  type AlertFigures,
+  type RankedAlert,
+} from '../../contract/alert-rules';
 import { ALL_STATES } from '../../contract/dataset';
+import type { Acknowledgement } from '../acks/ack-store';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { ApiError } from './errors';
 import { required } from './params';
-import { allCompetitors, EVERY_STATE, priceServicesByMonth, type PricedService } from './pricing-core';
+import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, type PricedService } from './pricing-core';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */
 export const UNKNOWN_USER = 'unknown user';
 
 const computed = new WeakMap<ApiContext, Alert[]>();
 
-/** `month -> (state|code -> record)` for the months asked, from one statement. */
+const unitKey = (r: PricedService): string => `${r.state}|${r.service_code}|${r.billing_class}|${r.component}|${r.setting}`;
+
+/** `month -> (state|unit -> record)` for the months asked, from one statement. */
 function figuresAt(ctx: ApiContext, months: readonly string[]): Map<string, Map<string, PricedService>> {
   const selection = {
     reference: ctx.manifest.reference_insurer,
     competitors: allCompetitors(ctx),
-    classSelection: 'all' as const,
+    billingClass: 'all' as const,
     state: EVERY_STATE,
     competitorPrices: false,
   };
@@ -30,7 +43,7 @@ function figuresAt(ctx: ApiContext, months: readonly string[]): Map<string, Map<
   const out = new Map<string, Map<string, PricedService>>();
   for (const month of months) {
     const m = new Map<string, PricedService>();
-    for (const r of byMonth.get(month) ?? []) m.set(`${r.state}|${r.service_code}`, r);
+    for (const r of byMonth.get(month) ?? []) m.set(unitKey(r), r);
     out.set(month, m);
   }
   return out;
@@ -40,6 +53,9 @@ const figures = (r: PricedService | undefined): AlertFigures => ({
   referencePrice: r?.reference_price ?? null,
   marketAverage: r?.market_average ?? null,
   variance: r?.reference_variance ?? null,
+  referenceProviders: r?.reference_providers ?? 0,
+  competitorProviders: r?.competitor_provider_total ?? 0,
+  thin: r?.thin ?? true,
 });
 
 /** The alerts of the dataset, unacknowledged, sorted; computed once per dataset. @throws DatabaseError */
@@ -52,30 +68,45 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
   const at = figuresAt(ctx, [latest, previous].filter((m): m is string => m !== undefined));
   const now = at.get(latest ?? '') ?? new Map<string, PricedService>();
   const before = at.get(previous ?? '') ?? new Map<string, PricedService>();
-  const out: Alert[] = [];
+  const minProviders = minProvidersOf(ctx);
+  const ranked: RankedAlert[] = [];
   for (const [key, r] of now) {
-    out.push(
+    ranked.push(
       ...evaluateAlerts({
         billingCode: r.service_code,
+        billingClass: r.billing_class,
+        component: r.component,
+        setting: r.setting,
         serviceName: r.service_name,
         region: r.state === ALL_STATES ? ALL_REGION : r.state,
         snapshot: latest!,
         previousSnapshot: previous ?? '',
         latest: figures(r),
         previous: figures(before.get(key)),
+        claimsVolume: r.claims_volume,
+        minProviders,
       }),
     );
   }
-  out.sort(compareAlerts);
+  const out = ranked.sort(compareRankedAlerts).map((x) => x.alert);
   computed.set(ctx, out);
   return out;
+}
+
+/**
+ * The acknowledgement of an alert: the one stored under its id, else one stored under its
+ * per-service id (legacyAlertId: acknowledgements made before alerts were per unit carry over to
+ * every alert of the same type, code, region and snapshot).
+ */
+export function acknowledgementOf(a: Alert, acks: ReadonlyMap<string, Acknowledgement>): Acknowledgement | undefined {
+  return acks.get(a.id) ?? acks.get(legacyAlertId(a.type, a.serviceCode, a.region, a.createdAt.slice(0, 7)));
 }
 
 /** The alerts with their stored acknowledgements. */
 async function withAcks(ctx: ApiContext): Promise<Alert[]> {
   const acks = await ctx.acks.all();
   return computeAlerts(ctx).map((a) => {
-    const ack = acks.get(a.id);
+    const ack = acknowledgementOf(a, acks);
     return ack ? { ...a, acknowledged: true, acknowledgedBy: ack.by, acknowledgedAt: ack.at } : a;
   });
 }

@@ -4,9 +4,12 @@
  * `last_updated_on`, rate rows, unresolved rate rows and provider references, problems; the sums
  * per insurer and snapshot; and from `report.json` (read on demand, once per dataset) the problem
  * counts by code, the files a table of contents listed that could not be read, and the warnings.
- * A missing or unreadable report.json leaves the manifest's figures and says why.
+ * A missing or unreadable report.json leaves the manifest's figures and says why. The validation
+ * counts per file and their sums, the validation settings, the Medicare reference data and the
+ * headline with validation off and on come from the manifest (metrics.md, Validation).
  */
 import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
+import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 
@@ -59,6 +62,11 @@ function loadReport(ctx: ApiContext): Promise<ReportLoad> {
   return p;
 }
 
+/** Counts by every reason, 0 where the manifest has none. */
+function byReason(counts: Partial<Record<ValidationReason, number>> | undefined): Record<ValidationReason, number> {
+  return Object.fromEntries(VALIDATION_REASONS.map((r) => [r, counts?.[r] ?? 0])) as Record<ValidationReason, number>;
+}
+
 async function run(_params: Record<string, never>, ctx: ApiContext): Promise<CoverageResult> {
   const { manifest } = ctx;
   const load = await loadReport(ctx);
@@ -68,6 +76,7 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     reporting_entity_name: s.reporting_entity_name, last_updated_on: s.last_updated_on, version: s.version, bytes: s.bytes,
     rate_rows: s.rate_rows, unresolved_rate_rows: s.unresolved_rate_rows, provider_groups: s.provider_groups,
     problems: s.problems, unresolved_provider_references: s.unresolved_provider_references ?? 0,
+    validation: byReason(s.validation), median_medicare_pct: s.median_medicare_pct ?? null,
     problem_codes: counts[s.url] ?? {},
   }));
   const groups = new Map<string, CoverageGroup>();
@@ -76,6 +85,7 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     const g = groups.get(key) ?? {
       insurer_id: s.insurer_id, insurer_name: manifest.insurers.find((i) => i.id === s.insurer_id)?.name ?? s.insurer_id,
       snapshot: s.snapshot, files: 0, rate_rows: 0, unresolved_rate_rows: 0, provider_groups: 0, problems: 0, unresolved_provider_references: 0,
+      validation: byReason(undefined),
     };
     g.files += 1;
     g.rate_rows += s.rate_rows;
@@ -83,6 +93,7 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     g.provider_groups += s.provider_groups;
     g.problems += s.problems;
     g.unresolved_provider_references += s.unresolved_provider_references;
+    for (const r of VALIDATION_REASONS) g.validation[r] += s.validation[r];
     groups.set(key, g);
   }
   const known = new Set(sources.map((s) => s.url));
@@ -92,6 +103,9 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     reference_insurer: manifest.reference_insurer,
     snapshots: manifest.snapshots,
     counts: manifest.counts,
+    validation: { ...DEFAULT_VALIDATION, ...manifest.validation },
+    medicare: manifest.medicare,
+    headline: manifest.headline,
     groups: [...groups.values()].sort((a, b) => (a.insurer_id === b.insurer_id ? (a.snapshot < b.snapshot ? -1 : 1) : a.insurer_id < b.insurer_id ? -1 : 1)),
     sources,
     report: {

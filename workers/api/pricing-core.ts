@@ -1,17 +1,36 @@
 /**
- * Per-service figures of metrics.md ("Per service", "Which snapshot an insurer contributes") for
- * one selection, shared by service-pricing, regional-comparison, overpayment-trend and alerts.
+ * Per-unit figures of metrics.md ("Per comparison unit", "Which snapshot an insurer contributes")
+ * for one selection, shared by service-pricing, regional-comparison, regional-services,
+ * overpayment-trend and alerts: one record per comparison unit (service, billing class, component,
+ * setting) and state.
  *
- * SQL joins and averages the medians: from the pre-computed `price_stats` (every provider), or,
- * for a provider selection, from the rate rows of those providers (distinct dollar rows, one per
- * provider, as scripts/convert/build-tables.ts builds price_stats). The derived figures (variance,
- * overpayment, savings) come from contract/metrics.ts, so every screen computes them the same way.
+ * SQL joins and averages the medians: from the pre-computed `price_stats` (every provider, valid
+ * rates only), or, for a provider selection, from the rate rows of those providers (distinct valid
+ * dollar rows, one per provider, grouped by unit, the unit derived from the row's modifiers and
+ * place-of-service codes by contract/unit-sql.ts, the rules of contract/medicare.ts, as the
+ * converter builds price_stats). The claims of each class go to its main unit, the billing-class
+ * chips then pick units, and the derived figures (variance, overpayment, savings, thin, % of
+ * Medicare) come from contract/metrics.ts, so every screen computes them the same way.
  */
-import type { LiveServicePricingRecord } from '../../contract/api';
-import { ALL_STATES, type ClassSelection } from '../../contract/dataset';
-import { DOLLAR_NEGOTIATED_TYPES, potentialSavings, referenceVariance, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api';
+import { ALL_STATES, DEFAULT_VALIDATION, UNIT_BILLING_CLASSES, type UnitBillingClass } from '../../contract/dataset';
+import type { Component, UnitSetting } from '../../contract/medicare';
+import {
+  averageOverpayment,
+  claimsByUnit,
+  compareUnits,
+  DOLLAR_NEGOTIATED_TYPES,
+  effectiveMinProviders,
+  medicarePct,
+  potentialSavings,
+  referenceVariance,
+  SERVICE_CODE_TYPES,
+  thinReason,
+  unitPassesClassFilter,
+} from '../../contract/metrics';
+import { componentSql, unitSettingSql } from '../../contract/unit-sql';
 import type { Database } from '../db/database';
-import { joinSql, sql, type SqlFragment } from '../db/sql';
+import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 
 /** `state` value asking for every state and the national rows at once. */
@@ -22,7 +41,8 @@ export interface PricingSelection {
   snapshot: string;
   reference: string;
   competitors: readonly string[];
-  classSelection: ClassSelection;
+  /** The billing-class chips (metrics.md, Rows that count, Filters): which units are listed. */
+  billingClass: BillingClassFilter;
   /** A state code, `ALL` (national) or EVERY_STATE (each state plus `ALL`; not with providers). */
   state: string;
   category?: string | undefined;
@@ -30,28 +50,45 @@ export interface PricingSelection {
   services?: readonly string[] | undefined;
   /** Provider ids; undefined = every provider (price_stats). The rates of the codes must be loaded. */
   providers?: readonly string[] | undefined;
-  /** false: leave `competitor_prices` empty (screens that need only the mean; saves the list aggregate). */
+  /** false: leave `competitor_prices` and its companions empty (screens that need only the mean). */
   competitorPrices?: boolean;
+  /**
+   * metrics.md "At shared providers" (prices only at providers both sides contract with): a later
+   * change; only `false` (or absent) is accepted until it is implemented.
+   */
+  sharedProviders?: false;
 }
 
-/** A live service pricing record of one state (`ALL` = national). */
-export type PricedService = LiveServicePricingRecord & { state: string };
+/** A live service pricing record of one state (`ALL` = national), with what the dashboards need beside it. */
+export type PricedService = LiveServicePricingRecord & {
+  state: string;
+  /** The competitor prices' providers added up (kept when `competitorPrices` is false, for alerts). */
+  competitor_provider_total: number;
+};
 
 /** A selection without its month: the months come apart (one statement for several). */
 type Selection = Omit<PricingSelection, 'snapshot'>;
 
-interface ServiceRow {
-  [key: string]: string | number | null | Array<{ id: string; price: number }>;
+interface UnitRow {
+  [key: string]: string | number | null | Array<{ id: string; price: number; providers: number }>;
   month: string;
   state: string;
   service_code: string;
   billing_code_type: string;
   service_name: string;
+  published_name: string | null;
   category: string;
+  billing_class: UnitBillingClass;
+  component: Component;
+  setting: UnitSetting;
   reference_price: number | null;
+  reference_providers: number | null;
   market_average: number | null;
-  competitor_prices: Array<{ id: string; price: number }> | null;
-  claims_volume: number;
+  competitor_provider_total: number | null;
+  competitor_prices: Array<{ id: string; price: number; providers: number }> | null;
+  medicare_rate: number | null;
+  claims_professional: number;
+  claims_institutional: number;
 }
 
 /** Per database: each insurer's price_stats snapshots, ascending (table stats_snapshots, read once). */
@@ -86,39 +123,55 @@ function chosenRows(db: Database, months: readonly string[], insurers: readonly 
   return sql`SELECT * FROM (VALUES ${joinSql(rows, ', ')}) v(month, insurer_id, snapshot)`;
 }
 
-/** Medians of every provider, pre-computed. */
+/** Medians of every provider, pre-computed per unit (every class: the chips apply after the claims). */
 function statsPrices(s: Selection): SqlFragment {
   const state = s.state === EVERY_STATE ? sql`` : sql`AND p.state = ${s.state}`;
   return sql`
-    SELECT c.month, p.insurer_id, p.billing_code, p.state, p.median_rate::DOUBLE AS price
+    SELECT c.month, p.insurer_id, p.billing_code, p.billing_class, p.component, p.setting, p.state,
+      p.median_rate::DOUBLE AS price, p.provider_count::INTEGER AS provider_count, p.medicare_rate::DOUBLE AS medicare_rate
     FROM price_stats p JOIN chosen c ON p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot
-    WHERE p.class_selection = ${s.classSelection} ${state}`;
+    WHERE p.billing_class IN (${UNIT_BILLING_CLASSES}) ${state}`;
 }
 
-/** Medians over the selected providers' distinct dollar rate rows (metrics.md, Rows that count). */
+/** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
+const UNIT_SQL = new SqlFragment(
+  `${componentSql('r.modifiers')} AS component, ${unitSettingSql('r.billing_class', 'r.service_codes')} AS setting`,
+  [],
+);
+
+/**
+ * Medians over the selected providers' distinct valid dollar rate rows (metrics.md, Rows that count;
+ * `validation IS NULL`), per unit: a row's identity is (provider, class, type, rate, place of
+ * service, modifiers), so one provider gives one row per distinct price, and a group of several
+ * NPIs one row per NPI.
+ */
 function providerPrices(s: Selection, providers: readonly string[]): SqlFragment {
-  const cls = s.classSelection === 'all' ? sql`` : sql`AND (r.billing_class = ${s.classSelection} OR r.billing_class = 'both')`;
   const state = s.state === ALL_STATES ? sql`` : sql`WHERE d.state = ${s.state}`;
   return sql`
-    SELECT d.month, d.insurer_id, d.billing_code, ${s.state} AS state, median(d.negotiated_rate)::DOUBLE AS price
+    SELECT d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting, ${s.state} AS state,
+      median(d.negotiated_rate)::DOUBLE AS price, count(DISTINCT d.provider_id)::INTEGER AS provider_count,
+      max(d.medicare_rate)::DOUBLE AS medicare_rate
     FROM (
       SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
-        lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state
+        lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
+        ${UNIT_SQL}, r.medicare_rate
       FROM rates r
       JOIN chosen c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
       JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
       LEFT JOIN providers pr ON pr.provider_id = g.provider_id
       WHERE g.provider_id IN (${providers}) AND r.billing_code_type IN (${SERVICE_CODE_TYPES})
-        AND lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0 ${cls}
+        AND lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0
+        AND r.validation IS NULL AND r.billing_class IN (${UNIT_BILLING_CLASSES})
     ) d ${state}
-    GROUP BY d.month, d.insurer_id, d.billing_code`;
+    GROUP BY d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting`;
 }
 
 /**
- * Per (month, state, service): price(s, R), the competitors' medians and their mean, and the claims
- * weight (`claims_totals`, built at boot), in one statement for every month asked.
+ * Per (month, state, unit): price(s, R) and its support, the competitors' medians with their support
+ * and their mean, the unit's Medicare amount, and the code's claims per class (`claims_totals`,
+ * built at boot), in one statement for every month asked.
  */
-function servicesQuery(db: Database, s: Selection, months: readonly string[], claimsByState: boolean): SqlFragment {
+function unitsQuery(db: Database, s: Selection, months: readonly string[], claimsByState: boolean): SqlFragment {
   const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND s.billing_code IN (${s.services})`;
   const prices = s.providers === undefined ? statsPrices(s) : providerPrices(s, s.providers);
@@ -126,47 +179,91 @@ function servicesQuery(db: Database, s: Selection, months: readonly string[], cl
   const competitorPrices =
     s.competitorPrices === false
       ? sql`NULL`
-      : sql`list(struct_pack(id := p.insurer_id, price := p.price)) FILTER (WHERE p.insurer_id <> ${s.reference})`;
+      : sql`list(struct_pack(id := p.insurer_id, price := p.price, providers := p.provider_count)) FILTER (WHERE p.insurer_id <> ${s.reference})`;
   return sql`
     WITH chosen AS (${chosenRows(db, months, [s.reference, ...s.competitors])}), prices AS (${prices})
-    SELECT p.month, p.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name, s.category,
+    SELECT p.month, p.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name,
+      s.published_name, s.category, p.billing_class, p.component, p.setting,
       max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
+      max(p.provider_count) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_providers,
       avg(p.price) FILTER (WHERE p.insurer_id <> ${s.reference}) AS market_average,
+      sum(p.provider_count) FILTER (WHERE p.insurer_id <> ${s.reference})::INTEGER AS competitor_provider_total,
       ${competitorPrices} AS competitor_prices,
-      coalesce(any_value(cl.claims), 0) AS claims_volume
+      max(p.medicare_rate) AS medicare_rate,
+      coalesce(any_value(cl.professional), 0) AS claims_professional,
+      coalesce(any_value(cl.institutional), 0) AS claims_institutional
     FROM services s
     JOIN prices p ON p.billing_code = s.billing_code
     LEFT JOIN claims_totals cl ON cl.billing_code = s.billing_code AND cl.state = ${claimsState}
     WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category} ${services}
-    GROUP BY p.month, p.state, s.billing_code, s.billing_code_type, s.name, s.category
+    GROUP BY p.month, p.state, s.billing_code, s.billing_code_type, s.name, s.published_name, s.category,
+      p.billing_class, p.component, p.setting
     ORDER BY p.month, p.state, s.billing_code`;
 }
 
-function toRecord(r: ServiceRow): PricedService {
+function toRecord(r: UnitRow, claims: number, minProviders: number): PricedService {
   const variance = referenceVariance(r.reference_price, r.market_average);
   const overpayment = variance == null ? null : r.reference_price! - r.market_average!;
+  const competitors = (r.competitor_prices ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const competitorPct = competitors
+    .map((c) => [c.id, medicarePct(c.price, r.medicare_rate)] as const)
+    .filter((e): e is readonly [string, number] => e[1] !== null);
+  const referenceProviders = r.reference_price === null ? 0 : (r.reference_providers ?? 0);
+  const competitorProviders = r.market_average === null ? 0 : (r.competitor_provider_total ?? 0);
+  const reason = thinReason(
+    r.reference_price === null ? null : referenceProviders,
+    r.market_average === null ? null : competitorProviders,
+    minProviders,
+  );
+  // Mean of the competitors' % of Medicare; without their list (competitorPrices false) the same
+  // from the mean price, the unit's benchmark being one amount.
+  const marketPct =
+    r.competitor_prices === null
+      ? medicarePct(r.market_average, r.medicare_rate)
+      : competitorPct.length === 0
+        ? null
+        : competitorPct.reduce((a, [, x]) => a + x, 0) / competitorPct.length;
   return {
     state: r.state,
     service_code: r.service_code,
     billing_code_type: r.billing_code_type,
     service_name: r.service_name,
+    published_name: r.published_name ?? null,
     category: r.category,
+    billing_class: r.billing_class,
+    component: r.component,
+    setting: r.setting,
     reference_price: r.reference_price,
-    competitor_prices: Object.fromEntries((r.competitor_prices ?? []).sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => [c.id, c.price])),
+    competitor_prices: Object.fromEntries(competitors.map((c) => [c.id, c.price])),
     market_average: r.market_average,
     reference_variance: variance,
     overpayment,
-    claims_volume: r.claims_volume,
-    potential_savings: potentialSavings(overpayment, r.claims_volume),
+    claims_volume: claims,
+    potential_savings: potentialSavings(overpayment, claims),
     anthem_price: r.reference_price,
     anthem_variance: variance,
+    medicare_rate: r.medicare_rate,
+    reference_medicare_pct: medicarePct(r.reference_price, r.medicare_rate),
+    competitor_medicare_pct: Object.fromEntries(competitorPct),
+    market_medicare_pct: marketPct,
+    reference_providers: referenceProviders,
+    competitor_providers: Object.fromEntries(competitors.map((c) => [c.id, c.providers])),
+    thin: reason !== null,
+    thin_reason: reason,
+    competitor_provider_total: competitorProviders,
   };
 }
 
+/** The dataset's `min_providers` (manifest `validation`; metrics.md default 2 for a manifest without it). */
+export function minProvidersOf(ctx: ApiContext): number {
+  return ctx.manifest.validation?.min_providers ?? DEFAULT_VALIDATION.min_providers;
+}
+
 /**
- * The services priced by the reference or a selected competitor, one record per (state, service).
- * Claims weights: the state's own claims when the manifest says `claims_by_state`, else national
- * (metrics.md, Per-state claims weights). @throws DatabaseError
+ * The units priced by the reference or a selected competitor, one record per (state, unit), the
+ * units of one code in compareUnits order. Claims weights: the state's own claims when the manifest
+ * says `claims_by_state`, else national (metrics.md, Per-state claims weights), each class's count
+ * to its main unit. @throws DatabaseError
  */
 export function priceServices(ctx: ApiContext, s: PricingSelection): PricedService[] {
   return priceServicesByMonth(ctx, s, [s.snapshot]).get(s.snapshot) ?? [];
@@ -174,21 +271,56 @@ export function priceServices(ctx: ApiContext, s: PricingSelection): PricedServi
 
 /**
  * `priceServices` for several months M at once (one statement): month -> records; a month without
- * any priced service maps to no entry. @throws DatabaseError
+ * any priced unit maps to no entry. @throws DatabaseError
  */
-export function priceServicesByMonth(
-  { db, manifest }: ApiContext,
-  s: Selection,
-  months: readonly string[],
-): Map<string, PricedService[]> {
+export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: readonly string[]): Map<string, PricedService[]> {
+  const { db, manifest } = ctx;
   if (s.providers !== undefined && s.state === EVERY_STATE) throw new Error('a provider selection needs one state');
+  if (s.sharedProviders) throw new Error('"At shared providers" is not implemented');
+  const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
-  for (const row of db.all<ServiceRow>(servicesQuery(db, s, months, manifest.claims_by_state))) {
-    const list = out.get(row.month) ?? [];
-    list.push(toRecord(row));
-    out.set(row.month, list);
+  const flush = (units: UnitRow[]): void => {
+    if (units.length === 0) return;
+    units.sort(compareUnits);
+    const first = units[0]!;
+    // Claims go to each class's main unit among ALL units of the code (before the chips pick units);
+    // a `both` unit belongs to the professional class when the code has no professional unit with a
+    // reference price (contract/metrics.ts claimsByUnit).
+    const claims = claimsByUnit(
+      units.map((u) => ({ ...u, reference_providers: u.reference_price === null ? 0 : (u.reference_providers ?? 0) })),
+      { professional: first.claims_professional, institutional: first.claims_institutional },
+    );
+    const list = out.get(first.month) ?? [];
+    units.forEach((u, i) => {
+      if (unitPassesClassFilter(s.billingClass, u.billing_class)) list.push(toRecord(u, claims[i]!, minProviders));
+    });
+    if (list.length > 0) out.set(first.month, list);
+  };
+  // Rows come ordered by (month, state, code): the units of one code are consecutive.
+  let group: UnitRow[] = [];
+  for (const row of db.all<UnitRow>(unitsQuery(db, s, months, manifest.claims_by_state))) {
+    const head = group[0];
+    if (head && (head.month !== row.month || head.state !== row.state || head.service_code !== row.service_code)) {
+      flush(group);
+      group = [];
+    }
+    group.push(row);
   }
+  flush(group);
   return out;
+}
+
+/**
+ * The units that count in "Dashboard figures" and the comparison summary cards (metrics.md): those
+ * with a variance that are not thin.
+ */
+export function countingUnits<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): T[] {
+  return records.filter((r) => r.reference_variance !== null && !r.thin);
+}
+
+/** Average Overpayment (metrics.md, Dashboard figures) over the counting units of `records`; null when none. */
+export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
+  return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */

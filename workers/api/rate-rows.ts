@@ -1,30 +1,51 @@
 /**
- * `GET /api/rate-rows?service_id&insurer_id[&billing_class][&state][&snapshot][&providers]`: the
- * rate rows behind one median of the live screens, so any price can be traced to its files.
+ * `GET /api/rate-rows?service_id&insurer_id[&billing_class][&component&setting][&state][&snapshot][&providers]`:
+ * the rate rows behind one median of the live screens, so any price can be traced to its files.
  *
- * The rows are those metrics.md ("Rows that count", "Per service") puts into `price(s, i)`: the
- * insurer's rate rows for the code in its latest snapshot at or before month M, with a resolved
- * provider, negotiated type `negotiated`/`fee schedule`/`derived` and rate > 0, narrowed by billing
- * class (a `both` row passes either) and the provider's state; identical rows (same provider,
- * class, type, rate, place of service, modifiers) count once, whichever files publish them, and a
- * group of several NPIs gives one row per NPI. The code's row groups load on demand (workers/db/rates.ts).
+ * The rows are those metrics.md ("Rows that count", "Per comparison unit") puts into `price(s, i)`:
+ * the insurer's rate rows for the code in its latest snapshot at or before month M, with a
+ * resolved provider, negotiated type `negotiated`/`fee schedule`/`derived` and rate > 0, of one
+ * comparison unit (`billing_class`, `component` and `setting` given: class, component and setting
+ * match exactly) or narrowed by a billing-class chip (a `both` row passes either), and by the
+ * provider's state; identical rows (same provider, class, type, rate, place of service, modifiers)
+ * count once, whichever files publish them, and a group of several NPIs gives one row per NPI.
+ * Rows that failed validation are listed with their reason and enter neither the median nor the
+ * counts (metrics.md, Validation); each row carries its '% of Medicare' at the provider's locality
+ * (medicare-at.ts). The code's row groups load on demand (workers/db/rates.ts).
  */
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
+import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
+import type { Component, UnitSetting } from '../../contract/medicare';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
+import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
 import { optional, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
 import { parseServiceId, serviceName } from './service-code';
 import { chosenSnapshots } from './snapshots';
 
+const COMPONENTS: readonly Component[] = ['global', '26', 'TC'];
+const SETTINGS: readonly UnitSetting[] = ['facility', 'non-facility'];
+
 function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRowsParams {
   const p: RateRowsParams = { service_id: parseServiceId(query, ctx), insurer_id: required(query, 'insurer_id') };
   if (!ctx.manifest.insurers.some((i) => i.id === p.insurer_id)) throw invalidParam('insurer_id', p.insurer_id);
+  const component = optional(query, 'component');
+  const setting = optional(query, 'setting');
   const cls = optional(query, 'billing_class');
-  if (cls !== undefined) p.billing_class = parseOneOf('billing_class', cls, BILLING_CLASS_FILTERS);
+  if (component !== undefined || setting !== undefined) {
+    // One comparison unit: its class, component and setting, all three.
+    if (component === undefined) throw invalidParam('component', '');
+    if (setting === undefined) throw invalidParam('setting', '');
+    p.component = parseOneOf('component', component, COMPONENTS);
+    p.setting = parseOneOf('setting', setting, SETTINGS);
+    p.billing_class = parseOneOf('billing_class', cls ?? '', UNIT_BILLING_CLASSES);
+  } else if (cls !== undefined) {
+    p.billing_class = parseOneOf('billing_class', cls, BILLING_CLASS_FILTERS);
+  }
   const state = optional(query, 'state');
   if (state !== undefined) p.state = parseStateCode('state', state);
   Object.assign(p, parseSnapshot(query, ctx.manifest.snapshots));
@@ -33,7 +54,12 @@ function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRo
   return p;
 }
 
-type Row = Omit<RateRowRecord, 'source_ids'> & { source_ids: number[]; dollar: boolean; [k: string]: string | number | boolean | null | number[] };
+type Row = Omit<RateRowRecord, 'source_ids' | 'setting' | 'medicare_pct' | 'medicare_basis' | 'validation'> & MedicareColumns & {
+  source_ids: number[];
+  unit_setting: UnitSetting;
+  validation_rank: number | null;
+  [k: string]: string | number | boolean | null | number[];
+};
 
 /** The median of ascending `xs` (midpoint of the two middle values when even); null when empty. */
 export function medianOf(xs: readonly number[]): number | null {
@@ -48,31 +74,45 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const month = p.snapshot ?? latestSnapshot(ctx);
   const snapshot = chosenSnapshots(manifest, month).get(p.insurer_id) ?? null;
   const cls = p.billing_class ?? 'all';
+  const unit = p.component !== undefined && p.setting !== undefined ? { component: p.component, setting: p.setting } : null;
   const insurer = manifest.insurers.find((i) => i.id === p.insurer_id)!;
   const base = {
     service_code: p.service_id, service_name: serviceName(ctx, p.service_id), insurer_id: p.insurer_id,
-    insurer_name: insurer.name, month, snapshot, billing_class: cls, state: p.state ?? null,
+    insurer_name: insurer.name, month, snapshot, billing_class: cls, component: unit?.component ?? null,
+    setting: unit?.setting ?? null, state: p.state ?? null,
   };
-  if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, rows: [], sources: [], other_rows: 0 };
+  if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
   await ctx.rates.ensure([p.service_id]);
-  const clsCond = cls === 'all' ? sql`` : sql`AND (r.billing_class = ${cls} OR r.billing_class = 'both')`;
+  const clsCond = unit !== null
+    ? sql`AND r.billing_class = ${cls} AND r.component = ${unit.component} AND r.unit_setting = ${unit.setting}`
+    : cls === 'all' ? sql`` : sql`AND (r.billing_class = ${cls} OR r.billing_class = 'both')`;
   const stateCond = p.state === undefined ? sql`` : sql`AND pr.state = ${p.state}`;
   const provCond = p.providers === undefined ? sql`` : sql`AND g.provider_id IN (${p.providers})`;
-  const rows = ctx.db.all<Row>(sql`
-    SELECT g.provider_id, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
-      any_value(pr.state) AS provider_state, r.negotiated_rate::DOUBLE AS negotiated_rate,
-      lower(r.negotiated_type) AS negotiated_type, r.billing_class, coalesce(r.service_codes, '') AS service_codes,
-      coalesce(r.modifiers, '') AS modifiers, min(r.expiration_date) AS expiration_date,
-      list(DISTINCT r.source_id ORDER BY r.source_id) AS source_ids,
-      (lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0) AS dollar
-    FROM rates r
-    JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
-    LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-    WHERE r.billing_code = ${p.service_id} AND r.insurer_id = ${p.insurer_id} AND r.snapshot = ${snapshot}
-      ${clsCond} ${stateCond} ${provCond}
-    GROUP BY g.provider_id, r.negotiated_rate, lower(r.negotiated_type), r.billing_class, coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
-    ORDER BY r.negotiated_rate, g.provider_id, r.billing_class, service_codes, modifiers`);
+  const rows = ctx.db.all<Row & { dollar: boolean }>(sql`
+    WITH x AS (
+      SELECT g.provider_id, r.billing_code, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
+        any_value(pr.state) AS provider_state, r.negotiated_rate::DOUBLE AS negotiated_rate,
+        lower(r.negotiated_type) AS negotiated_type, r.billing_class, coalesce(r.service_codes, '') AS service_codes,
+        coalesce(r.modifiers, '') AS modifiers, min(r.expiration_date) AS expiration_date,
+        list(DISTINCT r.source_id ORDER BY r.source_id) AS source_ids,
+        (lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0) AS dollar,
+        any_value(r.component) AS component, any_value(r.unit_setting) AS unit_setting,
+        ${VALIDATION_RANK_SQL}, max(r.medicare_rate) AS medicare_rate
+      FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r
+      JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+      LEFT JOIN providers pr ON pr.provider_id = g.provider_id
+      WHERE r.billing_code = ${p.service_id} AND r.insurer_id = ${p.insurer_id} AND r.snapshot = ${snapshot}
+        ${clsCond} ${stateCond} ${provCond}
+      GROUP BY g.provider_id, r.billing_code, r.negotiated_rate, lower(r.negotiated_type), r.billing_class,
+        coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
+    )
+    SELECT x.provider_id, x.provider_name, x.npi, x.provider_state, x.negotiated_rate, x.negotiated_type, x.billing_class,
+      x.service_codes, x.modifiers, x.expiration_date, x.source_ids, x.dollar, x.component, x.unit_setting, x.validation_rank,
+      ${MEDICARE_COLUMNS_SQL}
+    FROM x ${MEDICARE_JOIN_SQL}
+    ORDER BY x.negotiated_rate, x.provider_id, x.billing_class, x.service_codes, x.modifiers`);
   const dollars = rows.filter((r) => r.dollar);
+  const valid = dollars.filter((r) => r.validation_rank === null);
   const counts = new Map<number, number>();
   for (const r of dollars) for (const id of r.source_ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   const sources: RateRowSource[] = [...counts].sort((a, b) => a[0] - b[0]).map(([id, n]) => {
@@ -82,12 +122,30 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       last_updated_on: s?.last_updated_on ?? '', snapshot: s?.snapshot ?? snapshot, rows: n,
     };
   });
+  const cf = manifest.medicare?.conversion_factor;
   return {
     ...base,
-    median: medianOf(dollars.map((r) => r.negotiated_rate)),
-    rate_count: dollars.length,
-    provider_count: new Set(dollars.map((r) => r.provider_id)).size,
-    rows: dollars.map(({ dollar: _d, ...r }) => r),
+    median: medianOf(valid.map((r) => r.negotiated_rate)),
+    rate_count: valid.length,
+    provider_count: new Set(valid.map((r) => r.provider_id)).size,
+    failed_rows: dollars.length - valid.length,
+    rows: dollars.map((r): RateRowRecord => ({
+      provider_id: r.provider_id,
+      provider_name: r.provider_name,
+      npi: r.npi,
+      provider_state: r.provider_state,
+      negotiated_rate: r.negotiated_rate,
+      negotiated_type: r.negotiated_type,
+      billing_class: r.billing_class,
+      service_codes: r.service_codes,
+      modifiers: r.modifiers,
+      expiration_date: r.expiration_date,
+      source_ids: r.source_ids,
+      component: r.component,
+      setting: r.unit_setting,
+      ...medicareAt(r.negotiated_rate, r, cf),
+      validation: validationOf(r.validation_rank),
+    })),
     sources,
     other_rows: rows.length - dollars.length,
   };

@@ -1,17 +1,16 @@
 /**
  * `GET /api/regional-comparison`: Variance by Region (metrics.md, Dashboard figures): for each
  * state, Average Overpayment of the reference insurer over that state's price_stats rows, against
- * every competitor, both billing classes, at the latest snapshot (or `snapshot`), weighted by the
- * state's claims when the input had a state column. States where no service has a variance are
- * left out. Ascending by state code.
+ * every competitor, every comparison unit (no billing-class chip), at the latest snapshot (or
+ * `snapshot`), over the state's units that have a variance and are not thin, weighted by the
+ * state's claims when the input had a state column. States where no such unit exists are left out.
+ * Ascending by state code.
  */
 import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
-import { averageOverpayment } from '../../contract/metrics';
 import type { Endpoint } from './endpoint';
 import { parseSnapshot } from './params';
-import { allCompetitors, EVERY_STATE, latestSnapshot, priceServices } from './pricing-core';
-
+import { allCompetitors, countingUnits, EVERY_STATE, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
@@ -21,7 +20,7 @@ export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
       snapshot: params.snapshot ?? latestSnapshot(ctx),
       reference: ctx.manifest.reference_insurer,
       competitors: allCompetitors(ctx),
-      classSelection: 'all',
+      billingClass: 'all',
       state: EVERY_STATE,
       competitorPrices: false,
     });
@@ -34,14 +33,14 @@ export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
     }
     const out: RegionalComparison[] = [];
     for (const [region, list] of [...byState].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const withVar = list.filter((r) => r.reference_variance !== null);
-      const avg = averageOverpayment(withVar.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
+      const avg = unitsAverageOverpayment(list);
       if (avg === null) continue;
+      const counted = countingUnits(list);
       out.push({
         region,
         anthem_avg_overpayment: avg,
-        services: withVar.length,
-        claims_count: withVar.reduce((a, r) => a + r.claims_volume, 0),
+        services: counted.length,
+        claims_count: counted.reduce((a, r) => a + r.claims_volume, 0),
       });
     }
     return out;

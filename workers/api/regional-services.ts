@@ -1,9 +1,11 @@
 /**
  * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM]`: the rows of the map modal (product-spec
- * §2: Service, Your Price, Market Avg, Overpayment %) for one state, by metrics.md "Per service"
- * over that state's price_stats rows. Sorted by Overpayment % descending, nulls last, then code.
+ * §2: Service, Your Price, Market Avg, Overpayment %) for one state, one per comparison unit, by
+ * metrics.md "Per comparison unit" over that state's price_stats rows, each marked thin or not.
+ * Sorted by Overpayment % descending, nulls last, then code, then the unit (compareUnits).
  */
 import type { RegionalServiceRow } from '../../contract/api';
+import { compareUnits } from '../../contract/metrics';
 import type { Endpoint } from './endpoint';
 import { parseSnapshot, parseStateCode, required } from './params';
 import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
@@ -18,17 +20,21 @@ export const regionalServices: Endpoint<'GET /api/regional-services'> = {
       snapshot: params.snapshot ?? latestSnapshot(ctx),
       reference: ctx.manifest.reference_insurer,
       competitors: allCompetitors(ctx),
-      classSelection: 'all',
+      billingClass: 'all',
       state: params.state,
       competitorPrices: false,
     });
     return rows
-      .map((r) => ({
+      .map((r): RegionalServiceRow => ({
         service_code: r.service_code,
         service_name: r.service_name,
+        billing_class: r.billing_class,
+        component: r.component,
+        setting: r.setting,
         your_price: r.reference_price,
         market_avg: r.market_average,
         overpayment_pct: r.reference_variance,
+        thin: r.thin,
       }))
       .sort((a, b) => {
         if (a.overpayment_pct !== b.overpayment_pct) {
@@ -36,7 +42,7 @@ export const regionalServices: Endpoint<'GET /api/regional-services'> = {
           if (b.overpayment_pct === null) return -1;
           return b.overpayment_pct - a.overpayment_pct;
         }
-        return a.service_code < b.service_code ? -1 : 1;
+        return a.service_code < b.service_code ? -1 : a.service_code > b.service_code ? 1 : compareUnits(a, b);
       });
   },
 };

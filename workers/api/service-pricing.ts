@@ -1,9 +1,11 @@
 /**
- * `GET /api/service-pricing`: the reference insurer's price of every service against the selected
- * competitors (metrics.md "Per service", "Dashboard figures", "Which snapshot an insurer contributes").
+ * `GET /api/service-pricing`: the reference insurer's price of every comparison unit against the
+ * selected competitors (metrics.md "Per comparison unit", "Dashboard figures", "Which snapshot an
+ * insurer contributes"), one record per unit.
  *
- * Figures per service come from pricing-core.ts (price_stats, or the rate rows of a provider
- * selection, loaded by billing code on demand); Average Overpayment from contract/metrics.ts.
+ * Figures per unit come from pricing-core.ts (price_stats, or the rate rows of a provider
+ * selection, loaded by billing code on demand); the summary cards count only units with a
+ * variance that are not thin; Average Overpayment from contract/metrics.ts.
  */
 import {
   BILLING_CLASS_FILTERS,
@@ -14,13 +16,13 @@ import {
   type ServiceSort,
 } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
-import { averageOverpayment } from '../../contract/metrics';
+import { compareUnits } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { optional, parseBoolean, parseInteger, parseList, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode } from './params';
-import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
+import { allCompetitors, countingUnits, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
 
 /** Largest page (rows). */
 export const MAX_LIMIT = 1000;
@@ -71,7 +73,7 @@ const SORT_KEY: Record<ServiceSort, (r: LiveServicePricingRecord) => number | nu
   savings: (r) => r.potential_savings,
 };
 
-/** Descending, nulls last, ties by service_code ascending. */
+/** Descending, nulls last, ties by service_code ascending, then the unit (contract/metrics.ts compareUnits). */
 function compareBy(sort: ServiceSort) {
   const key = SORT_KEY[sort];
   return (a: LiveServicePricingRecord, b: LiveServicePricingRecord): number => {
@@ -82,7 +84,7 @@ function compareBy(sort: ServiceSort) {
       if (y === null) return -1;
       return y - x;
     }
-    return a.service_code < b.service_code ? -1 : a.service_code > b.service_code ? 1 : 0;
+    return a.service_code < b.service_code ? -1 : a.service_code > b.service_code ? 1 : compareUnits(a, b);
   };
 }
 
@@ -102,17 +104,19 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     snapshot,
     reference,
     competitors,
-    classSelection: params.billing_class ?? 'all',
+    billingClass: params.billing_class ?? 'all',
     state: params.state ?? ALL_STATES,
     category: params.category,
     services: params.services,
     providers: params.providers,
-  }).map(({ state: _state, ...record }) => record);
+  }).map(({ state: _state, competitor_provider_total: _total, ...record }): LiveServicePricingRecord => record);
+  // The summary cards: units with a variance that are not thin (metrics.md, Dashboard figures).
+  const counted = countingUnits(all);
   const summary = {
-    total_potential_savings: all.reduce((a, r) => a + r.potential_savings, 0),
-    avg_overpayment: averageOverpayment(all.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),
-    services_overpaying: all.filter((r) => r.overpayment !== null && r.overpayment > 0).length,
-    services_total: all.length,
+    total_potential_savings: counted.reduce((a, r) => a + r.potential_savings, 0),
+    avg_overpayment: unitsAverageOverpayment(all),
+    services_overpaying: counted.filter((r) => r.overpayment !== null && r.overpayment > 0).length,
+    services_total: counted.length,
     comparing_against: competitors.length,
   };
   const kept = params.only_overpaying ? all.filter((r) => r.overpayment !== null && r.overpayment > 0) : all;

@@ -2,13 +2,14 @@
  * Derived tables built once per dataset at boot, after the boot tables are loaded, so the /api
  * pricing queries (workers/api/pricing-core.ts) stay small:
  *
- * - `claims_totals` (billing_code, state, claims DOUBLE): `claims_volume` summed per code and state
- *   (metrics.md, Per-state claims weights), instead of grouping on every request.
+ * - `claims_totals` (billing_code, state, professional DOUBLE, institutional DOUBLE): `claims_volume`
+ *   summed per code, state and billing class (metrics.md, Per-state claims weights and
+ *   `claims_volume(s)`), instead of grouping on every request; a class without rows is 0.
  * - `stats_snapshots` (insurer_id, snapshot): the distinct pairs of price_stats, from which each
  *   request picks each insurer's snapshot for its month (metrics.md, Which snapshot an insurer
  *   contributes).
  *
- * Not done: re-sorting `price_stats` by (class_selection, state) would let DuckDB skip segments
+ * Not done: re-sorting `price_stats` by (state, billing_class) would let DuckDB skip segments
  * (a filtered scan of the sample 1.3 ms instead of 4.7 ms), but copying the table costs 150-350 ms
  * of boot in DuckDB-WASM, more than it saves; the converter could write it in that order.
  *
@@ -20,7 +21,10 @@ import { sql, type SqlFragment } from './sql';
 /** The statements, in order, without parameters (bench/api.bench.ts replays them on native DuckDB). */
 export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [
   sql`CREATE TABLE claims_totals AS
-    SELECT billing_code, state, sum(claims_count)::DOUBLE AS claims FROM claims_volume GROUP BY billing_code, state`,
+    SELECT billing_code, state,
+      coalesce(sum(claims_count) FILTER (WHERE billing_class = 'professional'), 0)::DOUBLE AS professional,
+      coalesce(sum(claims_count) FILTER (WHERE billing_class = 'institutional'), 0)::DOUBLE AS institutional
+    FROM claims_volume GROUP BY billing_code, state`,
   sql`CREATE TABLE stats_snapshots AS
     SELECT DISTINCT insurer_id, snapshot FROM price_stats ORDER BY insurer_id, snapshot`,
 ];

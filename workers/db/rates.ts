@@ -29,6 +29,8 @@ const RATE_TYPES: Record<(typeof RATE_ROW_COLUMNS)[number], string> = {
   setting: 'VARCHAR',
   negotiation_arrangement: 'VARCHAR',
   additional_information: 'VARCHAR',
+  medicare_rate: 'DOUBLE',
+  validation: 'VARCHAR',
 };
 
 const COLS = RATE_ROW_COLUMNS.join(', ');

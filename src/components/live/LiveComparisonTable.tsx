@@ -1,19 +1,26 @@
 /**
  * The live comparison's results table (product-spec §2): Service (name, code, category), the
  * reference insurer's price, Competitor Prices, Selected Avg, Overpayment (arrow), Claims Volume,
- * Potential Savings. Every median is a button opening the rate rows behind it (`onTrace`), and
- * each row has a 'Sources' button naming the files behind all its prices.
+ * Potential Savings. One row per comparison unit (metrics.md, Per comparison unit): the service
+ * cell names the unit with badges (class, component, setting), the CMS name with the publishers'
+ * name under it when it differs, and a 'Low confidence' mark on a thin unit; each price carries its
+ * '% of Medicare'. Every median is a button opening the rate rows behind it (`onTrace`), and each
+ * row has a 'Sources' button naming the files behind all its prices.
  */
 import type { ReactElement } from 'react';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
+import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
+import { unitRowKey, unitText } from './unit-format';
 import '../comparison/ComparisonTable.css';
 
 /** Title of the reference insurer's price column: its short name, e.g. 'Anthem Price'. */
 export function referencePriceTitle(reference: LiveInsurer | null): string {
   return `${reference?.shortName || 'Reference'} Price`;
 }
+
+const formatUsd2 = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 export interface LiveComparisonTableProps {
   records: readonly LiveServicePricingRecord[];
@@ -23,6 +30,11 @@ export interface LiveComparisonTableProps {
   onTrace(record: LiveServicePricingRecord, insurerId: string | null): void;
   /** Text of the empty table. */
   empty: string;
+}
+
+/** How a record's unit reads in a button's label: `99213 (Professional · Global · Non-facility)`. */
+export function recordUnitLabel(r: LiveServicePricingRecord): string {
+  return `${r.service_code} (${unitText(r)})`;
 }
 
 function Price({ value, label, onClick }: { value: number | null; label: string; onClick(): void }): ReactElement {
@@ -43,9 +55,9 @@ export function LiveComparisonTable({ records, reference, competitors, onTrace, 
         <thead>
           <tr>
             <th scope="col">Service</th>
-            <th scope="col" className="num">{referencePriceTitle(reference)}</th>
-            <th scope="col">Competitor Prices</th>
-            <th scope="col" className="num">Selected Avg</th>
+            <th scope="col" className="num"><MedicareHeader title={referencePriceTitle(reference)} /></th>
+            <th scope="col"><MedicareHeader title="Competitor Prices" /></th>
+            <th scope="col" className="num"><MedicareHeader title="Selected Avg" /></th>
             <th scope="col" className="num">Overpayment</th>
             <th scope="col" className="num">Claims Volume</th>
             <th scope="col" className="num">Potential Savings</th>
@@ -61,18 +73,18 @@ export function LiveComparisonTable({ records, reference, competitors, onTrace, 
               ...competitors.filter((c) => r.competitor_prices[c.id] != null).map((c) => ({ id: c.id, name: c.shortName, title: c.name })),
               ...Object.keys(r.competitor_prices).filter((id) => !known.has(id)).map((id) => ({ id, name: id, title: id })),
             ];
+            const unit = recordUnitLabel(r);
+            const national = r.medicare_rate === null ? undefined : `national Medicare amount ${formatUsd2(r.medicare_rate)}`;
             return (
-              <tr key={`${r.billing_code_type}:${r.service_code}`}>
+              <tr key={unitRowKey(r)} className={r.thin ? 'is-thin' : undefined}>
                 <th scope="row" className="comparison-table__service">
-                  <span className="service-name">{r.service_name || r.service_code}</span>
-                  <span className="service-meta">
-                    <span className="service-code">{r.service_code}</span>
-                    <span className="service-category">{r.category}</span>
-                  </span>
+                  <ServiceUnitCell code={r.service_code} name={r.service_name} publishedName={r.published_name} unit={r}
+                    category={r.category} thin={r.thin} thinReason={r.thin_reason} />
                 </th>
                 <td className="num">
-                  <Price value={r.reference_price} label={`${reference?.shortName ?? 'Reference'} price of ${r.service_code}`}
-                    onClick={() => onTrace(r, reference?.id ?? null)} />
+                  <PriceWithMedicare pct={r.reference_medicare_pct} detail={national} price={
+                    <Price value={r.reference_price} label={`${reference?.shortName ?? 'Reference'} price of ${unit}`}
+                      onClick={() => onTrace(r, reference?.id ?? null)} />} />
                 </td>
                 <td>
                   {priced.length === 0 ? <span className="muted">-</span> : (
@@ -81,19 +93,22 @@ export function LiveComparisonTable({ records, reference, competitors, onTrace, 
                         <li key={c.id} title={c.title}>
                           <span className="competitor-prices__name">{c.name}</span>
                           <span className="competitor-prices__price">
-                            <Price value={r.competitor_prices[c.id] ?? null} label={`${c.name} price of ${r.service_code}`} onClick={() => onTrace(r, c.id)} />
+                            <PriceWithMedicare pct={r.competitor_medicare_pct[c.id] ?? null} detail={national} price={
+                              <Price value={r.competitor_prices[c.id] ?? null} label={`${c.name} price of ${unit}`} onClick={() => onTrace(r, c.id)} />} />
                           </span>
                         </li>
                       ))}
                     </ul>
                   )}
                 </td>
-                <td className="num">{formatUsd(r.market_average)}</td>
+                <td className="num">
+                  <PriceWithMedicare pct={r.market_medicare_pct} detail="mean of the competitors' figures" price={formatUsd(r.market_average)} />
+                </td>
                 <td className="num"><OverpaymentCell overpayment={r.overpayment} variance={r.reference_variance} /></td>
                 <td className="num">{formatCount(r.claims_volume)}</td>
                 <td className="num">{formatUsd(r.potential_savings)}</td>
                 <td>
-                  <button type="button" className="button live-small" aria-label={`Sources of ${r.service_code}`} onClick={() => onTrace(r, null)}>
+                  <button type="button" className="button live-small" aria-label={`Sources of ${unit}`} onClick={() => onTrace(r, null)}>
                     Sources
                   </button>
                 </td>

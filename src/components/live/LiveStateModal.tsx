@@ -1,16 +1,19 @@
 /**
  * The live dashboard's state modal (product-spec §2 Dashboard content; traceability):
- * `GET /api/regional-services?state=XX` in the map's RegionModal, where every price is a button.
- * 'Your Price' opens the rate rows behind the reference insurer's median in that state; 'Market
- * Avg' opens every competitor's median in that state, the mean of them, and each one's rate rows
- * (metrics.md, Per service). The rate-rows dialog opens over the modal; closing it returns focus
- * to the price button.
+ * `GET /api/regional-services?state=XX` in the map's RegionModal, one row per comparison unit of
+ * the state (its class, component and setting as badges, a 'low confidence' mark when thin there),
+ * where every price is a button. 'Your Price' opens the rate rows behind the reference insurer's
+ * median of that unit in that state; 'Market Avg' opens every competitor's median in that state,
+ * the mean of them, and each one's rate rows (metrics.md, Per comparison unit). The rate-rows
+ * dialog opens over the modal; closing it returns focus to the price button.
  */
 import { useState, type ReactElement } from 'react';
-import type { LiveInsurer } from '../../../contract/api';
+import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
 import type { StateArea } from '../../sample-data/us-states';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
 import { RateRowsDialog } from './RateRowsDialog';
+import { ServiceUnitCell } from './UnitParts';
+import { unitRowKey, unitText } from './unit-format';
 import { useApi } from './use-api';
 import './live.css';
 
@@ -27,8 +30,7 @@ export interface LiveStateModalProps {
 }
 
 interface Trace {
-  code: string;
-  name: string;
+  unit: RegionalServiceRow;
   column: RegionPriceColumn;
 }
 
@@ -38,21 +40,30 @@ export function LiveStateModal({ area, reference, competitors, onClose }: LiveSt
   const load = useApi('GET /api/regional-services', { state: area.code });
   const [trace, setTrace] = useState<Trace | null>(null);
   if (load.status === 'loading' || load.status === 'idle') return <p className="visually-hidden" role="status">Loading...</p>;
+  const units = new Map((load.data ?? []).map((r) => [unitRowKey(r), r]));
+  const thin = (load.data ?? []).some((r) => r.thin);
   const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}`
-    : `${LIVE_PRICES_NOTE} Select a price for the medians and rate rows behind it.`;
-  const names = new Map((load.data ?? []).map((r) => [r.service_code, r.service_name]));
+    : `${LIVE_PRICES_NOTE} Select a price for the medians and rate rows behind it.${thin
+      ? ' Low confidence: too few providers behind a price in this state; left out of its average.' : ''}`;
   const rows: RegionPriceRow[] = (load.data ?? []).map((r) => ({
-    service: `${r.service_code} ${r.service_name}`, serviceCode: r.service_code,
+    service: `${r.service_code} ${r.service_name}`, serviceCode: r.service_code, key: unitRowKey(r),
     yourPrice: r.your_price, marketAvg: r.market_avg, overpaymentPct: r.overpayment_pct,
   }));
 
+  const renderService = (row: RegionPriceRow) => {
+    const u = row.key ? units.get(row.key) : undefined;
+    return u ? <ServiceUnitCell code={u.service_code} name={u.service_name} unit={u} thin={u.thin}
+      thinReason={u.thin ? `too few providers behind its prices in ${area.code}` : null} /> : row.service;
+  };
+
   const renderPrice = (row: RegionPriceRow, column: RegionPriceColumn, text: string) => {
-    const code = row.serviceCode;
-    if (row[column] === null || !code || (column === 'yourPrice' && !reference)) return text;
+    const u = row.key ? units.get(row.key) : undefined;
+    if (row[column] === null || !u || (column === 'yourPrice' && !reference)) return text;
     const what = column === 'yourPrice' ? `${reference?.shortName ?? 'reference'} median` : "competitors' medians";
     return (
-      <button type="button" className="live-price-link" aria-label={`${COLUMN_TEXT[column]} of ${code} in ${area.code}: ${text}, show the ${what} and rate rows`}
-        onClick={() => setTrace({ code, name: names.get(code) ?? '', column })}>
+      <button type="button" className="live-price-link"
+        aria-label={`${COLUMN_TEXT[column]} of ${u.service_code} (${unitText(u)}) in ${area.code}: ${text}, show the ${what} and rate rows`}
+        onClick={() => setTrace({ unit: u, column })}>
         {text}
       </button>
     );
@@ -60,11 +71,11 @@ export function LiveStateModal({ area, reference, competitors, onClose }: LiveSt
 
   return (
     <>
-      <RegionModal area={area} rows={rows} note={note} onClose={onClose} renderPrice={renderPrice} />
+      <RegionModal area={area} rows={rows} note={note} onClose={onClose} renderPrice={renderPrice} renderService={renderService} />
       {trace && (
-        <RateRowsDialog serviceCode={trace.code} serviceName={trace.name}
+        <RateRowsDialog serviceCode={trace.unit.service_code} serviceName={trace.unit.service_name}
           insurers={trace.column === 'yourPrice' && reference ? [reference] : competitors}
-          selection={{ state: area.code }}
+          selection={{ state: area.code, billing_class: trace.unit.billing_class, component: trace.unit.component, setting: trace.unit.setting }}
           meanLabel={trace.column === 'marketAvg' ? `Market Avg in ${area.code}` : undefined}
           onClose={() => setTrace(null)} />
       )}

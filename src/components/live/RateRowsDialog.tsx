@@ -1,25 +1,36 @@
 /**
  * The drill-down from a median to the rate rows behind it (traceability): for each
  * insurer asked, `GET /api/rate-rows` with the screen's selection; a summary (median, rate rows,
- * providers) and the files the rows come from (reporting entity, `last_updated_on`, snapshot,
- * from the manifest's sources), then the rows of one insurer, exportable as CSV (all insurers).
+ * providers, rows that failed validation) and the files the rows come from (reporting entity,
+ * `last_updated_on`, snapshot, from the manifest's sources), then the rows of one insurer, each
+ * with its '% of Medicare' (at the provider's locality or national) and its validation result,
+ * exportable as CSV (all insurers). A price of a comparison unit passes the unit (class,
+ * component, setting) in `selection`, so the rows are exactly the ones behind it.
  * With `meanLabel` (a market average) it also shows the mean of the medians (metrics.md, Per
- * service: market_average = the arithmetic mean of the competitors' medians that exist).
+ * comparison unit: market_average = the arithmetic mean of the competitors' medians that exist).
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
+import type { Component, UnitSetting } from '../../../contract/medicare';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { apiGet } from '../../api/client';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
 import { ExportCsvButton } from './ExportCsvButton';
 import { meanOfMedians } from './mean-of-medians';
+import { MedicarePct, UnitBadges, ValidationMark } from './UnitParts';
+import { medicareBasisText, unitText } from './unit-format';
+import { useValidationSettings } from './use-validation-settings';
 import { exportFileName } from '../../url-state/live-comparison-state';
 import './live.css';
 
 export interface RateRowsSelection {
-  billing_class?: BillingClassFilter;
+  /** A billing-class filter, or with `component` and `setting` the unit's own class (`both` too). */
+  billing_class?: BillingClassFilter | 'both';
+  /** The unit's component and setting: given together with a unit `billing_class`. */
+  component?: Component;
+  setting?: UnitSetting;
   state?: string;
   providers?: string[];
   snapshot?: string;
@@ -43,20 +54,16 @@ type Load = { status: 'loading' } | { status: 'error'; message: string } | { sta
 
 const usd2 = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-const ROW_COLUMNS: Column<RateRowRecord>[] = [
-  { key: 'provider', header: 'Provider', cell: (r) => <>{r.provider_name}<small className="live-sub">{r.provider_id}</small></>, sortValue: (r) => r.provider_name, rowHeader: true },
-  { key: 'state', header: 'State', cell: (r) => r.provider_state, sortValue: (r) => r.provider_state },
-  { key: 'rate', header: 'Rate', cell: (r) => usd2(r.negotiated_rate), sortValue: (r) => r.negotiated_rate, align: 'right' },
-  { key: 'type', header: 'Type', cell: (r) => r.negotiated_type },
-  { key: 'class', header: 'Class', cell: (r) => r.billing_class },
-  { key: 'pos', header: 'Place of service', cell: (r) => r.service_codes },
-  { key: 'mods', header: 'Modifiers', cell: (r) => r.modifiers },
-  { key: 'files', header: 'File', cell: (r) => r.source_ids.map((id) => `#${id}`).join(', ') },
-];
+/** The unit of a selection, when it names one (all three of class, component and setting). */
+function unitOf(selection: RateRowsSelection) {
+  const { billing_class: cls, component, setting } = selection;
+  return cls && cls !== 'all' && component && setting ? { billing_class: cls, component, setting } : null;
+}
 
 export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, onClose, meanLabel }: RateRowsDialogProps): ReactElement {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [shown, setShown] = useState(insurers[0]?.id ?? '');
+  const settings = useValidationSettings();
   const ids = insurers.map((i) => i.id).join(',');
   const selKey = JSON.stringify(selection);
 
@@ -71,16 +78,33 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
     return () => controller.abort();
   }, [serviceCode, ids, selKey]);
 
+  const rowColumns: Column<RateRowRecord>[] = [
+    { key: 'provider', header: 'Provider', cell: (r) => <>{r.provider_name}<small className="live-sub">{r.provider_id}</small></>, sortValue: (r) => r.provider_name, rowHeader: true },
+    { key: 'state', header: 'State', cell: (r) => r.provider_state, sortValue: (r) => r.provider_state },
+    { key: 'rate', header: 'Rate', cell: (r) => usd2(r.negotiated_rate), sortValue: (r) => r.negotiated_rate, align: 'right' },
+    { key: 'medicare', header: '% of Medicare', align: 'right', sortValue: (r) => r.medicare_pct, cell: (r) => (r.medicare_pct === null ? null : (
+      <><MedicarePct value={r.medicare_pct} basis={r.medicare_basis} /><span className="medicare-basis">{medicareBasisText(r.medicare_basis)}</span></>
+    )) },
+    { key: 'validation', header: 'Validation', cell: (r) => <ValidationMark reason={r.validation} settings={settings} />, sortValue: (r) => r.validation ?? '' },
+    { key: 'type', header: 'Type', cell: (r) => r.negotiated_type },
+    { key: 'unit', header: 'Unit', cell: (r) => <UnitBadges unit={{ billing_class: r.billing_class, component: r.component, setting: r.setting }} /> },
+    { key: 'pos', header: 'Place of service', cell: (r) => r.service_codes },
+    { key: 'mods', header: 'Modifiers', cell: (r) => r.modifiers },
+    { key: 'files', header: 'File', cell: (r) => r.source_ids.map((id) => `#${id}`).join(', ') },
+  ];
+
+  const unit = unitOf(selection);
   const current = load.status === 'ready' ? load.results.find((r) => r.insurer_id === shown) : undefined;
   const where = [selection.state ? `state ${selection.state}` : 'whole market',
-    selection.billing_class && selection.billing_class !== 'all' ? selection.billing_class : 'both billing classes',
+    unit ? unitText(unit) : selection.billing_class && selection.billing_class !== 'all' ? selection.billing_class : 'both billing classes',
     selection.providers?.length ? `${selection.providers.length} selected providers` : null].filter(Boolean).join(', ');
 
   return (
     <Dialog title={`${serviceCode} ${serviceName} - Rate rows behind the prices`} onClose={onClose}>
       <span className="live-wide" hidden />
+      {unit && <p className="live-dialog-unit">Comparison unit <UnitBadges unit={unit} /></p>}
       <p className="muted">
-        {`Distinct dollar rate rows (${where}), each insurer's latest snapshot. `}
+        {`Distinct dollar rate rows (${where}), each insurer's latest snapshot. Rows that failed validation are listed with their reason and enter no median. `}
         <Link to="/methodology#rows">How rows are counted</Link>
       </p>
       {load.status === 'loading' && <p role="status">Loading rate rows...</p>}
@@ -89,10 +113,11 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
         <>
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Prices and their files">
             <table className="live-table">
-              <caption className="visually-hidden">Median, rate rows, providers and files per insurer</caption>
+              <caption className="visually-hidden">Median, rate rows, providers, failed rows and files per insurer</caption>
               <thead>
                 <tr><th scope="col">Insurer</th><th scope="col" className="num">Median</th><th scope="col" className="num">Rate rows</th>
-                  <th scope="col" className="num">Providers</th><th scope="col">Files (reporting entity, last updated, snapshot)</th><th scope="col"><span className="visually-hidden">Rows</span></th></tr>
+                  <th scope="col" className="num">Providers</th><th scope="col" className="num">Failed validation</th>
+                  <th scope="col">Files (reporting entity, last updated, snapshot)</th><th scope="col"><span className="visually-hidden">Rows</span></th></tr>
               </thead>
               <tbody>
                 {load.results.map((r) => (
@@ -101,6 +126,7 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
                     <td className="num">{formatUsd(r.median)}</td>
                     <td className="num">{formatCount(r.rate_count)}</td>
                     <td className="num">{formatCount(r.provider_count)}</td>
+                    <td className={`num${r.failed_rows > 0 ? ' live-error' : ''}`}>{formatCount(r.failed_rows)}</td>
                     <td>
                       {r.sources.length === 0 ? '-' : (
                         <ul className="live-sources">
@@ -124,21 +150,31 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
           </div>
           {meanLabel && <p className="live-mean">{meanOfMedians(meanLabel, load.results)}</p>}
           <div className="live-bar">
-            <h3>{current ? `${current.insurer_name}: ${formatCount(current.rate_count)} rate ${current.rate_count === 1 ? 'row' : 'rows'}` : 'Rate rows'}</h3>
+            <h3>
+              {current ? `${current.insurer_name}: ${formatCount(current.rate_count)} rate ${current.rate_count === 1 ? 'row' : 'rows'}` : 'Rate rows'}
+              {current && current.failed_rows > 0 && (
+                <span className="live-failed-count">{` · ${formatCount(current.failed_rows)} failed validation (listed, not counted)`}</span>
+              )}
+            </h3>
             <ExportCsvButton
-              fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state], ['class', selection.billing_class], ['providers', selection.providers?.join('-')]])}
+              fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state],
+                ['unit', unit ? `${unit.billing_class}-${unit.component}-${unit.setting}` : null],
+                ['class', unit ? null : selection.billing_class], ['providers', selection.providers?.join('-')]])}
               build={() => ({
                 header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state', 'negotiated_rate',
-                  'negotiated_type', 'billing_class', 'service_codes', 'modifiers', 'expiration_date', 'source_files'],
+                  'negotiated_type', 'billing_class', 'component', 'setting', 'medicare_pct', 'medicare_basis', 'validation', 'service_codes',
+                  'modifiers', 'expiration_date', 'source_files'],
                 rows: load.results.flatMap((res) => res.rows.map((r) => [res.insurer_id, res.service_code, res.snapshot, r.provider_id, r.provider_name,
-                  r.npi, r.provider_state, r.negotiated_rate, r.negotiated_type, r.billing_class, r.service_codes, r.modifiers, r.expiration_date,
+                  r.npi, r.provider_state, r.negotiated_rate, r.negotiated_type, r.billing_class, r.component, r.setting, r.medicare_pct,
+                  r.medicare_basis, r.validation, r.service_codes, r.modifiers, r.expiration_date,
                   r.source_ids.map((id) => res.sources.find((s) => s.source_id === id)?.url ?? id).join(' ')])),
               })} />
           </div>
           {current && (
             <>
-              <DataTable caption={`Rate rows of ${current.insurer_name}`} columns={ROW_COLUMNS} rows={current.rows.slice(0, SHOWN_ROWS)}
-                rowKey={(r) => `${r.provider_id}|${r.negotiated_rate}|${r.billing_class}|${r.negotiated_type}|${r.service_codes}|${r.modifiers}`}
+              <DataTable caption={`Rate rows of ${current.insurer_name}`} columns={rowColumns} rows={current.rows.slice(0, SHOWN_ROWS)}
+                rowKey={(r) => `${r.provider_id}|${r.negotiated_rate}|${r.billing_class}|${r.component}|${r.setting}|${r.negotiated_type}|${r.service_codes}|${r.modifiers}`}
+                rowClassName={(r) => (r.validation ? 'is-failed' : undefined)}
                 paging={{ offset: 0, total: current.rows.length }} empty="No dollar rate row for this selection." />
               {current.other_rows > 0 && (
                 <p className="muted">{`${formatCount(current.other_rows)} more rows (percentage, per diem or zero rates) are published for this selection; they never enter a dollar figure.`}</p>

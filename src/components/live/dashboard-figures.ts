@@ -1,42 +1,52 @@
 /**
  * The live dashboard's figures from `GET /api/service-pricing` records (metrics.md, Dashboard
  * figures), and axis domains that fit the data (the fixed 0-30 % and 8-20 % axes are the sample
- * screens'). Pure.
+ * screens'). A record is one comparison unit; "service" in these figures means a unit that has a
+ * variance and is not thin (a thin unit is listed elsewhere with its mark, and counts in none). Pure.
  */
 import type { LiveServicePricingRecord } from '../../../contract/api';
 import { averageOverpayment } from '../../../contract/metrics';
 import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
+import { compareCodeUnits } from './unit-format';
+
+/** A unit that enters the dashboard figures: it has a variance and is not thin. */
+export type CountedRecord = LiveServicePricingRecord & { reference_variance: number };
 
 export interface DashboardKpis {
-  /** Claims-weighted mean of reference_variance, percent; null when no service has a variance. */
+  /** Claims-weighted mean of reference_variance over the counted units, percent; null when there is none. */
   averageOverpayment: number | null;
-  /** The service with the largest variance (ties: the smaller code), or null. */
-  top: LiveServicePricingRecord | null;
-  /** Share of the services with a variance whose variance is above 0, percent; null when none has one. */
+  /** The counted unit with the largest variance (ties: code, then unit order), or null. */
+  top: CountedRecord | null;
+  /** Share of the counted units whose variance is above 0, percent; null when there is none. */
   claimsAboveMarket: number | null;
-  /** Services with a variance. */
+  /** Counted units (with a variance, not thin). */
   withVariance: number;
+  /** Units with a variance left out because they are thin. */
+  thinLeftOut: number;
 }
 
-const withVar = (records: readonly LiveServicePricingRecord[]) =>
-  records.filter((r): r is LiveServicePricingRecord & { reference_variance: number } => r.reference_variance !== null);
+/** The units the figures count (metrics.md, Dashboard figures): a variance, and not thin. */
+export function countedRecords(records: readonly LiveServicePricingRecord[]): CountedRecord[] {
+  return records.filter((r): r is CountedRecord => r.reference_variance !== null && !r.thin);
+}
 
 /** The three KPI cards (metrics.md, Dashboard figures). */
 export function dashboardKpis(records: readonly LiveServicePricingRecord[]): DashboardKpis {
-  const v = withVar(records);
+  const v = countedRecords(records);
   const top = topOverpaid(records, 1)[0] ?? null;
   return {
-    averageOverpayment: averageOverpayment(records.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),
+    averageOverpayment: averageOverpayment(v.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),
     top,
     claimsAboveMarket: v.length === 0 ? null : (100 * v.filter((r) => r.reference_variance > 0).length) / v.length,
     withVariance: v.length,
+    thinLeftOut: records.filter((r) => r.reference_variance !== null && r.thin).length,
   };
 }
 
-/** The `n` largest variances, descending; ties by code ascending. */
-export function topOverpaid(records: readonly LiveServicePricingRecord[], n = 10): Array<LiveServicePricingRecord & { reference_variance: number }> {
-  return withVar(records)
-    .sort((a, b) => b.reference_variance - a.reference_variance || (a.service_code < b.service_code ? -1 : 1))
+/** The `n` largest variances of the counted units, descending; ties by code, then unit order. */
+export function topOverpaid(records: readonly LiveServicePricingRecord[], n = 10): CountedRecord[] {
+  return countedRecords(records)
+    .sort((a, b) => b.reference_variance - a.reference_variance || compareCodeUnits(a, b))
     .slice(0, n);
 }
 

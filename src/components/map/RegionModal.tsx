@@ -20,6 +20,8 @@ export interface RegionPriceRow {
   overpaymentPct: number | null;
   /** The billing code, for callers that act on a row (optional). */
   serviceCode?: string;
+  /** The row's key when a service has several rows (live: one per comparison unit); default `service`. */
+  key?: string;
 }
 
 /** A price column of the modal. */
@@ -33,12 +35,14 @@ export interface RegionModalProps {
   onClose(): void;
   /** Draws a price cell (`text` is the formatted price); absent = the text alone. */
   renderPrice?(row: RegionPriceRow, column: RegionPriceColumn, text: string): ReactNode;
+  /** Draws the service cell (the live modal adds the unit's badges); absent = `service` as text. */
+  renderService?(row: RegionPriceRow): ReactNode;
 }
 
-function columns(renderPrice: RegionModalProps['renderPrice']): Column<RegionPriceRow>[] {
+function columns(renderPrice: RegionModalProps['renderPrice'], renderService: RegionModalProps['renderService']): Column<RegionPriceRow>[] {
   const price = (r: RegionPriceRow, c: RegionPriceColumn) => (renderPrice ? renderPrice(r, c, formatUsd(r[c])) : formatUsd(r[c]));
   return [
-    { key: 'service', header: 'Service', cell: (r) => r.service, sortValue: (r) => r.service, rowHeader: true },
+    { key: 'service', header: 'Service', cell: (r) => (renderService ? renderService(r) : r.service), sortValue: (r) => r.service, rowHeader: true },
     { key: 'yourPrice', header: 'Your Price', cell: (r) => price(r, 'yourPrice'), sortValue: (r) => r.yourPrice, align: 'right' },
     { key: 'marketAvg', header: 'Market Avg', cell: (r) => price(r, 'marketAvg'), sortValue: (r) => r.marketAvg, align: 'right' },
     { key: 'overpaymentPct', header: 'Overpayment %', cell: (r) => formatPercent(r.overpaymentPct), sortValue: (r) => r.overpaymentPct, align: 'right' },
@@ -50,13 +54,13 @@ export function regionModalTitle(area: StateArea): string {
   return `${area.name} (${area.region}) - Service Price Comparison`;
 }
 
-export function RegionModal({ area, rows, note, onClose, renderPrice }: RegionModalProps): ReactElement {
+export function RegionModal({ area, rows, note, onClose, renderPrice, renderService }: RegionModalProps): ReactElement {
   return (
     <Dialog title={regionModalTitle(area)} onClose={onClose}>
       {rows.length === 0 ? (
         <p className="region-modal__empty">No data for this region.</p>
       ) : (
-        <DataTable caption={`Service prices in the ${area.region}`} columns={columns(renderPrice)} rows={rows} rowKey={(r) => r.service}
+        <DataTable caption={`Service prices in the ${area.region}`} columns={columns(renderPrice, renderService)} rows={rows} rowKey={(r) => r.key ?? r.service}
           initialSort={{ key: 'overpaymentPct', direction: 'desc' }} />
       )}
       <p className="muted region-modal__note">{note}</p>

@@ -33,13 +33,15 @@ export interface DataTableProps<Row> {
   paging?: { offset: number; total: number };
   /** Shown in the body when there is no row. */
   empty?: string;
+  /** An extra class of a row (e.g. a row that failed validation). */
+  rowClassName?: (row: Row) => string | undefined;
   className?: string;
 }
 
 const isEmpty = (v: ReactNode) => v === null || v === undefined || v === '' || v === false;
 
 export function DataTable<Row>(props: DataTableProps<Row>): ReactElement {
-  const { caption, columns, rows, rowKey, selection, paging, empty = 'No rows.' } = props;
+  const { caption, columns, rows, rowKey, selection, paging, rowClassName, empty = 'No rows.' } = props;
   const [sort, setSort] = useState<SortState | null>(props.initialSort ?? null);
   const sorted = useMemo(() => {
     const col = columns.find((c) => c.key === sort?.key);
@@ -93,7 +95,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactElement {
             {sorted.map((row) => {
               const key = rowKey(row);
               return (
-                <tr key={key} className={selection?.selected.has(key) ? 'is-selected' : undefined}>
+                <tr key={key} className={[selection?.selected.has(key) ? 'is-selected' : '', rowClassName?.(row) ?? ''].filter(Boolean).join(' ') || undefined}>
                   {selection && (
                     <td className="data-table__check">
                       <input type="checkbox" aria-label={`Select ${selection.rowLabel(row)}`} checked={selection.selected.has(key)}

@@ -1,0 +1,36 @@
+/**
+ * DuckDB SQL of a rate row's comparison unit (metrics.md, Per comparison unit), the same rules as
+ * contract/medicare.ts componentOf and settingOf, for the converter (native DuckDB) and the worker
+ * (DuckDB-WASM) alike. Each function takes SQL expressions of the row's columns as stored in
+ * `rates` (lower-case `billing_class`; `modifiers` and `service_codes` comma-separated, '' when
+ * none) and returns a VARCHAR expression.
+ */
+import { FACILITY_PLACES_OF_SERVICE } from './medicare';
+
+const list = (xs: readonly string[]): string => xs.map((x) => `'${x}'`).join(', ');
+
+/** `26`, `TC` or `global` from the row's modifiers (contract/medicare.ts componentOf). */
+export function componentSql(modifiers: string): string {
+  const m = `string_split(coalesce(${modifiers}, ''), ',')`;
+  return `CASE WHEN list_contains(${m}, '26') THEN '26' WHEN list_contains(${m}, 'TC') THEN 'TC' ELSE 'global' END`;
+}
+
+/**
+ * `facility` or `non-facility` (contract/medicare.ts settingOf): institutional rows `facility`;
+ * others `facility` when every place-of-service code is a facility setting and there is one.
+ */
+export function unitSettingSql(billingClass: string, serviceCodes: string): string {
+  const codes = `coalesce(${serviceCodes}, '')`;
+  return `CASE WHEN ${billingClass} = 'institutional' THEN 'facility'
+    WHEN ${codes} <> '' AND len(list_filter(string_split(${codes}, ','), x -> x NOT IN (${list(FACILITY_PLACES_OF_SERVICE)}))) = 0 THEN 'facility'
+    ELSE 'non-facility' END`;
+}
+
+/**
+ * The benchmark kind of a row (metrics.md, Medicare benchmark): `institutional` for institutional
+ * rows, `professional` for professional and `both` rows (a `both` row is benchmarked as
+ * professional), NULL for any other class.
+ */
+export function benchmarkKindSql(billingClass: string): string {
+  return `CASE ${billingClass} WHEN 'institutional' THEN 'institutional' WHEN 'professional' THEN 'professional' WHEN 'both' THEN 'professional' END`;
+}

@@ -1,0 +1,243 @@
+/**
+ * The Medicare benchmark and the validation of every dollar rate of a service (metrics.md,
+ * Medicare benchmark and Validation), as working tables the buckets' prices join
+ * (code-buckets.ts bucketPricesPlan adds `medicare_rate` and `validation` to them):
+ * - `medicare_benchmarks`: the national amount of every comparison unit of the dataset's codes that
+ *   has one (scripts/medicare/benchmark.ts), also a table of the dataset;
+ * - `shape_units`: per price shape, its benchmark kind (NULL when the shape is not a dollar type of
+ *   a known billing class), component and setting (contract/unit-sql.ts);
+ * - `source_checks`: per source, its distinct benchmarked prices, their median ratio to Medicare and
+ *   whether its numbers are not dollars (check 1), and its median % of Medicare over the valid ones;
+ * - `outlier_medians`: per (snapshot, billing code, billing class, component), the median of the
+ *   rate rows without benchmark of sources that pass check 1, when from at least 10 providers (check 4);
+ * - `opps_paid`: the codes the OPPS Addendum B pays (a payment rate above 0), which take
+ *   institutional claims (build-tables.ts finishClaims);
+ * - `validation_settings`: the settings, one row.
+ * Checks 2 and 3 need only the price and its benchmark: bucketPricesPlan writes them inline.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ValidationSettings } from '../../contract/dataset';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
+import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/unit-sql';
+import type { MedicareTables } from '../medicare/tables';
+import { appendRows } from './append-rows';
+import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
+
+/** Distinct benchmarked prices a source needs before check 1 judges it (metrics.md, Validation). */
+export const SOURCE_MIN_PRICES = 20;
+
+/** Distinct providers the rows of an outlier median must come from (metrics.md, Validation, check 4). */
+export const OUTLIER_MIN_PROVIDERS = 10;
+
+/** Benchmark units per code: kind (professional, institutional) x component x setting. */
+const BENCH_UNITS = 12;
+
+/** SQL of a benchmark unit 0 .. BENCH_UNITS - 1 from a kind, a component and a setting (NULL when the kind is). */
+function benchUnitSql(kind: string, component: string, setting: string): string {
+  return `(CASE ${kind} WHEN 'professional' THEN 0 WHEN 'institutional' THEN 6 END)
+    + (CASE ${component} WHEN 'global' THEN 0 WHEN '26' THEN 2 ELSE 4 END) + (CASE ${setting} WHEN 'non-facility' THEN 0 ELSE 1 END)`;
+}
+
+/**
+ * The dollar prices of services with their benchmark key, over every bucket: `p` the price row,
+ * `i` its item's `code_id` (`item_codes`: NULL for a code without benchmark), `u` its shape's unit
+ * (`shape_units`), `mb` its benchmark when it has one, joined on one integer key.
+ */
+const SERVICE_PRICES = `raw_price_rows p
+  JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id
+  JOIN shape_units u ON u.shape = p.shape
+  LEFT JOIN bench_rates mb ON mb.bench_key = i.code_id * ${BENCH_UNITS} + u.bench_unit
+  WHERE u.unit_kind IS NOT NULL AND p.negotiated_rate > 0`;
+
+/**
+ * Creates the working tables of this module (see above) from the spool's prices, items and
+ * provider groups (build-tables.ts), before the buckets are written.
+ * @throws when SQL fails.
+ */
+export async function prepareValidation(con: DuckDBConnection, medicare: MedicareTables, settings: ValidationSettings): Promise<void> {
+  await createBenchmarks(con, medicare);
+  const v = valueJoins('s', undefined, ['billing_class', 'negotiated_type', 'service_codes', 'modifiers']);
+  const cls = v.value('billing_class');
+  const steps = `
+    CREATE OR REPLACE TABLE validation_settings AS
+    SELECT ${settings.min_ratio}::DOUBLE AS min_ratio, ${settings.max_ratio}::DOUBLE AS max_ratio,
+           ${settings.source_min_ratio}::DOUBLE AS source_min_ratio, ${settings.outlier_factor}::DOUBLE AS outlier_factor,
+           ${settings.min_providers}::INTEGER AS min_providers;
+    CREATE OR REPLACE TABLE shape_units AS
+    SELECT s.shape, ${cls} AS unit_class,
+           CASE WHEN ${v.value('negotiated_type')} IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) THEN ${benchmarkKindSql(cls)} END AS unit_kind,
+           ${componentSql(v.value('modifiers'))} AS component, ${unitSettingSql(cls, v.value('service_codes'))} AS unit_setting
+    FROM raw_shapes s ${v.joins};
+    CREATE OR REPLACE TABLE shape_units AS SELECT *, ${benchUnitSql('unit_kind', 'component', 'unit_setting')} AS bench_unit FROM shape_units;
+    CREATE OR REPLACE TABLE benchmark_codes AS
+    SELECT billing_code, CAST(row_number() OVER (ORDER BY billing_code) AS INTEGER) AS code_id FROM (SELECT DISTINCT billing_code FROM medicare_benchmarks);
+    CREATE OR REPLACE TABLE bench_rates AS
+    SELECT c.code_id * ${BENCH_UNITS} + ${benchUnitSql('b.billing_class', 'b.component', 'b.setting')} AS bench_key, b.medicare_rate
+    FROM medicare_benchmarks b JOIN benchmark_codes c USING (billing_code);
+    CREATE OR REPLACE TEMP TABLE item_codes AS
+    SELECT i.source_id, i.item_id, i.ps_series, c.code_id FROM rate_items i LEFT JOIN benchmark_codes c USING (billing_code)
+    WHERE i.ps_series IS NOT NULL;
+    CREATE OR REPLACE TABLE source_checks AS
+    WITH prices AS (
+      SELECT DISTINCT p.source_id, i.code_id * ${BENCH_UNITS} + u.bench_unit AS bench_key, p.negotiated_rate
+      FROM raw_price_rows p JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id AND i.code_id IS NOT NULL
+      JOIN shape_units u ON u.shape = p.shape AND u.bench_unit IS NOT NULL
+      WHERE p.negotiated_rate > 0),
+    ratios AS (SELECT p.source_id, p.negotiated_rate / mb.medicare_rate AS ratio FROM prices p JOIN bench_rates mb USING (bench_key))
+    SELECT source_id, count(*) AS prices, median(ratio) AS median_ratio,
+           count(*) >= ${SOURCE_MIN_PRICES} AND median(ratio) < ${settings.source_min_ratio} AS not_dollars,
+           CASE WHEN NOT not_dollars THEN 100 * median(ratio) FILTER (WHERE ratio >= ${settings.min_ratio} AND ratio <= ${settings.max_ratio}) END
+             AS median_medicare_pct
+    FROM ratios GROUP BY source_id;`;
+  for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
+  await createOutlierMedians(con);
+}
+
+/**
+ * `outlier_medians` (check 4): per (snapshot, billing code, billing class, component), the median
+ * of the rate rows without benchmark of sources that pass check 1 (one per provider, identical
+ * rows once) when they come from at least OUTLIER_MIN_PROVIDERS providers. Without expanding the
+ * rows to providers (build-price-stats.ts says why the weights give the same multiset): a provider
+ * found in one group only of its insurer's snapshot has exactly its group's distinct rows, each
+ * counted as many times as the group has such providers; only the providers of several groups of
+ * one insurer's snapshot are expanded and made distinct (rows of two insurers are never identical,
+ * so a provider both contract with needs no expansion). The count of distinct providers per key,
+ * across insurers, takes the groups of the key once each.
+ * The steps are tables of integer keys, each its own statement, so that DuckDB's memory limit holds
+ * one step's hash table at a time (one statement of text keys ran out of it on the benchmark file).
+ */
+async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
+  // a row's identity besides its group and value, by text: a value may have another code in another parser thread's spool
+  const t = valueJoins('s', undefined, ['negotiated_type', 'service_codes', 'modifiers']);
+  const steps = `
+    CREATE OR REPLACE TEMP TABLE ob_shapes AS
+    SELECT u.shape, CAST(dense_rank() OVER (ORDER BY u.unit_class, ${t.value('negotiated_type')}, ${t.value('service_codes')}, ${t.value('modifiers')}) AS INTEGER) AS rid,
+           u.unit_class, u.component
+    FROM shape_units u JOIN raw_shapes s ON s.shape = u.shape ${t.joins} WHERE u.unit_kind IS NOT NULL;
+    CREATE OR REPLACE TEMP TABLE ob_codes AS
+    SELECT ps_series, CAST(dense_rank() OVER (ORDER BY snapshot, billing_code) AS INTEGER) AS oc, snapshot, billing_code FROM ps_series;
+    CREATE OR REPLACE TEMP TABLE ob_members AS
+    SELECT DISTINCT g.gid, s.insurer_id, s.snapshot, m.provider_id
+    FROM provider_groups m JOIN resolved_groups g USING (provider_group_key) JOIN sources s ON s.source_id = g.source_id WHERE g.kept;
+    CREATE OR REPLACE TEMP TABLE ob_several AS SELECT insurer_id, snapshot, provider_id FROM ob_members GROUP BY ALL HAVING count(*) > 1;
+    CREATE OR REPLACE TEMP TABLE ob_single AS
+    SELECT gid, count(*) AS n FROM ob_members ANTI JOIN ob_several USING (insurer_id, snapshot, provider_id) GROUP BY gid;
+    CREATE OR REPLACE TEMP TABLE ob_shared AS SELECT gid, provider_id FROM ob_members SEMI JOIN ob_several USING (insurer_id, snapshot, provider_id);
+    CREATE OR REPLACE TEMP TABLE ob_global_several AS SELECT provider_id FROM ob_members GROUP BY provider_id HAVING count(*) > 1;
+    CREATE OR REPLACE TEMP TABLE ob_global_single AS
+    SELECT gid, count(*) AS n FROM ob_members ANTI JOIN ob_global_several USING (provider_id) GROUP BY gid;
+    CREATE OR REPLACE TEMP TABLE ob_global_shared AS SELECT gid, provider_id FROM ob_members SEMI JOIN ob_global_several USING (provider_id);
+    DROP TABLE ob_members; DROP TABLE ob_several; DROP TABLE ob_global_several;
+    CREATE OR REPLACE TEMP TABLE ob_prices AS
+    SELECT p.source_id, i.ps_series, p.shape, p.negotiated_rate, p.provider_group_ids
+    FROM ${SERVICE_PRICES} AND mb.medicare_rate IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars);
+    CREATE OR REPLACE TEMP TABLE ob_rows AS
+    SELECT DISTINCT x.ps_series, c.oc, (CASE o.unit_class WHEN 'professional' THEN 0 WHEN 'institutional' THEN 3 ELSE 6 END)
+             + (CASE o.component WHEN 'global' THEN 0 WHEN '26' THEN 1 ELSE 2 END) AS okey,
+           o.rid, x.negotiated_rate, r.gid
+    FROM (SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices) x
+    JOIN ob_shapes o ON o.shape = x.shape
+    JOIN ob_codes c ON c.ps_series = x.ps_series
+    JOIN resolved_groups r ON r.source_id = x.source_id AND r.provider_group_id = x.provider_group_id AND r.kept;
+    DROP TABLE ob_prices;
+    CREATE OR REPLACE TEMP TABLE ob_key_groups AS SELECT DISTINCT oc, okey, gid FROM ob_rows;
+    CREATE OR REPLACE TEMP TABLE ob_counted AS
+    SELECT oc, okey, sum(providers) AS providers FROM (
+      SELECT oc, okey, sum(n) AS providers FROM ob_key_groups JOIN ob_global_single USING (gid) GROUP BY ALL
+      UNION ALL
+      SELECT oc, okey, count(DISTINCT provider_id) FROM ob_key_groups JOIN ob_global_shared USING (gid) GROUP BY ALL)
+    GROUP BY ALL HAVING sum(providers) >= ${OUTLIER_MIN_PROVIDERS};
+    DROP TABLE ob_key_groups; DROP TABLE ob_global_single; DROP TABLE ob_global_shared;
+    CREATE OR REPLACE TEMP TABLE ob_values AS
+    SELECT oc, okey, negotiated_rate, sum(w) AS w FROM (
+      SELECT oc, okey, negotiated_rate, n AS w FROM ob_rows SEMI JOIN ob_counted USING (oc, okey) JOIN ob_single USING (gid)
+      UNION ALL
+      SELECT oc, okey, negotiated_rate, 1 FROM (
+        SELECT DISTINCT r.ps_series, r.oc, r.okey, r.rid, r.negotiated_rate, s.provider_id
+        FROM ob_rows r SEMI JOIN ob_counted USING (oc, okey) JOIN ob_shared s USING (gid)))
+    GROUP BY ALL;
+    CREATE OR REPLACE TABLE outlier_medians AS
+    WITH cum AS (
+      SELECT *, sum(w) OVER (PARTITION BY oc, okey ORDER BY negotiated_rate) AS c, sum(w) OVER (PARTITION BY oc, okey) AS total FROM ob_values),
+    middle AS (
+      SELECT oc, okey, min(negotiated_rate) FILTER (WHERE c > floor((total - 1) / 2)) AS a,
+             min(negotiated_rate) FILTER (WHERE c > ceil((total - 1) / 2)) AS b
+      FROM cum GROUP BY ALL)
+    SELECT c.snapshot, c.billing_code, (['professional', 'institutional', 'both'])[m.okey // 3 + 1] AS billing_class,
+           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate, k.providers
+    FROM middle m JOIN ob_counted k USING (oc, okey) JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM ob_codes) c USING (oc);
+    DROP TABLE ob_shapes; DROP TABLE ob_codes; DROP TABLE item_codes; DROP TABLE ob_single; DROP TABLE ob_shared; DROP TABLE ob_rows; DROP TABLE ob_counted; DROP TABLE ob_values;`;
+  // one statement at a time: each step's hash table alone in DuckDB's memory limit
+  for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
+}
+
+/**
+ * `medicare_benchmarks` and `opps_paid` of the dataset's CPT/HCPCS codes (scripts/medicare/benchmark.ts
+ * benchmarkTable): (billing_code, billing_class `professional` | `institutional`, component,
+ * setting, medicare_rate USD, source `pfs` | `clfs` | `opps`, work_rvu, pe_rvu, mp_rvu).
+ */
+async function createBenchmarks(con: DuckDBConnection, medicare: MedicareTables): Promise<void> {
+  await con.run(`CREATE OR REPLACE TABLE medicare_benchmarks (billing_code VARCHAR, billing_class VARCHAR, component VARCHAR,
+    setting VARCHAR, medicare_rate DOUBLE, source VARCHAR, work_rvu DOUBLE, pe_rvu DOUBLE, mp_rvu DOUBLE)`);
+  await appendRows(con, 'medicare_benchmarks', medicare.benchmarks.map((b) =>
+    [b.billing_code, b.kind, b.component, b.setting, b.medicare_rate, b.source, b.work_rvu, b.pe_rvu, b.mp_rvu]));
+  await con.run('CREATE OR REPLACE TABLE opps_paid (billing_code VARCHAR)');
+  await appendRows(con, 'opps_paid', medicare.oppsPaid.map((c) => [c]));
+}
+
+/**
+ * The SQL of a bucket price's `validation` (metrics.md, Validation: the first check it fails, NULL
+ * when valid or not a dollar rate of a service), over checkedColumns' aliases and joins (`mb` the
+ * benchmark, `vo` the outlier median when `outliers`); `settings` inlined as constants.
+ */
+function validationSql(settings: ValidationSettings, outliers: boolean): string {
+  const rate = 'p.negotiated_rate';
+  const outlier = outliers ? `WHEN vo.median_rate IS NOT NULL AND (${rate} / vo.median_rate > ${settings.outlier_factor}
+      OR vo.median_rate / ${rate} > ${settings.outlier_factor}) THEN 'outlier'` : '';
+  return `CASE WHEN i.ps_series IS NULL OR s.unit_kind IS NULL OR NOT (${rate} > 0) THEN NULL
+    WHEN i.not_dollars THEN 'source_not_dollars'
+    WHEN mb.medicare_rate IS NOT NULL THEN
+      CASE WHEN ${rate} / mb.medicare_rate < ${settings.min_ratio} THEN 'below_benchmark'
+           WHEN ${rate} / mb.medicare_rate > ${settings.max_ratio} THEN 'above_benchmark' END
+    ${outlier}
+    END`;
+}
+
+/**
+ * The columns of `rate_items` that bucketPricesPlan's `bucket_items` adds for the checks: the
+ * item's `code_id` in `benchmark_codes` (NULL for a code without benchmark or not a service) and
+ * its source's `not_dollars` (check 1), each found once per item instead of per price.
+ */
+export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT c.code_id FROM benchmark_codes c WHERE c.billing_code = rate_items.billing_code) END AS code_id,
+  coalesce((SELECT k.not_dollars FROM source_checks k WHERE k.source_id = rate_items.source_id), false) AS not_dollars`;
+
+/**
+ * The columns validation adds to a bucket's prices (code-buckets.ts bucketPricesPlan): `medicare_rate`,
+ * `validation`, and the unit's `component` and `unit_setting` (build-price-stats.ts), over its
+ * aliases (`p` price, `i` item with ITEM_CHECK_COLUMNS, `s` shape with the `shape_units` columns).
+ * The benchmark is joined on one integer key (a join on the code and three texts cost the rates
+ * part of a 174k-price bucket 2.2x its time); the outlier medians only when there are any.
+ * @throws when SQL fails.
+ */
+export async function checkedColumns(con: DuckDBConnection): Promise<Array<{ name: string; sql: string; joins?: readonly string[] }>> {
+  const settings = await readValidationSettings(con);
+  const benchmark = `LEFT JOIN bench_rates mb ON mb.bench_key = i.code_id * ${BENCH_UNITS} + s.bench_unit`;
+  const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
+  const outlierJoin = `LEFT JOIN outlier_medians vo ON vo.snapshot = i.snapshot AND vo.billing_code = i.billing_code
+    AND vo.billing_class = s.unit_class AND vo.component = s.component`;
+  return [
+    { name: 'medicare_rate', sql: 'CASE WHEN p.negotiated_rate > 0 THEN mb.medicare_rate END', joins: [benchmark] },
+    { name: 'validation', sql: validationSql(settings, outliers), joins: outliers ? [benchmark, outlierJoin] : [benchmark] },
+    { name: 'component', sql: 's.component' },
+    { name: 'unit_setting', sql: 's.unit_setting' },
+  ];
+}
+
+/** The settings of `validation_settings` (prepareValidation). @throws when the table is absent. */
+export async function readValidationSettings(con: DuckDBConnection): Promise<ValidationSettings> {
+  const o = (await con.runAndReadAll('SELECT * FROM validation_settings')).getRowObjects()[0]!;
+  return {
+    min_ratio: Number(o.min_ratio), max_ratio: Number(o.max_ratio), source_min_ratio: Number(o.source_min_ratio),
+    outlier_factor: Number(o.outlier_factor), min_providers: Number(o.min_providers),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * What a conversion needs of the Medicare reference data, as plain rows: the benchmark of every
+ * comparison unit of its codes, the codes the OPPS pays, every ZIP's locality and GPCIs, and its
+ * codes' descriptors (metrics.md, Medicare benchmark, Names and categories). The converter builds
+ * them in a worker thread (scripts/convert/medicare-worker.ts), so that the tens of MB of the
+ * parsed files go with the thread instead of staying in the converter's heap.
+ */
+import { benchmarkTable, localityOfZip, serviceDescriptor, type MedicareBenchmark } from './benchmark';
+import type { MedicareReference } from './reference-data';
+
+/** The input: the dataset's CPT/HCPCS codes and whether CPT descriptors may name them. */
+export interface MedicareTablesInput {
+  codes: string[];
+  cptDescriptors: boolean;
+}
+
+/** A ZIP's Medicare locality (`<carrier>-<locality>`) and its GPCIs. */
+export interface ZipLocalityRow {
+  zip: string;
+  locality: string;
+  work: number;
+  pe: number;
+  mp: number;
+}
+
+/** The rows of MedicareTablesInput's codes (see the module). */
+export interface MedicareTables {
+  year: number;
+  /** USD per RVU. */
+  conversionFactor: number;
+  files: Array<{ name: string; bytes: number; sha256: string }>;
+  notices: string[];
+  benchmarks: MedicareBenchmark[];
+  /** Codes whose OPPS Addendum B payment rate is above 0. */
+  oppsPaid: string[];
+  /** Every ZIP of the ZIP5 file whose locality needs no ZIP+4. */
+  zipLocalities: ZipLocalityRow[];
+  /** [code, descriptor] of the codes that have one. */
+  descriptors: Array<[string, string]>;
+}
+
+/** The tables of `input` from loaded reference data `ref`. */
+export function medicareTables(ref: MedicareReference, input: MedicareTablesInput): MedicareTables {
+  const zipLocalities: ZipLocalityRow[] = [];
+  for (const zip of ref.zip5.keys()) {
+    const at = localityOfZip(ref, zip);
+    if (at) zipLocalities.push({ zip, locality: `${at.carrier}-${at.locality}`, work: at.gpci.work, pe: at.gpci.pe, mp: at.gpci.mp });
+  }
+  const descriptors: Array<[string, string]> = [];
+  for (const code of input.codes) {
+    const d = serviceDescriptor(ref, code, { cptDescriptors: input.cptDescriptors });
+    if (d !== null) descriptors.push([code, d]);
+  }
+  return {
+    year: ref.year,
+    conversionFactor: ref.conversionFactor,
+    files: ref.files.map((f) => ({ name: f.name, bytes: f.bytes, sha256: f.sha256 })),
+    notices: ref.notices,
+    benchmarks: benchmarkTable(ref, input.codes),
+    oppsPaid: input.codes.filter((c) => (ref.opps.get(c)?.paymentRate ?? 0) > 0),
+    zipLocalities,
+    descriptors,
+  };
+}
