@@ -27,7 +27,10 @@ describe('old dashboard', () => {
     expect(await page.getByRole('heading', { name: 'Recent Activity' }).count()).toBe(0);
     await page.getByRole('heading', { name: 'Recent Activity' }).waitFor({ timeout: 5_000 });
     expect(await page.getByRole('status').filter({ hasText: 'Loading...' }).count()).toBe(0);
-    expect(await page.getByRole('img', { name: /Most common services/ }).locator('g[aria-label="bar"] rect').count()).toBe(8);
+    // the chart draws after its container is laid out: wait for its last bar, then count
+    const bars = page.getByRole('img', { name: /Most common services/ }).locator('g[aria-label="bar"] rect');
+    await bars.nth(7).waitFor({ timeout: 5_000 });
+    expect(await bars.count()).toBe(8);
     expect(await page.getByRole('img', { name: /Files published/ }).count()).toBe(1);
     expect(await page.locator('.activity li').count()).toBe(5);
     expect(await page.locator('.state-grid__tile').count()).toBe(10);
