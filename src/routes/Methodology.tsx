@@ -11,6 +11,7 @@ import { Link, useLocation } from 'react-router-dom';
 import type { CoverageResult } from '../../contract/api';
 import { DEFAULT_VALIDATION } from '../../contract/dataset';
 import { formatCount } from '../../contract/format';
+import { ThinMark, UnitBadges } from '../components/live/UnitParts';
 import { useApi } from '../components/live/use-api';
 import './Methodology.css';
 
@@ -132,8 +133,7 @@ export function Methodology(): ReactElement {
           be comparing different products. Every price, variance and figure is therefore computed for one{' '}
           <strong>comparison unit</strong>: a service together with three attributes of the rates behind it.
           The screens show them as small badges next to the code, for example{' '}
-          <span className="methodology-badge">Professional</span> <span className="methodology-badge">26</span>{' '}
-          <span className="methodology-badge">Facility</span>.
+          <UnitBadges unit={{ billing_class: 'professional', component: '26', setting: 'facility' }} />.
         </p>
         <dl>
           <dt>Billing class</dt>
@@ -219,7 +219,7 @@ export function Methodology(): ReactElement {
         <p>
           A price drawn from a single provider describes one contract, and says little about what the market
           pays. A unit is marked{' '}
-          <span className="methodology-badge methodology-badge--thin">Low confidence</span> when its reference
+          <ThinMark reason="the reference price rests on 1 provider" /> when its reference
           price rests on fewer providers than the dataset's <code>min_providers</code> setting, or when the
           competitors' prices, their providers added together, rest on fewer than that. The default is{' '}
           {formatCount(DEFAULT_VALIDATION.min_providers)}
