@@ -8,49 +8,12 @@
  */
 import { useEffect, type ReactElement } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { CoverageResult } from '../../contract/api';
 import { DEFAULT_VALIDATION } from '../../contract/dataset';
 import { formatCount } from '../../contract/format';
 import { ThinMark, UnitBadges } from '../components/live/UnitParts';
 import { useApi } from '../components/live/use-api';
+import { ReferenceNotices } from './ReferenceNotices';
 import './Methodology.css';
-
-/** Shown when no dataset answers: the AMA's notice for the CPT descriptors the CMS files carry. */
-const AMA_FALLBACK_NOTICE =
-  'CPT codes and descriptions only are copyright American Medical Association. All rights reserved. CPT is a registered trademark of the American Medical Association.';
-
-/** The CMS files the open dataset's benchmarks and names come from, and the notices they carry. */
-function Notices({ coverage, failed }: { coverage: CoverageResult | null; failed: boolean }): ReactElement {
-  const m = coverage?.medicare;
-  const notices = m?.notices ?? [];
-  const hasAma = notices.some((n) => /American Medical Association/i.test(n));
-  return (
-    <>
-      {m ? (
-        <p>
-          {`The open dataset was benchmarked with the CMS ${m.year} files below (conversion factor $${m.conversion_factor} per RVU). `}
-          {m.cpt_descriptors ? 'Service names may use the CPT descriptors they contain.' : 'Its conversion left CPT descriptors out of the service names.'}
-        </p>
-      ) : (
-        <p className="muted">{failed ? 'No dataset is open: the notices of its CMS files cannot be read.' : 'Loading the notices of the open dataset...'}</p>
-      )}
-      <ul className="methodology-notices" aria-label="Copyright notices">
-        {notices.map((n) => <li key={n}>{n}</li>)}
-        {!hasAma && <li>{AMA_FALLBACK_NOTICE}</li>}
-      </ul>
-      {m && m.files.length > 0 && (
-        <details className="methodology-files">
-          <summary>{`The ${formatCount(m.files.length)} CMS reference files read`}</summary>
-          <ul>
-            {m.files.map((f) => (
-              <li key={f.name}><code>{f.name}</code>{` · ${formatCount(f.bytes)} bytes · SHA-256 `}<code className="methodology-hash">{f.sha256}</code></li>
-            ))}
-          </ul>
-        </details>
-      )}
-    </>
-  );
-}
 
 export function Methodology(): ReactElement {
   const { hash } = useLocation();
@@ -416,7 +379,7 @@ export function Methodology(): ReactElement {
 
       <section id="notices" aria-labelledby="notices-title">
         <h2 id="notices-title">CMS reference files and their notices</h2>
-        <Notices coverage={coverage.data} failed={coverage.status === 'error'} />
+        <ReferenceNotices coverage={coverage.data} failed={coverage.status === 'error'} />
       </section>
     </article>
   );
