@@ -329,12 +329,9 @@ export const RATE_ROW_COLUMNS = COLUMNS.rates.map((c) => (c === 'provider_group_
  * parts: a price's row once per id of its `provider_group_ids`, in the list's order, keyed
  * `<source_id>:<provider_group_id>`; once with a NULL key when the list is NULL (the rate names no
  * group). An id no `provider_groups` row has (a remote reference that failed, a dangling id) keeps
- * its key and joins no provider: the empty provider of metrics.md. A part written by converter
- * 0.5.1 or earlier, which stored the rate rows themselves (`provider_group_key`, no list), is read
- * as it is (`legacy`: whether `from` has that column).
+ * its key and joins no provider: the empty provider of metrics.md.
  */
-export function rateRowsSql(from: string, legacy = false): string {
-  if (legacy) return `SELECT ${RATE_ROW_COLUMNS.join(', ')} FROM ${from}`;
+export function rateRowsSql(from: string): string {
   const cols = RATE_ROW_COLUMNS.map((c) => (c === 'provider_group_key' ? `CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key` : c));
   return `SELECT ${cols.join(', ')} FROM (SELECT *, unnest(coalesce(provider_group_ids, [NULL::VARCHAR])) AS provider_group_id FROM ${from})`;
 }

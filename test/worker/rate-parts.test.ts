@@ -4,20 +4,17 @@
  * hold the same rate rows must answer every /api call alike:
  * - `merged`: the api fixture (test/fixtures/api) where Alpha's price of 90 for 99213 names groups
  *   1 and 2 in one rate (one part row, a list of two ids);
- * - `split`: the same price written as two rates, one per group (two part rows of one id each);
- * - `legacy`: `merged`'s parts rewritten as converter 0.5.1 wrote them, one row per price x group
- *   with its `provider_group_key`, which the worker still reads.
+ * - `split`: the same price written as two rates, one per group (two part rows of one id each).
  * The answers must also differ from the unmodified fixture's, where the price names group 1 only:
  * a worker that kept a list's first id alone would give the fixture's answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RATE_ROW_COLUMNS, rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
-import { sha256File } from '../../scripts/convert/write-parquet';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { FIXTURE_CATALOG } from './fixture-dataset';
@@ -59,33 +56,6 @@ async function convertEdited(dir: string, edit: (rates: Rate[]) => Rate[]): Prom
   return out;
 }
 
-/** Rewrites the rates parts of `dir` as one row per price x group with its key (converter 0.5.1), and their manifest entry. */
-async function rewriteLegacy(dir: string): Promise<void> {
-  const manifestFile = join(dir, 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as DatasetManifest;
-  const db = await DuckDBInstance.create(':memory:');
-  const con = await db.connect();
-  const t = manifest.tables.rates;
-  t.rows = 0;
-  t.row_groups = [];
-  for (const [k, f] of t.files.entries()) {
-    const file = join(dir, f);
-    await con.run(`CREATE OR REPLACE TABLE part AS ${rateRowsSql(`read_parquet('${file}')`)}`);
-    await con.run(`COPY (SELECT ${RATE_ROW_COLUMNS.join(', ')} FROM part) TO '${file}' (FORMAT parquet)`);
-    const groups = (await con.runAndReadAll(`SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value
-      FROM parquet_metadata('${file}') WHERE path_in_schema = 'billing_code' ORDER BY 1`)).getRows();
-    for (const [g, rows, min, max] of groups) {
-      t.row_groups.push({ file: k, row_group: Number(g), rows: Number(rows), min_billing_code: String(min), max_billing_code: String(max) });
-      t.rows += Number(rows);
-    }
-    t.bytes[k] = (await stat(file)).size;
-    t.sha256[k] = await sha256File(file);
-  }
-  con.closeSync();
-  db.closeSync();
-  await writeFile(manifestFile, JSON.stringify(manifest));
-}
-
 /** Every answer of REQUESTS from the dataset in `dir`. */
 async function answers(dir: string): Promise<unknown[]> {
   const service = createDataService(nodePlatform);
@@ -102,7 +72,6 @@ async function answers(dir: string): Promise<unknown[]> {
 
 let merged: unknown[];
 let split: unknown[];
-let legacy: unknown[];
 let original: unknown[];
 let mergedParts: unknown[][];
 let alphaSource = -1;
@@ -126,9 +95,6 @@ beforeAll(async () => {
   merged = await answers(m);
   split = await answers(s);
   original = await answers(o);
-  await cp(m, join(root, 'legacy'), { recursive: true });
-  await rewriteLegacy(join(root, 'legacy'));
-  legacy = await answers(join(root, 'legacy'));
 }, 120_000);
 
 afterAll(async () => {
@@ -144,10 +110,6 @@ describe('rates parts of one row per price', () => {
 
   it('answer as the same rate rows written one group per rate', () => {
     for (const [k, [path, query]] of REQUESTS.entries()) expect(merged[k], `${path} ${JSON.stringify(query)}`).toEqual(split[k]);
-  });
-
-  it('answer as the rate rows of converter 0.5.1\'s layout', () => {
-    for (const [k, [path, query]] of REQUESTS.entries()) expect(legacy[k], `${path} ${JSON.stringify(query)}`).toEqual(merged[k]);
   });
 
   it('count the second group: the answers differ from the fixture\'s, where the price names group 1 only', () => {

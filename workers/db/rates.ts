@@ -52,8 +52,6 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
   const started = new Map<string, Promise<void>>();
   const files = new Map<number, Promise<RowGroupFile>>();
   const codes = new Set<string>();
-  /** Per file: whether it holds the rate rows themselves (converter 0.5.1 or earlier), found at its first load. */
-  const legacyFiles = new Map<number, boolean>();
   let loaded = 0;
 
   /** The file opened once: its footer is read once per dataset. */
@@ -73,17 +71,11 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
   async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
     const ipc = await (await fileOf(file)).read(rowGroups);
     // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
-    // and a part holds a row per price with its list of groups, unnested here to the rate rows
-    // (rateRowsSql; a part of converter 0.5.1 or earlier holds the rate rows themselves).
+    // and a part holds a row per price with its list of groups, unnested here to the rate rows (rateRowsSql).
     // Synchronous from here: no other load interleaves with the scratch table.
     db.insertArrowIpc('rates_load', ipc, false);
     try {
-      let legacy = legacyFiles.get(file);
-      if (legacy === undefined) {
-        legacy = db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE table_name = 'rates_load' AND column_name = 'provider_group_key'`)[0]!.n > 0;
-        legacyFiles.set(file, legacy);
-      }
-      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load', legacy)}`, []));
+      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load')}`, []));
     } finally {
       db.exec(sql`DROP TABLE IF EXISTS rates_load`);
     }
