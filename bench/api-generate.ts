@@ -7,7 +7,8 @@
  * Medicare amount of 0.8 x the code's base price per unit. `price_stats` is computed with the same
  * rules as the converter (distinct valid dollar rows per NPI; medians per snapshot x insurer x
  * comparison unit x state, plus 'ALL'; every row here is global, professional rows non-facility,
- * institutional ones facility); the Parquet files and the row-group index come from
+ * institutional ones facility; market rows only: the shared-provider rows are not generated, so
+ * `shared_providers=1` answers no unit here); the Parquet files and the row-group index come from
  * the converter's own writer (scripts/convert/write-parquet.ts), but for `rates`, a table here rather
  * than the converter's spool: one part sorted by billing code, in the converter's row groups, each
  * price naming one provider group.
@@ -78,11 +79,11 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
         FROM dollar_rows d LEFT JOIN providers p USING (provider_id))
       SELECT snapshot, insurer_id, billing_code, billing_class, component, unit_setting AS setting, 'ALL' AS state,
         median(negotiated_rate) AS median_rate, count(*)::INTEGER AS rate_count, count(DISTINCT provider_id)::INTEGER AS provider_count,
-        max(medicare_rate) AS medicare_rate
+        max(medicare_rate) AS medicare_rate, 'market' AS scope, NULL::VARCHAR AS month
       FROM x GROUP BY snapshot, insurer_id, billing_code, billing_class, component, unit_setting
       UNION ALL
       SELECT snapshot, insurer_id, billing_code, billing_class, component, unit_setting, state, median(negotiated_rate), count(*)::INTEGER,
-        count(DISTINCT provider_id)::INTEGER, max(medicare_rate)
+        count(DISTINCT provider_id)::INTEGER, max(medicare_rate), 'market', NULL
       FROM x WHERE state IS NOT NULL GROUP BY snapshot, insurer_id, billing_code, billing_class, component, unit_setting, state;`);
   await mkdir(path.join(dir, 'rates'), { recursive: true });
   // a rates part's row is a price with its list of group ids (contract/dataset.ts): here one group each

@@ -33,6 +33,13 @@ export interface RateRowsParams {
   snapshot?: string;
   /** Provider ids (NPI or `TIN:<tin>`), comma-separated on the wire: only these providers' rows. */
   providers?: string[];
+  /**
+   * `1`/`true`: only the rows at shared providers (metrics.md, Per comparison unit, At shared
+   * providers), the rows behind a price the screens show with that option: for the reference
+   * insurer, at providers where any other insurer of the dataset has a valid dollar row of the same
+   * code and unit; for another insurer, where the reference insurer has one. Absent = every provider.
+   */
+  shared_providers?: boolean;
 }
 
 /**
@@ -99,6 +106,8 @@ export interface RateRowsResult {
   setting: UnitSetting | null;
   /** The state, or null for the whole market. */
   state: string | null;
+  /** Whether the rows are only those at shared providers (RateRowsParams.shared_providers). */
+  shared_providers: boolean;
   /** Median of the valid rows' `negotiated_rate` (the midpoint of the two middle values when even); null when none. */
   median: number | null;
   /** Distinct valid dollar rate rows behind the median (rows with `validation` null). */

@@ -60,6 +60,19 @@ export interface ServicePricingParams {
   providers?: string[];
   /** Comma-separated billing codes: only these services (the comparison screen's chips). */
   services?: string[];
+  /**
+   * `1`/`true`: every price at shared providers (metrics.md, Per comparison unit, At shared
+   * providers): a competitor's over its valid rates at providers where the reference insurer has
+   * one, the reference's over its valid rates at providers where any competitor of the dataset has
+   * one (with `providers`, among those). Absent or `0`/`false` = every provider.
+   */
+  shared_providers?: boolean;
+}
+
+/** The "At shared providers" switch of the dashboard endpoints (see ServicePricingParams.shared_providers). */
+export interface SharedProvidersParam {
+  /** `1`/`true`: every price at shared providers (metrics.md, Per comparison unit); absent = every provider. */
+  shared_providers?: boolean;
 }
 
 /**
@@ -216,10 +229,10 @@ export interface Api {
   'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
   'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
   /** Variance by Region (metrics.md): one entry per state with rates, by state code. */
-  'GET /api/regional-comparison': { params: { snapshot?: string }; result: RegionalComparison[] };
+  'GET /api/regional-comparison': { params: { snapshot?: string } & SharedProvidersParam; result: RegionalComparison[] };
   /** The map modal's rows for one state (`state` required). */
-  'GET /api/regional-services': { params: { state: string; snapshot?: string }; result: RegionalServiceRow[] };
-  'GET /api/overpayment-trend': { params: Record<string, never>; result: TrendPoint[] };
+  'GET /api/regional-services': { params: { state: string; snapshot?: string } & SharedProvidersParam; result: RegionalServiceRow[] };
+  'GET /api/overpayment-trend': { params: SharedProvidersParam; result: TrendPoint[] };
   'GET /api/alerts': { params: Record<string, never>; result: Alert[] };
   'PUT /api/alerts/{id}/acknowledge': { params: { id: string }; result: Alert };
   'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };

@@ -17,7 +17,8 @@
  * - `claims_volume`: the reference insurer's claim counts per billing class, national (`state = 'ALL'`) and per state.
  * - `price_stats`: pre-computed medians of valid rates (metrics.md, Per comparison unit) per
  *   snapshot x insurer x comparison unit (billing code, billing class, component, setting) x state
- *   (`'ALL'` = national), with their support; the dashboards answer from it alone.
+ *   (`'ALL'` = national), with their support, over every provider (`scope` 'market') and at shared
+ *   providers per month (`scope` 'shared'); the dashboards answer from it alone.
  * - `medicare_benchmarks`: the national Medicare amount of every comparison unit of the dataset's
  *   codes that has one, with its PFS relative values (metrics.md, Medicare benchmark).
  */
@@ -27,9 +28,16 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
 /**
  * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
  * `price_stats` per comparison unit (metrics.md, Per comparison unit) instead of per billing-class
- * selection, with the Medicare benchmark and validation columns.
+ * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
+ * shared providers (`scope`, `month`).
  */
-export const DATASET_FORMAT_VERSION = 2 as const;
+export const DATASET_FORMAT_VERSION = 3 as const;
+
+/** `price_stats.scope` of the medians over every provider. */
+export const MARKET_SCOPE = 'market' as const;
+/** `price_stats.scope` of the medians at shared providers (metrics.md, Per comparison unit, At shared providers), per month. */
+export const SHARED_SCOPE = 'shared' as const;
+export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE;
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;
@@ -292,6 +300,8 @@ export const COLUMNS = {
     'rate_count',
     'provider_count',
     'medicare_rate',
+    'scope',
+    'month',
   ],
   medicare_benchmarks: ['billing_code', 'billing_class', 'component', 'setting', 'medicare_rate', 'source', 'work_rvu', 'pe_rvu', 'mp_rvu'],
 } as const satisfies Record<TableName, readonly string[]>;
@@ -314,6 +324,10 @@ export interface PriceStatRow {
   provider_count: number;
   /** The unit's national Medicare amount, USD; null without a benchmark. */
   medicare_rate: number | null;
+  /** MARKET_SCOPE: every provider; SHARED_SCOPE: at shared providers, matched in `month`. */
+  scope: PriceScope;
+  /** For SHARED_SCOPE rows, the month M (`YYYY-MM`) whose snapshots were matched; null for market rows. */
+  month: string | null;
 }
 
 /**

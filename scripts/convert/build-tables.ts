@@ -9,7 +9,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { ALL_STATES } from '../../contract/dataset';
+import { ALL_STATES, MARKET_SCOPE } from '../../contract/dataset';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
 import type { MedicareTables } from '../medicare/tables';
@@ -96,7 +96,8 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * (code-buckets.ts), `item_order`, its rank by (billing_code, snapshot, insurer_id, source_id,
  * item_id), the order of the `rates` parts (bucketPricesSql), and `ps_series`, an integer key of
  * its (snapshot, insurer_id, billing_code) for the medians of build-price-stats.ts (NULL for code
- * types other than CPT/HCPCS), whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
+ * types other than CPT/HCPCS), in (billing_code, snapshot, insurer_id) order so that the series of
+ * one code are consecutive, whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *
  * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
  * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
@@ -110,7 +111,7 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     CREATE TABLE rate_items AS
     SELECT i.source_id, i.item_id, i.billing_code, i.billing_code_type, i.negotiation_arrangement, s.snapshot, s.insurer_id,
            CASE WHEN i.billing_code_type IN (${types})
-                THEN CAST(dense_rank() OVER (ORDER BY s.snapshot, s.insurer_id, i.billing_code) AS INTEGER) END AS ps_series
+                THEN CAST(dense_rank() OVER (ORDER BY i.billing_code, s.snapshot, s.insurer_id) AS INTEGER) END AS ps_series
     FROM raw_items i JOIN sources s USING (source_id);
     CREATE TABLE ps_series AS
     SELECT DISTINCT ps_series, snapshot, insurer_id, billing_code FROM rate_items WHERE ps_series IS NOT NULL;`);
@@ -327,7 +328,7 @@ export async function finishClaims(con: DuckDBConnection): Promise<void> {
       UNION ALL SELECT billing_code, state, 'professional', claims_count FROM claims_input WHERE billing_class IS NULL
       UNION ALL SELECT billing_code, state, 'institutional', claims_count FROM claims_input c WHERE billing_class IS NULL
         AND (billing_code IN (SELECT billing_code FROM opps_paid)
-             OR billing_code NOT IN (SELECT billing_code FROM price_stats WHERE billing_class IN ('professional', 'both'))))
+             OR billing_code NOT IN (SELECT billing_code FROM price_stats WHERE scope = '${MARKET_SCOPE}' AND billing_class IN ('professional', 'both'))))
     GROUP BY ALL;
     DROP TABLE claims_input;`);
 }
@@ -337,6 +338,8 @@ export async function finishClaims(con: DuckDBConnection): Promise<void> {
  * @throws when an input CSV lacks a required column or SQL fails (the message names the file).
  */
 export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<{ claimsByState: boolean }> {
+  // the medians at shared providers (build-price-stats.ts) tell the reference from the competitors
+  await con.run('CREATE OR REPLACE TABLE reference_insurer AS SELECT $1::VARCHAR AS insurer_id', [inputs.referenceInsurer]);
   await buildGroups(con);
   await buildRates(con, inputs.bucketRows);
   await buildProviders(con, inputs);

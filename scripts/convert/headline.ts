@@ -6,7 +6,7 @@
  * and `claims_volume`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ALL_STATES, type DatasetManifest, type ManifestHeadline } from '../../contract/dataset';
+import { ALL_STATES, MARKET_SCOPE, type DatasetManifest, type ManifestHeadline } from '../../contract/dataset';
 import { averageOverpayment, claimsByUnit, referenceVariance, type ClaimsUnit } from '../../contract/metrics';
 
 /** A unit's national figures of the latest month: the reference price and the competitors' mean, with their support. */
@@ -67,7 +67,7 @@ export async function headlineOf(con: DuckDBConnection, manifest: DatasetManifes
     if (cls === 'professional' || cls === 'institutional') c[cls] += Number(n);
     claims.set(String(code), c);
   }
-  const validated = await unitsOf(con, 'price_stats', `state = '${ALL_STATES}'`, snapshot, reference);
+  const validated = await unitsOf(con, 'price_stats', `state = '${ALL_STATES}' AND scope = '${MARKET_SCOPE}'`, snapshot, reference);
   const unvalidated = await unitsOf(con, 'ps_unvalidated', 'true', snapshot, reference);
   return {
     snapshot,

@@ -31,7 +31,7 @@ import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.8.0';
+export const CONVERTER_VERSION = '0.9.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */

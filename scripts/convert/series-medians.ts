@@ -7,63 +7,28 @@
  * (~1.2 s of one thread per 750k rate rows on the benchmark file) by two passes over the sorted
  * rows with dense typed arrays.
  *
- * Keys: a selection `cs` (0 the valid rates, 1 every dollar rate: validation off) and a state `st`
- * (0 the whole market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`. A
- * row's flag `cls` (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS.
+ * Keys: a selection `cs` (0 the valid rates, 1 every dollar rate: validation off, 2 the valid rates
+ * at the providers of a filter: metrics.md "At shared providers") and a state `st` (0 the whole
+ * market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`. A row's flag `cls`
+ * (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS.
  */
 
-/** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row both, a failed one only "validation off". */
-const SELECTION_MASKS = [0b11, 0b10] as const;
+import { SERIES_BLOCK_ROWS, type EmitStat, type Membership, type SeriesRows, type SharedFilter } from './series-rows';
 
-/** Selections: 0 the valid rates (metrics.md, Validation), 1 every dollar rate (the headline with validation off). */
-export const SELECTION_COUNT = 2;
+/** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row all three, a failed one only "validation off". */
+const SELECTION_MASKS = [0b111, 0b010] as const;
+
+/** Selections: 0 the valid rates (metrics.md, Validation), 1 every dollar rate (the headline with validation off), 2 valid rates at a filter's providers. */
+export const SELECTION_COUNT = 3;
+
+/** The selection of the valid rates at the providers of a SharedFilter. */
+export const SHARED_SELECTION = 2;
 
 /**
- * Who a provider group stands for, by `gid` (build-tables.ts resolved_groups), as compressed rows:
- * - its single providers (in no other group) per state: entries weightStart[gid] ..
- *   weightStart[gid + 1] of (weightSt, weightN), st 0 counting all of them (ps_weights);
- * - its shared providers (in several groups): entries sharedStart[gid] .. sharedStart[gid + 1] of
- *   (sharedPid, sharedSt), sharedSt 0 for a provider without a state (ps_shared_members).
+ * Selections a group's single providers (in no other group) may enter: never the shared one, since
+ * a provider of one group belongs to one source, hence one insurer, and is shared with none.
  */
-export interface Membership {
-  weightStart: Int32Array;
-  weightSt: Int32Array;
-  weightN: Float64Array;
-  sharedStart: Int32Array;
-  sharedPid: Int32Array;
-  sharedSt: Int32Array;
-  /** States including 0 (the whole market): st < stateCount. */
-  stateCount: number;
-  /** Shared providers: pid < pidCount. */
-  pidCount: number;
-}
-
-/** Rows per block of SeriesRows: a series grows by blocks, never by copying what it holds. */
-export const SERIES_BLOCK_ROWS = 1 << 16;
-
-/**
- * One series' group rows, sorted by v, then gid, then vid (identical rows adjacent), in blocks of
- * SERIES_BLOCK_ROWS rows (row r at block r / SERIES_BLOCK_ROWS): 16 bytes a row, so that the 3M
- * rows of one billing code of the benchmark's 200 MB item take 48 MB, not twice that in a doubling
- * array and its copy.
- */
-export interface SeriesRows {
-  /** Provider group (resolved_groups.gid). */
-  gid: Int32Array[];
-  /** The row's (billing_class, negotiated_type, service_codes, modifiers), as a dense integer. */
-  vid: Int32Array[];
-  /** negotiated_rate, USD. */
-  v: Float64Array[];
-  /** Rows used. */
-  n: number;
-  /** The validation flag, 0 or 1 (SELECTION_MASKS), of each vid: a vid includes it. */
-  clsOfVid: Uint8Array;
-  /** Every vid is below it. */
-  vids: number;
-}
-
-/** Called once per (selection, state) with dollar rows: median USD, rows, providers. */
-export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number) => void;
+const SINGLE_MASK = 0b011;
 
 /** The fields of a group's record in SeriesMedians' `groups` (GROUP_FIELDS integers per gid). */
 const enum GroupField {
@@ -79,7 +44,7 @@ const enum GroupField {
   Seen = 5,
 }
 
-/** Integers per group in SeriesMedians' `groups`: GroupField's 5 + SELECTION_COUNT stamps, padded to 8 (half a cache line). */
+/** Integers per group in SeriesMedians' `groups`: GroupField's 5 + SELECTION_COUNT stamps, 8 (half a cache line). */
 const GROUP_FIELDS = 8;
 
 /** SeriesMedians' per-group records of membership `m` (GroupField), stamps 0. */
@@ -137,6 +102,9 @@ export class SeriesMedians {
   /** The run whose pairs runPairs holds (emptied when another run first needs it). */
   private pairsRun = -1;
   private stamp = 0;
+  /** The current series' filter of selection 2, and the selections it computes (a mask of cs). */
+  private filter: SharedFilter | null = null;
+  private enabled = SINGLE_MASK;
   private run = 0;
   /** Keys of the series whose upper middle value pass 2 has not reached yet (hi NaN). */
   private unresolved = 0;
@@ -161,14 +129,17 @@ export class SeriesMedians {
   }
 
   /**
-   * Emits the statistics of one series from its group rows (`rows`, sorted by v, gid, vid;
-   * repeated rows are skipped). The median is the middle value of the weighted multiset, the
-   * midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
+   * Emits the statistics of one series from its group rows `from` .. `to` of `rows` (sorted by v,
+   * gid, vid; repeated rows are skipped). The median is the middle value of the weighted multiset,
+   * the midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
+   * Without `filter`, selections 0 and 1; with it, selection 2 too (or alone: `filter.only`).
    */
-  series(rows: SeriesRows, emit: EmitStat): void {
+  series(rows: SeriesRows, from: number, to: number, emit: EmitStat, filter: SharedFilter | null = null): void {
     this.stamp++;
     this.touchedCount = 0;
-    this.pass(rows, true);
+    this.filter = filter;
+    this.enabled = filter === null ? SINGLE_MASK : filter.only ? 1 << SHARED_SELECTION : SINGLE_MASK | (1 << SHARED_SELECTION);
+    this.pass(rows, from, to, true);
     for (let t = 0; t < this.touchedCount; t++) {
       const k = this.touched[t]!;
       this.cum[k] = 0;
@@ -176,13 +147,14 @@ export class SeriesMedians {
       this.hi[k] = NaN;
     }
     this.unresolved = this.touchedCount;
-    this.pass(rows, false);
+    this.pass(rows, from, to, false);
     const s = this.m.stateCount;
     for (let t = 0; t < this.touchedCount; t++) {
       const k = this.touched[t]!;
       const a = this.lo[k]!;
       emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, this.providers[k]!);
     }
+    this.filter = null;
   }
 
   /**
@@ -193,7 +165,7 @@ export class SeriesMedians {
    * A group's single providers are added here, with the arrays in locals (V8 reloads a field's
    * typed array at every access otherwise); its shared providers, where it has any, by shared().
    */
-  private pass(rows: SeriesRows, first: boolean): void {
+  private pass(rows: SeriesRows, from: number, to: number, first: boolean): void {
     let open = false;
     let value = 0;
     let lastG = -1;
@@ -206,13 +178,16 @@ export class SeriesMedians {
     let run = this.run;
     let runTouchedCount = 0;
     let touchedCount = this.touchedCount;
-    for (let b = 0, left = rows.n; left > 0; b++) {
+    const enabled = this.enabled;
+    for (let i = from; i < to;) {
+      const b = Math.floor(i / SERIES_BLOCK_ROWS);
+      const start = i % SERIES_BLOCK_ROWS;
+      const end = Math.min(SERIES_BLOCK_ROWS, start + to - i);
+      i += end - start;
       const gid = rows.gid[b]!;
       const vid = rows.vid[b]!;
       const v = rows.v[b]!;
-      const size = Math.min(left, SERIES_BLOCK_ROWS);
-      left -= size;
-      for (let o = 0; o < size; o++) {
+      for (let o = start; o < end; o++) {
         if (!open || v[o] !== value) {
           if (open && !first) {
             this.endRun(value, runTouchedCount);
@@ -233,14 +208,15 @@ export class SeriesMedians {
         if (g === lastG && x === lastX) continue; // an identical row counts once
         lastG = g;
         lastX = x;
-        const mask = SELECTION_MASKS[clsOfVid[x]!]!;
+        const all = SELECTION_MASKS[clsOfVid[x]!]! & enabled;
+        const mask = all & SINGLE_MASK;
         const at = g * GROUP_FIELDS;
         const w0 = groups[at + GroupField.WeightStart]!;
         const w1 = groups[at + GroupField.WeightEnd]!;
         // a group of one weight (the common case: its single providers, of one state or none) holds it itself
         const st1 = groups[at + GroupField.OnlySt]!;
         const n1 = groups[at + GroupField.OnlyN]!;
-        if (w1 > w0) {
+        if (w1 > w0 && mask !== 0) {
           if (first) {
             for (let cs = 0; cs < SELECTION_COUNT; cs++) {
               if ((mask & (1 << cs)) === 0) continue;
@@ -290,7 +266,7 @@ export class SeriesMedians {
           this.run = run;
           this.runTouchedCount = runTouchedCount;
           this.touchedCount = touchedCount;
-          this.shared(g, x, mask, vids, first);
+          this.shared(g, x, all, vids, first);
           runTouchedCount = this.runTouchedCount;
           touchedCount = this.touchedCount;
         }
@@ -343,6 +319,7 @@ export class SeriesMedians {
    */
   private shared(g: number, x: number, mask: number, vids: number, first: boolean): void {
     const { sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
+    const filter = this.filter;
     for (let k = sharedStart[g]!, end = sharedStart[g + 1]!; k < end; k++) {
       const p = sharedPid[k]!;
       if (this.runPid[p] !== this.run) {
@@ -360,8 +337,10 @@ export class SeriesMedians {
         this.runPairs.add(pair);
       }
       const st = sharedSt[k]!;
+      // selection 2 counts only the filter's providers
+      const m = filter !== null && filter.stamp[p] !== filter.id ? mask & ~(1 << SHARED_SELECTION) : mask;
       for (let cs = 0; cs < SELECTION_COUNT; cs++) {
-        if ((mask & (1 << cs)) === 0) continue;
+        if ((m & (1 << cs)) === 0) continue;
         const base = cs * s;
         this.add(base, 1, first);
         if (st > 0) this.add(base + st, 1, first);

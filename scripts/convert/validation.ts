@@ -9,7 +9,9 @@
  * - `source_checks`: per source, its distinct benchmarked prices, their median ratio to Medicare and
  *   whether its numbers are not dollars (check 1), and its median % of Medicare over the valid ones;
  * - `outlier_medians`: per (snapshot, billing code, billing class, component), the median of the
- *   rate rows without benchmark of sources that pass check 1, when from at least 10 providers (check 4);
+ *   rate rows without benchmark of sources that pass check 1, when from at least 10 providers (check 4),
+ *   keyed for the buckets' join by `outlier_key` = the (snapshot, code)'s `oc` in `outlier_codes`
+ *   (per ps_series) x 9 + the shape's `outlier_unit` (class x component);
  * - `opps_paid`: the codes the OPPS Addendum B pays (a payment rate above 0), which take
  *   institutional claims (build-tables.ts finishClaims);
  * - `validation_settings`: the settings, one row.
@@ -22,6 +24,7 @@ import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/u
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
+import { prepareMembers } from './provider-membership';
 
 /** Distinct benchmarked prices a source needs before check 1 judges it (metrics.md, Validation). */
 export const SOURCE_MIN_PRICES = 20;
@@ -37,6 +40,13 @@ function benchUnitSql(kind: string, component: string, setting: string): string 
   return `(CASE ${kind} WHEN 'professional' THEN 0 WHEN 'institutional' THEN 6 END)
     + (CASE ${component} WHEN 'global' THEN 0 WHEN '26' THEN 2 ELSE 4 END) + (CASE ${setting} WHEN 'non-facility' THEN 0 ELSE 1 END)`;
 }
+
+/** Outlier units per code: billing class (professional, institutional, both) x component. */
+const OUTLIER_UNITS = 9;
+
+/** SQL of a shape's outlier unit 0 .. OUTLIER_UNITS - 1 from `unit_class` and `component` (NULL for another class). */
+const OUTLIER_UNIT_SQL = `(CASE unit_class WHEN 'professional' THEN 0 WHEN 'institutional' THEN 3 WHEN 'both' THEN 6 END)
+  + (CASE component WHEN 'global' THEN 0 WHEN '26' THEN 1 ELSE 2 END)`;
 
 /**
  * The dollar prices of services with their benchmark key, over every bucket: `p` the price row,
@@ -68,7 +78,8 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
            CASE WHEN ${v.value('negotiated_type')} IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) THEN ${benchmarkKindSql(cls)} END AS unit_kind,
            ${componentSql(v.value('modifiers'))} AS component, ${unitSettingSql(cls, v.value('service_codes'))} AS unit_setting
     FROM raw_shapes s ${v.joins};
-    CREATE OR REPLACE TABLE shape_units AS SELECT *, ${benchUnitSql('unit_kind', 'component', 'unit_setting')} AS bench_unit FROM shape_units;
+    CREATE OR REPLACE TABLE shape_units AS SELECT *, ${benchUnitSql('unit_kind', 'component', 'unit_setting')} AS bench_unit,
+      ${OUTLIER_UNIT_SQL} AS outlier_unit FROM shape_units;
     CREATE OR REPLACE TABLE benchmark_codes AS
     SELECT billing_code, CAST(row_number() OVER (ORDER BY billing_code) AS INTEGER) AS code_id FROM (SELECT DISTINCT billing_code FROM medicare_benchmarks);
     CREATE OR REPLACE TABLE bench_rates AS
@@ -90,6 +101,7 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
              AS median_medicare_pct
     FROM ratios GROUP BY source_id;`;
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
+  await prepareMembers(con);
   await createOutlierMedians(con);
 }
 
@@ -102,7 +114,9 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
  * counted as many times as the group has such providers; only the providers of several groups of
  * one insurer's snapshot are expanded and made distinct (rows of two insurers are never identical,
  * so a provider both contract with needs no expansion). The count of distinct providers per key,
- * across insurers, takes the groups of the key once each.
+ * across insurers, takes the groups of the key once each. Who a group stands for comes from the
+ * provider membership tables of build-price-stats.ts (prepareMembers: `ps_weights`, one count per
+ * group of its providers in no other group, and `ps_shared_members`, the others by integer `pid`).
  * The steps are tables of integer keys, each its own statement, so that DuckDB's memory limit holds
  * one step's hash table at a time (one statement of text keys ran out of it on the benchmark file).
  */
@@ -112,48 +126,47 @@ async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
   const steps = `
     CREATE OR REPLACE TEMP TABLE ob_shapes AS
     SELECT u.shape, CAST(dense_rank() OVER (ORDER BY u.unit_class, ${t.value('negotiated_type')}, ${t.value('service_codes')}, ${t.value('modifiers')}) AS INTEGER) AS rid,
-           u.unit_class, u.component
+           u.unit_class, u.component, u.outlier_unit
     FROM shape_units u JOIN raw_shapes s ON s.shape = u.shape ${t.joins} WHERE u.unit_kind IS NOT NULL;
-    CREATE OR REPLACE TEMP TABLE ob_codes AS
+    CREATE OR REPLACE TABLE outlier_codes AS
     SELECT ps_series, CAST(dense_rank() OVER (ORDER BY snapshot, billing_code) AS INTEGER) AS oc, snapshot, billing_code FROM ps_series;
-    CREATE OR REPLACE TEMP TABLE ob_members AS
-    SELECT DISTINCT g.gid, s.insurer_id, s.snapshot, m.provider_id
-    FROM provider_groups m JOIN resolved_groups g USING (provider_group_key) JOIN sources s ON s.source_id = g.source_id WHERE g.kept;
-    CREATE OR REPLACE TEMP TABLE ob_several AS SELECT insurer_id, snapshot, provider_id FROM ob_members GROUP BY ALL HAVING count(*) > 1;
+    CREATE OR REPLACE TEMP TABLE ob_group_keys AS
+    SELECT g.gid, CAST(dense_rank() OVER (ORDER BY s.insurer_id, s.snapshot) AS INTEGER) AS isk
+    FROM resolved_groups g JOIN sources s USING (source_id) WHERE g.kept;
+    CREATE OR REPLACE TEMP TABLE ob_shared AS
+    WITH m AS (SELECT m.gid, m.pid, k.isk FROM ps_shared_members m JOIN ob_group_keys k USING (gid)),
+    several AS (SELECT isk, pid FROM m GROUP BY ALL HAVING count(*) > 1)
+    SELECT gid, pid FROM m SEMI JOIN several USING (isk, pid);
     CREATE OR REPLACE TEMP TABLE ob_single AS
-    SELECT gid, count(*) AS n FROM ob_members ANTI JOIN ob_several USING (insurer_id, snapshot, provider_id) GROUP BY gid;
-    CREATE OR REPLACE TEMP TABLE ob_shared AS SELECT gid, provider_id FROM ob_members SEMI JOIN ob_several USING (insurer_id, snapshot, provider_id);
-    CREATE OR REPLACE TEMP TABLE ob_global_several AS SELECT provider_id FROM ob_members GROUP BY provider_id HAVING count(*) > 1;
-    CREATE OR REPLACE TEMP TABLE ob_global_single AS
-    SELECT gid, count(*) AS n FROM ob_members ANTI JOIN ob_global_several USING (provider_id) GROUP BY gid;
-    CREATE OR REPLACE TEMP TABLE ob_global_shared AS SELECT gid, provider_id FROM ob_members SEMI JOIN ob_global_several USING (provider_id);
-    DROP TABLE ob_members; DROP TABLE ob_several; DROP TABLE ob_global_several;
+    SELECT gid, sum(n) AS n FROM (
+      SELECT gid, n FROM ps_weights WHERE st = 0
+      UNION ALL SELECT gid, count(*) FROM ps_shared_members ANTI JOIN ob_shared USING (gid, pid) GROUP BY gid)
+    GROUP BY gid;
+    DROP TABLE ob_group_keys;
     CREATE OR REPLACE TEMP TABLE ob_prices AS
     SELECT p.source_id, i.ps_series, p.shape, p.negotiated_rate, p.provider_group_ids
     FROM ${SERVICE_PRICES} AND mb.medicare_rate IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars);
     CREATE OR REPLACE TEMP TABLE ob_rows AS
-    SELECT DISTINCT x.ps_series, c.oc, (CASE o.unit_class WHEN 'professional' THEN 0 WHEN 'institutional' THEN 3 ELSE 6 END)
-             + (CASE o.component WHEN 'global' THEN 0 WHEN '26' THEN 1 ELSE 2 END) AS okey,
-           o.rid, x.negotiated_rate, r.gid
+    SELECT DISTINCT x.ps_series, c.oc, o.outlier_unit AS okey, o.rid, x.negotiated_rate, r.gid
     FROM (SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices) x
     JOIN ob_shapes o ON o.shape = x.shape
-    JOIN ob_codes c ON c.ps_series = x.ps_series
+    JOIN outlier_codes c ON c.ps_series = x.ps_series
     JOIN resolved_groups r ON r.source_id = x.source_id AND r.provider_group_id = x.provider_group_id AND r.kept;
     DROP TABLE ob_prices;
     CREATE OR REPLACE TEMP TABLE ob_key_groups AS SELECT DISTINCT oc, okey, gid FROM ob_rows;
     CREATE OR REPLACE TEMP TABLE ob_counted AS
     SELECT oc, okey, sum(providers) AS providers FROM (
-      SELECT oc, okey, sum(n) AS providers FROM ob_key_groups JOIN ob_global_single USING (gid) GROUP BY ALL
+      SELECT oc, okey, sum(n) AS providers FROM ob_key_groups JOIN ps_weights USING (gid) WHERE st = 0 GROUP BY ALL
       UNION ALL
-      SELECT oc, okey, count(DISTINCT provider_id) FROM ob_key_groups JOIN ob_global_shared USING (gid) GROUP BY ALL)
+      SELECT oc, okey, count(DISTINCT pid) FROM ob_key_groups JOIN ps_shared_members USING (gid) GROUP BY ALL)
     GROUP BY ALL HAVING sum(providers) >= ${OUTLIER_MIN_PROVIDERS};
-    DROP TABLE ob_key_groups; DROP TABLE ob_global_single; DROP TABLE ob_global_shared;
+    DROP TABLE ob_key_groups;
     CREATE OR REPLACE TEMP TABLE ob_values AS
     SELECT oc, okey, negotiated_rate, sum(w) AS w FROM (
       SELECT oc, okey, negotiated_rate, n AS w FROM ob_rows SEMI JOIN ob_counted USING (oc, okey) JOIN ob_single USING (gid)
       UNION ALL
       SELECT oc, okey, negotiated_rate, 1 FROM (
-        SELECT DISTINCT r.ps_series, r.oc, r.okey, r.rid, r.negotiated_rate, s.provider_id
+        SELECT DISTINCT r.ps_series, r.oc, r.okey, r.rid, r.negotiated_rate, s.pid
         FROM ob_rows r SEMI JOIN ob_counted USING (oc, okey) JOIN ob_shared s USING (gid)))
     GROUP BY ALL;
     CREATE OR REPLACE TABLE outlier_medians AS
@@ -164,9 +177,10 @@ async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
              min(negotiated_rate) FILTER (WHERE c > ceil((total - 1) / 2)) AS b
       FROM cum GROUP BY ALL)
     SELECT c.snapshot, c.billing_code, (['professional', 'institutional', 'both'])[m.okey // 3 + 1] AS billing_class,
-           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate, k.providers
-    FROM middle m JOIN ob_counted k USING (oc, okey) JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM ob_codes) c USING (oc);
-    DROP TABLE ob_shapes; DROP TABLE ob_codes; DROP TABLE item_codes; DROP TABLE ob_single; DROP TABLE ob_shared; DROP TABLE ob_rows; DROP TABLE ob_counted; DROP TABLE ob_values;`;
+           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate, k.providers,
+           m.oc * ${OUTLIER_UNITS} + m.okey AS outlier_key
+    FROM middle m JOIN ob_counted k USING (oc, okey) JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM outlier_codes) c USING (oc);
+    DROP TABLE ob_shapes; DROP TABLE item_codes; DROP TABLE ob_single; DROP TABLE ob_shared; DROP TABLE ob_rows; DROP TABLE ob_counted; DROP TABLE ob_values;`;
   // one statement at a time: each step's hash table alone in DuckDB's memory limit
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
 }
@@ -205,10 +219,12 @@ function validationSql(settings: ValidationSettings, outliers: boolean): string 
 
 /**
  * The columns of `rate_items` that bucketPricesPlan's `bucket_items` adds for the checks: the
- * item's `code_id` in `benchmark_codes` (NULL for a code without benchmark or not a service) and
- * its source's `not_dollars` (check 1), each found once per item instead of per price.
+ * item's `code_id` in `benchmark_codes` (NULL for a code without benchmark or not a service), its
+ * (snapshot, code)'s `outlier_code` in `outlier_codes` and its source's `not_dollars` (check 1),
+ * each found once per item instead of per price.
  */
 export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT c.code_id FROM benchmark_codes c WHERE c.billing_code = rate_items.billing_code) END AS code_id,
+  (SELECT o.oc FROM outlier_codes o WHERE o.ps_series = rate_items.ps_series) AS outlier_code,
   coalesce((SELECT k.not_dollars FROM source_checks k WHERE k.source_id = rate_items.source_id), false) AS not_dollars`;
 
 /**
@@ -223,8 +239,7 @@ export async function checkedColumns(con: DuckDBConnection): Promise<Array<{ nam
   const settings = await readValidationSettings(con);
   const benchmark = `LEFT JOIN bench_rates mb ON mb.bench_key = i.code_id * ${BENCH_UNITS} + s.bench_unit`;
   const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
-  const outlierJoin = `LEFT JOIN outlier_medians vo ON vo.snapshot = i.snapshot AND vo.billing_code = i.billing_code
-    AND vo.billing_class = s.unit_class AND vo.component = s.component`;
+  const outlierJoin = `LEFT JOIN outlier_medians vo ON vo.outlier_key = i.outlier_code * ${OUTLIER_UNITS} + s.outlier_unit`;
   return [
     { name: 'medicare_rate', sql: 'CASE WHEN p.negotiated_rate > 0 THEN mb.medicare_rate END', joins: [benchmark] },
     { name: 'validation', sql: validationSql(settings, outliers), joins: outliers ? [benchmark, outlierJoin] : [benchmark] },

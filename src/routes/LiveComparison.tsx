@@ -7,7 +7,9 @@
  * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
  * cover the whole filtered set. One row per comparison unit (class, component, setting), with its
  * '% of Medicare' beside each price and a 'low confidence' mark when thin; each median opens the
- * rate rows of its unit behind it; the table exports as CSV.
+ * rate rows of its unit behind it; the table exports as CSV. 'At shared providers' (metrics.md, Per
+ * comparison unit; `shared_providers=1` in the URL and the request) takes every price only at
+ * providers both sides have rates with, and a note above the figures says so.
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -22,12 +24,14 @@ import { LiveComparisonTable } from '../components/live/LiveComparisonTable';
 import { LiveFilters } from '../components/live/LiveFilters';
 import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPanel';
 import { RateRowsDialog } from '../components/live/RateRowsDialog';
+import { SharedProvidersNote } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
   type LiveComparisonState,
 } from '../url-state/live-comparison-state';
+import { sharedProvidersParam } from '../url-state/shared-providers';
 import { useUrlState } from '../url-state/use-url-state';
 import '../styles/screens.css';
 import './Comparison.css';
@@ -134,6 +138,8 @@ export function LiveComparison(): ReactElement {
 
       {!failed && !result && !noClass && <p className="lc-status" role="status">Loading price comparison data...</p>}
 
+      {!failed && state.sharedProviders && <SharedProvidersNote what="Prices" />}
+
       {!failed && result && <ComparisonSummary summary={result.summary} />}
 
       {!failed && list && (
@@ -150,7 +156,8 @@ export function LiveComparison(): ReactElement {
               <p className="lc-results__count">
                 {loading ? <span role="status">Loading price comparison data...</span>
                   : noClass ? 'Select Professional or Institutional to see services.'
-                    : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters`}
+                    : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters${
+                      state.sharedProviders ? ' · at shared providers' : ''}`}
               </p>
               {!loading && !noClass && thinShown > 0 && (
                 <p className="lc-results__count">
@@ -184,6 +191,7 @@ export function LiveComparison(): ReactElement {
           selection={{
             billing_class: trace.record.billing_class, component: trace.record.component, setting: trace.record.setting,
             ...(state.providers.length ? { providers: state.providers } : {}),
+            ...sharedProvidersParam(state.sharedProviders),
           }}
           onClose={() => setTrace(null)} />
       )}

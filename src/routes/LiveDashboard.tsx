@@ -6,6 +6,8 @@
  * `GET /api/overpayment-trend`, 'Variance by Region' from `GET /api/regional-comparison` with
  * the state modal from `GET /api/regional-services`, and the alerts list. The charts' axes fit
  * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
+ * 'At shared providers' (metrics.md, Per comparison unit; `shared_providers=1` in the URL) sends
+ * the option to every figure's endpoint (the alerts stay over every provider) and shows a note.
  */
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -18,6 +20,7 @@ import { AlertIcon, DollarIcon, TrendUpIcon } from '../components/Icons';
 import { comparisonPathOf, dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
+import { SharedProvidersNote, SharedProvidersSwitch } from '../components/live/SharedProviders';
 import { UnitBadges } from '../components/live/UnitParts';
 import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
 import { useApi } from '../components/live/use-api';
@@ -25,6 +28,7 @@ import { UsStateMap } from '../components/map/UsStateMap';
 import { SummaryCard } from '../components/SummaryCard';
 import { overpaymentLevel } from '../sample-data/dashboard';
 import { STATE_AREAS } from '../sample-data/us-states';
+import { parseSharedProviders, sharedProvidersParam, writeSharedProviders } from '../url-state/shared-providers';
 import '../styles/screens.css';
 import '../components/live/live.css';
 
@@ -34,9 +38,11 @@ const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]))
 
 export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
-  const pricing = useApi('GET /api/service-pricing', {});
-  const regional = useApi('GET /api/regional-comparison', {});
-  const trend = useApi('GET /api/overpayment-trend', {});
+  const shared = parseSharedProviders(search);
+  const sharedParam = sharedProvidersParam(shared);
+  const pricing = useApi('GET /api/service-pricing', sharedParam);
+  const regional = useApi('GET /api/regional-comparison', sharedParam);
+  const trend = useApi('GET /api/overpayment-trend', sharedParam);
   const insurers = useApi('GET /api/insurers', {});
   const loads = [pricing, regional, trend, insurers];
   const failed = loads.find((l) => l.status === 'error');
@@ -56,7 +62,7 @@ export function LiveDashboard(): ReactElement {
   const topDomain = useMemo(() => fitDomain(top.map((t) => t.variance), true), [top]);
   const trendDomain = useMemo(() => fitDomain(trendRows.map((t) => t.value), false), [trendRows]);
   const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) =>
-    topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance) }), [topDomain]);
+    topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance, shared) }), [topDomain, shared]);
   const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) => overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [trendDomain]);
   const stateValues = useMemo(() => Object.fromEntries((regional.data ?? []).map((r) => [r.region, r.anthem_avg_overpayment])), [regional.data]);
   const reference = insurers.data?.find((i) => i.isReference);
@@ -82,7 +88,10 @@ export function LiveDashboard(): ReactElement {
             <Link className="live-method" to="/methodology#dashboard">How these figures are computed</Link>
           </p>
         </div>
+        <SharedProvidersSwitch checked={shared} onChange={(on) => setSearch((cur) => writeSharedProviders(cur, on))} />
       </header>
+
+      {shared && <SharedProvidersNote what="Figures" extra="The alerts stay over every provider." />}
 
       {failed && (
         <div className="live-error-panel panel" role="alert">
@@ -121,7 +130,7 @@ export function LiveDashboard(): ReactElement {
                     <ol>
                       {topRecords.map((r) => (
                         <li key={unitRowKey(r)}>
-                          <Link to={comparisonPathOf(r.service_code, r.reference_variance)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
+                          <Link to={comparisonPathOf(r.service_code, r.reference_variance, shared)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
                           <span className="live-top-links__value">{formatSignedPercent(r.reference_variance)}</span>
                           <span className="live-top-links__unit"><UnitBadges unit={r} /></span>
                         </li>
@@ -157,7 +166,7 @@ export function LiveDashboard(): ReactElement {
 
       {ready && openArea?.available && (
         <LiveStateModal key={openArea.code} area={openArea} reference={reference ?? null} competitors={insurers.data.filter((i) => !i.isReference)}
-          onClose={() => setState(null)} />
+          sharedProviders={shared} onClose={() => setState(null)} />
       )}
     </section>
   );

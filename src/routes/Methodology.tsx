@@ -13,6 +13,7 @@ import { formatCount } from '../../contract/format';
 import { ThinMark, UnitBadges } from '../components/live/UnitParts';
 import { useApi } from '../components/live/use-api';
 import { ReferenceNotices } from './ReferenceNotices';
+import { SharedProvidersMethod } from './SharedProvidersMethod';
 import './Methodology.css';
 
 export function Methodology(): ReactElement {
@@ -195,6 +196,8 @@ export function Methodology(): ReactElement {
           figures, none of the comparison summary cards and no alert.
         </p>
       </section>
+
+      <SharedProvidersMethod />
 
       <section id="medicare" aria-labelledby="medicare-title">
         <h2 id="medicare-title">Medicare benchmark</h2>

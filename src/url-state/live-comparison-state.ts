@@ -7,12 +7,14 @@
  * comma-separated; absent = the default preselection, empty = none) · `class` (`professional` or
  * `institutional` = only that one; `none` = neither; absent = both) · `overpaying=0` (the
  * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
- * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified).
+ * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified) ·
+ * `shared_providers=1` ("At shared providers", default off; src/url-state/shared-providers.ts).
  */
 import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
 import { SERVICE_SORTS } from '../../contract/api';
 import { CATEGORIES, type Category } from '../../contract/metrics';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
+import { parseSharedProviders, sharedProvidersParam, writeSharedProviders } from './shared-providers';
 
 export type SearchMode = 'unified' | 'separate';
 
@@ -30,11 +32,14 @@ export interface LiveComparisonState {
   services: string[];
   providers: string[];
   mode: SearchMode;
+  /** metrics.md "At shared providers": every price only at providers both sides have rates with. */
+  sharedProviders: boolean;
 }
 
 export const DEFAULT_STATE: LiveComparisonState = {
   page: 0, limit: DEFAULT_PAGE_SIZE, category: null, competitors: null, professional: true, institutional: true,
   overpayingOnly: true, sort: 'overpayment', services: [], providers: [], mode: 'unified',
+  sharedProviders: false,
 };
 
 const list = (v: string | null): string[] =>
@@ -60,6 +65,7 @@ export function parseLiveComparison(search: URLSearchParams): LiveComparisonStat
     services: list(search.get('services')),
     providers: list(search.get('providers')),
     mode: search.get('mode') === 'separate' ? 'separate' : 'unified',
+    sharedProviders: parseSharedProviders(search),
   };
 }
 
@@ -82,7 +88,7 @@ export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonS
   put(next, 'services', s.services.length ? s.services.join(',') : null);
   put(next, 'providers', s.providers.length ? s.providers.join(',') : null);
   put(next, 'mode', s.mode === 'separate' ? 'separate' : null);
-  return next;
+  return writeSharedProviders(next, s.sharedProviders);
 }
 
 /**
@@ -126,7 +132,7 @@ export function pricingParams(s: LiveComparisonState, competitors: readonly stri
   if (competitors.length > 0) p.competitors = [...competitors];
   if (s.services.length > 0) p.services = s.services;
   if (s.providers.length > 0) p.providers = s.providers;
-  return p;
+  return { ...p, ...sharedProvidersParam(s.sharedProviders) };
 }
 
 /** The filters in a file name: `live-comparison_category-lab_class-professional_page-2.csv`. */

@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('convertCatalog on hand-made MRFs', () => {
   it('writes the manifest of contracts.md §3', () => {
     expect(manifest.format).toBe('compete-dataset');
-    expect(manifest.format_version).toBe(2);
+    expect(manifest.format_version).toBe(3);
     expect(manifest.reference_insurer).toBe('ref');
     // ref has no catalog snapshot: month of last_updated_on 2025-02-03; comp's catalog says 2025-02.
     expect(manifest.snapshots).toEqual(['2025-02']);
@@ -86,7 +86,7 @@ describe('convertCatalog on hand-made MRFs', () => {
 
   it('pre-computes the medians of metrics.md in price_stats, per comparison unit, with the Medicare amount', async () => {
     const s = await rows(`SELECT insurer_id, billing_class, setting, state, median_rate, rate_count, provider_count, medicare_rate
-                          FROM price_stats WHERE billing_code = '99213' AND component = 'global' ORDER BY 1, 2, 3, 4`);
+                          FROM price_stats WHERE billing_code = '99213' AND component = 'global' AND scope = 'market' ORDER BY 1, 2, 3, 4`);
     // 99213 PFS: non-facility 2.75 RVU, facility 1.97 RVU x $32.3465; institutional: G0463's OPPS rate $128.87
     const nf = 88.95;
     const f = 63.72;

@@ -9,7 +9,9 @@
  * weights shortcut must get right: providers in several groups (of one file and of two files of
  * one insurer), ties and duplicates across items, providers without a state, TIN-only providers,
  * non-dollar rows, dangling group ids and CPT next to non-service codes, in one bucket and in
- * buckets of a few rows each.
+ * buckets of a few rows each. The medians at shared providers are checked the same way: per month,
+ * each insurer's latest snapshot, a competitor's valid rows at the providers where the reference
+ * (insurer a) has a valid row of the unit, a's rows where any competitor has one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -41,7 +43,9 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * builds the tables, and returns [weights, literal] price_stats rows and which of VID_COLUMNS are
  * bucket ENUMs.
  */
-async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{ got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; enums: string[] }> {
+async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{
+  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; enums: string[];
+}> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
   const pick = <T>(xs: readonly T[]): T => rng.pick(xs);
@@ -56,8 +60,8 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
   const items: string[] = [];
   const prices: string[] = [];
   const codes = [['CPT', '99213'], ['CPT', '99214'], ['HCPCS', 'G0439'], ['MS-DRG', '470']] as const;
-  // sources 0 and 1: insurer a (one snapshot, two files); source 2: insurer b
-  for (let s = 0; s < 3; s++) {
+  // sources 0 and 1: insurer a (one snapshot, two files); source 2: insurer b; source 3: insurer c, a month later
+  for (let s = 0; s < 4; s++) {
     for (let g = 0; g < 8; g++) {
       const size = 1 + Math.floor(rnd() * 4);
       const members = new Set(Array.from({ length: size }, () => pick(npis)));
@@ -90,7 +94,7 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     await spool.load('raw_items', [path.join(dir, 'i.csv')]);
     await spool.loadTextPrices([path.join(dir, 'r.csv')]);
     await spool.con.run(`CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR);
-      INSERT INTO sources VALUES (0, 'a', '2025-01'), (1, 'a', '2025-01'), (2, 'b', '2025-01');`);
+      INSERT INTO sources VALUES (0, 'a', '2025-01'), (1, 'a', '2025-01'), (2, 'b', '2025-01'), (3, 'c', '2025-02');`);
     await buildWorkingTables(spool.con, { referenceInsurer: 'a', npiRegistry: path.join(dir, 'npi.csv'), bucketRows });
     await buildPriceStats(spool.con);
     const read = async (sql: string): Promise<Row[]> => (await spool.con.runAndReadAll(sql)).getRows()
@@ -100,10 +104,12 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     expect(Number(checks.getRows()[0]![0])).toBe(0);
     const unit = `r.billing_class || '|' || ${componentSql('r.modifiers')} || '|' || ${unitSettingSql('r.billing_class', 'r.service_codes')}`;
     const got = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
-      median_rate, rate_count, provider_count FROM price_stats ORDER BY ALL`);
+      median_rate, rate_count, provider_count FROM price_stats WHERE scope = 'market' AND month IS NULL ORDER BY ALL`);
+    const gotShared = await read(`SELECT month || '/' || snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
+      median_rate, rate_count, provider_count FROM price_stats WHERE scope = 'shared' ORDER BY ALL`);
     const gotOff = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, 'ALL',
       median_rate, 0, provider_count FROM ps_unvalidated ORDER BY ALL`);
-    const literal = (valid: string, states: boolean, count: string): string => `
+    const literal = (valid: string, states: boolean, count: string, shared = false): string => `
       WITH rows AS (
         SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
                r.negotiated_rate, r.service_codes, r.modifiers, p.state, ${unit} AS unit, b.medicare_rate
@@ -120,16 +126,29 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
       checked AS (
         SELECT r.*, o.m FROM rows r LEFT JOIN unbenchmarked o ON o.snapshot = r.snapshot AND o.billing_code = r.billing_code
           AND o.billing_class = r.billing_class AND o.component = ${componentSql('r.modifiers')}),
-      kept AS (SELECT * EXCLUDE (m) FROM checked WHERE ${valid}),
+      valid AS (SELECT * EXCLUDE (m) FROM checked WHERE ${valid}),
+      -- at shared providers (metrics.md): per month, each insurer's latest snapshot at or before it
+      chosen AS (SELECT m.month, i.insurer_id, max(i.snapshot) AS snapshot
+        FROM (SELECT DISTINCT snapshot AS month FROM sources) m, (SELECT DISTINCT insurer_id, snapshot FROM sources) i
+        WHERE i.snapshot <= m.month GROUP BY ALL),
+      in_month AS (SELECT c.month, v.* FROM valid v JOIN chosen c USING (insurer_id, snapshot)),
+      present AS (SELECT DISTINCT month, insurer_id, billing_code, unit, provider_id FROM in_month),
+      at_shared AS (
+        SELECT r.* EXCLUDE (month, snapshot), r.month || '/' || r.snapshot AS snapshot FROM in_month r
+        WHERE EXISTS (SELECT 1 FROM present p WHERE p.month = r.month AND p.billing_code = r.billing_code AND p.unit = r.unit
+          AND p.provider_id = r.provider_id AND (p.insurer_id = 'a') <> (r.insurer_id = 'a'))),
+      kept AS (SELECT * FROM ${shared ? 'at_shared' : 'valid'}),
       by_state AS (SELECT *, 'ALL' AS st FROM kept ${states ? 'UNION ALL SELECT *, state FROM kept WHERE state IS NOT NULL' : ''})
       SELECT snapshot, insurer_id, billing_code, unit, st, median(negotiated_rate), ${count}, count(DISTINCT provider_id)
       FROM by_state GROUP BY ALL ORDER BY ALL`;
-    const want = await read(literal(`CASE WHEN medicare_rate IS NOT NULL THEN negotiated_rate / medicare_rate BETWEEN 0.3 AND 30
-      ELSE m IS NULL OR (negotiated_rate / m <= 10 AND m / negotiated_rate <= 10) END`, true, 'count(*)'));
+    const valid = `CASE WHEN medicare_rate IS NOT NULL THEN negotiated_rate / medicare_rate BETWEEN 0.3 AND 30
+      ELSE m IS NULL OR (negotiated_rate / m <= 10 AND m / negotiated_rate <= 10) END`;
+    const want = await read(literal(valid, true, 'count(*)'));
+    const wantShared = await read(literal(valid, true, 'count(*)', true));
     const wantOff = await read(literal('true', false, '0'));
     const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
-    return { got, want, gotOff, wantOff, enums };
+    return { got, want, gotOff, wantOff, gotShared, wantShared, enums };
   } finally {
     spool.close();
   }
@@ -152,9 +171,14 @@ describe('price_stats against the literal expansion of metrics.md', () => {
       expect(one.got).toEqual(one.want);
       expect(one.gotOff).toEqual(one.wantOff);
       expect(one.wantOff.length).toBeGreaterThan(one.want.filter((r) => r[4] === 'ALL').length / 2);
+      // at shared providers: both months, insurers a and b matched in each, c in the second
+      expect(new Set(one.wantShared.map((r) => `${r[0]}:${r[1]}`))).toEqual(new Set(['2025-01/2025-01:a', '2025-01/2025-01:b',
+        '2025-02/2025-01:a', '2025-02/2025-01:b', '2025-02/2025-02:c']));
+      expect(one.gotShared).toEqual(one.wantShared);
       const many = await compare(seed, 20);
       expect(many.got).toEqual(one.want);
       expect(many.gotOff).toEqual(one.wantOff);
+      expect(many.gotShared).toEqual(one.wantShared);
     });
   }
 

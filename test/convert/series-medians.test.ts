@@ -3,18 +3,20 @@
  * equal values that cross block boundaries, against the literal count of metrics.md in plain
  * JavaScript: every distinct group row expanded to each provider of its group, identical
  * (provider, row) pairs once, then the median, count and distinct providers per selection (valid
- * rows; every row) and state.
+ * rows; every row; valid rows at the providers of a filter, which only providers of several groups
+ * can pass) and state.
  */
 import { describe, expect, it } from 'vitest';
-import { SELECTION_COUNT, SERIES_BLOCK_ROWS, SeriesMedians, type Membership, type SeriesRows } from '../../scripts/convert/series-medians';
-import { SeriesBuffer } from '../../scripts/convert/build-price-stats';
+import { SELECTION_COUNT, SeriesMedians } from '../../scripts/convert/series-medians';
+import { SERIES_BLOCK_ROWS, type Membership, type SeriesRows } from '../../scripts/convert/series-rows';
+import { SeriesBuffer } from '../../scripts/convert/price-stats-input';
 import { Rng } from '../../scripts/sample/rng';
 
 const STATES = 4; // st 1..3 and 0 for the whole market
-const CLASSES = [[0, 1], [1]]; // cls -> selections: a valid row both, a failed one only 'validation off'
+const CLASSES = [[0, 1, 2], [1]]; // cls -> selections: a valid row all three, a failed one only 'validation off'
 
 /** Groups of explicit providers (id, state 0 = unknown), and the Membership build-price-stats.ts derives from them. */
-function groupsOf(rng: Rng, groupCount: number, providerCount: number): { members: number[][]; state: number[]; m: Membership } {
+function groupsOf(rng: Rng, groupCount: number, providerCount: number): { members: number[][]; state: number[]; pidOf: Map<number, number>; m: Membership } {
   const state = Array.from({ length: providerCount }, () => rng.int(0, STATES - 1));
   const members = Array.from({ length: groupCount }, () => [...new Set(Array.from({ length: rng.int(1, 6) }, () => rng.int(0, providerCount - 1)))]);
   const groupsOfProvider = new Map<number, number>();
@@ -42,14 +44,14 @@ function groupsOf(rng: Rng, groupCount: number, providerCount: number): { member
   const [weightStart, weightSt, weightN] = csr(weights);
   const [sharedStart, sharedPid, sharedSt] = csr(shared);
   return {
-    members, state,
+    members, state, pidOf,
     m: { weightStart, weightSt, weightN, sharedStart, sharedPid, sharedSt: Int32Array.from(sharedSt), stateCount: STATES, pidCount: pidOf.size + 1 },
   };
 }
 
-/** Rows sorted by (v, gid, vid) in blocks, as build-price-stats.ts streams them in. */
-function rowsOf(list: Array<[number, number, number]>, clsOfVid: number[]): SeriesRows {
-  list.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
+/** Rows sorted by (v, gid, vid) (unless `sort` is false: already in series order) in blocks, as build-price-stats.ts streams them in. */
+function rowsOf(list: Array<[number, number, number]>, clsOfVid: number[], sort = true): SeriesRows {
+  if (sort) list.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
   const blocks = Math.ceil(list.length / SERIES_BLOCK_ROWS);
   const rows: SeriesRows = {
     gid: Array.from({ length: blocks }, () => new Int32Array(SERIES_BLOCK_ROWS)),
@@ -74,28 +76,43 @@ const median = (xs: number[]): number => {
 };
 
 describe('SeriesMedians', () => {
-  it('agrees with the literal expansion on a series of 2.5 blocks with runs across blocks', () => {
+  it('agrees with the literal expansion on a series of 2.5 blocks with runs across blocks, with and without a filter', () => {
     const rng = new Rng(11);
-    const { members, state, m } = groupsOf(rng, 400, 900);
+    const { members, state, pidOf, m } = groupsOf(rng, 400, 900);
     const clsOfVid = Array.from({ length: 12 }, (_, x) => x % 2);
     // few values: long runs of one value, some crossing the block boundaries; repeated rows too
     const values = Array.from({ length: 40 }, () => Math.round(rng.range(5, 500) * 100) / 100);
     const list: Array<[number, number, number]> = Array.from({ length: Math.floor(2.5 * SERIES_BLOCK_ROWS) },
       () => [rng.int(0, 399), rng.int(0, 11), rng.pick(values)]);
+    // the series sits after another one in the buffer, as a code's series do (build-price-stats.ts)
+    const before: Array<[number, number, number]> = Array.from({ length: 1000 }, () => [rng.int(0, 399), rng.int(0, 11), rng.pick(values)]);
+    const rows = rowsOf([...before.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]), ...list.sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1])], clsOfVid, false);
+    // the filter: every third provider of several groups, and a provider of one group (never counted: shared with no one)
+    const stamp = new Int32Array(m.pidCount);
+    const passes = new Set<number>();
+    for (const [p, pid] of pidOf) if (pid % 3 === 0) { stamp[pid] = 7; passes.add(p); }
+    const filter = { stamp, id: 7 };
+    const loop = new SeriesMedians(m);
     const got = new Map<string, [number, number, number]>();
-    new SeriesMedians(m).series(rowsOf(list, clsOfVid), (cs, st, med, n, p) => got.set(`${cs}/${st}`, [med, n, p]));
+    loop.series(rows, before.length, before.length + list.length, (cs, st, med, n, p) => got.set(`${cs}/${st}`, [med, n, p]), { ...filter, only: false });
+    const only = new Map<string, [number, number, number]>();
+    loop.series(rows, before.length, before.length + list.length, (cs, st, med, n, p) => only.set(`${cs}/${st}`, [med, n, p]), { ...filter, only: true });
+    const none = new Map<string, [number, number, number]>();
+    loop.series(rows, before.length, before.length + list.length, (cs, st, med, n, p) => none.set(`${cs}/${st}`, [med, n, p]));
 
-    const rows = new Map<string, { v: number; p: number; cls: number }>();
-    for (const [g, x, v] of list) for (const p of members[g]!) rows.set(`${p}|${x}|${v}`, { v, p, cls: clsOfVid[x]! });
+    const expanded = new Map<string, { v: number; p: number; cls: number }>();
+    for (const [g, x, v] of list) for (const p of members[g]!) expanded.set(`${p}|${x}|${v}`, { v, p, cls: clsOfVid[x]! });
     const want = new Map<string, [number, number, number]>();
     for (let cs = 0; cs < SELECTION_COUNT; cs++) {
       for (let st = 0; st < STATES; st++) {
-        const sel = [...rows.values()].filter((r) => CLASSES[r.cls]!.includes(cs) && (st === 0 || state[r.p] === st));
+        const sel = [...expanded.values()].filter((r) => CLASSES[r.cls]!.includes(cs) && (st === 0 || state[r.p] === st) && (cs < 2 || passes.has(r.p)));
         if (sel.length) want.set(`${cs}/${st}`, [median(sel.map((r) => r.v)), sel.length, new Set(sel.map((r) => r.p)).size]);
       }
     }
     expect(want.size).toBe(SELECTION_COUNT * STATES);
     expect([...got.entries()].sort()).toEqual([...want.entries()].sort());
+    expect([...only.entries()].sort()).toEqual([...want.entries()].filter(([k]) => k.startsWith('2/')).sort());
+    expect([...none.entries()].sort()).toEqual([...want.entries()].filter(([k]) => !k.startsWith('2/')).sort());
   });
 
   it('keeps no state from one series to the next', () => {
@@ -105,9 +122,10 @@ describe('SeriesMedians', () => {
     const a = rowsOf([[1, 0, 10], [2, 1, 20], [3, 2, 30]], [1, 0, 1]);
     const first: string[] = [];
     const again: string[] = [];
-    loop.series(a, (...s) => first.push(s.join(',')));
-    loop.series(rowsOf([[4, 0, 99]], [0]), () => undefined);
-    loop.series(a, (...s) => again.push(s.join(',')));
+    loop.series(a, 0, a.n, (...s) => first.push(s.join(',')));
+    const b = rowsOf([[4, 0, 99]], [0]);
+    loop.series(b, 0, b.n, () => undefined);
+    loop.series(a, 0, a.n, (...s) => again.push(s.join(',')));
     expect(again).toEqual(first);
   });
 });

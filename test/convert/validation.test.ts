@@ -272,7 +272,7 @@ describe('the Medicare benchmark and validation of every rate (metrics.md, Medic
 describe('price_stats over valid rates only, per comparison unit', () => {
   it('has every national median of ref and comp, each unit with its own Medicare amount, and nothing of mult', async () => {
     const got = (await rows(con, `SELECT insurer_id, billing_code, billing_class, component, setting, median_rate, rate_count,
-        provider_count, medicare_rate FROM price_stats WHERE state = 'ALL' ORDER BY insurer_id DESC, billing_code, billing_class, component, setting`)) as Stat[];
+        provider_count, medicare_rate FROM price_stats WHERE state = 'ALL' AND scope = 'market' ORDER BY insurer_id DESC, billing_code, billing_class, component, setting`)) as Stat[];
     expect(got).toEqual(EXPECTED_NATIONAL);
     expect(await rows(con, `SELECT count(*)::INTEGER AS n FROM price_stats WHERE insurer_id = 'mult'`)).toEqual([{ n: 0 }]);
     expect(manifest.sources.every((s) => s.snapshot === '2025-03')).toBe(true);
@@ -280,7 +280,7 @@ describe('price_stats over valid rates only, per comparison unit', () => {
 
   it('has per-state medians without the failed rates', async () => {
     const got = await rows(con, `SELECT insurer_id, billing_code, billing_class, state, median_rate, rate_count, provider_count
-      FROM price_stats WHERE state <> 'ALL' AND (billing_code = '99214'
+      FROM price_stats WHERE state <> 'ALL' AND scope = 'market' AND (billing_code = '99214'
         OR billing_code = '99213' AND insurer_id = 'ref' AND billing_class = 'professional'
         OR billing_code = 'S9083' AND state = 'TX')
       ORDER BY insurer_id DESC, billing_code, state`);
@@ -314,6 +314,43 @@ describe('price_stats over valid rates only, per comparison unit', () => {
       { billing_code: '99215', billing_class: P, claims_count: 100 },
       { billing_code: 'S9083', billing_class: P, claims_count: 80 },
     ]);
+  });
+});
+
+describe('price_stats at shared providers (metrics.md, Per comparison unit, At shared providers)', () => {
+  // ref is the reference; its competitors are comp and mult, and mult has no valid rate (source_not_dollars), so the
+  // shared providers of a unit are those where both ref and comp have a valid rate. Valid rates per unit and provider:
+  //   99213 P NF  ref P1 100, P2 100, P3 110, P4 120   comp P1 90, P3 95, P6 85     -> shared P1 (CA), P3 (NY)
+  //   99213 I     ref P3 150, P5 170                    comp P3 140, P7 160          -> P3
+  //   99214 P NF  ref P1 150, P2 150, P5 170            comp P1 130, P6 150          -> P1 (the ghost at P3, P4 and comp's 25 are not valid)
+  //   71046 I     ref P3 100, P5 110                    comp P3 95, P7 97            -> P3
+  //   85025 I     ref P3 12, P5 14                      comp P3 10, P7 11            -> P3
+  //   71046 global (ref P3, P5 / comp P1, P7), 71046-26 (P1, P2, P4 / P3, P6), 99215 (P1, P2 / P3, P6), 93000 (P4 / P1, P7)
+  //   and S9083 (ref P1..P5, P8 / comp P6, P7, P10..P13) share no provider: no row.
+  const row = (insurer_id: string, billing_code: string, billing_class: string, state: string, median_rate: number, n: number, medicare_rate: number) =>
+    ({ insurer_id, billing_code, billing_class, state, median_rate, rate_count: n, provider_count: n, medicare_rate, month: '2025-03', snapshot: '2025-03' });
+  const EXPECTED_SHARED = [
+    row('ref', '71046', I, 'ALL', 100, 1, inst71046), row('ref', '71046', I, 'NY', 100, 1, inst71046),
+    row('ref', '85025', I, 'ALL', 12, 1, clfs85025), row('ref', '85025', I, 'NY', 12, 1, clfs85025),
+    row('ref', '99213', I, 'ALL', 150, 1, inst99213), row('ref', '99213', I, 'NY', 150, 1, inst99213),
+    row('ref', '99213', P, 'ALL', (100 + 110) / 2, 2, nf99213), row('ref', '99213', P, 'CA', 100, 1, nf99213),
+    row('ref', '99213', P, 'NY', 110, 1, nf99213),
+    row('ref', '99214', P, 'ALL', 150, 1, nf99214), row('ref', '99214', P, 'CA', 150, 1, nf99214),
+    row('comp', '71046', I, 'ALL', 95, 1, inst71046), row('comp', '71046', I, 'NY', 95, 1, inst71046),
+    row('comp', '85025', I, 'ALL', 10, 1, clfs85025), row('comp', '85025', I, 'NY', 10, 1, clfs85025),
+    row('comp', '99213', I, 'ALL', 140, 1, inst99213), row('comp', '99213', I, 'NY', 140, 1, inst99213),
+    row('comp', '99213', P, 'ALL', (90 + 95) / 2, 2, nf99213), row('comp', '99213', P, 'CA', 90, 1, nf99213),
+    row('comp', '99213', P, 'NY', 95, 1, nf99213),
+    row('comp', '99214', P, 'ALL', 130, 1, nf99214), row('comp', '99214', P, 'CA', 130, 1, nf99214),
+  ];
+
+  it('has the medians of each side at the providers the other side has valid rates with, per state', async () => {
+    const got = await rows(con, `SELECT insurer_id, billing_code, billing_class, state, median_rate, rate_count, provider_count,
+        medicare_rate, month, snapshot FROM price_stats WHERE scope = 'shared' AND component = 'global'
+      ORDER BY insurer_id DESC, billing_code, billing_class, state`);
+    expect(got).toEqual(EXPECTED_SHARED);
+    expect(await rows(con, `SELECT count(*)::INTEGER AS n FROM price_stats WHERE scope = 'shared' AND component <> 'global'`)).toEqual([{ n: 0 }]);
+    expect(await rows(con, `SELECT count(*)::INTEGER AS n FROM price_stats WHERE scope = 'market' AND month IS NOT NULL`)).toEqual([{ n: 0 }]);
   });
 });
 
@@ -386,7 +423,7 @@ describe('the catalog\'s validation settings', () => {
       ]);
       // ref 99214 now: P1 150, P2 150, P5 170, P3 4500, P4 4500 -> 170 over 5; NY: P3, P4 4500
       expect(await rows(c, `SELECT state, median_rate, rate_count, provider_count FROM m50_price_stats
-        WHERE billing_code = '99214' AND insurer_id = 'ref' ORDER BY state`)).toEqual([
+        WHERE billing_code = '99214' AND insurer_id = 'ref' AND scope = 'market' ORDER BY state`)).toEqual([
         { state: 'ALL', median_rate: 170, rate_count: 5, provider_count: 5 },
         { state: 'CA', median_rate: 150, rate_count: 3, provider_count: 3 },
         { state: 'NY', median_rate: 4500, rate_count: 2, provider_count: 2 },

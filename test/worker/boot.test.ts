@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiErrorBody, ProvidersForService } from '../../contract/api';
+import { DATASET_FORMAT_VERSION } from '../../contract/dataset';
 import { createDataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { SourceError } from '../../workers/db/errors';
@@ -136,11 +137,12 @@ describe('boot', () => {
     const other = join(root, 'other');
     await cp(dir, other, { recursive: true });
     const m = JSON.parse(await readFile(join(other, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect(m.format_version).toBe(2);
+    const v = DATASET_FORMAT_VERSION;
+    expect(m.format_version).toBe(v);
     const reasons: Record<number, string> = {
-      1: 'unsupported dataset: format compete-dataset version 1 (expected compete-dataset 2): it was written by an older converter; '
+      [v - 1]: `unsupported dataset: format compete-dataset version ${v - 1} (expected compete-dataset ${v}): it was written by an older converter; `
         + 'convert it again with this version (npm run convert -- --catalog <catalog.json> --out <dataset-dir>)',
-      3: 'unsupported dataset: format compete-dataset version 3 (expected compete-dataset 2): it was written by a newer converter; '
+      [v + 1]: `unsupported dataset: format compete-dataset version ${v + 1} (expected compete-dataset ${v}): it was written by a newer converter; `
         + 'open it with the app of that version',
     };
     for (const [version, reason] of Object.entries(reasons)) {

@@ -106,7 +106,7 @@ describe('a sound snapshot', () => {
 describe('verifyLocal on a file larger than one hash slice', () => {
   it('hashes it incrementally, reporting progress inside the file, and finds a change in its last slice', async () => {
     const { verifyLocal, HASH_SLICE_BYTES } = await import('../../workers/local/verify-local');
-    const { TABLE_NAMES } = await import('../../contract/dataset');
+    const { TABLE_NAMES, DATASET_FORMAT_VERSION } = await import('../../contract/dataset');
     const { createHash } = await import('node:crypto');
     // One 2.5-slice file (20 MiB) standing for every table: 3 slices -> progress at 0, 8 and 16 MiB.
     const big = new Uint8Array(HASH_SLICE_BYTES * 2 + HASH_SLICE_BYTES / 2).map((_, i) => i % 251);
@@ -114,7 +114,7 @@ describe('verifyLocal on a file larger than one hash slice', () => {
     const tables = Object.fromEntries(
       TABLE_NAMES.map((t) => [t, { files: [`${t}.parquet`], rows: 1, bytes: [big.length], sha256: [sha] }]),
     );
-    const manifest = { format: 'compete-dataset', format_version: 2, created_at: '2025-01-01T00:00:00Z', converter_version: 'test',
+    const manifest = { format: 'compete-dataset', format_version: DATASET_FORMAT_VERSION, created_at: '2025-01-01T00:00:00Z', converter_version: 'test',
       catalog_sha256: '', reference_insurer: 'ref', snapshots: ['2025-01'], insurers: [], tables, sources: [],
       counts: { rate_rows: 0, unresolved_rate_rows: 0, provider_groups: 0, providers: 0, services: 0, problems: 0, unresolved_provider_references: 0 },
       claims_by_state: false };

@@ -1,7 +1,8 @@
 /**
  * The /api figures per comparison unit (metrics.md, Per comparison unit, Dashboard figures, Live
  * search, Alerts) over a small dataset written straight into DuckDB (no converter): the tables a
- * format-2 dataset holds, with prices chosen so every expected figure is worked out by hand below.
+ * format-3 dataset holds (price_stats market rows only: `scope` 'market', `month` NULL), with prices
+ * chosen so every expected figure is worked out by hand below.
  *
  * Insurers: ref (reference), a, b. min_providers 2. Claims national only (claims_by_state false).
  * price_stats, state ALL (providers in brackets), 2025-02 | 2025-01:
@@ -91,7 +92,7 @@ let db: Database;
 let ctx: ApiContext;
 
 const manifest = {
-  format: 'compete-dataset', format_version: 2, created_at: '2025-03-01T00:00:00Z', converter_version: 'test', catalog_sha256: '',
+  format: 'compete-dataset', format_version: 3, created_at: '2025-03-01T00:00:00Z', converter_version: 'test', catalog_sha256: '',
   reference_insurer: 'ref', snapshots: ['2025-01', '2025-02'],
   insurers: [
     { id: 'ref', name: 'Reference', short_name: 'Ref', market_share: 0.3, member_count: 1, regions: [] },
@@ -114,8 +115,8 @@ const manifest = {
 beforeAll(async () => {
   db = await openNodeDatabase();
   const stats = [...FEB.map((s) => ['2025-02', ...s] as const), ...JAN.map((s) => ['2025-01', ...s] as const)];
-  table(db, 'price_stats', 'snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE',
-    stats.map(([m, i, c, cls, comp, set, st, med, n]) => [m, i, c, cls, comp, set, st, med, n, n, medicareOf(c, cls, comp, set)]));
+  table(db, 'price_stats', 'snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE, scope VARCHAR, month VARCHAR',
+    stats.map(([m, i, c, cls, comp, set, st, med, n]) => [m, i, c, cls, comp, set, st, med, n, n, medicareOf(c, cls, comp, set), 'market', null]));
   table(db, 'services', 'billing_code VARCHAR, billing_code_type VARCHAR, name VARCHAR, category VARCHAR, description VARCHAR, keywords VARCHAR, published_name VARCHAR', [
     ['71250', 'CPT', 'CT thorax without contrast', 'Radiology', '', '', 'CT CHEST'],
     ['80053', 'CPT', 'Comprehensive metabolic panel', 'Lab', '', '', null],

@@ -3,17 +3,19 @@
  * month (metrics.md, Overpayment Trend: each insurer's latest snapshot at or before the month,
  * national, every comparison unit, every competitor, over the units with a variance that are not
  * thin); months without any such unit are left out; ascending. Every month comes from one
- * statement (pricing-core.ts `priceServicesByMonth`).
+ * statement (pricing-core.ts `priceServicesByMonth`). `shared_providers=1`: every price at shared
+ * providers (metrics.md, Per comparison unit, At shared providers), matched month by month.
  */
 import type { TrendPoint } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
+import { parseSharedProviders } from './params';
 import { allCompetitors, priceServicesByMonth, unitsAverageOverpayment } from './pricing-core';
 
 export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
-  parse: () => ({}),
-  run(_params, ctx): TrendPoint[] {
+  parse: (query) => parseSharedProviders(query),
+  run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();
     const selection = {
       reference: ctx.manifest.reference_insurer,
@@ -21,6 +23,7 @@ export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
       billingClass: 'all' as const,
       state: ALL_STATES,
       competitorPrices: false,
+      sharedProviders: params.shared_providers === true,
     };
     const byMonth = priceServicesByMonth(ctx, selection, months);
     const out: TrendPoint[] = [];

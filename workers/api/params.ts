@@ -68,3 +68,12 @@ export function parseProviderIds(query: Readonly<Record<string, string>>): strin
   for (const id of ids) if (!PROVIDER_ID.test(id)) throw invalidParam('providers', id);
   return ids.length > 0 ? ids : undefined;
 }
+
+/**
+ * The optional `shared_providers` flag (metrics.md, Per comparison unit, At shared providers):
+ * `1`/`true` on, `0`/`false` off (parseBoolean); `{}` when absent or off. @throws ApiError 400
+ */
+export function parseSharedProviders(query: Readonly<Record<string, string>>): { shared_providers?: true } {
+  const value = optional(query, 'shared_providers');
+  return value !== undefined && parseBoolean('shared_providers', value) ? { shared_providers: true } : {};
+}

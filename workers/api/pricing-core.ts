@@ -4,22 +4,28 @@
  * overpayment-trend and alerts: one record per comparison unit (service, billing class, component,
  * setting) and state.
  *
- * SQL joins and averages the medians: from the pre-computed `price_stats` (every provider, valid
- * rates only), or, for a provider selection, from the rate rows of those providers (distinct valid
- * dollar rows, one per provider, grouped by unit, the unit derived from the row's modifiers and
- * place-of-service codes by contract/unit-sql.ts, the rules of contract/medicare.ts, as the
- * converter builds price_stats). The claims of each class go to its main unit, the billing-class
- * chips then pick units, and the derived figures (variance, overpayment, savings, thin, % of
- * Medicare) come from contract/metrics.ts, so every screen computes them the same way.
+ * SQL joins and averages the medians: from the pre-computed `price_stats` (valid rates only; scope
+ * `market` = every provider, one row per insurer snapshot; scope `shared` = at shared providers,
+ * one row per month M, metrics.md "At shared providers"), or, for a provider selection, from the
+ * rate rows of those providers (provider-prices.ts, the same rules as the converter's). The claims
+ * of each class go to its main unit, the billing-class chips then pick units, and the derived
+ * figures (variance, overpayment, savings, thin, % of Medicare) come from contract/metrics.ts, so
+ * every screen computes them the same way.
  */
 import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api';
-import { ALL_STATES, DEFAULT_VALIDATION, UNIT_BILLING_CLASSES, type UnitBillingClass } from '../../contract/dataset';
+import {
+  ALL_STATES,
+  DEFAULT_VALIDATION,
+  MARKET_SCOPE,
+  SHARED_SCOPE,
+  UNIT_BILLING_CLASSES,
+  type UnitBillingClass,
+} from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import {
   averageOverpayment,
   claimsByUnit,
   compareUnits,
-  DOLLAR_NEGOTIATED_TYPES,
   effectiveMinProviders,
   medicarePct,
   potentialSavings,
@@ -28,10 +34,10 @@ import {
   thinReason,
   unitPassesClassFilter,
 } from '../../contract/metrics';
-import { componentSql, unitSettingSql } from '../../contract/unit-sql';
 import type { Database } from '../db/database';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
+import { providerPrices } from './provider-prices';
 
 /** `state` value asking for every state and the national rows at once. */
 export const EVERY_STATE = '*' as const;
@@ -53,10 +59,14 @@ export interface PricingSelection {
   /** false: leave `competitor_prices` and its companions empty (screens that need only the mean). */
   competitorPrices?: boolean;
   /**
-   * metrics.md "At shared providers" (prices only at providers both sides contract with): a later
-   * change; only `false` (or absent) is accepted until it is implemented.
+   * metrics.md, Per comparison unit, "At shared providers" (default false): for each unit, state and
+   * month M (each insurer with its snapshot for M), a competitor's price only over its valid rates
+   * at providers where the reference insurer has a valid rate, the reference price only over its
+   * valid rates at providers where at least one competitor of the dataset (whatever `competitors`)
+   * has one; providers match by provider id. Every derived figure follows from these prices.
+   * Read from price_stats scope `shared`, or for a provider selection from the rate rows.
    */
-  sharedProviders?: false;
+  sharedProviders?: boolean | undefined;
 }
 
 /** A live service pricing record of one state (`ALL` = national), with what the dashboards need beside it. */
@@ -123,47 +133,22 @@ function chosenRows(db: Database, months: readonly string[], insurers: readonly 
   return sql`SELECT * FROM (VALUES ${joinSql(rows, ', ')}) v(month, insurer_id, snapshot)`;
 }
 
-/** Medians of every provider, pre-computed per unit (every class: the chips apply after the claims). */
+/**
+ * The pre-computed medians per unit (every class: the chips apply after the claims), from
+ * `price_stats`: the market rows of each insurer's chosen snapshot, or with shared providers the
+ * `shared` rows the converter matched for the month itself (`price_stats.month`; the reference's
+ * against every competitor of the dataset, so no selection enters them).
+ */
 function statsPrices(s: Selection): SqlFragment {
   const state = s.state === EVERY_STATE ? sql`` : sql`AND p.state = ${s.state}`;
+  const [join, scope] = s.sharedProviders
+    ? [sql`p.insurer_id = c.insurer_id AND p.month = c.month`, SHARED_SCOPE]
+    : [sql`p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot`, MARKET_SCOPE];
   return sql`
     SELECT c.month, p.insurer_id, p.billing_code, p.billing_class, p.component, p.setting, p.state,
       p.median_rate::DOUBLE AS price, p.provider_count::INTEGER AS provider_count, p.medicare_rate::DOUBLE AS medicare_rate
-    FROM price_stats p JOIN chosen c ON p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot
-    WHERE p.billing_class IN (${UNIT_BILLING_CLASSES}) ${state}`;
-}
-
-/** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
-const UNIT_SQL = new SqlFragment(
-  `${componentSql('r.modifiers')} AS component, ${unitSettingSql('r.billing_class', 'r.service_codes')} AS setting`,
-  [],
-);
-
-/**
- * Medians over the selected providers' distinct valid dollar rate rows (metrics.md, Rows that count;
- * `validation IS NULL`), per unit: a row's identity is (provider, class, type, rate, place of
- * service, modifiers), so one provider gives one row per distinct price, and a group of several
- * NPIs one row per NPI.
- */
-function providerPrices(s: Selection, providers: readonly string[]): SqlFragment {
-  const state = s.state === ALL_STATES ? sql`` : sql`WHERE d.state = ${s.state}`;
-  return sql`
-    SELECT d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting, ${s.state} AS state,
-      median(d.negotiated_rate)::DOUBLE AS price, count(DISTINCT d.provider_id)::INTEGER AS provider_count,
-      max(d.medicare_rate)::DOUBLE AS medicare_rate
-    FROM (
-      SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
-        lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
-        ${UNIT_SQL}, r.medicare_rate
-      FROM rates r
-      JOIN chosen c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
-      JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
-      LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-      WHERE g.provider_id IN (${providers}) AND r.billing_code_type IN (${SERVICE_CODE_TYPES})
-        AND lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0
-        AND r.validation IS NULL AND r.billing_class IN (${UNIT_BILLING_CLASSES})
-    ) d ${state}
-    GROUP BY d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting`;
+    FROM price_stats p JOIN chosen c ON ${join}
+    WHERE p.scope = ${scope} AND p.billing_class IN (${UNIT_BILLING_CLASSES}) ${state}`;
 }
 
 /**
@@ -171,17 +156,25 @@ function providerPrices(s: Selection, providers: readonly string[]): SqlFragment
  * and their mean, the unit's Medicare amount, and the code's claims per class (`claims_totals`,
  * built at boot), in one statement for every month asked.
  */
-function unitsQuery(db: Database, s: Selection, months: readonly string[], claimsByState: boolean): SqlFragment {
+function unitsQuery(db: Database, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
   const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND s.billing_code IN (${s.services})`;
-  const prices = s.providers === undefined ? statsPrices(s) : providerPrices(s, s.providers);
+  const insurers = [s.reference, ...s.competitors];
+  const shared = s.sharedProviders === true;
+  const prices =
+    s.providers === undefined
+      ? statsPrices(s)
+      : providerPrices({ state: s.state, providers: s.providers, insurers, sharedWith: shared ? s.reference : undefined });
+  // A provider selection at shared providers matches against every insurer of the dataset.
+  const chosenAll =
+    shared && s.providers !== undefined ? sql`, chosen_all AS (${chosenRows(db, months, [s.reference, ...datasetCompetitors])})` : sql``;
   const claimsState = claimsByState ? sql`p.state` : sql`${ALL_STATES}`;
   const competitorPrices =
     s.competitorPrices === false
       ? sql`NULL`
       : sql`list(struct_pack(id := p.insurer_id, price := p.price, providers := p.provider_count)) FILTER (WHERE p.insurer_id <> ${s.reference})`;
   return sql`
-    WITH chosen AS (${chosenRows(db, months, [s.reference, ...s.competitors])}), prices AS (${prices})
+    WITH chosen AS (${chosenRows(db, months, insurers)})${chosenAll}, prices AS (${prices})
     SELECT p.month, p.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name,
       s.published_name, s.category, p.billing_class, p.component, p.setting,
       max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
@@ -276,7 +269,6 @@ export function priceServices(ctx: ApiContext, s: PricingSelection): PricedServi
 export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: readonly string[]): Map<string, PricedService[]> {
   const { db, manifest } = ctx;
   if (s.providers !== undefined && s.state === EVERY_STATE) throw new Error('a provider selection needs one state');
-  if (s.sharedProviders) throw new Error('"At shared providers" is not implemented');
   const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
   const flush = (units: UnitRow[]): void => {
@@ -298,7 +290,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
   };
   // Rows come ordered by (month, state, code): the units of one code are consecutive.
   let group: UnitRow[] = [];
-  for (const row of db.all<UnitRow>(unitsQuery(db, s, months, manifest.claims_by_state))) {
+  for (const row of db.all<UnitRow>(unitsQuery(db, s, months, manifest.claims_by_state, allCompetitors(ctx)))) {
     const head = group[0];
     if (head && (head.month !== row.month || head.state !== row.state || head.service_code !== row.service_code)) {
       flush(group);

@@ -12,18 +12,24 @@
  * Rows that failed validation are listed with their reason and enter neither the median nor the
  * counts (metrics.md, Validation); each row carries its '% of Medicare' at the provider's locality
  * (medicare-at.ts). The code's row groups load on demand (workers/db/rates.ts).
+ *
+ * `shared_providers=1` (metrics.md, Per comparison unit, At shared providers): only the rows at
+ * providers (matched by provider id) where the other side has a valid dollar row of the same code
+ * and unit at month M: for the reference insurer, any other insurer of the dataset; for another
+ * insurer, the reference insurer; so the median is the one the screens show with that option.
  */
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { sql } from '../db/sql';
+import { sql, type SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
-import { optional, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode, required } from './params';
+import { optional, parseOneOf, parseProviderIds, parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
+import { VALID_DOLLAR_ROW } from './provider-prices';
 import { parseServiceId, serviceName } from './service-code';
 import { chosenSnapshots } from './snapshots';
 
@@ -51,7 +57,30 @@ function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRo
   Object.assign(p, parseSnapshot(query, ctx.manifest.snapshots));
   const providers = parseProviderIds(query);
   if (providers) p.providers = providers;
-  return p;
+  return Object.assign(p, parseSharedProviders(query));
+}
+
+/**
+ * With shared providers, the CTE `other` (provider_id, billing_class, component, unit_setting): where
+ * the other side (see the module comment) has a valid dollar row of the code at month M, and the
+ * condition keeping the rows of alias `r`/`g` there; without, empty fragments.
+ */
+function sharedSql(p: RateRowsParams, ctx: ApiContext, month: string): { cte: SqlFragment; cond: SqlFragment } {
+  if (p.shared_providers !== true) return { cte: sql``, cond: sql`` };
+  const reference = ctx.manifest.reference_insurer;
+  const pairs = [...chosenSnapshots(ctx.manifest, month)]
+    .filter(([id]) => (p.insurer_id === reference ? id !== reference : id === reference))
+    .map(([id, snapshot]) => `${id}|${snapshot}`);
+  return {
+    cte: sql`other AS (
+      SELECT DISTINCT g.provider_id, r.billing_class, r.component, r.unit_setting
+      FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r
+      JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+      WHERE r.billing_code = ${p.service_id} AND (r.insurer_id || '|' || r.snapshot) IN (${pairs}) AND ${VALID_DOLLAR_ROW}
+    ), `,
+    cond: sql`AND EXISTS (SELECT 1 FROM other o WHERE o.provider_id = g.provider_id AND o.billing_class = r.billing_class
+      AND o.component = r.component AND o.unit_setting = r.unit_setting)`,
+  };
 }
 
 type Row = Omit<RateRowRecord, 'source_ids' | 'setting' | 'medicare_pct' | 'medicare_basis' | 'validation'> & MedicareColumns & {
@@ -79,7 +108,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const base = {
     service_code: p.service_id, service_name: serviceName(ctx, p.service_id), insurer_id: p.insurer_id,
     insurer_name: insurer.name, month, snapshot, billing_class: cls, component: unit?.component ?? null,
-    setting: unit?.setting ?? null, state: p.state ?? null,
+    setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true,
   };
   if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
   await ctx.rates.ensure([p.service_id]);
@@ -88,8 +117,9 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     : cls === 'all' ? sql`` : sql`AND (r.billing_class = ${cls} OR r.billing_class = 'both')`;
   const stateCond = p.state === undefined ? sql`` : sql`AND pr.state = ${p.state}`;
   const provCond = p.providers === undefined ? sql`` : sql`AND g.provider_id IN (${p.providers})`;
+  const shared = sharedSql(p, ctx, month);
   const rows = ctx.db.all<Row & { dollar: boolean }>(sql`
-    WITH x AS (
+    WITH ${shared.cte}x AS (
       SELECT g.provider_id, r.billing_code, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
         any_value(pr.state) AS provider_state, r.negotiated_rate::DOUBLE AS negotiated_rate,
         lower(r.negotiated_type) AS negotiated_type, r.billing_class, coalesce(r.service_codes, '') AS service_codes,
@@ -102,7 +132,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
       LEFT JOIN providers pr ON pr.provider_id = g.provider_id
       WHERE r.billing_code = ${p.service_id} AND r.insurer_id = ${p.insurer_id} AND r.snapshot = ${snapshot}
-        ${clsCond} ${stateCond} ${provCond}
+        ${clsCond} ${stateCond} ${provCond} ${shared.cond}
       GROUP BY g.provider_id, r.billing_code, r.negotiated_rate, lower(r.negotiated_type), r.billing_class,
         coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
     )

@@ -4,17 +4,18 @@
  * every competitor, every comparison unit (no billing-class chip), at the latest snapshot (or
  * `snapshot`), over the state's units that have a variance and are not thin, weighted by the
  * state's claims when the input had a state column. States where no such unit exists are left out.
- * Ascending by state code.
+ * Ascending by state code. `shared_providers=1`: every price at shared providers (metrics.md, Per
+ * comparison unit, At shared providers), matched within the state.
  */
 import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
-import { parseSnapshot } from './params';
+import { parseSharedProviders, parseSnapshot } from './params';
 import { allCompetitors, countingUnits, EVERY_STATE, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
-  parse: (query, ctx) => parseSnapshot(query, ctx.manifest.snapshots),
+  parse: (query, ctx) => ({ ...parseSnapshot(query, ctx.manifest.snapshots), ...parseSharedProviders(query) }),
   run(params, ctx): RegionalComparison[] {
     const rows = priceServices(ctx, {
       snapshot: params.snapshot ?? latestSnapshot(ctx),
@@ -23,6 +24,7 @@ export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
       billingClass: 'all',
       state: EVERY_STATE,
       competitorPrices: false,
+      sharedProviders: params.shared_providers === true,
     });
     const byState = new Map<string, typeof rows>();
     for (const r of rows) {

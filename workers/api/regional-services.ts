@@ -1,19 +1,24 @@
 /**
- * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM]`: the rows of the map modal (product-spec
- * §2: Service, Your Price, Market Avg, Overpayment %) for one state, one per comparison unit, by
- * metrics.md "Per comparison unit" over that state's price_stats rows, each marked thin or not.
+ * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM][&shared_providers=1]`: the rows of the map
+ * modal (product-spec §2: Service, Your Price, Market Avg, Overpayment %) for one state, one per
+ * comparison unit, by metrics.md "Per comparison unit" over that state's price_stats rows (at shared
+ * providers with `shared_providers=1`, as the dashboard's map then is), each marked thin or not.
  * Sorted by Overpayment % descending, nulls last, then code, then the unit (compareUnits).
  */
 import type { RegionalServiceRow } from '../../contract/api';
 import { compareUnits } from '../../contract/metrics';
 import type { Endpoint } from './endpoint';
-import { parseSnapshot, parseStateCode, required } from './params';
+import { parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
 import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
 
 export const regionalServices: Endpoint<'GET /api/regional-services'> = {
   route: 'GET /api/regional-services',
   parse(query, ctx) {
-    return { state: parseStateCode('state', required(query, 'state')), ...parseSnapshot(query, ctx.manifest.snapshots) };
+    return {
+      state: parseStateCode('state', required(query, 'state')),
+      ...parseSnapshot(query, ctx.manifest.snapshots),
+      ...parseSharedProviders(query),
+    };
   },
   run(params, ctx): RegionalServiceRow[] {
     const rows = priceServices(ctx, {
@@ -23,6 +28,7 @@ export const regionalServices: Endpoint<'GET /api/regional-services'> = {
       billingClass: 'all',
       state: params.state,
       competitorPrices: false,
+      sharedProviders: params.shared_providers === true,
     });
     return rows
       .map((r): RegionalServiceRow => ({

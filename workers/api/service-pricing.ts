@@ -4,8 +4,9 @@
  * insurer contributes"), one record per unit.
  *
  * Figures per unit come from pricing-core.ts (price_stats, or the rate rows of a provider
- * selection, loaded by billing code on demand); the summary cards count only units with a
- * variance that are not thin; Average Overpayment from contract/metrics.ts.
+ * selection, loaded by billing code on demand); `shared_providers=1` takes every price at shared
+ * providers (metrics.md, Per comparison unit, At shared providers). The summary cards count only
+ * units with a variance that are not thin; Average Overpayment from contract/metrics.ts.
  */
 import {
   BILLING_CLASS_FILTERS,
@@ -21,7 +22,17 @@ import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { optional, parseBoolean, parseInteger, parseList, parseOneOf, parseProviderIds, parseSnapshot, parseStateCode } from './params';
+import {
+  optional,
+  parseBoolean,
+  parseInteger,
+  parseList,
+  parseOneOf,
+  parseProviderIds,
+  parseSharedProviders,
+  parseSnapshot,
+  parseStateCode,
+} from './params';
 import { allCompetitors, countingUnits, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
 
 /** Largest page (rows). */
@@ -61,6 +72,7 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
     for (const c of codes) if (!BILLING_CODE.test(c)) throw invalidParam('services', c);
     if (codes.length > 0) p.services = codes;
   }
+  Object.assign(p, parseSharedProviders(query));
   return p;
 }
 
@@ -109,6 +121,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     category: params.category,
     services: params.services,
     providers: params.providers,
+    sharedProviders: params.shared_providers === true,
   }).map(({ state: _state, competitor_provider_total: _total, ...record }): LiveServicePricingRecord => record);
   // The summary cards: units with a variance that are not thin (metrics.md, Dashboard figures).
   const counted = countingUnits(all);

@@ -5,9 +5,9 @@
  * - `claims_totals` (billing_code, state, professional DOUBLE, institutional DOUBLE): `claims_volume`
  *   summed per code, state and billing class (metrics.md, Per-state claims weights and
  *   `claims_volume(s)`), instead of grouping on every request; a class without rows is 0.
- * - `stats_snapshots` (insurer_id, snapshot): the distinct pairs of price_stats, from which each
- *   request picks each insurer's snapshot for its month (metrics.md, Which snapshot an insurer
- *   contributes).
+ * - `stats_snapshots` (insurer_id, snapshot): the distinct pairs of price_stats' market rows
+ *   (`scope` 'market'; the `shared` rows repeat snapshots per month), from which each request picks
+ *   each insurer's snapshot for its month (metrics.md, Which snapshot an insurer contributes).
  *
  * Not done: re-sorting `price_stats` by (state, billing_class) would let DuckDB skip segments
  * (a filtered scan of the sample 1.3 ms instead of 4.7 ms), but copying the table costs 150-350 ms
@@ -15,8 +15,9 @@
  *
  * Names come from this file only (no request value reaches the SQL text).
  */
+import { MARKET_SCOPE } from '../../contract/dataset';
 import type { Database } from './database';
-import { sql, type SqlFragment } from './sql';
+import { sql, SqlFragment } from './sql';
 
 /** The statements, in order, without parameters (bench/api.bench.ts replays them on native DuckDB). */
 export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [
@@ -25,8 +26,8 @@ export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [
       coalesce(sum(claims_count) FILTER (WHERE billing_class = 'professional'), 0)::DOUBLE AS professional,
       coalesce(sum(claims_count) FILTER (WHERE billing_class = 'institutional'), 0)::DOUBLE AS institutional
     FROM claims_volume GROUP BY billing_code, state`,
-  sql`CREATE TABLE stats_snapshots AS
-    SELECT DISTINCT insurer_id, snapshot FROM price_stats ORDER BY insurer_id, snapshot`,
+  new SqlFragment(`CREATE TABLE stats_snapshots AS
+    SELECT DISTINCT insurer_id, snapshot FROM price_stats WHERE scope = '${MARKET_SCOPE}' ORDER BY insurer_id, snapshot`, []),
 ];
 
 /** Builds the derived tables. @throws DatabaseError */

@@ -1,14 +1,16 @@
 /**
  * Filters of the live comparison (product-spec §2 Comparison screens): insurer checkboxes with
  * market share (the reference insurer is not a competitor), the category ('All Categories'),
- * 'Show only overpaying services', the Professional and Institutional toggle chips, and the three
- * sorts. Every change goes to the URL state and from there to the API.
+ * 'Show only overpaying services', 'At shared providers' (metrics.md, Per comparison unit), the
+ * Professional and Institutional toggle chips, and the three sorts. Every change goes to the URL
+ * state and from there to the API.
  */
 import { useId, type ReactElement } from 'react';
 import type { LiveInsurer, ServiceSort } from '../../../contract/api';
 import { formatPercent } from '../../../contract/format';
 import { CategorySelect } from '../comparison/CategorySelect';
 import type { LiveComparisonState } from '../../url-state/live-comparison-state';
+import { SharedProvidersSwitch } from './SharedProviders';
 
 export const SORT_LABELS: Record<ServiceSort, string> = {
   overpayment: 'Overpayment Amount',
@@ -65,6 +67,7 @@ export function LiveFilters({ state, competitors, selected, onChange }: LiveFilt
           <input type="checkbox" checked={state.overpayingOnly} onChange={(e) => onChange({ overpayingOnly: e.target.checked })} />
           <span>Show only overpaying services</span>
         </label>
+        <SharedProvidersSwitch checked={state.sharedProviders} onChange={(sharedProviders) => onChange({ sharedProviders })} />
       </div>
     </div>
   );

@@ -5,11 +5,13 @@
  * where every price is a button. 'Your Price' opens the rate rows behind the reference insurer's
  * median of that unit in that state; 'Market Avg' opens every competitor's median in that state,
  * the mean of them, and each one's rate rows (metrics.md, Per comparison unit). The rate-rows
- * dialog opens over the modal; closing it returns focus to the price button.
+ * dialog opens over the modal; closing it returns focus to the price button. With
+ * `sharedProviders` (the dashboard's 'At shared providers') the rows are at shared providers.
  */
 import { useState, type ReactElement } from 'react';
 import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
 import type { StateArea } from '../../sample-data/us-states';
+import { sharedProvidersParam } from '../../url-state/shared-providers';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
 import { RateRowsDialog } from './RateRowsDialog';
 import { ServiceUnitCell } from './UnitParts';
@@ -26,6 +28,8 @@ export interface LiveStateModalProps {
   reference: LiveInsurer | null;
   /** Every insurer but the reference (the market of the modal's Market Avg). */
   competitors: readonly LiveInsurer[];
+  /** metrics.md "At shared providers": the state's prices only at providers both sides have rates with. */
+  sharedProviders?: boolean;
   onClose(): void;
 }
 
@@ -36,14 +40,14 @@ interface Trace {
 
 const COLUMN_TEXT: Record<RegionPriceColumn, string> = { yourPrice: 'Your Price', marketAvg: 'Market Avg' };
 
-export function LiveStateModal({ area, reference, competitors, onClose }: LiveStateModalProps): ReactElement {
-  const load = useApi('GET /api/regional-services', { state: area.code });
+export function LiveStateModal({ area, reference, competitors, sharedProviders = false, onClose }: LiveStateModalProps): ReactElement {
+  const load = useApi('GET /api/regional-services', { state: area.code, ...sharedProvidersParam(sharedProviders) });
   const [trace, setTrace] = useState<Trace | null>(null);
   if (load.status === 'loading' || load.status === 'idle') return <p className="visually-hidden" role="status">Loading...</p>;
   const units = new Map((load.data ?? []).map((r) => [unitRowKey(r), r]));
   const thin = (load.data ?? []).some((r) => r.thin);
   const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}`
-    : `${LIVE_PRICES_NOTE} Select a price for the medians and rate rows behind it.${thin
+    : `${LIVE_PRICES_NOTE}${sharedProviders ? ' Prices at shared providers only.' : ''} Select a price for the medians and rate rows behind it.${thin
       ? ' Low confidence: too few providers behind a price in this state; left out of its average.' : ''}`;
   const rows: RegionPriceRow[] = (load.data ?? []).map((r) => ({
     service: `${r.service_code} ${r.service_name}`, serviceCode: r.service_code, key: unitRowKey(r),
@@ -75,7 +79,10 @@ export function LiveStateModal({ area, reference, competitors, onClose }: LiveSt
       {trace && (
         <RateRowsDialog serviceCode={trace.unit.service_code} serviceName={trace.unit.service_name}
           insurers={trace.column === 'yourPrice' && reference ? [reference] : competitors}
-          selection={{ state: area.code, billing_class: trace.unit.billing_class, component: trace.unit.component, setting: trace.unit.setting }}
+          selection={{
+            state: area.code, billing_class: trace.unit.billing_class, component: trace.unit.component, setting: trace.unit.setting,
+            ...sharedProvidersParam(sharedProviders),
+          }}
           meanLabel={trace.column === 'marketAvg' ? `Market Avg in ${area.code}` : undefined}
           onClose={() => setTrace(null)} />
       )}

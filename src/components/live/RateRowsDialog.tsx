@@ -8,6 +8,8 @@
  * component, setting) in `selection`, so the rows are exactly the ones behind it.
  * With `meanLabel` (a market average) it also shows the mean of the medians (metrics.md, Per
  * comparison unit: market_average = the arithmetic mean of the competitors' medians that exist).
+ * With `selection.shared_providers` the rows are only those at shared providers (metrics.md, At
+ * shared providers), the rows behind the screen's prices with that option.
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -34,6 +36,8 @@ export interface RateRowsSelection {
   state?: string;
   providers?: string[];
   snapshot?: string;
+  /** Only the rows at shared providers (metrics.md, At shared providers), as the screen's prices then are. */
+  shared_providers?: boolean;
 }
 
 export interface RateRowsDialogProps {
@@ -97,7 +101,8 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
   const current = load.status === 'ready' ? load.results.find((r) => r.insurer_id === shown) : undefined;
   const where = [selection.state ? `state ${selection.state}` : 'whole market',
     unit ? unitText(unit) : selection.billing_class && selection.billing_class !== 'all' ? selection.billing_class : 'both billing classes',
-    selection.providers?.length ? `${selection.providers.length} selected providers` : null].filter(Boolean).join(', ');
+    selection.providers?.length ? `${selection.providers.length} selected providers` : null,
+    selection.shared_providers ? 'at shared providers only' : null].filter(Boolean).join(', ');
 
   return (
     <Dialog title={`${serviceCode} ${serviceName} - Rate rows behind the prices`} onClose={onClose}>
@@ -159,7 +164,8 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
             <ExportCsvButton
               fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state],
                 ['unit', unit ? `${unit.billing_class}-${unit.component}-${unit.setting}` : null],
-                ['class', unit ? null : selection.billing_class], ['providers', selection.providers?.join('-')]])}
+                ['class', unit ? null : selection.billing_class], ['providers', selection.providers?.join('-')],
+                ['shared', selection.shared_providers ? 'providers' : null]])}
               build={() => ({
                 header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state', 'negotiated_rate',
                   'negotiated_type', 'billing_class', 'component', 'setting', 'medicare_pct', 'medicare_basis', 'validation', 'service_codes',

@@ -24,7 +24,10 @@ export function comparisonCsv(records: readonly LiveServicePricingRecord[], refe
   return { header, rows };
 }
 
-/** `live-comparison_category-lab_competitors-alpha_sort-savings_page-2.csv` (defaults left out). */
+/**
+ * `live-comparison_category-lab_competitors-alpha_sort-savings_page-2.csv` (defaults left out);
+ * `..._shared-providers_...` when the prices are at shared providers.
+ */
 export function comparisonFileName(s: LiveComparisonState, selected: readonly string[], competitorCount: number): string {
   const cls = s.professional && s.institutional ? null : s.professional ? 'professional' : s.institutional ? 'institutional' : 'none';
   return exportFileName('live-comparison', [
@@ -35,6 +38,7 @@ export function comparisonFileName(s: LiveComparisonState, selected: readonly st
     ['providers', s.providers.join('-')],
     ['all', s.overpayingOnly ? null : 'services'],
     ['sort', s.sort === 'overpayment' ? null : s.sort],
+    ['shared', s.sharedProviders ? 'providers' : null],
     ['page', `${s.page + 1}-of-${s.limit}`],
   ]);
 }

@@ -86,9 +86,12 @@ export function fitDomain(values: readonly number[], includeZero: boolean): [num
 /**
  * The live comparison of one service (URL state `services=<code>`; from a bar of Top 10
  * Overpaid Services to the rows behind its prices). A service not above market (variance <= 0)
- * also turns off 'Show only overpaying services', or the comparison would hide it.
+ * also turns off 'Show only overpaying services', or the comparison would hide it; `sharedProviders`
+ * (the dashboard's 'At shared providers') carries over, so the comparison shows the same prices.
  */
-export function comparisonPathOf(serviceCode: string, variance: number): string {
-  const search = writeLiveComparison(new URLSearchParams(), { ...DEFAULT_STATE, services: [serviceCode], overpayingOnly: variance > 0 });
+export function comparisonPathOf(serviceCode: string, variance: number, sharedProviders = false): string {
+  const search = writeLiveComparison(new URLSearchParams(), {
+    ...DEFAULT_STATE, services: [serviceCode], overpayingOnly: variance > 0, sharedProviders,
+  });
   return `/live-comparison?${search.toString()}`;
 }

@@ -1,0 +1,101 @@
+/**
+ * Prices over a selection of providers (metrics.md, Rows that count, Filters: "selected providers
+ * where a screen selects some"), computed in SQL from the rate rows of those providers, as the
+ * converter builds `price_stats` over every provider: per comparison unit (metrics.md, Per
+ * comparison unit: billing code, billing class, component, setting; the unit derived from the
+ * row's modifiers and place-of-service codes by contract/unit-sql.ts), the median of the distinct
+ * valid dollar rows and the number of distinct providers behind it.
+ *
+ * With "At shared providers" (metrics.md, Per comparison unit, At shared providers) a row counts
+ * only at a provider matched by provider id (NPI, or `TIN:<tin>`) with the other side, for the same
+ * code and unit and in the same month M (each insurer with its snapshot for M): a competitor's row
+ * where the reference insurer has a valid dollar row, a reference row where at least one competitor
+ * of the dataset (every insurer of the manifest but the reference, whatever the selection) has one.
+ *
+ * The statement reads the CTE `chosen` (month, insurer_id, snapshot) of the selection's insurers
+ * and, with shared providers, `chosen_all`, the same for every insurer of the dataset; the
+ * caller (pricing-core.ts) defines both. The rows of the codes must be loaded (workers/db/rates.ts).
+ */
+import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
+import { DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { componentSql, unitSettingSql } from '../../contract/unit-sql';
+import { sql, SqlFragment } from '../db/sql';
+
+/** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
+const UNIT_SQL = new SqlFragment(
+  `${componentSql('r.modifiers')} AS component, ${unitSettingSql('r.billing_class', 'r.service_codes')} AS setting`,
+  [],
+);
+
+/**
+ * A valid dollar rate row of a service (metrics.md, Rows that count): CPT/HCPCS, negotiated type
+ * `negotiated`/`fee schedule`/`derived` (any case), rate > 0, passed validation, a unit class.
+ */
+export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES})
+  AND lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0
+  AND r.validation IS NULL AND r.billing_class IN (${UNIT_BILLING_CLASSES})`;
+
+/**
+ * The distinct valid dollar rows of the insurers in CTE `chosen` (their snapshot for the month) at
+ * `providers`: one row per (month, insurer, code, provider, class, type, rate, place of service,
+ * modifiers), so one provider gives one row per distinct price and a group of several NPIs one row
+ * per NPI (metrics.md, Identical rate rows count once), with its unit, the provider's state and
+ * the row's national Medicare amount (USD).
+ */
+function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[]): SqlFragment {
+  const from = chosen === 'chosen' ? sql`chosen` : sql`chosen_all`;
+  return sql`
+    SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
+      lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
+      ${UNIT_SQL}, r.medicare_rate
+    FROM rates r
+    JOIN ${from} c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
+    JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
+    LEFT JOIN providers pr ON pr.provider_id = g.provider_id
+    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW}`;
+}
+
+/** What a provider selection is priced over. */
+export interface ProviderPricesOptions {
+  /** A state code, or `ALL` (every state). */
+  state: string;
+  /** Provider ids (NPI or `TIN:<tin>`). */
+  providers: readonly string[];
+  /** Insurers whose prices are wanted: the reference and the selected competitors. */
+  insurers: readonly string[];
+  /** metrics.md "At shared providers": the reference insurer's id; undefined = every provider. */
+  sharedWith?: string | undefined;
+}
+
+/**
+ * One row per (month, insurer, unit) for the selected providers, with the columns of
+ * pricing-core.ts `prices`: month, insurer_id, billing_code, billing_class, component, setting,
+ * state (the state asked, or `ALL`), price (median negotiated_rate, USD), provider_count (distinct
+ * providers behind it), medicare_rate (the unit's national Medicare amount, USD, or NULL).
+ */
+export function providerPrices(o: ProviderPricesOptions): SqlFragment {
+  const state = o.state === ALL_STATES ? sql`` : sql`AND d.state = ${o.state}`;
+  const select = sql`
+    SELECT d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting, ${o.state} AS state,
+      median(d.negotiated_rate)::DOUBLE AS price, count(DISTINCT d.provider_id)::INTEGER AS provider_count,
+      max(d.medicare_rate)::DOUBLE AS medicare_rate`;
+  const group = sql`GROUP BY d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting`;
+  if (o.sharedWith === undefined) {
+    return sql`${select} FROM (${distinctRows('chosen', o.providers)}) d WHERE true ${state} ${group}`;
+  }
+  // Every insurer of the dataset (chosen_all): which providers have a valid row of the unit, per
+  // month; then each row of a wanted insurer is kept when the other side has one there.
+  const reference = o.sharedWith;
+  return sql`
+    WITH d AS (${distinctRows('chosen_all', o.providers)}),
+      priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d)
+    ${select}
+    FROM d
+    WHERE d.insurer_id IN (${o.insurers}) ${state}
+      AND EXISTS (
+        SELECT 1 FROM priced_at a
+        WHERE a.month = d.month AND a.billing_code = d.billing_code AND a.billing_class = d.billing_class
+          AND a.component = d.component AND a.setting = d.setting AND a.provider_id = d.provider_id
+          AND CASE WHEN d.insurer_id = ${reference} THEN a.insurer_id <> ${reference} ELSE a.insurer_id = ${reference} END)
+    ${group}`;
+}
