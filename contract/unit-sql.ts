@@ -3,9 +3,28 @@
  * contract/medicare.ts componentOf and settingOf, for the converter (native DuckDB) and the worker
  * (DuckDB-WASM) alike. Each function takes SQL expressions of the row's columns as stored in
  * `rates` (lower-case `billing_class`; `modifiers` and `service_codes` comma-separated, '' when
- * none) and returns a VARCHAR expression.
+ * none) and returns a VARCHAR expression (unitIndexSql: an INTEGER one).
  */
+import { UNIT_BILLING_CLASSES } from './dataset';
 import { FACILITY_PLACES_OF_SERVICE } from './medicare';
+
+/** Components of a unit, in unit index order (contract/medicare.ts Component). */
+export const UNIT_COMPONENTS = ['global', '26', 'TC'] as const;
+/** Settings of a unit, in unit index order (contract/medicare.ts UnitSetting). */
+export const UNIT_SETTINGS = ['non-facility', 'facility'] as const;
+/** Comparison units per billing code: billing class x component x setting (unitIndexSql's range). */
+export const UNIT_COUNT = UNIT_BILLING_CLASSES.length * UNIT_COMPONENTS.length * UNIT_SETTINGS.length;
+
+/**
+ * A unit's index 0 .. UNIT_COUNT - 1 (class-major, then component, then setting, in the orders of
+ * UNIT_BILLING_CLASSES, UNIT_COMPONENTS and UNIT_SETTINGS) from SQL expressions of its billing
+ * class, component and setting; NULL for a billing class outside UNIT_BILLING_CLASSES.
+ */
+export function unitIndexSql(billingClass: string, component: string, setting: string): string {
+  const index = (x: string, values: readonly string[]): string => `(CASE ${x} ${values.map((v, k) => `WHEN '${v}' THEN ${k}`).join(' ')} END)`;
+  return `${index(billingClass, UNIT_BILLING_CLASSES)} * ${UNIT_COMPONENTS.length * UNIT_SETTINGS.length}
+    + ${index(component, UNIT_COMPONENTS)} * ${UNIT_SETTINGS.length} + ${index(setting, UNIT_SETTINGS)}`;
+}
 
 const list = (xs: readonly string[]): string => xs.map((x) => `'${x}'`).join(', ');
 

@@ -30,7 +30,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import { benchmarkKindSql } from '../../contract/unit-sql';
+import { benchmarkKindSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../contract/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
@@ -42,21 +42,12 @@ import { hasTable, prepareMembers } from './provider-membership';
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
 
-/** Components of a unit, in unit order (contract/medicare.ts Component). */
-const COMPONENTS = ['global', '26', 'TC'] as const;
-/** Settings of a unit, in unit order (contract/medicare.ts UnitSetting). */
-const SETTINGS = ['non-facility', 'facility'] as const;
-/** Units per billing code: billing class x component x setting; a series key is `ps_series * UNITS + unit`. */
-const UNITS = UNIT_BILLING_CLASSES.length * COMPONENTS.length * SETTINGS.length;
-
-/** SQL of a bucket price's unit index (0 .. UNITS - 1) from its `billing_class`, `component` and `unit_setting`. */
-const UNIT_SQL = `(CASE billing_class ${UNIT_BILLING_CLASSES.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END) * ${COMPONENTS.length * SETTINGS.length}
-  + (CASE component ${COMPONENTS.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END) * ${SETTINGS.length}
-  + (CASE unit_setting ${SETTINGS.map((c, k) => `WHEN '${c}' THEN ${k}`).join(' ')} END)`;
+/** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
+const UNITS = UNIT_COUNT;
 
 /** SQL VALUES of the units: (unit, billing_class, component, setting). */
-const UNITS_VALUES = UNIT_BILLING_CLASSES.flatMap((b, i) => COMPONENTS.flatMap((c, j) => SETTINGS.map((t, k) =>
-  `(${(i * COMPONENTS.length + j) * SETTINGS.length + k}, '${b}', '${c}', '${t}')`))).join(', ');
+const UNITS_VALUES = UNIT_BILLING_CLASSES.flatMap((b, i) => UNIT_COMPONENTS.flatMap((c, j) => UNIT_SETTINGS.map((t, k) =>
+  `(${(i * UNIT_COMPONENTS.length + j) * UNIT_SETTINGS.length + k}, '${b}', '${c}', '${t}')`))).join(', ');
 
 /** The helper tables readMembership turns into series-medians.ts Membership, dropped once read. */
 const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members'] as const;
@@ -158,7 +149,7 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * others, whose decoding (the free text of `additional_information` on some files) it would not use.
  */
 export const MEDIANS_COLUMNS: readonly string[] = ['ps_series', 'source_id', 'negotiated_rate', 'provider_group_ids', ...VID_COLUMNS,
-  'validation', 'component', 'unit_setting'];
+  'validation', 'stats_unit'];
 
 /**
  * SQL of a bucket price's `vid`: its (billing_class, negotiated_type, service_codes, modifiers) as
@@ -203,11 +194,11 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
   const sql = `${prices}
     SELECT CAST(b.sid AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(2 * b.vid + b.cls AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
            CAST(b.negotiated_rate AS DOUBLE) AS v
-    FROM (SELECT ps_series * ${UNITS} + ${UNIT_SQL} AS sid, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
+    FROM (SELECT ps_series * ${UNITS} + stats_unit AS sid, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
           FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid, CAST(validation IS NOT NULL AS UTINYINT) AS cls
                 FROM bucket_prices
                 WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0
-                  AND billing_class IN (${sqlList(UNIT_BILLING_CLASSES)}))) b
+                  AND stats_unit IS NOT NULL)) b
     JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
     WHERE g.kept
     ORDER BY sid, v, gid, vid`;

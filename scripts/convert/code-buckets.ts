@@ -219,7 +219,7 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
   // with the shape's comparison unit and benchmark kind (validation.ts shape_units), which a price's benchmark and checks join on
   await con.run(`CREATE ${kind} bucket_shapes AS
     SELECT s.shape, ${PRICE_SHAPE_COLUMNS.map((c) => (isEnum(c) ? `v_${c}.value AS ${c}` : `s.${c}`)).join(', ')},
-           u.unit_class, u.unit_kind, u.component, u.unit_setting, u.bench_unit, u.outlier_unit
+           u.unit_class, u.unit_kind, u.component, u.unit_setting, u.bench_unit, u.outlier_unit, u.stats_unit
     FROM raw_shapes s JOIN shape_units u ON u.shape = s.shape
     ${PRICE_SHAPE_COLUMNS.filter(isEnum).map((c) => `LEFT JOIN ${enumValues(c)} v_${c} ON v_${c}.code = s.${c}`).join(' ')}`);
   // the table a value column's codes are in: bucket_shapes for a shape's, the price rows for the others

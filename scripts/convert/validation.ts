@@ -1,17 +1,19 @@
 /**
  * The Medicare benchmark and the validation of every dollar rate of a service (metrics.md,
- * Medicare benchmark and Validation), as working tables the buckets' prices join
+ * Medicare benchmark and Validation), as working tables the buckets' prices read
  * (code-buckets.ts bucketPricesPlan adds `medicare_rate` and `validation` to them):
  * - `medicare_benchmarks`: the national amount of every comparison unit of the dataset's codes that
  *   has one (scripts/medicare/benchmark.ts), also a table of the dataset;
  * - `shape_units`: per price shape, its benchmark kind (NULL when the shape is not a dollar type of
- *   a known billing class), component and setting (contract/unit-sql.ts);
+ *   a known billing class), component, setting and unit index (contract/unit-sql.ts);
  * - `source_checks`: per source, its distinct benchmarked prices, their median ratio to Medicare and
  *   whether its numbers are not dollars (check 1), and its median % of Medicare over the valid ones;
  * - `outlier_medians`: per (snapshot, billing code, billing class, component), the median of the
  *   rate rows without benchmark of sources that pass check 1, when from at least 10 providers (check 4),
- *   keyed for the buckets' join by `outlier_key` = the (snapshot, code)'s `oc` in `outlier_codes`
- *   (per ps_series) x 9 + the shape's `outlier_unit` (class x component);
+ *   keyed by `outlier_key` = the (snapshot, code)'s `oc` in `outlier_codes` (per ps_series) x 9 +
+ *   the outlier unit (class x component);
+ * - `code_bench_amounts`, `series_outlier_medians`: the same amounts as one list per code and per
+ *   series, which each item carries (ITEM_LISTS_SQL);
  * - `opps_paid`: the codes the OPPS Addendum B pays (a payment rate above 0), which take
  *   institutional claims (build-tables.ts finishClaims);
  * - `validation_settings`: the settings, one row.
@@ -20,7 +22,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ValidationSettings } from '../../contract/dataset';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/unit-sql';
+import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../contract/unit-sql';
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
@@ -49,14 +51,13 @@ const OUTLIER_UNIT_SQL = `(CASE unit_class WHEN 'professional' THEN 0 WHEN 'inst
   + (CASE component WHEN 'global' THEN 0 WHEN '26' THEN 1 ELSE 2 END)`;
 
 /**
- * The dollar prices of services with their benchmark key, over every bucket: `p` the price row,
- * `i` its item's `code_id` (`item_codes`: NULL for a code without benchmark), `u` its shape's unit
- * (`shape_units`), `mb` its benchmark when it has one, joined on one integer key.
+ * The dollar prices of services, over every bucket: `p` the price row, `i` its item's `code_id`
+ * and `bench_amounts` (`item_codes`: NULL for a code without benchmark), `u` its shape's unit
+ * (`shape_units`); its benchmark is `i.bench_amounts[u.bench_unit + 1]`.
  */
 const SERVICE_PRICES = `raw_price_rows p
   JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id
   JOIN shape_units u ON u.shape = p.shape
-  LEFT JOIN bench_rates mb ON mb.bench_key = i.code_id * ${BENCH_UNITS} + u.bench_unit
   WHERE u.unit_kind IS NOT NULL AND p.negotiated_rate > 0`;
 
 /**
@@ -79,22 +80,25 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
            ${componentSql(v.value('modifiers'))} AS component, ${unitSettingSql(cls, v.value('service_codes'))} AS unit_setting
     FROM raw_shapes s ${v.joins};
     CREATE OR REPLACE TABLE shape_units AS SELECT *, ${benchUnitSql('unit_kind', 'component', 'unit_setting')} AS bench_unit,
-      ${OUTLIER_UNIT_SQL} AS outlier_unit FROM shape_units;
+      ${OUTLIER_UNIT_SQL} AS outlier_unit, ${unitIndexSql('unit_class', 'component', 'unit_setting')} AS stats_unit FROM shape_units;
     CREATE OR REPLACE TABLE benchmark_codes AS
     SELECT billing_code, CAST(row_number() OVER (ORDER BY billing_code) AS INTEGER) AS code_id FROM (SELECT DISTINCT billing_code FROM medicare_benchmarks);
     CREATE OR REPLACE TABLE bench_rates AS
     SELECT c.code_id * ${BENCH_UNITS} + ${benchUnitSql('b.billing_class', 'b.component', 'b.setting')} AS bench_key, b.medicare_rate
     FROM medicare_benchmarks b JOIN benchmark_codes c USING (billing_code);
+    ${ITEM_LISTS_SQL.bench};
     CREATE OR REPLACE TEMP TABLE item_codes AS
-    SELECT i.source_id, i.item_id, i.ps_series, c.code_id FROM rate_items i LEFT JOIN benchmark_codes c USING (billing_code)
+    SELECT i.source_id, i.item_id, i.ps_series, c.code_id, a.amounts AS bench_amounts
+    FROM rate_items i LEFT JOIN benchmark_codes c USING (billing_code) LEFT JOIN code_bench_amounts a USING (billing_code)
     WHERE i.ps_series IS NOT NULL;
     CREATE OR REPLACE TABLE source_checks AS
     WITH prices AS (
-      SELECT DISTINCT p.source_id, i.code_id * ${BENCH_UNITS} + u.bench_unit AS bench_key, p.negotiated_rate
+      SELECT DISTINCT p.source_id, i.code_id * ${BENCH_UNITS} + u.bench_unit AS bench_key, p.negotiated_rate,
+             i.bench_amounts[u.bench_unit + 1] AS medicare_rate
       FROM raw_price_rows p JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id AND i.code_id IS NOT NULL
       JOIN shape_units u ON u.shape = p.shape AND u.bench_unit IS NOT NULL
       WHERE p.negotiated_rate > 0),
-    ratios AS (SELECT p.source_id, p.negotiated_rate / mb.medicare_rate AS ratio FROM prices p JOIN bench_rates mb USING (bench_key))
+    ratios AS (SELECT source_id, negotiated_rate / medicare_rate AS ratio FROM prices WHERE medicare_rate IS NOT NULL)
     SELECT source_id, count(*) AS prices, median(ratio) AS median_ratio,
            count(*) >= ${SOURCE_MIN_PRICES} AND median(ratio) < ${settings.source_min_ratio} AS not_dollars,
            CASE WHEN NOT not_dollars THEN 100 * median(ratio) FILTER (WHERE ratio >= ${settings.min_ratio} AND ratio <= ${settings.max_ratio}) END
@@ -103,6 +107,7 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
   await prepareMembers(con);
   await createOutlierMedians(con);
+  await con.run(ITEM_LISTS_SQL.outliers);
 }
 
 /**
@@ -145,7 +150,7 @@ async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
     DROP TABLE ob_group_keys;
     CREATE OR REPLACE TEMP TABLE ob_prices AS
     SELECT p.source_id, i.ps_series, p.shape, p.negotiated_rate, p.provider_group_ids
-    FROM ${SERVICE_PRICES} AND mb.medicare_rate IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars);
+    FROM ${SERVICE_PRICES} AND i.bench_amounts[u.bench_unit + 1] IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars);
     CREATE OR REPLACE TEMP TABLE ob_rows AS
     SELECT DISTINCT x.ps_series, c.oc, o.outlier_unit AS okey, o.rid, x.negotiated_rate, r.gid
     FROM (SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices) x
@@ -201,50 +206,74 @@ async function createBenchmarks(con: DuckDBConnection, medicare: MedicareTables)
 
 /**
  * The SQL of a bucket price's `validation` (metrics.md, Validation: the first check it fails, NULL
- * when valid or not a dollar rate of a service), over checkedColumns' aliases and joins (`mb` the
- * benchmark, `vo` the outlier median when `outliers`); `settings` inlined as constants.
+ * when valid or not a dollar rate of a service), over checkedColumns' aliases (BENCHMARK, and
+ * OUTLIER_MEDIAN when `outliers`); `settings` inlined as constants.
  */
 function validationSql(settings: ValidationSettings, outliers: boolean): string {
   const rate = 'p.negotiated_rate';
-  const outlier = outliers ? `WHEN vo.median_rate IS NOT NULL AND (${rate} / vo.median_rate > ${settings.outlier_factor}
-      OR vo.median_rate / ${rate} > ${settings.outlier_factor}) THEN 'outlier'` : '';
+  const outlier = outliers ? `WHEN ${OUTLIER_MEDIAN} IS NOT NULL AND (${rate} / ${OUTLIER_MEDIAN} > ${settings.outlier_factor}
+      OR ${OUTLIER_MEDIAN} / ${rate} > ${settings.outlier_factor}) THEN 'outlier'` : '';
   return `CASE WHEN i.ps_series IS NULL OR s.unit_kind IS NULL OR NOT (${rate} > 0) THEN NULL
     WHEN i.not_dollars THEN 'source_not_dollars'
-    WHEN mb.medicare_rate IS NOT NULL THEN
-      CASE WHEN ${rate} / mb.medicare_rate < ${settings.min_ratio} THEN 'below_benchmark'
-           WHEN ${rate} / mb.medicare_rate > ${settings.max_ratio} THEN 'above_benchmark' END
+    WHEN ${BENCHMARK} IS NOT NULL THEN
+      CASE WHEN ${rate} / ${BENCHMARK} < ${settings.min_ratio} THEN 'below_benchmark'
+           WHEN ${rate} / ${BENCHMARK} > ${settings.max_ratio} THEN 'above_benchmark' END
     ${outlier}
     END`;
 }
 
+/** A bucket price's national Medicare amount (USD, NULL without one): its item's amount of its shape's benchmark unit. */
+const BENCHMARK = 'i.bench_amounts[s.bench_unit + 1]';
+
+/** A bucket price's outlier median (USD, NULL without one): its item's median of its shape's outlier unit. */
+const OUTLIER_MEDIAN = 'i.outlier_amounts[s.outlier_unit + 1]';
+
+/** SQL list of `n` values of `value`, element k where `key` % n = k (NULL where none): one row per group. */
+function unitList(n: number, value: string, key: string): string {
+  return `[${Array.from({ length: n }, (_, k) => `max(${value}) FILTER (WHERE ${key} % ${n} = ${k})`).join(', ')}]`;
+}
+
+/**
+ * `code_bench_amounts(billing_code, amounts)` and `series_outlier_medians(ps_series, medians)`:
+ * per code its BENCH_UNITS Medicare amounts, per series its OUTLIER_UNITS outlier medians (NULL
+ * where none), as lists that the items carry (item_codes, and bucket_items by ITEM_CHECK_COLUMNS),
+ * so that a price finds both by its shape's unit in a list, where two hash joins per price (in the
+ * part's copy and again in the medians' statement) cost the buckets ~4 CPU s on the benchmark file.
+ */
+const ITEM_LISTS_SQL = {
+  bench: `CREATE OR REPLACE TABLE code_bench_amounts AS
+    SELECT c.billing_code, ${unitList(BENCH_UNITS, 'b.medicare_rate', 'b.bench_key')} AS amounts
+    FROM bench_rates b JOIN benchmark_codes c ON c.code_id = b.bench_key // ${BENCH_UNITS} GROUP BY c.billing_code`,
+  outliers: `CREATE OR REPLACE TABLE series_outlier_medians AS
+    SELECT o.ps_series, ${unitList(OUTLIER_UNITS, 'm.median_rate', 'm.outlier_key')} AS medians
+    FROM outlier_codes o JOIN outlier_medians m ON m.outlier_key // ${OUTLIER_UNITS} = o.oc GROUP BY o.ps_series`,
+};
+
 /**
  * The columns of `rate_items` that bucketPricesPlan's `bucket_items` adds for the checks: the
- * item's `code_id` in `benchmark_codes` (NULL for a code without benchmark or not a service), its
- * (snapshot, code)'s `outlier_code` in `outlier_codes` and its source's `not_dollars` (check 1),
- * each found once per item instead of per price.
+ * item's Medicare amounts and outlier medians per unit (ITEM_LISTS_SQL; NULL for a code without
+ * benchmark or not a service, a series without outlier median) and its source's `not_dollars`
+ * (check 1), each found once per item instead of per price.
  */
-export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT c.code_id FROM benchmark_codes c WHERE c.billing_code = rate_items.billing_code) END AS code_id,
-  (SELECT o.oc FROM outlier_codes o WHERE o.ps_series = rate_items.ps_series) AS outlier_code,
+export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT a.amounts FROM code_bench_amounts a WHERE a.billing_code = rate_items.billing_code) END AS bench_amounts,
+  (SELECT m.medians FROM series_outlier_medians m WHERE m.ps_series = rate_items.ps_series) AS outlier_amounts,
   coalesce((SELECT k.not_dollars FROM source_checks k WHERE k.source_id = rate_items.source_id), false) AS not_dollars`;
 
 /**
  * The columns validation adds to a bucket's prices (code-buckets.ts bucketPricesPlan): `medicare_rate`,
- * `validation`, and the unit's `component` and `unit_setting` (build-price-stats.ts), over its
- * aliases (`p` price, `i` item with ITEM_CHECK_COLUMNS, `s` shape with the `shape_units` columns).
- * The benchmark is joined on one integer key (a join on the code and three texts cost the rates
- * part of a 174k-price bucket 2.2x its time); the outlier medians only when there are any.
+ * `validation`, and the index of the price's comparison unit, `stats_unit` (contract/unit-sql.ts
+ * unitIndexSql; NULL outside the unit classes), for build-price-stats.ts, over its
+ * aliases (`p` price, `i` item with ITEM_CHECK_COLUMNS, `s` shape with the `shape_units` columns),
+ * without a join: the amounts are in the item's lists; the outlier check only when there are any.
  * @throws when SQL fails.
  */
 export async function checkedColumns(con: DuckDBConnection): Promise<Array<{ name: string; sql: string; joins?: readonly string[] }>> {
   const settings = await readValidationSettings(con);
-  const benchmark = `LEFT JOIN bench_rates mb ON mb.bench_key = i.code_id * ${BENCH_UNITS} + s.bench_unit`;
   const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
-  const outlierJoin = `LEFT JOIN outlier_medians vo ON vo.outlier_key = i.outlier_code * ${OUTLIER_UNITS} + s.outlier_unit`;
   return [
-    { name: 'medicare_rate', sql: 'CASE WHEN p.negotiated_rate > 0 THEN mb.medicare_rate END', joins: [benchmark] },
-    { name: 'validation', sql: validationSql(settings, outliers), joins: outliers ? [benchmark, outlierJoin] : [benchmark] },
-    { name: 'component', sql: 's.component' },
-    { name: 'unit_setting', sql: 's.unit_setting' },
+    { name: 'medicare_rate', sql: `CASE WHEN p.negotiated_rate > 0 THEN ${BENCHMARK} END` },
+    { name: 'validation', sql: validationSql(settings, outliers) },
+    { name: 'stats_unit', sql: 's.stats_unit' },
   ];
 }
 
