@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetManifest } from '../contract/dataset';
+import { rateRowsSql, type DatasetManifest } from '../contract/dataset';
 import { generateSample } from '../scripts/sample/index';
 import { convertCatalog } from '../scripts/convert/index';
 import { createDataService } from '../workers/data-service';
@@ -76,12 +76,12 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     ['GET', '/api/insurers-for-service', { service_id: code }],
     ['GET', '/api/service-price-details', { service_id: code, provider_id: provider, insurer_id: manifest.reference_insurer }],
   ];
-  // Native DuckDB over the same Parquet, every table loaded (rates whole).
+  // Native DuckDB over the same Parquet, every table loaded (rates whole, as the worker's rate rows: rateRowsSql).
   const inst = await DuckDBInstance.create(':memory:', { threads: '2' });
   const con = await inst.connect();
   for (const [t, e] of Object.entries(manifest.tables)) {
-    const files = e.files.map((f) => `'${path.join(dir, f).replace(/'/g, "''")}'`).join(', ');
-    await con.run(`CREATE TABLE ${t} AS SELECT * FROM read_parquet([${files}])`);
+    const files = `read_parquet([${e.files.map((f) => `'${path.join(dir, f).replace(/'/g, "''")}'`).join(', ')}])`;
+    await con.run(`CREATE TABLE ${t} AS ${t === 'rates' ? rateRowsSql(files) : `SELECT * FROM ${files}`}`);
   }
   for (const statement of DERIVED_TABLES_SQL) await con.run(statement.text);
   console.log(`  ${'endpoint'.padEnd(70)} ${'cold'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'native p50'.padStart(11)} ${'WASM/native'.padStart(11)}`);
