@@ -3,6 +3,7 @@
  * directory and boots the data service on it with the Node platform (DuckDB-WASM's Node build,
  * parquet-wasm's Node build), so the SQL that ships is the SQL under test.
  */
+import { afterAll, beforeAll, expect } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,4 +79,30 @@ export async function bootFixture(options: FixtureOptions = {}): Promise<BootedF
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The fixture booted twice for a test file, by its beforeAll/afterAll: `strict` with the default
+ * settings (min_providers 2) and `loose` with `validation.min_providers: 1`; read the fields inside
+ * tests (they are set once the hooks ran).
+ */
+export function bootStrictAndLoose(): { strict: BootedFixture; loose: BootedFixture } {
+  const booted = {} as { strict: BootedFixture; loose: BootedFixture };
+  beforeAll(async () => {
+    [booted.strict, booted.loose] = await Promise.all([bootFixture(), bootFixture({ validation: { min_providers: 1 } })]);
+    expect(booted.strict.state.status).toBe('ready');
+    expect(booted.loose.state.status).toBe('ready');
+  });
+  afterAll(async () => {
+    await booted.strict?.dispose();
+    await booted.loose?.dispose();
+  });
+  return booted;
+}
+
+/** GET `path` with `query` from `fx`, expecting 200; the body. */
+export async function okBody<T>(fx: BootedFixture, path: string, query: Record<string, string> = {}): Promise<T> {
+  const res = await fx.get(path, query);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as T;
 }

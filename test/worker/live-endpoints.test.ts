@@ -7,7 +7,7 @@
  * (94110) 01112-05 San Francisco, GPCI work 1.088, PE 1.419, MP 0.445; C (10001) and D (10002)
  * 13202-01 Manhattan, 1.065, 1.166, 1.656. `loose` is the catalog with `validation.min_providers: 1`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   ApiErrorBody,
   DatasetInfo,
@@ -20,30 +20,19 @@ import type {
   ServicePricingResult,
   TrendPoint,
 } from '../../contract/api';
-import { bootFixture, type BootedFixture } from './fixture-dataset';
+import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
-let f: BootedFixture;
-let loose: BootedFixture;
+const fx = bootStrictAndLoose();
 
-beforeAll(async () => {
-  [f, loose] = await Promise.all([bootFixture(), bootFixture({ validation: { min_providers: 1 } })]);
-});
-afterAll(async () => {
-  await f?.dispose();
-  await loose?.dispose();
-});
-
-async function ok<T>(path: string, query: Record<string, string> = {}, fx: BootedFixture = f): Promise<T> {
-  const res = await fx.get(path, query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as T;
+function ok<T>(path: string, query: Record<string, string> = {}, at: BootedFixture = fx.strict): Promise<T> {
+  return okBody<T>(at, path, query);
 }
 
 describe('dashboard endpoints', () => {
   it('regional-comparison: Average Overpayment per state with that state\'s claims, thin units left out', async () => {
     // min_providers 2: in CA and NY every unit with a variance has a price on one provider: no state.
     expect(await ok<RegionalComparison[]>('/api/regional-comparison')).toEqual([]);
-    const r = await ok<RegionalComparison[]>('/api/regional-comparison', {}, loose);
+    const r = await ok<RegionalComparison[]>('/api/regional-comparison', {}, fx.loose);
     // CA: 99213 110 vs 90 = 22.22 % (claims 60), 70450 500 vs 425 = 17.65 % (10): (2000/90*60 + 7500/425*10) / 70.
     // NY: 99213 professional C 140 vs (110 + 130) / 2 = 120: 16.67 % (40), 70450 700 vs 560 = 25 % (0 claims in NY):
     // 2000/120 (the both unit, D 90, has no competitor).
@@ -71,7 +60,7 @@ describe('dashboard endpoints', () => {
     expect(strict.map((p) => p.month)).toEqual(['2025-02']);
     // 2025-02: the Average Overpayment of service-pricing's summary (99213 and 70450; G0008 is thin).
     expect(strict[0]!.value).toBeCloseTo(((500 / 115) * 100 + (7500 / 525) * 10) / 110, 10);
-    const t = await ok<TrendPoint[]>('/api/overpayment-trend', {}, loose);
+    const t = await ok<TrendPoint[]>('/api/overpayment-trend', {}, fx.loose);
     expect(t.map((p) => p.month)).toEqual(['2025-01', '2025-02']);
     // 2025-01: 99213 95 vs 130 (claims 100), 70450 480 vs 600 = -20 % (10).
     expect(t[0]!.value).toBeCloseTo(((-3500 / 130) * 100 - 200) / 110, 10);
@@ -202,7 +191,7 @@ describe('errors and injection on the new parameters', () => {
     ['/api/service-pricing', { services: "99213,x'); DROP TABLE services; --" }, "invalid services: x'); DROP TABLE services; --"],
   ];
   it.each(cases)('%s %j -> 400', async (path, query, message) => {
-    const res = await f.get(path, query);
+    const res = await fx.strict.get(path, query);
     expect(res.status).toBe(400);
     expect(res.body as ApiErrorBody).toEqual({ message, error: { code: 'bad_request', message } });
   });

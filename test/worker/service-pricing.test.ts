@@ -31,27 +31,14 @@
  *   99283 professional: alpha 200 [1]                              -> thin (competitors on 1 provider)
  * min_providers is 2 (the default); `loose` is the same catalog with `validation.min_providers: 1`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
-import { bootFixture, type BootedFixture } from './fixture-dataset';
+import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
-let f: BootedFixture;
-let loose: BootedFixture;
+const fx = bootStrictAndLoose();
 
-beforeAll(async () => {
-  [f, loose] = await Promise.all([bootFixture(), bootFixture({ validation: { min_providers: 1 } })]);
-  expect(f.state.status).toBe('ready');
-  expect(loose.state.status).toBe('ready');
-});
-afterAll(async () => {
-  await f?.dispose();
-  await loose?.dispose();
-});
-
-async function pricing(query: Record<string, string> = {}, fx: BootedFixture = f): Promise<ServicePricingResult> {
-  const res = await fx.get('/api/service-pricing', query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as ServicePricingResult;
+function pricing(query: Record<string, string> = {}, at: BootedFixture = fx.strict): Promise<ServicePricingResult> {
+  return okBody<ServicePricingResult>(at, '/api/service-pricing', query);
 }
 
 /** A record's unit: the code, and `both` for the 99213 both unit (every other unit is its code's only one). */
@@ -237,7 +224,7 @@ describe('filters', () => {
     expect(byUnit(r, '99213').thin_reason).toBe('competitor prices rest on 1 provider together');
     expect(r.summary).toEqual({ total_potential_savings: 0, avg_overpayment: null, services_total: 0, services_overpaying: 0, comparing_against: 1 });
     // With min_providers 1 nothing is thin: G0008 15 x 20 = 300.
-    const l = await pricing({ competitors: 'beta' }, loose);
+    const l = await pricing({ competitors: 'beta' }, fx.loose);
     expect(l.summary).toMatchObject({ total_potential_savings: 300, services_total: 3, services_overpaying: 1, comparing_against: 1 });
   });
 
@@ -253,7 +240,7 @@ describe('filters', () => {
     const vac = await pricing({ category: 'Vaccines' });
     expect(units(vac)).toEqual(['G0008']);
     expect(vac.summary).toMatchObject({ services_total: 0, services_overpaying: 0, total_potential_savings: 0 });
-    expect((await pricing({ category: 'Vaccines' }, loose)).summary).toMatchObject({ services_total: 1, services_overpaying: 1, total_potential_savings: 200 });
+    expect((await pricing({ category: 'Vaccines' }, fx.loose)).summary).toMatchObject({ services_total: 1, services_overpaying: 1, total_potential_savings: 200 });
     expect((await pricing({ category: 'Cardiac' })).total).toBe(0);
   });
 
@@ -285,13 +272,13 @@ describe('filters', () => {
     // Every unit with a variance rests on one provider somewhere: no card figure.
     expect(ca.summary).toMatchObject({ avg_overpayment: null, services_total: 0, total_potential_savings: 0 });
     // With min_providers 1: (2000/90 x 60 + 7500/425 x 10) / 70 = 21.57
-    const l = await pricing({ state: 'CA' }, loose);
+    const l = await pricing({ state: 'CA' }, fx.loose);
     expect(l.summary.avg_overpayment).toBeCloseTo(((2000 / 90) * 60 + (7500 / 425) * 10) / 70, 10);
     expect(l.summary.total_potential_savings).toBe(1950);
   });
 
   it('weighs by a state\'s own claims even where they are zero', async () => {
-    const ny = await pricing({ state: 'NY' }, loose);
+    const ny = await pricing({ state: 'NY' }, fx.loose);
     // 99213: ref C 140; alpha C 110; beta D 130 -> market 120, +20, 16.7 %, claims 40 (the both unit: D 90, no competitor).
     // 70450: ref 700; alpha 520; beta 600 -> market 560, +140, 25 %, but NY has no 70450 claims: savings 0.
     expect(byUnit(ny, '99213')).toMatchObject({ reference_price: 140, market_average: 120, claims_volume: 40 });
@@ -300,7 +287,7 @@ describe('filters', () => {
     // Weighted: (2000/120 x 40 + 25 x 0) / 40 = 16.67.
     expect(ny.summary.avg_overpayment).toBeCloseTo(2000 / 120, 10);
     // Radiology alone in NY: every weight is 0, so the plain mean: 25.
-    expect((await pricing({ state: 'NY', category: 'Radiology' }, loose)).summary.avg_overpayment).toBe(25);
+    expect((await pricing({ state: 'NY', category: 'Radiology' }, fx.loose)).summary.avg_overpayment).toBe(25);
   });
 
   it('answers an empty list for a state without rates', async () => {
@@ -311,7 +298,7 @@ describe('filters', () => {
 
   it('uses each insurer\'s latest snapshot at or before the month asked', async () => {
     // M = 2025-01: ref 2025-01, beta 2025-01, alpha has none (absent).
-    const jan = await pricing({ snapshot: '2025-01' }, loose);
+    const jan = await pricing({ snapshot: '2025-01' }, fx.loose);
     expect(jan.snapshot).toBe('2025-01');
     expect(jan.competitors).toEqual(['alpha', 'beta']);
     // 99213: 95 vs 130 -> -35; 70450: 480 vs 600 -> -120; G0008: beta 10 only.

@@ -26,7 +26,7 @@
  * Claims (no class column): 99213 CA 60, NY 40 (ALL 100) to its professional unit; 70450 CA 10 to
  * its institutional unit. min_providers 2 (`loose`: the same catalog with 1).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   Alert,
   ApiErrorBody,
@@ -37,7 +37,7 @@ import type {
   ServicePricingResult,
   TrendPoint,
 } from '../../contract/api';
-import { bootFixture, type BootedFixture } from './fixture-dataset';
+import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
 const A = '1111111112';
 const B = '2222222228';
@@ -45,26 +45,13 @@ const C = '3333333334';
 const D = '4444444440';
 const T = 'TIN:123456789';
 
-let f: BootedFixture;
-let loose: BootedFixture;
+const fx = bootStrictAndLoose();
 
-beforeAll(async () => {
-  [f, loose] = await Promise.all([bootFixture(), bootFixture({ validation: { min_providers: 1 } })]);
-  expect(f.state.status).toBe('ready');
-  expect(loose.state.status).toBe('ready');
-});
-afterAll(async () => {
-  await f?.dispose();
-  await loose?.dispose();
-});
-
-async function ok<T>(path: string, query: Record<string, string> = {}, fx: BootedFixture = f): Promise<T> {
-  const res = await fx.get(path, query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as T;
+function ok<T>(path: string, query: Record<string, string> = {}, at: BootedFixture = fx.strict): Promise<T> {
+  return okBody<T>(at, path, query);
 }
 
-const pricing = (query: Record<string, string> = {}, fx: BootedFixture = f) => ok<ServicePricingResult>('/api/service-pricing', query, fx);
+const pricing = (query: Record<string, string> = {}, at: BootedFixture = fx.strict) => ok<ServicePricingResult>('/api/service-pricing', query, at);
 const unit = (x: LiveServicePricingRecord): string => `${x.service_code} ${x.billing_class}`;
 const byUnit = (r: ServicePricingResult, name: string): LiveServicePricingRecord => {
   const x = r.records.find((rec) => unit(rec) === name);
@@ -126,13 +113,13 @@ describe('service-pricing with shared_providers', () => {
   });
 
   it('matches within the chosen state', async () => {
-    const r = await pricing({ state: 'CA', shared_providers: 'true' }, loose);
+    const r = await pricing({ state: 'CA', shared_providers: 'true' }, fx.loose);
     // CA: 99213 ref A 100 (not B 120), alpha A 90; 70450 ref A 500, alpha A 400 (not B 450).
     expect(r.records.map((x) => [unit(x), x.reference_price, x.market_average, x.reference_providers])).toEqual([
       ['70450 institutional', 500, 400, 1],
       ['99213 professional', 100, 90, 1],
     ]);
-    const market = await pricing({ state: 'CA' }, loose);
+    const market = await pricing({ state: 'CA' }, fx.loose);
     expect(byUnit(market, '99213 professional')).toMatchObject({ reference_price: 110, market_average: 90 });
     expect(byUnit(market, '70450 institutional')).toMatchObject({ reference_price: 500, market_average: 425 });
   });
@@ -178,14 +165,14 @@ describe('dashboard endpoints with shared_providers', () => {
   it('regional-comparison: per state, over that state\'s shared prices', async () => {
     // min_providers 2: every shared price in CA and NY rests on one provider.
     expect(await ok<RegionalComparison[]>('/api/regional-comparison', { shared_providers: '1' })).toEqual([]);
-    const r = await ok<RegionalComparison[]>('/api/regional-comparison', { shared_providers: '1' }, loose);
+    const r = await ok<RegionalComparison[]>('/api/regional-comparison', { shared_providers: '1' }, fx.loose);
     // CA: 99213 A 100 vs 90 = 11.11 % (claims 60), 70450 A 500 vs 400 = 25 % (10).
     // NY: 99213 C 140 vs 110 = 27.27 % (40), 70450 C 700 vs (520 + 600) / 2 = 560: 25 % (0 claims in NY).
     expect(r.map((x) => [x.region, x.services, x.claims_count])).toEqual([['CA', 2, 70], ['NY', 2, 40]]);
     expect(r[0]!.anthem_avg_overpayment).toBeCloseTo(((1000 / 90) * 60 + 25 * 10) / 70, 10);
     expect(r[1]!.anthem_avg_overpayment).toBeCloseTo(3000 / 110, 10);
     // The whole market: CA (2000/90 x 60 + 7500/425 x 10) / 70, NY 2000/120.
-    const market = await ok<RegionalComparison[]>('/api/regional-comparison', {}, loose);
+    const market = await ok<RegionalComparison[]>('/api/regional-comparison', {}, fx.loose);
     expect(market[0]!.anthem_avg_overpayment).toBeCloseTo(((2000 / 90) * 60 + (7500 / 425) * 10) / 70, 10);
     expect(market[1]!.anthem_avg_overpayment).toBeCloseTo(2000 / 120, 10);
   });
@@ -196,10 +183,10 @@ describe('dashboard endpoints with shared_providers', () => {
     expect(strict[0]!.value).toBeCloseTo((20 * 100 + ((100 * 70) / 530) * 10) / 110, 10);
     // 2025-01 has no shared price at all, even with min_providers 1 (the market has one then);
     // 2025-02 has no G0008 at shared providers (the market's 1000/15 % with 20 claims).
-    const t = await ok<TrendPoint[]>('/api/overpayment-trend', { shared_providers: '1' }, loose);
+    const t = await ok<TrendPoint[]>('/api/overpayment-trend', { shared_providers: '1' }, fx.loose);
     expect(t.map((p) => p.month)).toEqual(['2025-02']);
     expect(t[0]!.value).toBeCloseTo((20 * 100 + ((100 * 70) / 530) * 10) / 110, 10);
-    const market = await ok<TrendPoint[]>('/api/overpayment-trend', {}, loose);
+    const market = await ok<TrendPoint[]>('/api/overpayment-trend', {}, fx.loose);
     expect(market.map((p) => p.month)).toEqual(['2025-01', '2025-02']);
     expect(market[1]!.value).toBeCloseTo(((500 / 115) * 100 + (7500 / 525) * 10 + (1000 / 15) * 20) / 130, 10);
   });
@@ -215,7 +202,7 @@ describe('dashboard endpoints with shared_providers', () => {
   });
 
   it('leaves the alerts as they are', async () => {
-    const res = await f.get('/api/alerts', { shared_providers: '1' });
+    const res = await fx.strict.get('/api/alerts', { shared_providers: '1' });
     expect(res.status).toBe(200);
     expect(res.body as Alert[]).toEqual(await ok<Alert[]>('/api/alerts'));
   });
@@ -255,7 +242,7 @@ describe('bad shared_providers values', () => {
   ];
   it.each(routes)('%s answers 400 invalid shared_providers', async (path, query) => {
     for (const value of ['maybe', 'yes', '2', "1' OR 1=1 --"]) {
-      const res = await f.get(path, { ...query, shared_providers: value });
+      const res = await fx.strict.get(path, { ...query, shared_providers: value });
       const message = `invalid shared_providers: ${value}`;
       expect(res.status).toBe(400);
       expect(res.body as ApiErrorBody).toEqual({ message, error: { code: 'bad_request', message } });
