@@ -18,6 +18,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
 import { describeRates, RATES_ROW_GROUP_SIZE, writeTable } from '../scripts/convert/write-parquet';
+import { sqlString } from '../scripts/convert/spool';
 
 const INSURERS = 10;
 const SNAPSHOTS = ['2025-01', '2025-02'];
@@ -90,7 +91,7 @@ export async function generateApiDataset(dir: string, rateRows: number): Promise
   const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `[split_part(provider_group_key, ':', 2)] AS provider_group_ids` : c));
   const copied = await con.runAndReadAll(`COPY (SELECT ${cols.join(', ')} FROM rates ORDER BY billing_code, snapshot, insurer_id, source_id,
       provider_group_key, negotiated_rate, billing_class, negotiated_type)
-    TO '${path.join(dir, 'rates', 'part-0.parquet').replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE})`);
+    TO ${sqlString(path.join(dir, 'rates', 'part-0.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE})`);
   const rates = await describeRates(con, dir, [Number(copied.getRows()[0]![0])]);
   const tables = { rates } as Record<TableName, ManifestTable>;
   for (const name of TABLE_NAMES) if (name !== 'rates') tables[name] = await writeTable(con, name, dir);

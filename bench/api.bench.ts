@@ -25,6 +25,7 @@ import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
 import { generateApiDataset } from './api-generate';
+import { sqlList } from '../scripts/convert/spool';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -80,7 +81,7 @@ async function benchDataset(label: string, dir: string): Promise<void> {
   const inst = await DuckDBInstance.create(':memory:', { threads: '2' });
   const con = await inst.connect();
   for (const [t, e] of Object.entries(manifest.tables)) {
-    const files = `read_parquet([${e.files.map((f) => `'${path.join(dir, f).replace(/'/g, "''")}'`).join(', ')}])`;
+    const files = `read_parquet([${sqlList(e.files.map((f) => path.join(dir, f)))}])`;
     await con.run(`CREATE TABLE ${t} AS ${t === 'rates' ? rateRowsSql(files) : `SELECT * FROM ${files}`}`);
   }
   for (const statement of DERIVED_TABLES_SQL) await con.run(statement.text);

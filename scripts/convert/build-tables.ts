@@ -11,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { ALL_STATES, MARKET_SCOPE } from '../../contract/dataset';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
-import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
+import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
 
@@ -229,7 +229,7 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
     const opt = (c: string): string => (cols.includes(c) ? `nullif(trim(${q(c)}), '')` : 'NULL::VARCHAR');
     overrides = `SELECT DISTINCT ON (billing_code) trim(billing_code) AS billing_code, nullif(trim(name), '') AS name,
                    ${opt('category')} AS category, ${opt('description')} AS description, ${opt('keywords')} AS keywords
-                 FROM read_csv('${inputs.services.replace(/'/g, "''")}', header = true, all_varchar = true)`;
+                 FROM read_csv(${sqlString(inputs.services)}, header = true, all_varchar = true)`;
   }
   await addDescriptors(con, inputs);
   // metrics.md, Names and categories: services input, else the CMS descriptor, else the most
@@ -297,7 +297,7 @@ async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<
   const byClass = cols.includes('billing_class');
   const src = `(SELECT trim(billing_code) AS billing_code, ${byState ? 'upper(trim(state))' : 'NULL'} AS state,
                  ${byClass ? 'lower(trim(billing_class))' : 'NULL::VARCHAR'} AS billing_class, CAST(claims_count AS DOUBLE) AS n
-               FROM read_csv('${file.replace(/'/g, "''")}', header = true, all_varchar = true))`;
+               FROM read_csv(${sqlString(file)}, header = true, all_varchar = true))`;
   if (byClass) {
     const bad = await con.runAndReadAll(`SELECT billing_class FROM ${src} WHERE billing_class IS NULL OR billing_class NOT IN ('professional', 'institutional') LIMIT 1`);
     if (bad.getRows().length > 0) {

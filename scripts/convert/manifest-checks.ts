@@ -11,7 +11,7 @@ import {
 } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
 import type { ProblemLog } from './problems';
-import type { Spool } from './spool';
+import { sqlList, type Spool } from './spool';
 import type { MedicareTables } from '../medicare/tables';
 
 /** No rate failed: every reason 0. */
@@ -30,7 +30,7 @@ export async function fillSourceValidation(con: DuckDBConnection, outDir: string
     s.median_medicare_pct = null;
   }
   if (rates.files.length > 0) {
-    const files = rates.files.map((f) => `'${path.join(outDir, f).replace(/'/g, "''")}'`).join(', ');
+    const files = sqlList(rates.files.map((f) => path.join(outDir, f)));
     const r = await con.runAndReadAll(`
       SELECT source_id, validation, sum(coalesce(len(provider_group_ids), 1)) AS n
       FROM read_parquet([${files}]) WHERE validation IS NOT NULL GROUP BY ALL`);

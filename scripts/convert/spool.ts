@@ -64,8 +64,11 @@ export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(${GROUP_ID_LIST_SQL}, [NULL:
  */
 export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(${GROUP_ID_LIST_SQL}), 1)`;
 
-/** SQL list of string literals (quotes doubled), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
-export const sqlList = (xs: readonly string[]): string => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+/** A SQL string literal (quotes doubled), for a file path or a value in SQL text: "b'c" -> `'b''c'`. */
+export const sqlString = (x: string): string => `'${x.replace(/'/g, "''")}'`;
+
+/** SQL list of string literals (sqlString), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
+export const sqlList = (xs: readonly string[]): string => xs.map(sqlString).join(', ');
 
 /**
  * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory

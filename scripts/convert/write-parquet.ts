@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
-import { GROUP_ID_LIST_SQL } from './spool';
+import { GROUP_ID_LIST_SQL, sqlString } from './spool';
 import { BUCKET_PRICES_ORDER } from './code-buckets';
 
 /**
@@ -76,7 +76,7 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
 async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string): Promise<number> {
   const copied = await con.runAndReadAll(
     `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${ORDER[name]})
-     TO '${file.replace(/'/g, "''")}' (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${TABLE_ROW_GROUP_SIZE})`,
+     TO ${sqlString(file)} (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${TABLE_ROW_GROUP_SIZE})`,
   );
   return Number(copied.getRows()[0]![0]);
 }
@@ -164,7 +164,7 @@ export async function onOneThread(cons: readonly DuckDBConnection[], work: () =>
 export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, prices: string, k: number, outDir: string): Promise<number> {
   const copied = await con.runAndReadAll(`
     COPY (${prices} ${sql.select})
-    TO '${path.join(outDir, ratesPart(k)).replace(/'/g, "''")}'
+    TO ${sqlString(path.join(outDir, ratesPart(k)))}
     (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${RATES_ROW_GROUP_SIZE}, PRESERVE_ORDER false)`);
   return Number(copied.getRows()[0]![0]);
 }
