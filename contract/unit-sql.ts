@@ -7,6 +7,7 @@
  */
 import { UNIT_BILLING_CLASSES } from './dataset';
 import { FACILITY_PLACES_OF_SERVICE } from './medicare';
+import { DOLLAR_NEGOTIATED_TYPES } from './metrics';
 
 /** Components of a unit, in unit index order (contract/medicare.ts Component). */
 export const UNIT_COMPONENTS = ['global', '26', 'TC'] as const;
@@ -52,4 +53,14 @@ export function unitSettingSql(billingClass: string, serviceCodes: string): stri
  */
 export function benchmarkKindSql(billingClass: string): string {
   return `CASE ${billingClass} WHEN 'institutional' THEN 'institutional' WHEN 'professional' THEN 'professional' WHEN 'both' THEN 'professional' END`;
+}
+
+/**
+ * Whether a row is a dollar rate (metrics.md, Rows that count: `negotiated_type` negotiated, fee
+ * schedule or derived, in any case, and `negotiated_rate` > 0), from SQL expressions of the two
+ * columns; a BOOLEAN expression. `stored`: the type is already lower case (the converter's
+ * spool), so it is compared as it is.
+ */
+export function dollarRateSql(negotiatedType: string, negotiatedRate: string, stored = false): string {
+  return `${stored ? negotiatedType : `lower(${negotiatedType})`} IN (${list(DOLLAR_NEGOTIATED_TYPES)}) AND ${negotiatedRate} > 0`;
 }

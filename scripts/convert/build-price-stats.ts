@@ -30,10 +30,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import { benchmarkKindSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../contract/unit-sql';
+import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../contract/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
-import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { GROUP_ID_UNNEST_SQL, sqlList } from './spool';
+import { GROUP_ID_UNNEST_SQL } from './spool';
 import { SHARED_SELECTION, SeriesMedians } from './series-medians';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { column, forEachChunk, readMembership, readSeriesIndex, scalar, SeriesBuffer } from './price-stats-input';
@@ -197,7 +196,7 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     FROM (SELECT ps_series * ${UNITS} + stats_unit AS sid, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
           FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid, CAST(validation IS NOT NULL AS UTINYINT) AS cls
                 FROM bucket_prices
-                WHERE ps_series IS NOT NULL AND negotiated_type IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND negotiated_rate > 0
+                WHERE ps_series IS NOT NULL AND ${dollarRateSql('negotiated_type', 'negotiated_rate', true)}
                   AND stats_unit IS NOT NULL)) b
     JOIN resolved_groups g ON g.source_id = b.source_id AND g.provider_group_id = b.provider_group_id
     WHERE g.kept

@@ -17,8 +17,8 @@
  * caller (pricing-core.ts) defines both. The rows of the codes must be loaded (workers/db/rates.ts).
  */
 import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import { DOLLAR_NEGOTIATED_TYPES, SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { componentSql, unitSettingSql } from '../../contract/unit-sql';
+import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 
 /** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
@@ -32,7 +32,7 @@ const UNIT_SQL = new SqlFragment(
  * `negotiated`/`fee schedule`/`derived` (any case), rate > 0, passed validation, a unit class.
  */
 export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES})
-  AND lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0
+  AND ${new SqlFragment(dollarRateSql('r.negotiated_type', 'r.negotiated_rate'), [])}
   AND r.validation IS NULL AND r.billing_class IN (${UNIT_BILLING_CLASSES})`;
 
 /**

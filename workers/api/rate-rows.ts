@@ -21,8 +21,8 @@
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
-import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { sql, type SqlFragment } from '../db/sql';
+import { dollarRateSql } from '../../contract/unit-sql';
+import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
@@ -125,7 +125,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
         lower(r.negotiated_type) AS negotiated_type, r.billing_class, coalesce(r.service_codes, '') AS service_codes,
         coalesce(r.modifiers, '') AS modifiers, min(r.expiration_date) AS expiration_date,
         list(DISTINCT r.source_id ORDER BY r.source_id) AS source_ids,
-        (lower(r.negotiated_type) IN (${DOLLAR_NEGOTIATED_TYPES}) AND r.negotiated_rate > 0) AS dollar,
+        (${new SqlFragment(dollarRateSql('r.negotiated_type', 'r.negotiated_rate'), [])}) AS dollar,
         any_value(r.component) AS component, any_value(r.unit_setting) AS unit_setting,
         ${VALIDATION_RANK_SQL}, max(r.medicare_rate) AS medicare_rate
       FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r

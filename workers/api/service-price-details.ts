@@ -11,7 +11,8 @@
 import type { PriceDetail, PriceUnit } from '../../contract/api';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { sql } from '../db/sql';
+import { sql, SqlFragment } from '../db/sql';
+import { dollarRateSql } from '../../contract/unit-sql';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
@@ -64,7 +65,7 @@ export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
         GROUP BY r.insurer_id, r.snapshot, r.billing_code, g.provider_id, r.billing_class, lower(r.negotiated_type), r.negotiated_rate,
           coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
       ), valid AS (
-        SELECT * FROM x WHERE negotiated_type IN (${DOLLAR_NEGOTIATED_TYPES}) AND negotiated_rate > 0 AND validation_rank IS NULL
+        SELECT * FROM x WHERE ${new SqlFragment(dollarRateSql('negotiated_type', 'negotiated_rate', true), [])} AND validation_rank IS NULL
       ), med AS (
         SELECT insurer_id, billing_class, component, unit_setting, median(negotiated_rate) AS m
         FROM valid GROUP BY insurer_id, billing_class, component, unit_setting
