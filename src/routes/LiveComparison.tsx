@@ -68,16 +68,23 @@ export function LiveComparison(): ReactElement {
   const list = insurers.data ?? insurers.previous;
   const reference = list?.find((i) => i.isReference) ?? null;
   const competitors = useMemo(() => (list ?? []).filter((i) => !i.isReference), [list]);
-  const selected = useMemo(() => {
+  /** The selected competitor ids of a state's `competitors` (null: the default preselection). */
+  const selectionOf = useCallback((ids: readonly string[] | null): string[] => {
     if (!list) return [];
     const known = new Set(competitors.map((c) => c.id));
-    return state.competitors === null ? defaultCompetitors(list).filter((id) => known.has(id)) : state.competitors.filter((id) => known.has(id));
-  }, [list, competitors, state.competitors]);
+    return (ids === null ? defaultCompetitors(list) : ids).filter((id) => known.has(id));
+  }, [list, competitors]);
+  const selected = useMemo(() => selectionOf(state.competitors), [selectionOf, state.competitors]);
   const params = list ? pricingParams(state, selected) : null;
   const pricing = useApi('GET /api/service-pricing', params, String(retry));
   const noClass = billingClassOf(state) === null;
 
   const change = useCallback((c: Partial<LiveComparisonState>) => setState((s) => withChange(s, c)), [setState]);
+  // from the URL's selection at the click: two quick clicks both count
+  const toggleCompetitor = useCallback((id: string, on: boolean) => setState((s) => {
+    const current = selectionOf(s.competitors);
+    return withChange(s, { competitors: competitors.map((c) => c.id).filter((c) => (c === id ? on : current.includes(c))) });
+  }), [setState, selectionOf, competitors]);
   const services = serviceList.data ?? [];
   const serviceNames = new Map(services.map((s) => [s.id, s.name]));
   const add = (hit: LiveHit) => {
@@ -144,7 +151,7 @@ export function LiveComparison(): ReactElement {
 
       {!failed && list && (
         <div className="section panel" role="group" aria-label="Filters">
-          <LiveFilters state={state} competitors={competitors} selected={selected} onChange={change} />
+          <LiveFilters state={state} competitors={competitors} selected={selected} onChange={change} onToggleCompetitor={toggleCompetitor} />
         </div>
       )}
 

@@ -25,13 +25,16 @@ export interface LiveFiltersProps {
   /** The selected competitor ids (the URL's, else the default preselection). */
   selected: readonly string[];
   onChange(change: Partial<LiveComparisonState>): void;
+  /**
+   * Selects or deselects one competitor, against the selection in the URL when the change is made
+   * (not the one of the last render: a second quick click would undo the first).
+   */
+  onToggleCompetitor(id: string, on: boolean): void;
 }
 
-export function LiveFilters({ state, competitors, selected, onChange }: LiveFiltersProps): ReactElement {
+export function LiveFilters({ state, competitors, selected, onChange, onToggleCompetitor }: LiveFiltersProps): ReactElement {
   const sortId = useId();
   const typeId = useId();
-  const toggle = (id: string, on: boolean) =>
-    onChange({ competitors: competitors.map((c) => c.id).filter((c) => (c === id ? on : selected.includes(c))) });
   return (
     <div className="cmp-filters">
       <fieldset className="cmp-insurers">
@@ -39,7 +42,7 @@ export function LiveFilters({ state, competitors, selected, onChange }: LiveFilt
         <div className="cmp-insurers__list">
           {competitors.map((c) => (
             <label key={c.id} className="check">
-              <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} />
+              <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => onToggleCompetitor(c.id, e.target.checked)} />
               <span title={c.name}>{c.shortName}</span>
               <span className="check__meta">{`${formatPercent(c.marketShare)} share`}</span>
             </label>
