@@ -36,7 +36,6 @@ import { GROUP_ID_UNNEST_SQL } from './spool';
 import { SHARED_SELECTION, SeriesMedians } from './series-medians';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { column, forEachChunk, readMembership, readSeriesIndex, scalar, SeriesBuffer } from './price-stats-input';
-import { hasTable, prepareMembers } from './provider-membership';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
@@ -80,13 +79,12 @@ export interface PriceStatsBuilder {
 }
 
 /**
- * Creates the empty `price_stats` table, the provider membership tables and their compressed
- * copy the buckets share (series-medians.ts Membership).
+ * Creates the empty `price_stats` table and reads the provider membership tables, which
+ * validation.ts prepareValidation made (provider-membership.ts), into the compressed copy the
+ * buckets share (series-rows.ts Membership).
  * @throws when SQL fails.
  */
 export async function preparePriceStats(con: DuckDBConnection): Promise<PriceStatsBuilder> {
-  // validation.ts made them for the outlier medians; a test that builds price_stats alone has not
-  if (!(await hasTable(con, 'ps_weights'))) await prepareMembers(con);
   const series = await scalar(con, 'SELECT coalesce(max(ps_series), 0) + 1 FROM ps_series');
   if (series * UNITS >= 2 ** 31) throw new Error(`price_stats: ${series} series of (snapshot, insurer, billing code) are more than a 32-bit unit key holds`);
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,

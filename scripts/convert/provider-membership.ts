@@ -4,12 +4,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES } from '../../contract/dataset';
 
-/** Whether the current database has table `name`. @throws when SQL fails. */
-export async function hasTable(con: DuckDBConnection, name: string): Promise<boolean> {
-  const r = await con.runAndReadAll(`SELECT count(*) FROM duckdb_tables() WHERE table_name = $1 AND database_name = current_database()`, [name]);
-  return Number(r.getRows()[0]![0]) > 0;
-}
-
 /**
  * The provider membership of the resolved groups, as tables of integer keys that the outlier
  * medians (validation.ts) and price_stats (build-price-stats.ts, read into series-rows.ts

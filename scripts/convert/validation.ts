@@ -120,7 +120,7 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
  * one insurer's snapshot are expanded and made distinct (rows of two insurers are never identical,
  * so a provider both contract with needs no expansion). The count of distinct providers per key,
  * across insurers, takes the groups of the key once each. Who a group stands for comes from the
- * provider membership tables of build-price-stats.ts (prepareMembers: `ps_weights`, one count per
+ * provider membership tables that price_stats reads later (provider-membership.ts prepareMembers: `ps_weights`, one count per
  * group of its providers in no other group, and `ps_shared_members`, the others by integer `pid`).
  * The steps are tables of integer keys, each its own statement, so that DuckDB's memory limit holds
  * one step's hash table at a time (one statement of text keys ran out of it on the benchmark file).
