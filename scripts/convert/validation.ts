@@ -1,5 +1,5 @@
 /**
- * The Medicare benchmark and the validation of every dollar rate of a service (metrics.md,
+ * The Medicare benchmark and the validation of every dollar rate of a service (docs/methodology.md,
  * Medicare benchmark and Validation), as working tables the buckets' prices read
  * (code-buckets.ts bucketPricesPlan adds `medicare_rate` and `validation` to them):
  * - `medicare_benchmarks`: the national amount of every comparison unit of the dataset's codes that
@@ -20,7 +20,7 @@
  * Checks 2 and 3 need only the price and its benchmark: bucketPricesPlan writes them inline.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ValidationSettings } from '../../contract/dataset';
+import { VALIDATION_REASONS, type ValidationSettings } from '../../contract/dataset';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../contract/unit-sql';
 import type { MedicareTables } from '../medicare/tables';
@@ -28,10 +28,10 @@ import { appendRows } from './append-rows';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
 import { prepareMembers } from './provider-membership';
 
-/** Distinct benchmarked prices a source needs before check 1 judges it (metrics.md, Validation). */
+/** Distinct benchmarked prices a source needs before check 1 judges it (docs/methodology.md, Validation). */
 export const SOURCE_MIN_PRICES = 20;
 
-/** Distinct providers the rows of an outlier median must come from (metrics.md, Validation, check 4). */
+/** Distinct providers the rows of an outlier median must come from (docs/methodology.md, Validation, check 4). */
 export const OUTLIER_MIN_PROVIDERS = 10;
 
 /** Benchmark units per code: kind (professional, institutional) x component x setting. */
@@ -91,23 +91,70 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
     SELECT i.source_id, i.item_id, i.ps_series, c.code_id, a.amounts AS bench_amounts
     FROM rate_items i LEFT JOIN benchmark_codes c USING (billing_code) LEFT JOIN code_bench_amounts a USING (billing_code)
     WHERE i.ps_series IS NOT NULL;
-    CREATE OR REPLACE TABLE source_checks AS
-    WITH prices AS (
-      SELECT DISTINCT p.source_id, i.code_id * ${BENCH_UNITS} + u.bench_unit AS bench_key, p.negotiated_rate,
-             i.bench_amounts[u.bench_unit + 1] AS medicare_rate
-      FROM raw_price_rows p JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id AND i.code_id IS NOT NULL
-      JOIN shape_units u ON u.shape = p.shape AND u.bench_unit IS NOT NULL
-      WHERE p.negotiated_rate > 0),
-    ratios AS (SELECT source_id, negotiated_rate / medicare_rate AS ratio FROM prices WHERE medicare_rate IS NOT NULL)
-    SELECT source_id, count(*) AS prices, median(ratio) AS median_ratio,
-           count(*) >= ${SOURCE_MIN_PRICES} AND median(ratio) < ${settings.source_min_ratio} AS not_dollars,
-           CASE WHEN NOT not_dollars THEN 100 * median(ratio) FILTER (WHERE ratio >= ${settings.min_ratio} AND ratio <= ${settings.max_ratio}) END
-             AS median_medicare_pct
-    FROM ratios GROUP BY source_id;`;
+    ${sourceChecksSql(settings)}`;
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
   await prepareMembers(con);
   await createOutlierMedians(con);
   await con.run(ITEM_LISTS_SQL.outliers);
+}
+
+/** Bins per doubling of a ratio in sourceChecksSql's histogram. */
+const RATIO_BINS = 64;
+
+/**
+ * The statements of `source_checks` (check 1): per source, its distinct benchmarked prices
+ * (source, benchmark unit of its code, negotiated_rate) as ratios to their Medicare amount, then
+ * the exact medians of its ratios and of those within [min_ratio, max_ratio] by a histogram: the
+ * bin (RATIO_BINS per doubling) that holds each middle rank, then that rank among the bin's
+ * ratios. A median aggregate over millions of ratios per source costs several times more; the
+ * middle two are averaged as DuckDB's median does (lower + (upper - lower) / 2).
+ */
+function sourceChecksSql(settings: ValidationSettings): string {
+  const bin = `CAST(floor(log2(ratio) * ${RATIO_BINS}) AS INTEGER)`;
+  const valid = `(ratio >= ${settings.min_ratio} AND ratio <= ${settings.max_ratio})`;
+  return `
+    CREATE OR REPLACE TEMP TABLE sc_ratios AS
+    SELECT source_id, negotiated_rate / medicare_rate AS ratio FROM (
+      SELECT DISTINCT p.source_id, i.code_id * ${BENCH_UNITS} + u.bench_unit AS bench_key, p.negotiated_rate,
+             i.bench_amounts[u.bench_unit + 1] AS medicare_rate
+      FROM raw_price_rows p JOIN item_codes i ON i.source_id = p.source_id AND i.item_id = p.item_id AND i.code_id IS NOT NULL
+      JOIN shape_units u ON u.shape = p.shape AND u.bench_unit IS NOT NULL
+      WHERE p.negotiated_rate > 0 AND i.bench_amounts[u.bench_unit + 1] IS NOT NULL);
+    CREATE OR REPLACE TEMP TABLE sc_targets AS
+    WITH bins AS (
+      SELECT source_id, ${bin} AS bin, count(*) AS n, count(*) FILTER (WHERE ${valid}) AS nv FROM sc_ratios GROUP BY ALL),
+    cum AS (
+      SELECT *, sum(n) OVER w - n AS before, sum(nv) OVER w - nv AS before_v,
+             sum(n) OVER (PARTITION BY source_id) AS total, sum(nv) OVER (PARTITION BY source_id) AS total_v
+      FROM bins WINDOW w AS (PARTITION BY source_id ORDER BY bin ROWS UNBOUNDED PRECEDING)),
+    ranks AS (
+      SELECT source_id, total, unnest([false, false, true, true]) AS valid, unnest([0, 1, 0, 1]) AS half,
+             unnest([(total + 1) // 2, total // 2 + 1, (total_v + 1) // 2, total_v // 2 + 1]) AS rank
+      FROM (SELECT DISTINCT source_id, total, total_v FROM cum))
+    SELECT r.source_id, r.total, r.valid, r.half, c.bin, r.rank - CASE WHEN r.valid THEN c.before_v ELSE c.before END AS pos
+    FROM ranks r JOIN cum c ON c.source_id = r.source_id
+      AND r.rank > CASE WHEN r.valid THEN c.before_v ELSE c.before END
+      AND r.rank <= CASE WHEN r.valid THEN c.before_v + c.nv ELSE c.before + c.n END;
+    CREATE OR REPLACE TABLE source_checks AS
+    WITH near AS (
+      SELECT source_id, bin, ratio, ${valid} AS valid FROM (SELECT source_id, ${bin} AS bin, ratio FROM sc_ratios)
+      SEMI JOIN (SELECT DISTINCT source_id, bin FROM sc_targets) USING (source_id, bin)),
+    ranked AS (
+      SELECT source_id, bin, ratio, false AS valid, row_number() OVER (PARTITION BY source_id, bin ORDER BY ratio) AS pos FROM near
+      UNION ALL
+      SELECT source_id, bin, ratio, true, row_number() OVER (PARTITION BY source_id, bin ORDER BY ratio) FROM near WHERE valid),
+    middle AS (
+      SELECT t.source_id, t.total, t.valid, min(x.ratio) FILTER (WHERE t.half = 0) AS a, min(x.ratio) FILTER (WHERE t.half = 1) AS b
+      FROM sc_targets t JOIN ranked x USING (source_id, bin, valid, pos) GROUP BY ALL),
+    medians AS (
+      SELECT source_id, any_value(total) AS prices, min(a + (b - a) / 2) FILTER (WHERE NOT valid) AS median_ratio,
+             min(a + (b - a) / 2) FILTER (WHERE valid) AS median_valid
+      FROM middle GROUP BY source_id)
+    SELECT source_id, prices, median_ratio,
+           prices >= ${SOURCE_MIN_PRICES} AND median_ratio < ${settings.source_min_ratio} AS not_dollars,
+           CASE WHEN NOT not_dollars THEN 100 * median_valid END AS median_medicare_pct
+    FROM medians;
+    DROP TABLE sc_targets; DROP TABLE sc_ratios;`;
 }
 
 /**
@@ -119,11 +166,12 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
  * counted as many times as the group has such providers; only the providers of several groups of
  * one insurer's snapshot are expanded and made distinct (rows of two insurers are never identical,
  * so a provider both contract with needs no expansion). The count of distinct providers per key,
- * across insurers, takes the groups of the key once each. Who a group stands for comes from the
+ * across insurers, takes the groups of the key once each; the distinct count of its providers of
+ * several groups is made only for a key whose single providers are too few alone. Who a group stands for comes from the
  * provider membership tables that price_stats reads later (provider-membership.ts prepareMembers: `ps_weights`, one count per
  * group of its providers in no other group, and `ps_shared_members`, the others by integer `pid`).
  * The steps are tables of integer keys, each its own statement, so that DuckDB's memory limit holds
- * one step's hash table at a time (one statement of text keys ran out of it on the benchmark file).
+ * one step's hash table at a time (one statement of text keys runs out of it on the benchmark file).
  */
 async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
   // a row's identity besides its group and value, by text: a value may have another code in another parser thread's spool
@@ -159,12 +207,16 @@ async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
     JOIN resolved_groups r ON r.source_id = x.source_id AND r.provider_group_id = x.provider_group_id AND r.kept;
     DROP TABLE ob_prices;
     CREATE OR REPLACE TEMP TABLE ob_key_groups AS SELECT DISTINCT oc, okey, gid FROM ob_rows;
+    CREATE OR REPLACE TEMP TABLE ob_single_count AS
+    SELECT oc, okey, sum(n) AS single FROM ob_key_groups JOIN ps_weights USING (gid) WHERE st = 0 GROUP BY ALL;
     CREATE OR REPLACE TEMP TABLE ob_counted AS
-    SELECT oc, okey, sum(providers) AS providers FROM (
-      SELECT oc, okey, sum(n) AS providers FROM ob_key_groups JOIN ps_weights USING (gid) WHERE st = 0 GROUP BY ALL
-      UNION ALL
-      SELECT oc, okey, count(DISTINCT pid) FROM ob_key_groups JOIN ps_shared_members USING (gid) GROUP BY ALL)
-    GROUP BY ALL HAVING sum(providers) >= ${OUTLIER_MIN_PROVIDERS};
+    SELECT oc, okey FROM ob_single_count WHERE single >= ${OUTLIER_MIN_PROVIDERS}
+    UNION ALL
+    SELECT oc, okey FROM (
+      SELECT k.oc, k.okey, count(DISTINCT m.pid) AS shared FROM ob_key_groups k JOIN ps_shared_members m USING (gid)
+      ANTI JOIN (SELECT oc, okey FROM ob_single_count WHERE single >= ${OUTLIER_MIN_PROVIDERS}) USING (oc, okey) GROUP BY ALL)
+    LEFT JOIN ob_single_count USING (oc, okey) WHERE coalesce(single, 0) + shared >= ${OUTLIER_MIN_PROVIDERS};
+    DROP TABLE ob_single_count;
     DROP TABLE ob_key_groups;
     CREATE OR REPLACE TEMP TABLE ob_values AS
     SELECT oc, okey, negotiated_rate, sum(w) AS w FROM (
@@ -182,9 +234,9 @@ async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
              min(negotiated_rate) FILTER (WHERE c > ceil((total - 1) / 2)) AS b
       FROM cum GROUP BY ALL)
     SELECT c.snapshot, c.billing_code, (['professional', 'institutional', 'both'])[m.okey // 3 + 1] AS billing_class,
-           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate, k.providers,
+           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate,
            m.oc * ${OUTLIER_UNITS} + m.okey AS outlier_key
-    FROM middle m JOIN ob_counted k USING (oc, okey) JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM outlier_codes) c USING (oc);
+    FROM middle m JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM outlier_codes) c USING (oc);
     DROP TABLE ob_shapes; DROP TABLE item_codes; DROP TABLE ob_single; DROP TABLE ob_shared; DROP TABLE ob_rows; DROP TABLE ob_counted; DROP TABLE ob_values;`;
   // one statement at a time: each step's hash table alone in DuckDB's memory limit
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
@@ -205,7 +257,7 @@ async function createBenchmarks(con: DuckDBConnection, medicare: MedicareTables)
 }
 
 /**
- * The SQL of a bucket price's `validation` (metrics.md, Validation: the first check it fails, NULL
+ * The SQL of a bucket price's `validation` (docs/methodology.md, Validation: the first check it fails, NULL
  * when valid or not a dollar rate of a service), over checkedColumns' aliases (BENCHMARK, and
  * OUTLIER_MEDIAN when `outliers`); `settings` inlined as constants.
  */
@@ -270,12 +322,21 @@ export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT 
 export async function checkedColumns(con: DuckDBConnection): Promise<Array<{ name: string; sql: string; joins?: readonly string[] }>> {
   const settings = await readValidationSettings(con);
   const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
+  const made = await con.runAndReadAll(`SELECT count(*) FROM duckdb_types() WHERE database_name = current_database() AND type_name = '${REASON_TYPE}'`);
+  if (Number(made.getRows()[0]![0]) === 0) await con.run(`CREATE TYPE ${REASON_TYPE} AS ENUM (${sqlList(VALIDATION_REASONS)})`);
   return [
     { name: 'medicare_rate', sql: `CASE WHEN p.negotiated_rate > 0 THEN ${BENCHMARK} END` },
-    { name: 'validation', sql: validationSql(settings, outliers) },
+    { name: 'validation', sql: `CAST(${validationSql(settings, outliers)} AS ${REASON_TYPE})` },
     { name: 'stats_unit', sql: 's.stats_unit' },
   ];
 }
+
+/**
+ * The ENUM type of a bucket price's `validation`: the Parquet writer writes an ENUM column as a
+ * dictionary-encoded string column straight from its codes, where text costs a hash lookup per
+ * row (code-buckets.ts ENUM_COLUMNS).
+ */
+const REASON_TYPE = 'validation_reason';
 
 /** The settings of `validation_settings` (prepareValidation). @throws when the table is absent. */
 export async function readValidationSettings(con: DuckDBConnection): Promise<ValidationSettings> {

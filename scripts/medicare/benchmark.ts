@@ -1,5 +1,5 @@
 /**
- * The Medicare benchmark of metrics.md "Medicare benchmark": the national Medicare amount of a
+ * The Medicare benchmark of docs/methodology.md "Medicare benchmark": the national Medicare amount of a
  * service's comparison unit (code, kind, component, setting) from the CMS files read by
  * reference-data.ts, the Medicare locality of a provider's ZIP and a service's descriptor.
  * Amounts are in USD; PFS amounts are rounded half away from zero to the cent, CLFS and OPPS
@@ -39,6 +39,9 @@ const OPPS_EXCLUDED_SI: ReadonlySet<string> = new Set(['G', 'K', 'K1']);
 /** Office or clinic visit codes, 99202-99215, benchmarked institutionally on G0463 (hospital outpatient clinic visit). */
 const CLINIC_VISIT = /^992(0[2-9]|1[0-5])$/;
 
+/** The codes whose reference lines the benchmark of another code reads: G0463 (CLINIC_VISIT). */
+export const BENCHMARK_READS: readonly string[] = ['G0463'];
+
 const COMPONENTS: readonly Component[] = ['global', '26', 'TC'];
 const SETTINGS: readonly UnitSetting[] = ['facility', 'non-facility'];
 
@@ -56,7 +59,7 @@ function clfsRate(ref: MedicareReference, code: string): number | null {
 }
 
 /**
- * The national benchmark of a rate row (metrics.md "Medicare benchmark"), null when none.
+ * The national benchmark of a rate row (docs/methodology.md "Medicare benchmark"), null when none.
  * - `professional` and `both`: the PFS line of the code and component (modifier 26 or TC, else the
  *   line without modifier), of any STATUS CODE, whose NON-FACILITY TOTAL or FACILITY TOTAL (of
  *   `setting`) is above 0: that total x the PFS CONV FACTOR, to the cent (source `pfs`); else the CLFS RATE of

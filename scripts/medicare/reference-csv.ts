@@ -58,6 +58,31 @@ export async function readText(dir: string, name: string): Promise<Text & { file
   return { name, text, csv, delimiter, file: { name, sha256, bytes: raw.length } };
 }
 
+/** A HCPCS code as a line's first field may write it: five characters, four of them digits (not the header's `HCPCS`). */
+const LINE_CODE = /^(?=(?:\D*\d){4})[0-9A-Z]{5}$/;
+
+/**
+ * `t` without the records whose first field is a HCPCS code outside `codes` (the preamble, the
+ * header and every other line stay), for a file whose first column is the code (PFS, OPPS
+ * Addendum B, HCPCS): what a conversion reads of a file of ~20,000 codes is its dataset's few.
+ * Returns `t` itself when a line has an odd number of `"` (a quoted field across lines, which a
+ * line filter would cut). Line numbers of errors on the result are those of the filtered text.
+ */
+export function onlyCodes(t: Text, codes: ReadonlySet<string>): Text {
+  const lines = t.text.split('\n');
+  const kept: string[] = [];
+  for (const line of lines) {
+    let quotes = 0;
+    for (let i = line.indexOf('"'); i >= 0; i = line.indexOf('"', i + 1)) quotes++;
+    if (quotes % 2 !== 0) return t;
+    const end = line.indexOf(t.delimiter);
+    const first = (end < 0 ? line : line.slice(0, end)).replace(/["\s\u00a0\u00ff]/g, '').toUpperCase();
+    if (!LINE_CODE.test(first) || codes.has(first)) kept.push(line);
+  }
+  const text = kept.join('\n');
+  return { ...t, text, csv: { input: text, encoding: 'utf8' } };
+}
+
 /**
  * The CSV records that are not blank, with their index among csv-parse's records. Line numbers come
  * from lineOf, on errors only: csv-parse's `info` option costs a third of the parse time.

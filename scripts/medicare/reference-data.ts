@@ -9,7 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clean, code, dataRows, fail, failAt, lineOf, message, noticesOf, num, put, readText, rowsOf, table, type Row, type Text } from './reference-csv';
+import { clean, code, dataRows, fail, failAt, lineOf, message, noticesOf, num, onlyCodes, put, readText, rowsOf, table, type Row, type Text } from './reference-csv';
 
 /** One line of the PFS relative value file (RVUs dimensionless, totals = RVU sums; 0 when none). */
 export interface PfsLine {
@@ -239,7 +239,7 @@ function checkCfFile(t: Text, conversionFactor: number): void {
 /** reference-data/ at the repository root. */
 export const DEFAULT_REFERENCE_DIR = fileURLToPath(new URL('../../reference-data/', import.meta.url));
 
-async function load(dir: string): Promise<MedicareReference> {
+async function load(dir: string, codes?: ReadonlySet<string>): Promise<MedicareReference> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((e: unknown) => fail(`Medicare reference data ${dir}`, null, message(e)));
   const names = entries.filter((d) => d.isFile()).map((d) => d.name).sort();
   const pick = (pattern: RegExp, required: boolean): string | null => {
@@ -253,6 +253,7 @@ async function load(dir: string): Promise<MedicareReference> {
   const cfName = pick(CF_FILE_PATTERN, false);
   const texts = await Promise.all([...chosen, ...(cfName ? [cfName] : [])].map((n) => readText(dir, n)));
   const t = Object.fromEntries(kinds.map((k, i) => [k, texts[i]!])) as unknown as Record<keyof typeof FILE_PATTERNS, Text>;
+  if (codes) for (const k of CODE_FIRST_FILES) t[k] = onlyCodes(t[k], codes);
   const pfs = readPfs(t.pfs);
   if (cfName) checkCfFile(texts[texts.length - 1]!, pfs.conversionFactor);
   const [clfs, opps, hcpcs] = [readClfs(t.clfs), readOpps(t.opps), readHcpcs(t.hcpcs)];
@@ -267,13 +268,24 @@ async function load(dir: string): Promise<MedicareReference> {
 
 const cache = new Map<string, Promise<MedicareReference>>();
 
+/** The files whose first column is the HCPCS code: load reads only the lines of the codes asked for. */
+const CODE_FIRST_FILES = ['pfs', 'opps', 'hcpcs'] as const;
+
 /**
- * Reads the Medicare reference files of `dir` anew, kept by nobody: the converter's way, which
- * lets the tables (tens of MB of maps) go once its benchmark tables are built. Rejects like
- * loadMedicareReference.
+ * Reads the Medicare reference files of `dir` anew, kept by nobody: the converter's way. With
+ * `codes`, the PFS, OPPS and HCPCS maps hold only the lines of those codes (every other table is
+ * whole): a conversion needs its dataset's codes, and the codes their benchmarks read
+ * (benchmark.ts BENCHMARK_READS). A file that fails is read again whole, so that the error names
+ * the line of the file. Rejects like loadMedicareReference.
  */
-export function readMedicareReference(dir: string = DEFAULT_REFERENCE_DIR): Promise<MedicareReference> {
-  return load(path.resolve(dir));
+export async function readMedicareReference(dir: string = DEFAULT_REFERENCE_DIR, codes?: ReadonlySet<string>): Promise<MedicareReference> {
+  const at = path.resolve(dir);
+  if (!codes) return load(at);
+  try {
+    return await load(at, codes);
+  } catch {
+    return load(at);
+  }
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
  * What a conversion needs of the Medicare reference data, as plain rows: the benchmark of every
  * comparison unit of its codes, the codes the OPPS pays, every ZIP's locality and GPCIs, and its
- * codes' descriptors (metrics.md, Medicare benchmark, Names and categories). The converter builds
- * them in a worker thread (scripts/convert/medicare-worker.ts), so that the tens of MB of the
- * parsed files go with the thread instead of staying in the converter's heap.
+ * codes' descriptors (docs/methodology.md, Medicare benchmark, Names and categories), built by
+ * scripts/convert/medicare-data.ts from the reference lines of those codes.
  */
 import { benchmarkTable, localityOfZip, serviceDescriptor, type MedicareBenchmark } from './benchmark';
 import type { MedicareReference } from './reference-data';

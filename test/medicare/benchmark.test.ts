@@ -1,5 +1,5 @@
 /**
- * The Medicare benchmark (metrics.md "Medicare benchmark") over the repository's reference-data/:
+ * The Medicare benchmark (docs/methodology.md "Medicare benchmark") over the repository's reference-data/:
  * expected amounts are worked out here from the files' lines, quoted above each case.
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +10,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentOf, FACILITY_PLACES_OF_SERVICE, localityAmount, settingOf } from '../../contract/medicare';
 import { benchmarkAtZip, benchmarkTable, localityOfZip, nationalBenchmark, serviceDescriptor } from '../../scripts/medicare/benchmark';
-import { loadMedicareReference, type MedicareReference } from '../../scripts/medicare/reference-data';
+import { loadMedicareReference, readMedicareReference, type MedicareReference } from '../../scripts/medicare/reference-data';
+import { medicareTables } from '../../scripts/medicare/tables';
 
 const DIR = fileURLToPath(new URL('../../reference-data/', import.meta.url));
 /** PFS CONV FACTOR, USD per RVU (every line of PPRRVU2025_Oct.csv ends `...,32.3465,...`). */
@@ -258,6 +259,23 @@ describe('malformed reference data', () => {
     const cut = [...lines.slice(0, 199), lines[199]!.slice(0, 20)].join('\r\n');
     const dir = await copyWith('truncated', ['PPRRVU2025_Oct.csv.gz'], { 'PPRRVU2025_Oct.csv': cut });
     await expect(loadMedicareReference(dir)).rejects.toThrow(/^PPRRVU2025_Oct\.csv line 200: \d+ fields, the header has 31$/);
+  });
+
+  it('the converter\'s read of a few codes: their lines only, the same tables, errors at the line of the file', async () => {
+    const codes = ['99213', '71046', '80053', 'J9271', 'G0463', 'A4341', '0526U'];
+    const few = await readMedicareReference(DIR, new Set(codes));
+    // the PFS holds 99213, 71046 (global, 26, TC) and the other codes' lines, of its ~19,000
+    expect([...few.pfs.keys()].every((k) => codes.includes(k.split('|')[0]!))).toBe(true);
+    expect(few.pfs.get('71046|26')).toEqual(ref.pfs.get('71046|26'));
+    expect(few.opps.size).toBeLessThan(10);
+    expect(few.zip5.size).toBe(ref.zip5.size);
+    expect(medicareTables(few, { codes, cptDescriptors: true })).toEqual(medicareTables(ref, { codes, cptDescriptors: true }));
+    // a bad line of a code asked for: the error names its line in the whole file
+    const lines = (await pfsText()).split('\r\n');
+    const at = lines.findIndex((l) => l.startsWith('99213,,'));
+    lines[at] = lines[at]!.replace(',1.30,', ',1.3O,');
+    const dir = await copyWith('few-bad-number', ['PPRRVU2025_Oct.csv.gz'], { 'PPRRVU2025_Oct.csv': lines.join('\r\n') });
+    await expect(readMedicareReference(dir, new Set(codes))).rejects.toThrow(`PPRRVU2025_Oct.csv line ${at + 1}: WORK RVU "1.3O" is not a number`);
   });
 
   it('a PFS number that is not one, a second conversion factor', async () => {
