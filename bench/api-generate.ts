@@ -23,11 +23,15 @@ import { sqlString } from '../scripts/convert/spool';
 const INSURERS = 10;
 const SNAPSHOTS = ['2025-01', '2025-02'];
 const SERVICES = 500;
-const PROVIDERS = 20_000;
+const DEFAULT_PROVIDERS = 20_000;
 const STATES = ['CA', 'NY', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA', 'NC', 'MI'];
 
-/** Writes the dataset into `dir` (which must not exist or be empty). Returns its manifest. */
-export async function generateApiDataset(dir: string, rateRows: number): Promise<DatasetManifest> {
+/**
+ * Writes the dataset into `dir` (which must not exist or be empty). Returns its manifest.
+ * `providers` (default 20,000) shrinks the provider universe for the benchmarks' tiny mode.
+ */
+export async function generateApiDataset(dir: string, rateRows: number, options: { providers?: number } = {}): Promise<DatasetManifest> {
+  const PROVIDERS = options.providers ?? DEFAULT_PROVIDERS;
   const inst = await DuckDBInstance.create(':memory:', { memory_limit: '6GB', threads: '2' });
   const con = await inst.connect();
   const sources = INSURERS * SNAPSHOTS.length;

@@ -8,7 +8,8 @@
  * tables of workers/db/prepare-tables.ts built alike) as the ratio WASM/native, and cold start (boot to first answer) with the bytes read for it.
  * Targets: p95 < 100 ms (sample), < 1 s (10 M); cold start < 3 s (sample).
  * Options: `--rows <n>` (default 10000000; 0 = the sample only), `--runs <n>` (default 20),
- * `--warmup <passes>` (default 3).
+ * `--warmup <passes>` (default 3). Tiny mode (bench/tiny.ts): no sample (converting it takes half a
+ * minute), 20,000 generated rate rows over 500 providers, 2 runs, 1 warm-up pass.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
@@ -26,14 +27,11 @@ import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
 import { generateApiDataset } from './api-generate';
 import { sqlList } from '../scripts/convert/spool';
+import { numberArg, sized, TINY } from './tiny';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ROWS = arg('--rows', 10_000_000);
-const RUNS = arg('--runs', 20);
-const WARMUP = arg('--warmup', 3);
+const ROWS = numberArg('--rows', sized(10_000_000, 20_000));
+const RUNS = numberArg('--runs', sized(20, 2));
+const WARMUP = numberArg('--warmup', sized(3, 1));
 
 const recorded: SqlFragment[] = [];
 let recording = false;
@@ -132,17 +130,20 @@ async function benchDataset(label: string, dir: string): Promise<void> {
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-api-bench-'));
 try {
-  let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
-  if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
-    const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
-    sampleDir = path.join(tmp, 'sample-dataset');
-    await convertCatalog(catalogPath, sampleDir, { quiet: true });
+  if (TINY) console.log('tiny mode: the sample dataset is left out');
+  else {
+    let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
+    if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
+      const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
+      sampleDir = path.join(tmp, 'sample-dataset');
+      await convertCatalog(catalogPath, sampleDir, { quiet: true });
+    }
+    await benchDataset('sample dataset', sampleDir);
   }
-  await benchDataset('sample dataset', sampleDir);
   if (ROWS > 0) {
     const t = performance.now();
     const big = path.join(tmp, 'generated');
-    await generateApiDataset(big, ROWS);
+    await generateApiDataset(big, ROWS, { providers: sized(20_000, 500) });
     console.log(`\n(generated ${ROWS.toLocaleString('en-US')} rate rows in ${((performance.now() - t) / 1000).toFixed(0)} s)`);
     await benchDataset(`generated dataset`, big);
   }

@@ -13,6 +13,7 @@
  * and a 0.3 GB file whose every price has its own `additional_information` (generateLargeMrf
  * `freeText`: the value codes' worst case), under the same memory target.
  * `npm run bench -- convert-large --gb 0.2` scales the files down (0.2 GB, 0.4 GB and 0.06 GB).
+ * Tiny mode (bench/tiny.ts): 2 MB files with 500 provider references, one filtered run.
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -25,15 +26,14 @@ import { generateLargeMrf } from '../scripts/mrf/generate-large-mrf';
 import { RootScanner, type ScanEvent } from '../scripts/mrf/root-scanner';
 import { measureConversion, type Measured } from './convert-process';
 import { pfsCodes } from './pfs-codes';
+import { numberArg, sized } from './tiny';
 
-const arg = (name: string, dflt: number): number => {
-  const k = process.argv.indexOf(name);
-  return k > 0 ? Number(process.argv[k + 1]) : dflt;
-};
-const GB = arg('--gb', 1);
+const GB = numberArg('--gb', sized(1, 0.002));
+/** Provider references of each generated file: the generator's default (50k), 500 in tiny mode. */
+const PROVIDER_REFERENCES = sized<number | undefined>(undefined, 500);
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Runs of the filtered conversion whose median is reported (a short run varies most with the machine's load). */
-const FILTERED_RUNS = 3;
+const FILTERED_RUNS = sized(3, 1);
 
 async function timed(fn: () => Promise<void>): Promise<number> {
   const t = performance.now();
@@ -75,10 +75,10 @@ const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-bench-large-'));
 try {
   const real = await pfsCodes();
   const f1 = path.join(tmp, 'large-1.json.gz');
-  const g1 = await generateLargeMrf(f1, { targetBytes: GB * 1e9, bigItemBytes: GB * 200e6, codes: real });
+  const g1 = await generateLargeMrf(f1, { targetBytes: GB * 1e9, bigItemBytes: GB * 200e6, codes: real, providerReferences: PROVIDER_REFERENCES });
   // a second insurer, half the size, whose every other provider group is one of the first file's
   const f1b = path.join(tmp, 'large-1b.json.gz');
-  const g1b = await generateLargeMrf(f1b, { targetBytes: GB * 0.5e9, seed: 43, sharedWith: 42, codes: real });
+  const g1b = await generateLargeMrf(f1b, { targetBytes: GB * 0.5e9, seed: 43, sharedWith: 42, codes: real, providerReferences: PROVIDER_REFERENCES });
   const mb = g1.jsonBytes / 1e6;
   const bothMb = (g1.jsonBytes + g1b.jsonBytes) / 1e6;
   const codes = path.join(tmp, 'codes.txt');
@@ -107,7 +107,7 @@ try {
   const bySeconds = [...filteredRuns].sort((a, b) => a.seconds - b.seconds);
   const filtered = bySeconds[(FILTERED_RUNS - 1) >> 1]!;
   const f2 = path.join(tmp, 'large-2.json.gz');
-  const g2 = await generateLargeMrf(f2, { targetBytes: 2 * GB * 1e9, bigItemBytes: GB * 200e6, seed: 7, codes: real });
+  const g2 = await generateLargeMrf(f2, { targetBytes: 2 * GB * 1e9, bigItemBytes: GB * 200e6, seed: 7, codes: real, providerReferences: PROVIDER_REFERENCES });
   await rm(f1);
   await rm(f1b);
   await writeFile(path.join(tmp, 'c2.json'), catalog(f2, false));
@@ -116,7 +116,7 @@ try {
   await rm(path.join(tmp, 'out2'), { recursive: true, force: true });
   // the worst case of the price value codes: no two prices share their free text
   const f3 = path.join(tmp, 'notes.json.gz');
-  const g3 = await generateLargeMrf(f3, { targetBytes: 0.3 * GB * 1e9, bigItemBytes: GB * 60e6, seed: 3, freeText: true, codes: real });
+  const g3 = await generateLargeMrf(f3, { targetBytes: 0.3 * GB * 1e9, bigItemBytes: GB * 60e6, seed: 3, freeText: true, codes: real, providerReferences: PROVIDER_REFERENCES });
   await writeFile(path.join(tmp, 'c3.json'), catalog(f3, false));
   const notes = measureConversion(path.join(tmp, 'c3.json'), path.join(tmp, 'out3'));
   const rate = (s: number, bytes = g1.jsonBytes): string => `${(bytes / 1e6 / s).toFixed(1)} MB/s`;

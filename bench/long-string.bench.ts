@@ -3,7 +3,7 @@
  * in-network files of the same ~40 MB of items, one of which also holds a `description` of
  * LONG_MB MB, each converted in its own process as `npm run convert` runs it; prints both peak RSS
  * figures and their difference (target: at most 50 MB more with the long string).
- * `npm run bench -- long-string [MB]` (default 600).
+ * `npm run bench -- long-string [MB]` (default 600; tiny mode, bench/tiny.ts: 2 MB and 2,000 items).
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,9 +11,11 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { measureConversion, type Measured } from './convert-process';
+import { benchArgs, sized } from './tiny';
 
-const LONG_MB = Number(process.argv[2] ?? 600);
-const ITEMS = 40_000;
+const LONG_MB = Number(benchArgs().find((a) => !a.startsWith('-')) ?? sized(600, 2));
+/** Items of each file (even: the long string is item ITEMS / 2). */
+const ITEMS = sized(40_000, 2_000);
 const TARGET_MB = 50;
 
 

@@ -8,6 +8,7 @@
  * suffix, then 64 KiB row-group ranges at random offsets). Prints requests/s, bytes/s, latency
  * p50/p99/max, errors, timeouts and non-2xx answers; exits 1 when any request failed.
  * Only 127.0.0.1 is ever contacted; the child is stopped at the end.
+ * Tiny mode (bench/tiny.ts): 10 connections for 1 s.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,13 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from '../scripts/server/index';
+import { numberArg, sized } from './tiny';
 
 const PARQUET = '/data/rates/part-0.parquet';
 const PARQUET_BYTES = 16 * 1024 * 1024;
 const RANGE_BYTES = 64 * 1024;
-const CONNECTIONS = 200;
-const durationArg = process.argv.indexOf('--duration');
-const DURATION_S = durationArg > 0 ? Number(process.argv[durationArg + 1]) : 20;
+const CONNECTIONS = sized(200, 10);
+const DURATION_S = numberArg('--duration', sized(20, 1));
 
 /** Child mode: serve `root`'s dist and data on 127.0.0.1:0 and send the URL to the parent. */
 async function serve(root: string): Promise<void> {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: lint, typecheck, unit tests, end-to-end tests, in that order; keeps going after a
+# `npm test`: lint, typecheck, unit tests (every benchmark among them, run once at its tiny size by
+# test/bench/tiny.test.ts, no timing asserted), end-to-end tests, in that order; keeps going after a
 # failure. Lint and typecheck count as one test each; vitest tests are counted from the JSON
 # reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
 # one failure). Writes test-results/summary.txt; the LAST line printed is `N passed, N failed`.

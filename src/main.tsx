@@ -1,6 +1,6 @@
 /**
  * Entry point: installs the fetch interceptor (which starts the data worker), mounts the router,
- * and removes the initial page loader of index.html 100 ms after start (product-spec §9).
+ * and removes the initial page loader of index.html 100 ms after start.
  */
 // The base stylesheet comes first so the components' own CSS, imported later, overrides it.
 import './styles/theme.css';
@@ -10,7 +10,7 @@ import { RouterProvider } from 'react-router-dom';
 import { installFetchInterceptor } from './api/interceptor';
 import { createAppRouter } from './router';
 
-/** Delay before the initial page loader goes away (product-spec §9), ms. */
+/** Delay before the initial page loader goes away, ms. */
 const PAGE_LOADER_DELAY_MS = 100;
 
 installFetchInterceptor();

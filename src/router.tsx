@@ -1,13 +1,13 @@
 /**
- * The route table (product-spec §2 Routes). Sign-in pages sit outside the protected shell; every
+ * The route table, docs/screens.md (Routes). Sign-in pages sit outside the protected shell; every
  * screen is a child of the shell at /.
  */
 import { createBrowserRouter } from 'react-router-dom';
 import { Shell } from './components/Shell';
 import { Alerts } from './routes/Alerts';
 import { AuthCallback } from './routes/AuthCallback';
-import { Comparison } from './routes/Comparison';
-import { Dashboard } from './routes/Dashboard';
+import { Comparison } from './sample/screens/Comparison';
+import { Dashboard } from './sample/screens/Dashboard';
 import { DataCoverage } from './routes/DataCoverage';
 import { DatasetScreen } from './routes/DatasetScreen';
 import { LiveComparison } from './routes/LiveComparison';
@@ -17,8 +17,8 @@ import { Login } from './routes/Login';
 import { Logout } from './routes/Logout';
 import { Methodology } from './routes/Methodology';
 import { NotFound } from './routes/NotFound';
-import { OldDashboard } from './routes/OldDashboard';
-import { Overview } from './routes/Overview';
+import { OldDashboard } from './sample/screens/OldDashboard';
+import { Overview } from './sample/screens/Overview';
 import { Regional } from './routes/Regional';
 import { Settings } from './routes/Settings';
 

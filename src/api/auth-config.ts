@@ -1,4 +1,4 @@
-/** The server's auth endpoints (contracts.md §4): `GET /api/auth/config` and the logout URL. */
+/** The server's auth endpoints (docs/deployment.md, Signing in): `GET /api/auth/config` and the logout URL. */
 
 export type AuthMode = 'development' | 'oidc';
 

@@ -1,5 +1,5 @@
 /**
- * The fetch interceptor, the only door to the data (architecture.md §3). It wraps `window.fetch`:
+ * The fetch interceptor, the only door to the data (docs/architecture.md). It wraps `window.fetch`:
  * every same-origin request under `/api/` except `/api/auth/*` goes to the data worker through
  * comlink and comes back as a real `Response` (JSON body, the worker's HTTP status,
  * `content-type: application/json`); everything else passes through untouched.

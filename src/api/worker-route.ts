@@ -1,12 +1,12 @@
 /**
- * The fetch interceptor's routing decision (architecture.md §3): which requests the data worker
+ * The fetch interceptor's routing decision (docs/architecture.md): which requests the data worker
  * answers. Pure, so it runs in Node tests without a window.
  */
 import type { ApiRequest } from '../../contract/api';
 
 /**
  * True when `pathname` belongs to the worker: it starts with `/api/` and is not under
- * `/api/auth` (the server's sign-in endpoints, contracts.md §4).
+ * `/api/auth` (the server's sign-in endpoints, docs/deployment.md, The server).
  */
 export function isWorkerPath(pathname: string): boolean {
   if (!pathname.startsWith('/api/')) return false;

@@ -1,5 +1,5 @@
 /**
- * The old dashboard's availability trend (product-spec §2 old-dashboard, §9): machine-readable
+ * The old dashboard's availability trend, docs/screens.md (Old dashboard and overview): machine-readable
  * files published per quarter, Jul 2022 to Jan 2024, with the compliance percent in the tooltip.
  * A pure function: rows in, SVG element out.
  */

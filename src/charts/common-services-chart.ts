@@ -1,5 +1,5 @@
 /**
- * The old dashboard's common-services bar chart (product-spec §2 old-dashboard): providers
+ * The old dashboard's common-services bar chart, docs/screens.md (Old dashboard and overview): providers
  * publishing a rate per service, vertical bars by CPT code, with a tooltip per bar. A pure
  * function: rows in, SVG element out.
  */
@@ -16,7 +16,7 @@ export interface CommonServiceRow {
 export function commonServicesChart(rows: readonly CommonServiceRow[], options: ChartOptions = {}): SVGSVGElement | HTMLElement {
   const data = [...rows];
   const base = baseOptions(options, 560);
-  // Codes are rotated when the bars get narrower than their labels (architecture.md, Gotchas).
+  // Codes are rotated when the bars get narrower than their labels (docs/architecture.md).
   const rotate = base.width < 480;
   return Plot.plot({
     ...base,

@@ -1,4 +1,4 @@
-/** The chart functions (architecture.md: pure functions rows -> SVG element). */
+/** The chart functions (docs/architecture.md: pure functions rows -> SVG element). */
 export { topOverpaidChart, TOP_OVERPAID_DOMAIN, type OverpaidServiceRow } from './top-overpaid-chart';
 export { overpaymentTrendChart, TREND_DOMAIN, type TrendRow } from './overpayment-trend-chart';
 export { commonServicesChart, type CommonServiceRow } from './common-services-chart';

@@ -1,5 +1,5 @@
 /**
- * 'Overpayment Trend Over Time' (product-spec §2 Dashboard content, §9): the average overpayment
+ * 'Overpayment Trend Over Time', docs/screens.md (Sample dashboard, Live dashboard): the average overpayment
  * by month, percent, on a fixed 8-20 % axis; months are labels in the order given (the sample's
  * 'Dez' included), with a tooltip per point (pointer). A pure function: rows in, SVG element out.
  */
@@ -13,7 +13,7 @@ export interface TrendRow {
   value: number;
 }
 
-/** Axis domain of the chart, percent (product-spec §9). */
+/** Axis domain of the chart, percent. */
 export const TREND_DOMAIN: [number, number] = [8, 20];
 
 /** `options.domain` replaces the fixed 8-20 % axis (the live dashboard fits its data). */

@@ -1,5 +1,5 @@
 /**
- * 'Top 10 Overpaid Services' (product-spec §2 Dashboard content, §9): horizontal bars of the
+ * 'Top 10 Overpaid Services', docs/screens.md (Sample dashboard, Live dashboard): horizontal bars of the
  * reference insurer's variance, percent, on a fixed 0-30 % axis, highest first, with a tooltip
  * per bar (pointer). A pure function: rows in, SVG element out. With `options.href` each bar is a
  * link (an SVG `<a>`; PlotFigure routes its clicks inside the app).
@@ -19,7 +19,7 @@ export interface OverpaidServiceRow {
   unit?: string;
 }
 
-/** Axis domain of the chart, percent (product-spec §9). */
+/** Axis domain of the chart, percent. */
 export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
 
 export interface TopOverpaidOptions extends ChartOptions {

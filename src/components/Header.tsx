@@ -1,5 +1,5 @@
 /**
- * The shell's header (product-spec §2 Shell): the small-screen menu button, a notification bell
+ * The shell's header, docs/screens.md (Shell and sign-in): the small-screen menu button, a notification bell
  * (no behaviour yet) and the user menu.
  */
 import { useEffect, useRef, type ReactElement } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The protected layout (product-spec §2 Shell, §4 Authentication): without a stored access token
+ * The protected layout, docs/screens.md (Shell and sign-in): without a stored access token
  * the user goes to /login; otherwise the navigation, the header and the screen (`<Outlet />`).
  */
 import { useEffect, type ReactElement } from 'react';

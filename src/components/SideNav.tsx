@@ -1,21 +1,20 @@
 /**
- * The navigation (product-spec §2 Shell): persistent on wide screens, a slide-in menu on small
+ * The navigation, docs/screens.md (Shell and sign-in): persistent on wide screens, a slide-in menu on small
  * screens, closed by its close button, a backdrop click, Escape or choosing an entry. The active
  * entry is highlighted by exact path match (`end` NavLinks).
  */
-import { useEffect, useRef, type ReactElement } from 'react';
+import { Fragment, useEffect, useRef, type ReactElement } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useAppStore } from '../store';
 import { ActivityIcon, AlertIcon, CloseIcon, CompareIcon, FileIcon, HomeIcon, MapIcon, SearchIcon, SettingsIcon } from './Icons';
-import { LIVE_NAV_ENTRIES, LIVE_NAV_TITLE, type LiveNavEntry } from './live/live-nav-entries';
-import { NAV_ENTRIES, type NavEntry } from './nav-entries';
+import { NAV_GROUPS, type NavEntry, type NavIcon } from './nav-entries';
 import './SideNav.css';
 
 /** id of the nav element, referenced by the header's menu button (`aria-controls`). */
 export const NAV_ID = 'main-navigation';
 
 /** Every icon a navigation entry may name. */
-const ICONS: Record<NavEntry['icon'] | LiveNavEntry['icon'], () => ReactElement> = {
+const ICONS: Record<NavIcon, () => ReactElement> = {
   home: HomeIcon,
   compare: CompareIcon,
   alert: AlertIcon,
@@ -28,7 +27,7 @@ const ICONS: Record<NavEntry['icon'] | LiveNavEntry['icon'], () => ReactElement>
 
 /** One list of entries; choosing one closes the small-screen menu. */
 function NavList({ entries, onChoose, className, labelledBy }: {
-  entries: ReadonlyArray<NavEntry | LiveNavEntry>;
+  entries: readonly NavEntry[];
   onChoose: () => void;
   className: string;
   labelledBy?: string;
@@ -82,10 +81,15 @@ export function SideNav(): ReactElement {
             <CloseIcon />
           </button>
         </div>
-        <NavList entries={NAV_ENTRIES} onChoose={() => setOpen(false)} className="sidenav__list" />
-        <h2 className="sidenav__group" id="sidenav-live">{LIVE_NAV_TITLE}</h2>
-        <NavList entries={LIVE_NAV_ENTRIES} onChoose={() => setOpen(false)} className="sidenav__list sidenav__list--group"
-          labelledBy="sidenav-live" />
+        {NAV_GROUPS.map((group, i) => group.title === null ? (
+          <NavList key={i} entries={group.entries} onChoose={() => setOpen(false)} className="sidenav__list" />
+        ) : (
+          <Fragment key={i}>
+            <h2 className="sidenav__group" id={`sidenav-group-${i}`}>{group.title}</h2>
+            <NavList entries={group.entries} onChoose={() => setOpen(false)} className="sidenav__list sidenav__list--group"
+              labelledBy={`sidenav-group-${i}`} />
+          </Fragment>
+        ))}
         <p className="sidenav__footer">
           Negotiated rates published under the Transparency in Coverage rules.
         </p>

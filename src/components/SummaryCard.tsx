@@ -1,6 +1,6 @@
 /**
- * A summary card (product-spec §3 Summary card): title, value, subtitle, optional icon and an
- * optional trend shown as a signed percent, green when positive, red otherwise (§2 overview).
+ * A summary card, docs/screens.md (Shared components): title, value, subtitle, optional icon and an
+ * optional trend shown as a signed percent, green when positive, red otherwise.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatSignedPercent } from '../../contract/format';

@@ -1,5 +1,5 @@
 /**
- * The header's user menu (product-spec §2 Shell): the user label (the access token's `name`
+ * The header's user menu, docs/screens.md (Shell and sign-in): the user label (the access token's `name`
  * claim, else the placeholder) and a menu with
  * 'Sign out' (-> /logout). Keyboard: Enter/Space/ArrowDown opens and focuses the first item,
  * Escape closes and returns focus to the button; a click outside or leaving it by Tab closes it.
@@ -11,7 +11,7 @@ import { tokenUserName } from '../store/token-claims';
 import { ChevronDownIcon, SignOutIcon, UserIcon } from './Icons';
 import './UserMenu.css';
 
-/** The placeholder user label when the token carries no name (product-spec §6). */
+/** The placeholder user label when the token carries no name. */
 export const USER_LABEL = 'Analyst';
 
 export function UserMenu(): ReactElement {

@@ -1,4 +1,4 @@
-/** Alerts (/alerts, product-spec §2 Routes): a 'coming soon' placeholder. */
+/** Alerts (/alerts): a 'coming soon' placeholder, docs/screens.md (Placeholder screens). */
 import type { ReactElement } from 'react';
 import { Placeholder } from '../components/Placeholder';
 

@@ -1,5 +1,5 @@
 /**
- * /auth/callback (product-spec §2 Routes, §4): stores the `token` query parameter as the access
+ * /auth/callback, docs/screens.md (Shell and sign-in): stores the `token` query parameter as the access
  * token and goes to /; without a token, back to /login.
  */
 import { useEffect, type ReactElement } from 'react';

@@ -20,6 +20,7 @@ import { DataTable, type Column } from '../components/table/DataTable';
 import '../styles/screens.css';
 import '../components/live/live.css';
 import '../components/live/unit.css';
+import { PageHeader } from '../components/PageHeader';
 
 const count = (n: number) => formatCount(n);
 /** Bytes in kB below 1 MB, else MB (decimal units). */
@@ -43,7 +44,7 @@ const GROUP_COLUMNS: Column<CoverageGroup>[] = [
 /** Rates that failed validation, every reason added up. */
 const failedOf = (v: Record<ValidationReason, number>) => VALIDATION_REASONS.reduce((a, r) => a + v[r], 0);
 
-/** Per file: its rates by validation reason and its median % of Medicare (metrics.md, Validation). */
+/** Per file: its rates by validation reason and its median % of Medicare (docs/methodology.md, Validation). */
 function validationColumns(settings: ValidationSettings): Column<CoverageSource>[] {
   return [
     { key: 'file', header: 'File', rowHeader: true, sortValue: (s) => s.url, cell: (s) => (
@@ -110,15 +111,11 @@ export function DataCoverage(): ReactElement {
   return (
     <section className="page" aria-labelledby="coverage-title">
       <title>Data Coverage · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="coverage-title">Data Coverage</h1>
-          <p className="muted">
-            The files every live figure rests on, what was read from them and what could not be.{' '}
-            <Link className="live-method" to="/methodology#rows">Which rows count</Link>
-          </p>
-        </div>
-      </header>
+      <PageHeader id="coverage-title" title="Data Coverage"
+        description={<>
+          The files every live figure rests on, what was read from them and what could not be.{' '}
+          <Link className="live-method" to="/methodology#rows">Which rows count</Link>
+        </>} />
       {load.status === 'loading' && <p className="live-status" role="status">Loading...</p>}
       {load.status === 'error' && (
         <div className="live-error-panel panel" role="alert">

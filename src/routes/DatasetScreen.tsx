@@ -5,22 +5,23 @@
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import type { DatasetInfo } from '../../contract/api';
-import { apiGet } from '../api/client';
+import { apiCall, errorMessage } from '../api/client';
 import { DatasetInfoCard } from '../components/dataset/DatasetInfoCard';
 import { LocalSnapshotPicker } from '../components/dataset/LocalSnapshotPicker';
 import '../components/dataset/dataset.css';
+import { PageHeader } from '../components/PageHeader';
 
 export function DatasetScreen(): ReactElement {
   const [info, setInfo] = useState<DatasetInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    apiGet('GET /api/dataset', {})
+    apiCall('GET /api/dataset', {})
       .then((d) => {
         setInfo(d);
         setError(null);
       })
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+      .catch((e: unknown) => setError(errorMessage(e)));
   }, []);
 
   useEffect(load, [load]);
@@ -28,12 +29,8 @@ export function DatasetScreen(): ReactElement {
   return (
     <section className="dataset-screen page" aria-labelledby="dataset-title">
       <title>Dataset · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="dataset-title">Dataset</h1>
-          <p className="muted">The Parquet dataset every live screen answers from.</p>
-        </div>
-      </header>
+      <PageHeader id="dataset-title" title="Dataset"
+        description="The Parquet dataset every live screen answers from." />
       <div className="panel">
         {error && <p role="alert">{error}</p>}
         {!info && !error && <p role="status">Loading...</p>}

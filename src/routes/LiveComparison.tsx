@@ -1,5 +1,5 @@
 /**
- * /live-comparison (product-spec §2 Comparison screens, §4, §8, §9): the reference
+ * /live-comparison, docs/screens.md (Live comparison): the reference
  * insurer's prices against the selected competitors on the worker's /api. Search (unified or
  * separate) with chips and counters, the four summary cards, insurer checkboxes with market share,
  * category, 'Show only overpaying services', Professional/Institutional, the three sorts, the
@@ -7,7 +7,7 @@
  * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
  * cover the whole filtered set. One row per comparison unit (class, component, setting), with its
  * '% of Medicare' beside each price and a 'low confidence' mark when thin; each median opens the
- * rate rows of its unit behind it; the table exports as CSV. 'At shared providers' (metrics.md, Per
+ * rate rows of its unit behind it; the table exports as CSV. 'At shared providers' (docs/methodology.md, Per
  * comparison unit; `shared_providers=1` in the URL and the request) takes every price only at
  * providers both sides have rates with, and a note above the figures says so.
  */
@@ -15,7 +15,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactElement } from 're
 import { Link } from 'react-router-dom';
 import type { LiveServicePricingRecord, ProviderSearchItem } from '../../contract/api';
 import { formatCount } from '../../contract/format';
-import { apiGet } from '../api/client';
+import { apiCall } from '../api/client';
 import { ComparisonSummary } from '../components/comparison/ComparisonSummary';
 import { PagingControls } from '../components/comparison/PagingControls';
 import { hasNextPage } from '../components/comparison/comparison-query';
@@ -31,12 +31,14 @@ import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
   type LiveComparisonState,
 } from '../url-state/live-comparison-state';
+import { datasetCategories } from '../url-state/categories';
 import { sharedProvidersParam } from '../url-state/shared-providers';
 import { useUrlState } from '../url-state/use-url-state';
 import '../styles/screens.css';
-import './Comparison.css';
+import '../styles/comparison.css';
 import './LiveComparison.css';
 import '../components/live/live.css';
+import { PageHeader } from '../components/PageHeader';
 
 /** Names of selected providers: from the search that added them, else looked up by id. */
 function useProviderNames(ids: readonly string[]): Map<string, string> {
@@ -45,7 +47,7 @@ function useProviderNames(ids: readonly string[]): Map<string, string> {
   useEffect(() => {
     if (!missing) return;
     let live = true;
-    void Promise.all(missing.split(',').map((id) => apiGet('GET /api/providers', { q: id, limit: 1 }).then(
+    void Promise.all(missing.split(',').map((id) => apiCall('GET /api/providers', { q: id, limit: 1 }).then(
       (r) => [id, r.items.find((p) => p.id === id)?.name ?? id] as const, () => [id, id] as const)))
       .then((pairs) => live && setNames((m) => new Map([...m, ...pairs])));
     return () => {
@@ -86,6 +88,8 @@ export function LiveComparison(): ReactElement {
     return withChange(s, { competitors: competitors.map((c) => c.id).filter((c) => (c === id ? on : current.includes(c))) });
   }), [setState, selectionOf, competitors]);
   const services = serviceList.data ?? [];
+  // the categories offered: exactly those of the dataset's services (the rows carry these)
+  const categories = useMemo(() => datasetCategories(serviceList.data ?? []), [serviceList.data]);
   const serviceNames = new Map(services.map((s) => [s.id, s.name]));
   const add = (hit: LiveHit) => {
     if (hit.kind === 'service') {
@@ -110,17 +114,13 @@ export function LiveComparison(): ReactElement {
   return (
     <section className="page live-comparison" aria-labelledby="live-comparison-title">
       <title>Live Price Comparison · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="live-comparison-title">Live Price Comparison</h1>
-          <p className="muted">
-            {result && reference
-              ? `${reference.name} prices against ${formatCount(result.summary.comparing_against)} competitor insurers, snapshot ${result.snapshot}.`
-              : 'Negotiated prices of the reference insurer against its competitors.'}{' '}
-            <Link className="live-method" to="/methodology#price">How prices are computed</Link>
-          </p>
-        </div>
-      </header>
+      <PageHeader id="live-comparison-title" title="Live Price Comparison"
+        description={<>
+          {result && reference
+            ? `${reference.name} prices against ${formatCount(result.summary.comparing_against)} competitor insurers, snapshot ${result.snapshot}.`
+            : 'Negotiated prices of the reference insurer against its competitors.'}{' '}
+          <Link className="live-method" to="/methodology#price">How prices are computed</Link>
+        </>} />
 
       <div className="section panel">
         <LiveSearchPanel mode={state.mode} onMode={(mode) => setState({ ...state, mode })} services={services}
@@ -151,7 +151,8 @@ export function LiveComparison(): ReactElement {
 
       {!failed && list && (
         <div className="section panel" role="group" aria-label="Filters">
-          <LiveFilters state={state} competitors={competitors} selected={selected} onChange={change} onToggleCompetitor={toggleCompetitor} />
+          <LiveFilters state={state} competitors={competitors} selected={selected} categories={categories}
+            onChange={change} onToggleCompetitor={toggleCompetitor} />
         </div>
       )}
 

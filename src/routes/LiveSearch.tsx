@@ -1,19 +1,19 @@
 /**
- * /live-search 'Live Service Price Search' (product-spec §2 Live search, §5, §7; metrics.md Live
+ * /live-search 'Live Service Price Search', docs/screens.md (Live search) and docs/methodology.md (Live
  * search): Service Name, then Provider (typed ahead: one code can have 100,000 providers) and
  * Insurer once a service is chosen; changing the service clears both and reloads their lists;
  * Search is enabled only with all three. Results: Service, Provider, Insurer, Price, Reference
  * Price, Market Average, one row per rate variant with its '% of Medicare' (at the provider's
  * locality, or national), its validation result (a failed rate is shown with its reason and enters
  * neither Reference Price nor Market Average), its unit (class, component, setting), negotiated
- * type, place of service and modifiers. The selection lives in the URL; list loads fail silently (§8).
+ * type, place of service and modifiers. The selection lives in the URL; list loads fail silently.
  */
 import { useCallback, useId, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { PriceDetail, ProviderListItem } from '../../contract/api';
 import { formatCount, formatUsd } from '../../contract/format';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
-import { apiGet } from '../api/client';
+import { apiCall } from '../api/client';
 import { Autocomplete, type SearchResult } from '../components/autocomplete/Autocomplete';
 import { CloseIcon } from '../components/Icons';
 import { ExportCsvButton } from '../components/live/ExportCsvButton';
@@ -28,9 +28,10 @@ import { exportFileName } from '../url-state/live-comparison-state';
 import { canSearch, parseLiveSearch, withService, writeLiveSearch } from '../url-state/live-search-state';
 import { useUrlState } from '../url-state/use-url-state';
 import '../styles/screens.css';
-import './Comparison.css';
+import '../styles/comparison.css';
 import './LiveComparison.css';
 import '../components/live/live.css';
+import { PageHeader } from '../components/PageHeader';
 
 const rowKey = (d: PriceDetail) => `${d.billing_class}|${d.component}|${d.setting}|${d.negotiated_type}|${d.service_codes}|${d.modifiers}|${d.price}`;
 const DOLLAR_TYPES: readonly string[] = DOLLAR_NEGOTIATED_TYPES;
@@ -64,7 +65,7 @@ export function LiveSearch(): ReactElement {
   const searchProviders = useCallback(async (q: string): Promise<SearchResult<ProviderListItem>> => {
     if (!sid) return { options: [], total: 0 };
     try {
-      const r = await apiGet('GET /api/providers-for-service', { service_id: sid, q, limit: 10 });
+      const r = await apiCall('GET /api/providers-for-service', { service_id: sid, q, limit: 10 });
       return { options: r.items, total: r.total };
     } catch {
       return { options: [], total: 0 };
@@ -98,15 +99,11 @@ export function LiveSearch(): ReactElement {
   return (
     <section className="page live-search" aria-labelledby="live-search-title">
       <title>Live Service Price Search · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="live-search-title">Live Service Price Search</h1>
-          <p className="muted">
-            The price of one service at one provider under one insurer, with the reference insurer's price and the market average there.{' '}
-            <Link className="live-method" to="/methodology#search">How these are computed</Link>
-          </p>
-        </div>
-      </header>
+      <PageHeader id="live-search-title" title="Live Service Price Search"
+        description={<>
+          The price of one service at one provider under one insurer, with the reference insurer's price and the market average there.{' '}
+          <Link className="live-method" to="/methodology#search">How these are computed</Link>
+        </>} />
 
       <form className="section panel live-search__form" onSubmit={(e) => {
         e.preventDefault();

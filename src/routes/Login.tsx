@@ -1,5 +1,5 @@
 /**
- * /login (product-spec §2 Routes): one 'Sign in' button sending the browser to /api/auth/login.
+ * /login, docs/screens.md (Shell and sign-in): one 'Sign in' button sending the browser to /api/auth/login.
  * Says 'Development sign-in: no account needed' when the server runs its development sign-in,
  * shows a notice left by the session (e.g. 'Your session has expired'), and accepts a `token`
  * query parameter like /auth/callback.

@@ -1,5 +1,5 @@
 /**
- * /logout (product-spec §2 Routes): shows 'Logging out...', clears the stored token, then sends the
+ * /logout, docs/screens.md (Shell and sign-in): shows 'Logging out...', clears the stored token, then sends the
  * browser to /api/auth/logout with `redirect_uri` = this origin's /login.
  */
 import { useEffect, type ReactElement } from 'react';

@@ -1,4 +1,4 @@
-/** Regional analysis (/regional, product-spec §2 Routes): a 'coming soon' placeholder. */
+/** Regional analysis (/regional): a 'coming soon' placeholder, docs/screens.md (Placeholder screens). */
 import type { ReactElement } from 'react';
 import { Placeholder } from '../components/Placeholder';
 

@@ -1,4 +1,4 @@
-/** Settings (/settings, product-spec §2 Routes): a 'coming soon' placeholder. */
+/** Settings (/settings): a 'coming soon' placeholder, docs/screens.md (Placeholder screens). */
 import type { ReactElement } from 'react';
 import { Placeholder } from '../components/Placeholder';
 

@@ -1,5 +1,5 @@
 /**
- * Auth slice: the access token (mirrored to localStorage, product-spec §4 Authentication) and a
+ * Auth slice: the access token (mirrored to localStorage; docs/screens.md, Shell and sign-in) and a
  * one-off notice for the sign-in page (e.g. 'Your session has expired').
  */
 import type { StateCreator } from 'zustand';

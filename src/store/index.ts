@@ -1,5 +1,5 @@
 /**
- * The app's one zustand store, built from slices (architecture.md, Style). Query results stay out
+ * The app's one zustand store, built from slices (docs/architecture.md). Query results stay out
  * of it: screens keep them in component state; shareable filters live in the URL.
  */
 import { create } from 'zustand';

@@ -1,5 +1,5 @@
 /**
- * The access token in localStorage under `access_token` (product-spec §2 Routes). Every access is
+ * The access token in localStorage under `access_token`, docs/screens.md (Shell and sign-in). Every access is
  * guarded: storage may be missing (Node tests) or blocked (private modes); then nothing is stored.
  */
 

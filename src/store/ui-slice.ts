@@ -1,4 +1,4 @@
-/** UI slice: the small-screen navigation menu, open or closed (product-spec §4). */
+/** UI slice: the small-screen navigation menu, open or closed, docs/screens.md (Shell and sign-in). */
 import type { StateCreator } from 'zustand';
 
 export interface UiSlice {

@@ -3,7 +3,8 @@
  * bookmarked and shared. Pure: parse, write, and the /api parameters they mean.
  *
  * URL keys (defaults are left out; unknown keys are kept):
- * `page` (1-based) · `limit` (25, 50, 100, 200; default 50) · `category` · `competitors` (ids,
+ * `page` (1-based) · `limit` (25, 50, 100, 200; default 50) · `category` (a category of the
+ * dataset's services, src/url-state/categories.ts) · `competitors` (ids,
  * comma-separated; absent = the default preselection, empty = none) · `class` (`professional` or
  * `institutional` = only that one; `none` = neither; absent = both) · `overpaying=0` (the
  * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
@@ -12,8 +13,8 @@
  */
 import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
 import { SERVICE_SORTS } from '../../contract/api';
-import { CATEGORIES, type Category } from '../../contract/metrics';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
+import { CATEGORY_KEY, parseCategory } from './categories';
 import { parseSharedProviders, sharedProvidersParam, writeSharedProviders } from './shared-providers';
 
 export type SearchMode = 'unified' | 'separate';
@@ -22,7 +23,8 @@ export interface LiveComparisonState {
   /** 0-based page index; the URL and the screen show `page + 1`. */
   page: number;
   limit: PageSize;
-  category: Category | null;
+  /** A category of the dataset's services (`services.category`); null = all categories. */
+  category: string | null;
   /** Selected competitor ids; null = the default preselection (see `defaultCompetitors`). */
   competitors: string[] | null;
   professional: boolean;
@@ -32,7 +34,7 @@ export interface LiveComparisonState {
   services: string[];
   providers: string[];
   mode: SearchMode;
-  /** metrics.md "At shared providers": every price only at providers both sides have rates with. */
+  /** docs/methodology.md (Per comparison unit), at shared providers: every price only at providers both sides have rates with. */
   sharedProviders: boolean;
 }
 
@@ -50,13 +52,12 @@ export function parseLiveComparison(search: URLSearchParams): LiveComparisonStat
   const pageText = search.get('page') ?? '';
   const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) - 1 : 0;
   const limit = Number(search.get('limit'));
-  const category = search.get('category') ?? '';
   const cls = search.get('class');
   const sort = search.get('sort') ?? '';
   return {
     page: Math.max(0, page),
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? (limit as PageSize) : DEFAULT_PAGE_SIZE,
-    category: (CATEGORIES as readonly string[]).includes(category) ? (category as Category) : null,
+    category: parseCategory(search),
     competitors: search.has('competitors') ? list(search.get('competitors')) : null,
     professional: cls === null || cls === 'professional',
     institutional: cls === null || cls === 'institutional',
@@ -79,7 +80,7 @@ export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonS
   const next = new URLSearchParams(current);
   put(next, 'page', s.page > 0 ? String(s.page + 1) : null);
   put(next, 'limit', s.limit !== DEFAULT_PAGE_SIZE ? String(s.limit) : null);
-  put(next, 'category', s.category);
+  put(next, CATEGORY_KEY, s.category);
   put(next, 'competitors', s.competitors === null ? null : s.competitors.join(','));
   const cls = s.professional && s.institutional ? null : s.professional ? 'professional' : s.institutional ? 'institutional' : 'none';
   put(next, 'class', cls);
@@ -93,14 +94,14 @@ export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonS
 
 /**
  * A change of filter starts again at page 1 (the old page may not exist in the new set); only a
- * change of `page` itself keeps it (product-spec §4: a new page size resets to page 1).
+ * change of `page` itself keeps it (a new page size resets to page 1 too).
  */
 export function withChange(s: LiveComparisonState, change: Partial<LiveComparisonState>): LiveComparisonState {
   return { ...s, ...change, page: change.page ?? 0 };
 }
 
 /**
- * The competitors preselected on first load (product-spec §4): every insurer but the reference
+ * The competitors preselected on first load, docs/screens.md (Live comparison): every insurer but the reference
  * (found by the manifest's id, `isReference`); when no insurer is the reference, only the first.
  */
 export function defaultCompetitors(insurers: readonly LiveInsurer[]): string[] {
@@ -109,7 +110,7 @@ export function defaultCompetitors(insurers: readonly LiveInsurer[]): string[] {
   return insurers.filter((i) => !i.isReference).map((i) => i.id);
 }
 
-/** The billing class the API takes; null when neither class is selected (no row passes, §5). */
+/** The billing class the API takes; null when neither class is selected (no row passes). */
 export function billingClassOf(s: Pick<LiveComparisonState, 'professional' | 'institutional'>): BillingClassFilter | null {
   if (s.professional && s.institutional) return 'all';
   if (s.professional) return 'professional';
@@ -119,7 +120,7 @@ export function billingClassOf(s: Pick<LiveComparisonState, 'professional' | 'in
 
 /**
  * `GET /api/service-pricing` parameters: every filter goes to the API, so paging, 'n / total' and
- * the cards cover the whole filtered set; offset = page x limit (product-spec §9). Competitors the
+ * the cards cover the whole filtered set; offset = page x limit. Competitors the
  * insurer list does not know are dropped; none selected = the API's default (every competitor).
  * Null when no billing class is selected.
  */

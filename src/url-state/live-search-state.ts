@@ -30,12 +30,12 @@ export function writeLiveSearch(current: URLSearchParams, s: LiveSearchState): U
   return next;
 }
 
-/** A new service clears provider and insurer (product-spec §5) and the last result. */
+/** A new service clears provider and insurer, docs/screens.md (Live search), and the last result. */
 export function withService(s: LiveSearchState, service: string | null): LiveSearchState {
   return service === s.service ? s : { service, provider: null, insurer: null, run: false };
 }
 
-/** Search is enabled only with all three chosen (product-spec §2 Live search). */
+/** Search is enabled only with all three chosen. */
 export function canSearch(s: LiveSearchState): boolean {
   return s.service !== null && s.provider !== null && s.insurer !== null;
 }

@@ -1,5 +1,5 @@
 /**
- * The "At shared providers" option of the live comparison and the live dashboard (metrics.md, Per
+ * The "At shared providers" option of the live comparison and the live dashboard (docs/methodology.md, Per
  * comparison unit, At shared providers) in the URL: `shared_providers=1` when on, absent when off
  * (the default; `true` is read as on too). Pure.
  */

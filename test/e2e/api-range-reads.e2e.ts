@@ -1,4 +1,4 @@
-// Rate rows on demand in Debian's Chromium (architecture.md §1): the worker reads the `rates` row
+// Rate rows on demand in Debian's Chromium (docs/architecture.md): the worker reads the `rates` row
 // groups of one billing code through HTTP range requests to /data/rates/..., answered 206 by the
 // server, and answers /api/providers-for-service and /api/service-price-details from them.
 //

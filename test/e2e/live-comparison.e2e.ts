@@ -1,31 +1,31 @@
 // The whole product path in Debian's Chromium: sign-in (development), then the live comparison
 // answered by the worker from the Parquet dataset converted from test/fixtures/e2e. Expected
 // figures are computed by hand in test/fixtures/e2e/README.md (arithmetic repeated below).
-// Elements are found by role and visible text (product-spec §2, §8), not by CSS classes.
+// Elements are found by role and visible text (docs/screens.md, Live comparison and Texts), not by CSS classes.
 // A second server converts the same catalog under stricter validation bounds, so some rates fail and
-// the screens show them marked (metrics.md, Validation).
+// the screens show them marked (docs/methodology.md, Validation).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
 import type { Catalog } from '../../contract/catalog';
 import { convertCatalog } from '../../scripts/convert/index';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
 import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
 import { E2E_CATALOG } from './setup';
+import { cellTexts, columnIndex, expectUnitAndMedicareVisible, pageOverflow, squash } from './live-table';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 
-/** One expected table row (whole dollars as the screen rounds them, metrics.md Rounding). */
+/** One expected table row (whole dollars as the screen rounds them, docs/methodology.md Rounding). */
 interface ExpectedRow {
   code: string;
-  /** The CMS short descriptor (metrics.md, Names and categories) and the publishers' most frequent name. */
+  /** The CMS short descriptor (docs/methodology.md, Names and categories) and the publishers' most frequent name. */
   name: string;
   published: string;
   category: string;
-  /** The unit's badges: class, component, setting (metrics.md, Per comparison unit). */
+  /** The unit's badges: class, component, setting (docs/methodology.md, Per comparison unit). */
   unit: [string, string, string];
   reference: string;
   /** '% of Medicare' beside the reference price, each competitor price and the market average (one decimal). */
@@ -39,7 +39,7 @@ interface ExpectedRow {
   savings: string;
 }
 
-// Sorted by overpayment, descending (product-spec §2: default sort). One comparison unit per code here.
+// Sorted by overpayment, descending (the default sort). One comparison unit per code here.
 // '% of Medicare' = 100 x the median of rate / Medicare over an insurer's rows (national amounts of the
 // CMS 2025 files the project ships: 70551 OPPS $241.72, 99213 PFS non-facility $88.95, 85025 CLFS $7.77).
 const EXPECTED: ExpectedRow[] = [
@@ -67,44 +67,6 @@ const EXPECTED: ExpectedRow[] = [
     competitors: [['Alpha', '$10', '128.7%'], ['Beta', '$13', '162.2%']], selectedAvg: '$11', selectedAvgPct: '145.4%',
     overpayment: '+$5', variance: '+45.1%', claims: '5,000', savings: '$25,500' },
 ];
-
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-/** Texts of a row's cells (th and td, in order), whitespace collapsed. */
-async function cellTexts(row: Locator): Promise<string[]> {
-  return (await row.locator(':scope > th, :scope > td').allInnerTexts()).map(squash);
-}
-
-/** Index of each column header by its visible text. */
-async function columnIndex(page: Page): Promise<(title: string | RegExp) => number> {
-  const titles = (await page.getByRole('columnheader').allInnerTexts()).map(squash);
-  return (title) => {
-    // Case-insensitive: a stylesheet may upper-case the headers (innerText follows text-transform). A price
-    // column's header also says '% of Medicare' under its title.
-    const i = titles.findIndex((t) => (typeof title === 'string'
-      ? t.toLowerCase() === title.toLowerCase() || t.toLowerCase() === `${title} % of Medicare`.toLowerCase() : title.test(t)));
-    if (i < 0) throw new Error(`no column ${String(title)} among ${JSON.stringify(titles)}`);
-    return i;
-  };
-}
-
-/** The first row's unit badges and its reference price's '% of Medicare' are visible (not only in the DOM). */
-async function expectUnitAndMedicareVisible(page: Page): Promise<void> {
-  const row = page.getByRole('table').getByRole('row').filter({ hasNot: page.getByRole('columnheader') }).first();
-  const badges = row.getByRole('group', { name: /^Unit: / });
-  await badges.scrollIntoViewIfNeeded();
-  expect(await badges.isVisible()).toBe(true);
-  const pct = row.locator('td').first().getByText(/^\d[\d,]*\.\d% of Medicare$/);
-  await pct.scrollIntoViewIfNeeded();
-  expect(await pct.isVisible()).toBe(true);
-  const box = await pct.boundingBox();
-  expect(box && box.width > 0 && box.height > 0).toBe(true);
-}
-
-/** How far the page's content reaches past the viewport's width, in px (0 = no sideways page scroll). */
-async function pageOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
-}
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
@@ -135,7 +97,7 @@ describe('live comparison, end to end', () => {
     const { page } = browser;
     const response = await page.goto(new URL('live-comparison', baseUrl).href);
     expect(new URL(page.url()).pathname).toBe('/live-comparison');
-    // The app, DuckDB-WASM and the worker run under the server's strict CSP (architecture.md §2).
+    // The app, DuckDB-WASM and the worker run under the server's strict CSP (docs/architecture.md).
     expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     const table = page.getByRole('table');
     await table.getByRole('row').filter({ hasText: '70551' }).waitFor({ timeout: BOOT_TIMEOUT });
@@ -153,7 +115,7 @@ describe('live comparison, end to end', () => {
       const cells = await cellTexts(row);
       const service = (cells[0] ?? '').toLowerCase();
       expect(service, `row ${i} service`).toContain(want.name.toLowerCase());
-      // The publishers' name, smaller, under the CMS name when it differs (metrics.md, Names and categories).
+      // The publishers' name, smaller, under the CMS name when it differs (docs/methodology.md, Names and categories).
       expect(service).toContain(`published as: ${want.published.toLowerCase()}`);
       expect(service).toContain(want.code);
       expect(service).toContain(want.category.toLowerCase());
@@ -191,6 +153,32 @@ describe('live comparison, end to end', () => {
     expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'live-comparison-390x844');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('filters by a category the data uses: only its rows, kept in the URL and the CSV name, at both widths', async () => {
+    const { page } = browser;
+    await page.goto(new URL('live-comparison', baseUrl).href);
+    const category = page.getByLabel('Category');
+    await category.locator('option', { hasText: 'Radiology' }).waitFor({ state: 'attached', timeout: BOOT_TIMEOUT });
+    // Exactly the dataset's categories (this catalog has no services file: derived from the codes, docs/methodology.md (Names and categories)).
+    expect(await category.locator('option').allInnerTexts()).toEqual(['All Categories', 'Lab', 'Office visit', 'Radiology']);
+    await category.selectOption('Lab');
+    await page.waitForURL((u) => u.searchParams.get('category') === 'Lab');
+    const bodyRows = page.getByRole('table').getByRole('row').filter({ hasNot: page.getByRole('columnheader') });
+    await expect.poll(() => page.getByText('1 services shown · 1 match these filters').count(), { timeout: BOOT_TIMEOUT }).toBe(1);
+    expect((await bodyRows.allInnerTexts()).map(squash)).toEqual([expect.stringMatching(/Complete cbc w\/auto diff wbc.*85025.*Lab.*\$16 211\.1% of Medicare/)]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('live-comparison_category-lab_page-1-of-50.csv');
+    for (const { name, width, height } of [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.reload(); // the view is in the URL: a bookmark shows the same category and rows
+      await page.getByRole('row').filter({ hasText: '85025' }).waitFor({ timeout: BOOT_TIMEOUT });
+      expect(await category.inputValue()).toBe('Lab');
+      expect(await bodyRows.count()).toBe(1);
+      if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
+      await screenshot(page, `live-comparison-category-${name}`);
+    }
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
@@ -283,13 +271,28 @@ describe('live comparison, end to end', () => {
       await ama.waitFor({ timeout: BOOT_TIMEOUT });
       await ama.scrollIntoViewIfNeeded();
       expect(await ama.isVisible()).toBe(true);
-      for (const id of ['units', 'medicare', 'validation', 'thin', 'claims', 'names']) {
+      // The page is docs/methodology.md, rendered: its headings with their ids, and its own words.
+      const doc = await readFile(resolve(dirname(E2E_CATALOG), '../../../docs/methodology.md'), 'utf8');
+      const sections = [...doc.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+      expect(sections).toContain('Per comparison unit');
+      for (const name of sections) {
+        expect(await page.getByRole('heading', { name, exact: true, level: 2 }).count(), name).toBe(1);
+      }
+      for (const id of ['the-comparison-unit', 'medicare-benchmark', 'validation', 'low-confidence-thin-units', 'at-shared-providers', 'names-and-categories']) {
         expect(await page.locator(`[id="${id}"]`).count(), id).toBe(1);
       }
+      expect(doc).toContain('A median drawn from a single provider is that provider');
+      expect(await page.getByText(/^A median drawn from a single provider is that provider.s contract, not a market price\./).count()).toBe(1);
+      expect(squash(await page.getByTestId('methodology-dataset-settings').innerText())).toContain('min_providers 2');
       if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone').toBe(0);
       await screenshot(page, `methodology-notices-${name}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+    // A screen's link to one of the page's former ids (`/methodology#thin`) lands on the heading that now holds the rule.
+    await page.goto(new URL('methodology#thin', baseUrl).href);
+    const thin = page.getByRole('heading', { name: 'Low-confidence (thin) units', level: 3 });
+    await expect.poll(() => thin.evaluate((e) => Math.round(e.getBoundingClientRect().top))).toBeLessThan(200);
+    expect(await thin.evaluate((e) => e.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
   });
 
   it('made no request outside its own origin and threw no uncaught error', () => {

@@ -3,8 +3,8 @@
 // every expected figure is computed by hand in test/fixtures/live/README.md, arithmetic repeated
 // below). A second server with no dataset shows the error texts. Screens at 1280x800 and 390x844.
 // The fixture's prices mostly rest on one provider each, so it is converted with `min_providers: 1`
-// (metrics.md, Validation): no unit is thin and the README's figures hold; thin units are checked on
-// the default setting in live-comparison.e2e.ts. Names are the CMS descriptors (metrics.md, Names and
+// (docs/methodology.md, Validation): no unit is thin and the README's figures hold; thin units are checked on
+// the default setting in live-comparison.e2e.ts. Names are the CMS descriptors (docs/methodology.md, Names and
 // categories: 70551 'Mri brain stem w/o dye', 99213 'Office o/p est low 20 min'); '% of Medicare' uses
 // the national amounts 70551 $241.72 (OPPS) and 99213 $88.95 (PFS, non-facility).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

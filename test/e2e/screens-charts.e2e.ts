@@ -1,4 +1,4 @@
-// The chart functions of src/charts as SVG snapshots (architecture.md: pure functions rows -> SVG,
+// The chart functions of src/charts as SVG snapshots (docs/architecture.md: pure functions rows -> SVG,
 // tested as snapshots with a pinned time zone). No DOM implementation is installed for Node, so
 // they run in Debian's Chromium: Vite bundles src/charts/index.ts as a script, a blank page loads
 // it, and each chart's markup is compared with test/e2e/__snapshots__/charts/*.svg.
@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../scripts/server/build-app';
-import { OVERPAYMENT_TREND } from '../../src/sample-data/dashboard';
-import { topOverpaid } from '../../src/sample-data/dashboard-kpis';
-import { AVAILABILITY_TREND, COMMON_SERVICE_COUNTS } from '../../src/sample-data/old-dashboard';
-import { SAMPLE_SERVICES } from '../../src/sample-data/services';
+import { OVERPAYMENT_TREND } from '../../src/sample/data/dashboard';
+import { topOverpaid } from '../../src/sample/data/dashboard-kpis';
+import { AVAILABILITY_TREND, COMMON_SERVICE_COUNTS } from '../../src/sample/data/old-dashboard';
+import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, type Browser } from './browser';
 
 process.env.TZ = 'UTC'; // Chromium, launched below, inherits the pinned time zone.

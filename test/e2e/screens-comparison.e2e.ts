@@ -1,13 +1,13 @@
-// The sample price comparison (/comparison) in Debian's Chromium (product-spec §2 Comparison
-// screens and Autocomplete box, §4, §5, §9): defaults, the autocomplete's keys, note, spinner,
+// The sample price comparison (/comparison) in Debian's Chromium, docs/screens.md (Sample
+// comparison, Shared components): defaults, the autocomplete's keys, note, spinner,
 // clear button and no-result text, unified and separate search, chips and counters, duplicates
 // ignored, the filters, the three sort orders and the summary cards.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatCount, formatUsd } from '../../contract/format';
 import { providerSearch, unifiedSearch } from '../../src/components/sample-comparison/sample-search';
-import { comparisonRows, type ComparisonFilters } from '../../src/sample-data/comparison';
-import { SAMPLE_SERVICES } from '../../src/sample-data/services';
+import { comparisonRows, type ComparisonFilters } from '../../src/sample/data/comparison';
+import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, screenshot, type Browser } from './browser';
 import { openRoute, storeToken } from './screens-helpers';
 

@@ -1,12 +1,12 @@
-// The sample dashboard (/) in Debian's Chromium (product-spec §2 Dashboard content, §9): KPI
+// The sample dashboard (/) in Debian's Chromium, docs/screens.md (Sample dashboard): KPI
 // cards, the two charts with their fixed axes and tooltips (Escape hides, pointer move shows),
 // the state map (51 state areas, Puerto Rico greyed and inert) and its modal (title, sortable
 // table, note, 'No data for this region.', focus trapped and returned), and the alerts list.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatPercent } from '../../contract/format';
-import { dashboardKpis } from '../../src/sample-data/dashboard-kpis';
-import { SAMPLE_SERVICES } from '../../src/sample-data/services';
+import { dashboardKpis } from '../../src/sample/data/dashboard-kpis';
+import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, screenshot, type Browser } from './browser';
 import { openRoute, storeToken } from './screens-helpers';
 

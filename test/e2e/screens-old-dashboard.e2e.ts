@@ -1,5 +1,5 @@
 // The old dashboard (/old-dashboard) and the overview (/overview) in Debian's Chromium
-// (product-spec §2, §9): the 1 s spinner, both charts, the state grid and the generic table
+// (docs/screens.md, Old dashboard and overview): the 1 s spinner, both charts, the state grid and the generic table
 // (sort toggles, row checkboxes, paging text), Recent Activity; the overview's cards, trends and
 // lists with the specialty bars at count / 567.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

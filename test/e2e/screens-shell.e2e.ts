@@ -1,4 +1,4 @@
-// The shell and the sign-in routes in Debian's Chromium (product-spec §2 Shell and Routes, §4):
+// The shell and the sign-in routes in Debian's Chromium, docs/screens.md (Shell and sign-in, Routes):
 // redirects, the initial loader, navigation with exact-path highlighting, the small-screen menu's
 // open/close paths, the user label and menu, logout, the placeholders; a screenshot of every
 // screen at 1280x800 and 390x844 (test-results/screenshots, git-ignored).

@@ -1,4 +1,4 @@
-// "At shared providers" (metrics.md, Per comparison unit) on the live comparison and the live
+// "At shared providers" (docs/methodology.md, Per comparison unit) on the live comparison and the live
 // dashboard in Debian's Chromium, at 1280x800 and 390x844: the switch, `shared_providers=1` in the
 // URL and in the /api requests, a reload keeping it, the note near the figures, and the figures.
 // Dataset: the live screens' fixture (test/fixtures/live, README has the whole-market figures),

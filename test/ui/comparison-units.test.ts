@@ -1,5 +1,5 @@
 /**
- * The live screens' handling of comparison units (metrics.md, Per comparison unit, Dashboard
+ * The live screens' handling of comparison units (docs/methodology.md, Per comparison unit, Dashboard
  * figures, Validation): the unit texts and row keys, the publishers' name beside the CMS name, the
  * validation marks with the dataset's bounds, the dashboard figures that leave thin units out and
  * name the unit, and the comparison CSV with one row per unit.

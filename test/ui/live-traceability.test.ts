@@ -1,6 +1,6 @@
 /**
  * The live dashboard's ways to the rows behind a figure (issue 6, traceability): the mean of the
- * competitors' medians under the rate-rows dialog (metrics.md, Per service: market_average) and
+ * competitors' medians under the rate-rows dialog (docs/methodology.md, Per comparison unit: market_average) and
  * the live comparison a Top 10 bar opens (URL state `services`, `overpaying`).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The live screens' pure parts: the comparison's URL state (every filter in the URL, defaults left
- * out), the API parameters it means, the default competitors (product-spec §4), the live-search
- * selection rules (§5), the RFC 4180 CSV writer, the dashboard KPIs (metrics.md) and axis fitting.
+ * out), the API parameters it means, the default competitors and the live-search selection rules
+ * (docs/screens.md: Live comparison, Live search), the RFC 4180 CSV writer, the dashboard KPIs (docs/methodology.md) and axis fitting.
  */
 import { describe, expect, it } from 'vitest';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
@@ -28,7 +28,7 @@ describe('live comparison URL state', () => {
   });
 
   it('falls back to defaults on bad values; an empty competitors key means none', () => {
-    const s = parseLiveComparison(new URLSearchParams('page=0&limit=7&category=Nope&sort=x&class=none&competitors='));
+    const s = parseLiveComparison(new URLSearchParams('page=0&limit=7&category=&sort=x&class=none&competitors='));
     expect([s.page, s.limit, s.category, s.sort, s.professional, s.institutional, s.competitors]).toEqual([0, 50, null, 'overpayment', false, false, []]);
   });
 
@@ -104,7 +104,7 @@ describe('dashboard figures', () => {
     reference_providers: 2, competitor_providers: {}, thin: false, thin_reason: null,
   });
 
-  it('computes the three KPIs by metrics.md', () => {
+  it('computes the three KPIs by docs/methodology.md', () => {
     const k = dashboardKpis([rec('a', 10, 100), rec('b', -20, 300), rec('c', 30, 0), rec('d', null, 50)]);
     // Claims-weighted: (10 x 100 - 20 x 300 + 30 x 0) / 400 = -12.5; top c (30); above market 2 of 3.
     expect(k.averageOverpayment).toBe(-12.5);

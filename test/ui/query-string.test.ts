@@ -1,6 +1,6 @@
 // Encoding of typed /api parameters as a query string, and the error message rule of the client.
 import { describe, expect, it } from 'vitest';
-import { messageOf } from '../../src/api/api-error';
+import { messageOf } from '../../src/api/client';
 import { encodeQuery } from '../../src/api/query-string';
 import { logoutUrl } from '../../src/api/auth-config';
 

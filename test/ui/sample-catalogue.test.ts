@@ -1,14 +1,15 @@
-// The fixed sample catalogue of product-spec §3 and §9: counts, categories, insurers, trend months.
+// The fixed sample catalogue, docs/screens.md (Entities, Constants): counts, categories, insurers, trend months.
 import { describe, expect, it } from 'vitest';
-import { OVERPAYMENT_TREND, REGIONAL_OVERPAYMENT, overpaymentLevel } from '../../src/sample-data/dashboard';
-import { DEFAULT_COMPARISON_INSURERS, SAMPLE_INSURERS } from '../../src/sample-data/insurers';
-import { AVAILABILITY_TREND, heatOpacity } from '../../src/sample-data/old-dashboard';
-import { OVERVIEW_SUMMARY } from '../../src/sample-data/overview';
-import { SAMPLE_PROVIDERS } from '../../src/sample-data/providers';
-import { SAMPLE_SERVICES } from '../../src/sample-data/services';
+import { overpaymentLevel } from '../../src/components/map/overpayment-level';
+import { OVERPAYMENT_TREND, REGIONAL_OVERPAYMENT } from '../../src/sample/data/dashboard';
+import { DEFAULT_COMPARISON_INSURERS, SAMPLE_INSURERS } from '../../src/sample/data/insurers';
+import { AVAILABILITY_TREND, heatOpacity } from '../../src/sample/data/old-dashboard';
+import { OVERVIEW_SUMMARY } from '../../src/sample/data/overview';
+import { SAMPLE_PROVIDERS } from '../../src/sample/data/providers';
+import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 
 describe('sample catalogue', () => {
-  it('has 5 named services plus 135 generated ones, by category as the spec counts them', () => {
+  it('has 5 named services plus 135 generated ones, by category as the product screens count them', () => {
     expect(SAMPLE_SERVICES).toHaveLength(140);
     expect(SAMPLE_SERVICES.slice(0, 5).map((s) => s.serviceCode)).toEqual(['99203', '70551', '45378', '71020', '85025']);
     const generated = SAMPLE_SERVICES.slice(5);
@@ -46,7 +47,7 @@ describe('sample catalogue', () => {
     expect(DEFAULT_COMPARISON_INSURERS).toEqual(['unitedhealth', 'kaiser', 'aetna']);
   });
 
-  it('lists the trend months as the spec does: Sep but no Aug, and the misspelled Dez, inside 8-20 %', () => {
+  it('lists the trend months as the screens do: Sep but no Aug, and the misspelled Dez, inside 8-20 %', () => {
     const months = OVERPAYMENT_TREND.map((p) => p.month);
     expect(months[0]).toBe('Jan');
     expect(months).toContain('Sep');
@@ -60,7 +61,7 @@ describe('sample catalogue', () => {
     expect(AVAILABILITY_TREND.at(-1)).toEqual({ month: 'Jan 2024', files: 2100, compliance: 95.5 });
   });
 
-  it('has the overview figures of §9', () => {
+  it('has the overview figures', () => {
     expect([OVERVIEW_SUMMARY.totalServices, OVERVIEW_SUMMARY.totalProviders, OVERVIEW_SUMMARY.averageNegotiatedRate,
       OVERVIEW_SUMMARY.priceRangeSpread]).toEqual([1247, 3856, 2847.5, 89.2]);
     expect(OVERVIEW_SUMMARY.regionalVariation.map((r) => r.state)).toEqual(['CA', 'NY', 'TX', 'FL', 'IL']);

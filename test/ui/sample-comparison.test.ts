@@ -1,9 +1,9 @@
-// The sample comparison's rules (product-spec §4): overpayment, savings, type by code ending,
+// The sample comparison's rules, docs/screens.md (Sample comparison): overpayment, savings, type by code ending,
 // filters and the three sort orders, on hand-made services.
 import { describe, expect, it } from 'vitest';
-import { comparisonRows, comparisonSummary, compareService, scopeRows, serviceType, type ComparisonFilters } from '../../src/sample-data/comparison';
-import { dashboardKpis, topOverpaid } from '../../src/sample-data/dashboard-kpis';
-import type { SampleService } from '../../src/sample-data/services';
+import { comparisonRows, comparisonSummary, compareService, scopeRows, serviceType, type ComparisonFilters } from '../../src/sample/data/comparison';
+import { dashboardKpis, topOverpaid } from '../../src/sample/data/dashboard-kpis';
+import type { SampleService } from '../../src/sample/data/services';
 
 function service(code: string, anthem: number, others: number, claims: number, market = others): SampleService {
   const marketPrices = { unitedhealth: others, kaiser: others, aetna: others, cigna: market, humana: market, bcbs: market,

@@ -1,9 +1,9 @@
-// Search matching of product-spec §5 and the unified/separate searches of §2 and §9.
+// Search matching and the unified/separate searches of the sample comparison, docs/screens.md (Sample comparison).
 import { describe, expect, it } from 'vitest';
 import { providerSearch, serviceSearch, unifiedSearch } from '../../src/components/sample-comparison/sample-search';
-import type { SampleProvider } from '../../src/sample-data/providers';
-import { addUnique, matchProviders, matchServices } from '../../src/sample-data/search';
-import { SAMPLE_SERVICES } from '../../src/sample-data/services';
+import type { SampleProvider } from '../../src/sample/data/providers';
+import { addUnique, matchProviders, matchServices } from '../../src/sample/data/search';
+import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 
 function provider(name: string, extra: Partial<SampleProvider> = {}): SampleProvider {
   return { id: name, name, shortName: '', type: 'clinic', marketShare: 1, memberCount: 1, regions: [], network: 'PPO',

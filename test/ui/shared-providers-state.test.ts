@@ -1,5 +1,5 @@
 /**
- * "At shared providers" on the live screens (metrics.md, Per comparison unit), the pure parts:
+ * "At shared providers" on the live screens (docs/methodology.md, Per comparison unit), the pure parts:
  * the URL key `shared_providers=1` (absent when off), the /api parameter it sends, the comparison's
  * URL state and CSV file name, and the dashboard's way to the comparison carrying it.
  */

@@ -1,4 +1,4 @@
-// The generic table's pure helpers (product-spec §2 Generic table) and the JWT name claim of the
+// The generic table's pure helpers, docs/screens.md (Shared components), and the JWT name claim of the
 // header's user label.
 import { describe, expect, it } from 'vitest';
 import { pagingText, sortRows } from '../../src/components/table/table-sort';

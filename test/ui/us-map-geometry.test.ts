@@ -1,10 +1,10 @@
-// The state map's shapes (product-spec §2 'Variance by Region', §9): the bundled us-atlas
+// The state map's shapes, docs/screens.md (Shared components): the bundled us-atlas
 // topology, Albers USA with a Puerto Rico inset, 700 x 420.
 import { describe, expect, it } from 'vitest';
 import { geoAlbersUsa } from 'd3-geo';
 import { geoAlbersUsaPr } from '../../src/components/map/albers-usa-pr';
 import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from '../../src/components/map/us-map-geometry';
-import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../src/sample-data/us-states';
+import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../src/components/map/us-states';
 
 /** Every x,y pair of an SVG path's numbers. */
 function points(d: string): Array<[number, number]> {

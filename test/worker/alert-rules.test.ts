@@ -1,5 +1,5 @@
 /**
- * The pure alert rules of contract/alert-rules.ts per comparison unit (metrics.md, Alerts): the
+ * The pure alert rules of contract/alert-rules.ts per comparison unit (docs/methodology.md, Alerts): the
  * support each alert needs, the order (severity, dollar impact, |percent change|, region, code,
  * unit, type), the ids and the carry-over of acknowledgements made under the per-service ids.
  * Expected values by hand.

@@ -1,7 +1,7 @@
 /**
  * GET /api/alerts and the acknowledgements, over the fixture dataset (figures of the header of
  * service-pricing.test.ts), per comparison unit. Latest snapshot L = 2025-02, previous P = 2025-01
- * (metrics.md, Alerts).
+ * (docs/methodology.md, Alerts).
  *
  * With min_providers 2 (the default) no alert is raised: every January price rests on one provider
  * (ref A 95 and 480, beta D 130 and C 600), so no spike nor shift has the support it needs, and the
@@ -50,7 +50,7 @@ async function list(fx: BootedFixture = f): Promise<Alert[]> {
   return res.body as Alert[];
 }
 
-describe('alerts by metrics.md', () => {
+describe('alerts by docs/methodology.md', () => {
   it('raises none that rests on too few providers', async () => {
     expect(await list(strict)).toEqual([]);
   });
@@ -70,7 +70,7 @@ describe('alerts by metrics.md', () => {
     ]);
   });
 
-  it('carries the spec fields: the unit, values, stable id, the snapshot first day', async () => {
+  it('carries the documented fields: the unit, values, stable id, the snapshot first day', async () => {
     const spike = (await list())[1]!;
     expect(spike).toEqual({
       id: alertId('price_spike', '70450', 'institutional', 'global', 'facility', 'All', '2025-02'),

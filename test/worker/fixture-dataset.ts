@@ -30,7 +30,7 @@ export interface BootedFixture {
 
 /** Variants of the fixture catalog. */
 export interface FixtureOptions {
-  /** The catalog's `validation` settings (metrics.md, Validation), e.g. `{ min_providers: 1 }`. */
+  /** The catalog's `validation` settings (docs/methodology.md, Validation), e.g. `{ min_providers: 1 }`. */
   validation?: Partial<ValidationSettings>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * architecture.md, Layout: imports go `src -> contract <- workers`; the worker reaches nothing in
+ * docs/architecture.md: imports go `src -> contract <- workers`; the worker reaches nothing in
  * src/ or scripts/. Checked on the source text of every file under workers/.
  */
 import { expect, it } from 'vitest';

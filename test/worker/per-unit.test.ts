@@ -1,5 +1,5 @@
 /**
- * The /api figures per comparison unit (metrics.md, Per comparison unit, Dashboard figures, Live
+ * The /api figures per comparison unit (docs/methodology.md, Per comparison unit, Dashboard figures, Live
  * search, Alerts) over a small dataset written straight into DuckDB (no converter): the tables a
  * format-3 dataset holds (price_stats market rows only: `scope` 'market', `month` NULL), with prices
  * chosen so every expected figure is worked out by hand below.

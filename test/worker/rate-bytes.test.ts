@@ -1,5 +1,5 @@
 /**
- * Rate rows load by billing code on demand (architecture.md §1), counted in bytes: opening reads the
+ * Rate rows load by billing code on demand (docs/architecture.md), counted in bytes: opening reads the
  * manifest and the small tables only; a service's detail reads the rates footer and its own row
  * groups only; a code read once is not read again. The rates file is rewritten with 4 rows per row
  * group so one code spans several groups:

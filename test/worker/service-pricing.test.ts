@@ -1,7 +1,7 @@
 /**
  * GET /api/service-pricing over the fixture dataset (test/fixtures/api, converted by the real
  * converter), every figure computed by hand from the fixture files: one record per comparison unit
- * (metrics.md, Per comparison unit).
+ * (docs/methodology.md, Per comparison unit).
  *
  * Dollar rates in the fixture (provider: A, B = CA; C, D = NY; T = TIN-only, no state). Every row
  * has place of service 11 (or none, institutional) and no modifier, so each unit is global and
@@ -51,7 +51,7 @@ const byUnit = (r: ServicePricingResult, name: string): LiveServicePricingRecord
 };
 
 describe('defaults: latest snapshot, every competitor, every unit, whole market', () => {
-  it('prices each comparison unit by metrics.md', async () => {
+  it('prices each comparison unit by docs/methodology.md', async () => {
     const r = await pricing();
     expect(r.snapshot).toBe('2025-02');
     expect(r.reference_insurer).toBe('ref');

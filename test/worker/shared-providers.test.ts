@@ -1,5 +1,5 @@
 /**
- * "At shared providers" (metrics.md, Per comparison unit) on the /api: `shared_providers=1` on
+ * "At shared providers" (docs/methodology.md, Per comparison unit) on the /api: `shared_providers=1` on
  * service-pricing, regional-comparison, overpayment-trend, regional-services and rate-rows, over the
  * fixture dataset (test/fixtures/api, converted by the real converter: its price_stats `shared`
  * rows), every expected figure worked out by hand from the fixture's MRFs below.

@@ -1,14 +1,14 @@
 /**
- * The alerts list (product-spec §2 Dashboard content): per alert a severity dot (high red,
+ * The alerts list, docs/screens.md (Shared components): per alert a severity dot (high red,
  * medium yellow, low blue) with its name for screen readers, the title, region, service name,
  * description, date and an 'Acknowledged' badge. Loading, error and empty states are the
  * caller's (the live version shows 'Loading alerts...', an error or 'No alerts found.').
  */
 import type { ReactElement } from 'react';
-import type { AlertSeverity } from '../../sample-data/alerts';
+import type { AlertSeverity } from '../../../contract/api';
 import './AlertsList.css';
 
-/** What the list shows of an alert (product-spec §3 Alert). */
+/** What the list shows of an alert (contract/alert-rules.ts Alert). */
 export interface AlertItem {
   id: string;
   severity: AlertSeverity;

@@ -1,5 +1,5 @@
 /**
- * The autocomplete box (product-spec §2 Autocomplete box, §9): at most 10 options, the note
+ * The autocomplete box, docs/screens.md (Shared components): at most 10 options, the note
  * 'Showing 10 of n results' when more match, keyboard ArrowUp/ArrowDown/Enter/Escape, a clear
  * button, a loading spinner while the search runs, and 'No results found for "..."' with the
  * hint when nothing matches. ARIA 1.2 combobox with a listbox popup.
@@ -26,7 +26,7 @@ export interface AutocompleteProps<T> {
   debounceMs?: number;
 }
 
-/** The hint under 'No results found' (product-spec §2). */
+/** The hint under 'No results found'. */
 export const NO_RESULTS_HINT = 'Try searching for service names, CPT codes, provider names, or categories';
 
 type State<T> = { status: 'idle' } | { status: 'loading' } | { status: 'done'; query: string; result: SearchResult<T> };

@@ -1,7 +1,7 @@
 /**
- * Mounts one chart function's element (architecture.md: charts are pure functions mounted by one
+ * Mounts one chart function's element (docs/architecture.md: charts are pure functions mounted by one
  * PlotFigure). Re-renders at its container's width (ResizeObserver). Chart tooltips hide on
- * Escape and come back when the pointer moves over the chart (product-spec §2 Dashboard content).
+ * Escape and come back when the pointer moves over the chart, docs/screens.md (Shared components).
  * Links a chart draws (an SVG `<a>`, e.g. a bar of Top 10 Overpaid Services) open inside the app
  * (react-router) on a plain click; they leave the Tab order, since the chart is one image to
  * assistive technology: a screen giving its charts links lists them in HTML as well.

@@ -1,6 +1,6 @@
 /**
- * The comparison screens' four summary cards (product-spec §2 Comparison screens), over the whole
- * filtered set as the API computes them (contract/api.ts ServicePricingSummary, metrics.md).
+ * The comparison screens' four summary cards, docs/screens.md (Live comparison), over the whole
+ * filtered set as the API computes them (contract/api.ts ServicePricingSummary, docs/methodology.md).
  */
 import type { ReactElement } from 'react';
 import type { ServicePricingSummary } from '../../../contract/api';

@@ -1,5 +1,5 @@
 /**
- * Overpayment of one service (metrics.md Per service): signed dollars with an up (above market,
+ * Overpayment of one service (docs/methodology.md, Per comparison unit): signed dollars with an up (above market,
  * red) or down (below market, green) arrow, and the variance percent under it; '-' for null.
  */
 import type { ReactElement } from 'react';

@@ -1,10 +1,10 @@
 /**
- * Live paging (product-spec §2, §4, §9): rows per page (25, 50, 100, 200), Previous / Next and
+ * Live paging, docs/screens.md (Live comparison): rows per page (25, 50, 100, 200), Previous / Next and
  * 'Page n' (1-based). Previous is disabled on the first page; Next only when `hasNext`.
  */
 import { useId, type ReactElement } from 'react';
 import { PAGE_SIZES, type PageSize } from './comparison-query';
-import './PagingControls.css';
+import '../table/table.css';
 
 export interface PagingControlsProps {
   /** 0-based page index. */

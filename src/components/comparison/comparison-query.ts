@@ -1,5 +1,5 @@
 /**
- * The live comparison's shareable state in the URL search params (architecture.md, Style:
+ * The live comparison's shareable state in the URL search params (docs/architecture.md:
  * "shareable filters live in the URL"), so a screen is bookmarkable. Pure.
  *
  * URL keys: `page` (1-based, as displayed), `limit` (rows per page), `category`. Defaults are left
@@ -8,7 +8,7 @@
 import type { ServicePricingParams } from '../../../contract/api';
 import { CATEGORIES, type Category } from '../../../contract/metrics';
 
-/** Rows-per-page choices (product-spec §9). */
+/** Rows-per-page choices: docs/screens.md (Constants). */
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 50;
@@ -59,7 +59,7 @@ export function writeComparisonQuery(current: URLSearchParams, query: Comparison
   return next;
 }
 
-/** A new page size starts again at page 1 (product-spec §4). */
+/** A new page size starts again at page 1. */
 export function withPageSize(query: ComparisonQuery, limit: PageSize): ComparisonQuery {
   return { ...query, limit, page: 0 };
 }
@@ -74,14 +74,14 @@ export function withPage(query: ComparisonQuery, page: number): ComparisonQuery 
   return { ...query, page: Math.max(0, Math.floor(page)) };
 }
 
-/** The `GET /api/service-pricing` parameters: offset = page x limit (product-spec §9). */
+/** The `GET /api/service-pricing` parameters: offset = page x limit. */
 export function servicePricingParams(query: ComparisonQuery): ServicePricingParams {
   const params: ServicePricingParams = { limit: query.limit, offset: query.page * query.limit };
   if (query.category) params.category = query.category;
   return params;
 }
 
-/** Next is enabled only when the returned count equals the page size (product-spec §4). */
+/** Next is enabled only when the returned count equals the page size. */
 export function hasNextPage(returned: number, limit: number): boolean {
   return returned === limit;
 }

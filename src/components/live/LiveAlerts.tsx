@@ -1,18 +1,18 @@
 /**
- * The live dashboard's alerts (product-spec §2, §7, §8; metrics.md Alerts): `GET /api/alerts`
- * through the alerts client, 'Loading alerts...', the error ('Failed to load alerts.' or the
+ * The live dashboard's alerts, docs/screens.md (Live dashboard) and docs/methodology.md (Alerts): `GET /api/alerts`
+ * through the one /api client (src/api/client.ts), 'Loading alerts...', the error ('Failed to load alerts.' or the
  * server's message) or 'No alerts found.'; acknowledging one alert or all open ones (PUT), after
  * which the list shows who acknowledged and when.
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import type { Alert } from '../../../contract/api';
 import { formatCount } from '../../../contract/format';
-import { acknowledgeAlert, acknowledgeAllAlerts, getAlerts } from '../../api/alerts-client';
+import { apiCall, errorMessage } from '../../api/client';
 import { AlertsList } from '../alerts/AlertsList';
 
 type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; alerts: Alert[] };
 
-/** The error text of a failed load (product-spec §8): the server's message, else the default. */
+/** The error text of a failed load: the server's message, else the default. */
 export function alertsError(message: string): string {
   return message && message !== 'Request failed' ? message : 'Failed to load alerts.';
 }
@@ -24,34 +24,40 @@ export function LiveAlerts(): ReactElement {
 
   useEffect(() => {
     const controller = new AbortController();
-    void getAlerts(controller.signal).then((r) => {
-      if (controller.signal.aborted) return;
-      setLoad(r.success && r.data ? { status: 'ready', alerts: r.data } : { status: 'error', message: alertsError(r.message) });
-    });
+    apiCall('GET /api/alerts', {}, { signal: controller.signal }).then(
+      (alerts) => setLoad({ status: 'ready', alerts }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setLoad({ status: 'error', message: alertsError(errorMessage(error)) });
+      },
+    );
     return () => controller.abort();
   }, []);
 
   const acknowledge = useCallback(async (id: string) => {
     setPending((p) => new Set(p).add(id));
-    const r = await acknowledgeAlert(id);
-    setPending((p) => {
-      const next = new Set(p);
-      next.delete(id);
-      return next;
-    });
-    if (r.success && r.data) {
-      const updated = r.data;
+    try {
+      const updated = await apiCall('PUT /api/alerts/{id}/acknowledge', { id });
       setActionError('');
       setLoad((l) => (l.status === 'ready' ? { status: 'ready', alerts: l.alerts.map((a) => (a.id === id ? updated : a)) } : l));
-    } else setActionError(`Could not acknowledge the alert: ${r.message}`);
+    } catch (error) {
+      setActionError(`Could not acknowledge the alert: ${errorMessage(error)}`);
+    } finally {
+      setPending((p) => {
+        const next = new Set(p);
+        next.delete(id);
+        return next;
+      });
+    }
   }, []);
 
   const acknowledgeAll = useCallback(async () => {
-    const r = await acknowledgeAllAlerts();
-    if (r.success && r.data) {
+    try {
+      const { alerts } = await apiCall('PUT /api/alerts/acknowledge-all', {});
       setActionError('');
-      setLoad({ status: 'ready', alerts: r.data.alerts });
-    } else setActionError(`Could not acknowledge the alerts: ${r.message}`);
+      setLoad({ status: 'ready', alerts });
+    } catch (error) {
+      setActionError(`Could not acknowledge the alerts: ${errorMessage(error)}`);
+    }
   }, []);
 
   const open = load.status === 'ready' ? load.alerts.filter((a) => !a.acknowledged).length : 0;

@@ -1,7 +1,7 @@
 /**
- * The live comparison's results table (product-spec §2): Service (name, code, category), the
+ * The live comparison's results table, docs/screens.md (Live comparison): Service (name, code, category), the
  * reference insurer's price, Competitor Prices, Selected Avg, Overpayment (arrow), Claims Volume,
- * Potential Savings. One row per comparison unit (metrics.md, Per comparison unit): the service
+ * Potential Savings. One row per comparison unit (docs/methodology.md, Per comparison unit): the service
  * cell names the unit with badges (class, component, setting), the CMS name with the publishers'
  * name under it when it differs, and a 'Low confidence' mark on a thin unit; each price carries its
  * '% of Medicare'. Every median is a button opening the rate rows behind it (`onTrace`), and each
@@ -13,6 +13,7 @@ import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
 import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
 import { unitRowKey, unitText } from './unit-format';
+import '../table/table.css';
 import '../comparison/ComparisonTable.css';
 
 /** Title of the reference insurer's price column: its short name, e.g. 'Anthem Price'. */
@@ -50,7 +51,7 @@ export function LiveComparisonTable({ records, reference, competitors, onTrace, 
   const known = new Set(competitors.map((c) => c.id));
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Results table">
-      <table className="comparison-table">
+      <table className="table comparison-table">
         <caption className="visually-hidden">Service price comparison</caption>
         <thead>
           <tr>

@@ -1,14 +1,14 @@
 /**
- * Filters of the live comparison (product-spec §2 Comparison screens): insurer checkboxes with
+ * Filters of the live comparison, docs/screens.md (Live comparison): insurer checkboxes with
  * market share (the reference insurer is not a competitor), the category ('All Categories'),
- * 'Show only overpaying services', 'At shared providers' (metrics.md, Per comparison unit), the
- * Professional and Institutional toggle chips, and the three sorts. Every change goes to the URL
- * state and from there to the API.
+ * 'Show only overpaying services', 'At shared providers' (docs/methodology.md, Per comparison unit), the
+ * Professional and Institutional toggle chips, and the three sorts: the shared comparison filters
+ * (src/components/comparison/ComparisonFilters.tsx) over the URL state. The categories are the
+ * dataset's (src/url-state/categories.ts). Every change goes to the URL state and from there to the API.
  */
-import { useId, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { LiveInsurer, ServiceSort } from '../../../contract/api';
-import { formatPercent } from '../../../contract/format';
-import { CategorySelect } from '../comparison/CategorySelect';
+import { ComparisonFilters } from '../comparison/ComparisonFilters';
 import type { LiveComparisonState } from '../../url-state/live-comparison-state';
 import { SharedProvidersSwitch } from './SharedProviders';
 
@@ -24,6 +24,8 @@ export interface LiveFiltersProps {
   competitors: readonly LiveInsurer[];
   /** The selected competitor ids (the URL's, else the default preselection). */
   selected: readonly string[];
+  /** The categories of the dataset's services (src/url-state/categories.ts datasetCategories); empty while loading. */
+  categories: readonly string[];
   onChange(change: Partial<LiveComparisonState>): void;
   /**
    * Selects or deselects one competitor, against the selection in the URL when the change is made
@@ -32,46 +34,13 @@ export interface LiveFiltersProps {
   onToggleCompetitor(id: string, on: boolean): void;
 }
 
-export function LiveFilters({ state, competitors, selected, onChange, onToggleCompetitor }: LiveFiltersProps): ReactElement {
-  const sortId = useId();
-  const typeId = useId();
+export function LiveFilters({ state, competitors, selected, categories, onChange, onToggleCompetitor }: LiveFiltersProps): ReactElement {
   return (
-    <div className="cmp-filters">
-      <fieldset className="cmp-insurers">
-        <legend>Compare against</legend>
-        <div className="cmp-insurers__list">
-          {competitors.map((c) => (
-            <label key={c.id} className="check">
-              <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => onToggleCompetitor(c.id, e.target.checked)} />
-              <span title={c.name}>{c.shortName}</span>
-              <span className="check__meta">{`${formatPercent(c.marketShare)} share`}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <div className="cmp-filters__row">
-        <CategorySelect value={state.category} onChange={(category) => onChange({ category })} />
-        <div className="filter-field">
-          <label htmlFor={sortId}>Sort by</label>
-          <select id={sortId} className="select" value={state.sort} onChange={(e) => onChange({ sort: e.target.value as ServiceSort })}>
-            {(Object.keys(SORT_LABELS) as ServiceSort[]).map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
-          </select>
-        </div>
-        <div className="filter-field">
-          <span id={typeId}>Service type</span>
-          <div className="toggle-chips" role="group" aria-labelledby={typeId}>
-            <button type="button" className="toggle-chip" aria-pressed={state.professional}
-              onClick={() => onChange({ professional: !state.professional })}>Professional</button>
-            <button type="button" className="toggle-chip" aria-pressed={state.institutional}
-              onClick={() => onChange({ institutional: !state.institutional })}>Institutional</button>
-          </div>
-        </div>
-        <label className="check cmp-filters__overpaying">
-          <input type="checkbox" checked={state.overpayingOnly} onChange={(e) => onChange({ overpayingOnly: e.target.checked })} />
-          <span>Show only overpaying services</span>
-        </label>
-        <SharedProvidersSwitch checked={state.sharedProviders} onChange={(sharedProviders) => onChange({ sharedProviders })} />
-      </div>
-    </div>
+    <ComparisonFilters insurers={competitors} selected={selected} onToggleInsurer={onToggleCompetitor}
+      categories={categories} category={state.category} onCategory={(category) => onChange({ category })}
+      sortLabels={SORT_LABELS} sort={state.sort} onSort={(sort) => onChange({ sort })}
+      professional={state.professional} institutional={state.institutional} onServiceType={onChange}
+      overpayingOnly={state.overpayingOnly} onOverpayingOnly={(overpayingOnly) => onChange({ overpayingOnly })}
+      extra={<SharedProvidersSwitch checked={state.sharedProviders} onChange={(sharedProviders) => onChange({ sharedProviders })} />} />
   );
 }

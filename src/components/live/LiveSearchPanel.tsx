@@ -1,5 +1,5 @@
 /**
- * Search of the live comparison (product-spec §2 Comparison screens): Unified or Separate search,
+ * Search of the live comparison, docs/screens.md (Live comparison): Unified or Separate search,
  * services from `GET /api/service-names` (matched in the page: case-insensitive substring of name,
  * code or category, prefix matches first) and providers from `GET /api/providers?q` (typed ahead:
  * a dataset can hold 100,000 providers), chips for the selection and the Available/Selected
@@ -8,7 +8,7 @@
 import { useCallback, type ReactElement } from 'react';
 import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
 import { formatCount } from '../../../contract/format';
-import { apiGet } from '../../api/client';
+import { apiCall } from '../../api/client';
 import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
 import { CloseIcon } from '../Icons';
 import type { SearchMode } from '../../url-state/live-comparison-state';
@@ -28,7 +28,7 @@ export function matchServices(services: readonly ServiceListItem[], q: string, l
 
 async function searchProviders(q: string, limit: number): Promise<SearchResult<ProviderSearchItem>> {
   try {
-    const r = await apiGet('GET /api/providers', { q, limit });
+    const r = await apiCall('GET /api/providers', { q, limit });
     return { options: r.items, total: r.total };
   } catch {
     return { options: [], total: 0 };

@@ -1,16 +1,16 @@
 /**
- * The live dashboard's state modal (product-spec §2 Dashboard content; traceability):
+ * The live dashboard's state modal, docs/screens.md (Live dashboard), with traceability:
  * `GET /api/regional-services?state=XX` in the map's RegionModal, one row per comparison unit of
  * the state (its class, component and setting as badges, a 'low confidence' mark when thin there),
  * where every price is a button. 'Your Price' opens the rate rows behind the reference insurer's
  * median of that unit in that state; 'Market Avg' opens every competitor's median in that state,
- * the mean of them, and each one's rate rows (metrics.md, Per comparison unit). The rate-rows
+ * the mean of them, and each one's rate rows (docs/methodology.md, Per comparison unit). The rate-rows
  * dialog opens over the modal; closing it returns focus to the price button. With
  * `sharedProviders` (the dashboard's 'At shared providers') the rows are at shared providers.
  */
 import { useState, type ReactElement } from 'react';
 import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
-import type { StateArea } from '../../sample-data/us-states';
+import type { StateArea } from '../../components/map/us-states';
 import { sharedProvidersParam } from '../../url-state/shared-providers';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
 import { RateRowsDialog } from './RateRowsDialog';
@@ -19,7 +19,7 @@ import { unitRowKey, unitText } from './unit-format';
 import { useApi } from './use-api';
 import './live.css';
 
-/** The modal's note on live data (product-spec §2). */
+/** The modal's note on live data. */
 export const LIVE_PRICES_NOTE = 'All prices are live API data.';
 
 export interface LiveStateModalProps {
@@ -28,7 +28,7 @@ export interface LiveStateModalProps {
   reference: LiveInsurer | null;
   /** Every insurer but the reference (the market of the modal's Market Avg). */
   competitors: readonly LiveInsurer[];
-  /** metrics.md "At shared providers": the state's prices only at providers both sides have rates with. */
+  /** docs/methodology.md (Per comparison unit), at shared providers: the state's prices only at providers both sides have rates with. */
   sharedProviders?: boolean;
   onClose(): void;
 }

@@ -6,17 +6,17 @@
  * with its '% of Medicare' (at the provider's locality or national) and its validation result,
  * exportable as CSV (all insurers). A price of a comparison unit passes the unit (class,
  * component, setting) in `selection`, so the rows are exactly the ones behind it.
- * With `meanLabel` (a market average) it also shows the mean of the medians (metrics.md, Per
+ * With `meanLabel` (a market average) it also shows the mean of the medians (docs/methodology.md, Per
  * comparison unit: market_average = the arithmetic mean of the competitors' medians that exist).
- * With `selection.shared_providers` the rows are only those at shared providers (metrics.md, At
- * shared providers), the rows behind the screen's prices with that option.
+ * With `selection.shared_providers` the rows are only those at shared providers (docs/methodology.md, Per
+ * comparison unit), the rows behind the screen's prices with that option.
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
 import type { Component, UnitSetting } from '../../../contract/medicare';
 import { formatCount, formatUsd } from '../../../contract/format';
-import { apiGet } from '../../api/client';
+import { apiCall, errorMessage } from '../../api/client';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
 import { ExportCsvButton } from './ExportCsvButton';
@@ -25,6 +25,7 @@ import { MedicarePct, UnitBadges, ValidationMark } from './UnitParts';
 import { medicareBasisText, unitText } from './unit-format';
 import { useValidationSettings } from './use-validation-settings';
 import { exportFileName } from '../../url-state/live-comparison-state';
+import '../table/table.css';
 import './live.css';
 
 export interface RateRowsSelection {
@@ -36,7 +37,7 @@ export interface RateRowsSelection {
   state?: string;
   providers?: string[];
   snapshot?: string;
-  /** Only the rows at shared providers (metrics.md, At shared providers), as the screen's prices then are. */
+  /** Only the rows at shared providers (docs/methodology.md, Per comparison unit), as the screen's prices then are. */
   shared_providers?: boolean;
 }
 
@@ -76,9 +77,9 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
     const sel = JSON.parse(selKey) as RateRowsSelection;
     setLoad({ status: 'loading' });
     Promise.all(ids.split(',').filter(Boolean).map((insurer_id) =>
-      apiGet('GET /api/rate-rows', { service_id: serviceCode, insurer_id, ...sel }, { signal: controller.signal })))
+      apiCall('GET /api/rate-rows', { service_id: serviceCode, insurer_id, ...sel }, { signal: controller.signal })))
       .then((results) => setLoad({ status: 'ready', results }),
-        (e: unknown) => !controller.signal.aborted && setLoad({ status: 'error', message: e instanceof Error ? e.message : String(e) }));
+        (e: unknown) => !controller.signal.aborted && setLoad({ status: 'error', message: errorMessage(e) }));
     return () => controller.abort();
   }, [serviceCode, ids, selKey]);
 
@@ -117,7 +118,7 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
       {load.status === 'ready' && (
         <>
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Prices and their files">
-            <table className="live-table">
+            <table className="table live-table">
               <caption className="visually-hidden">Median, rate rows, providers, failed rows and files per insurer</caption>
               <thead>
                 <tr><th scope="col">Insurer</th><th scope="col" className="num">Median</th><th scope="col" className="num">Rate rows</th>

@@ -1,5 +1,5 @@
 /**
- * The "At shared providers" option of the live comparison and the live dashboard (metrics.md, Per
+ * The "At shared providers" option of the live comparison and the live dashboard (docs/methodology.md, Per
  * comparison unit, At shared providers): a checkbox styled like the screens' other toggles, with
  * its one-line explanation as tooltip and accessible description, and the note shown near the
  * figures while it is on, so a screenshot says which prices it shows.

@@ -1,5 +1,5 @@
 /**
- * Small pieces the live tables share for a comparison unit (metrics.md, Per comparison unit):
+ * Small pieces the live tables share for a comparison unit (docs/methodology.md, Per comparison unit):
  * its class, component and setting as badges, the 'low confidence' mark of a thin unit, the
  * '% of Medicare' figure beside a price, the validation mark of a rate row, and the service cell
  * (CMS name, the publishers' name when it differs, code, badges, category).

@@ -1,5 +1,5 @@
 /**
- * The live dashboard's figures from `GET /api/service-pricing` records (metrics.md, Dashboard
+ * The live dashboard's figures from `GET /api/service-pricing` records (docs/methodology.md, Dashboard
  * figures), and axis domains that fit the data (the fixed 0-30 % and 8-20 % axes are the sample
  * screens'). A record is one comparison unit; "service" in these figures means a unit that has a
  * variance and is not thin (a thin unit is listed elsewhere with its mark, and counts in none). Pure.
@@ -25,12 +25,12 @@ export interface DashboardKpis {
   thinLeftOut: number;
 }
 
-/** The units the figures count (metrics.md, Dashboard figures): a variance, and not thin. */
+/** The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin. */
 export function countedRecords(records: readonly LiveServicePricingRecord[]): CountedRecord[] {
   return records.filter((r): r is CountedRecord => r.reference_variance !== null && !r.thin);
 }
 
-/** The three KPI cards (metrics.md, Dashboard figures). */
+/** The three KPI cards (docs/methodology.md, Dashboard figures). */
 export function dashboardKpis(records: readonly LiveServicePricingRecord[]): DashboardKpis {
   const v = countedRecords(records);
   const top = topOverpaid(records, 1)[0] ?? null;

@@ -1,6 +1,6 @@
 /**
- * The sentence under the rate-rows dialog's medians when they make a market average (metrics.md,
- * Per service: market_average = the arithmetic mean of the competitors' medians that exist). Pure.
+ * The sentence under the rate-rows dialog's medians when they make a market average (docs/methodology.md,
+ * Per comparison unit: market_average = the arithmetic mean of the competitors' medians that exist). Pure.
  */
 import type { RateRowsResult } from '../../../contract/api';
 import { formatUsd } from '../../../contract/format';

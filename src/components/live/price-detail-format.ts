@@ -1,5 +1,5 @@
 /**
- * How a live-search price reads (metrics.md, Live search): USD for dollar rates, a percent of
+ * How a live-search price reads (docs/methodology.md, Live search): USD for dollar rates, a percent of
  * billed charges for `percentage`, USD per day for `per diem`. Pure.
  */
 import type { PriceDetail } from '../../../contract/api';

@@ -1,6 +1,6 @@
 /**
- * Texts of a comparison unit (metrics.md, Per comparison unit: a service with its billing class,
- * component and setting), of a row's Medicare benchmark and of its validation result (metrics.md,
+ * Texts of a comparison unit (docs/methodology.md, Per comparison unit: a service with its billing class,
+ * component and setting), of a row's Medicare benchmark and of its validation result (docs/methodology.md,
  * Medicare benchmark, Validation), as the live screens show them. Pure.
  */
 import type { MedicareBasis } from '../../../contract/api';

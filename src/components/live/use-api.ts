@@ -1,12 +1,12 @@
 /**
  * Loads one `GET /api/...` route with the typed client and keeps the answer in component state
- * (architecture.md, Style: results stay out of the store). A change of `key` (the parameters, or
+ * (docs/architecture.md: results stay out of the store). A change of `key` (the parameters, or
  * a reload counter) refetches and aborts the previous request; the previous answer stays readable
  * while the next one loads. `params === null` loads nothing (status 'idle').
  */
 import { useEffect, useState } from 'react';
 import type { Api } from '../../../contract/api';
-import { apiGet, type GetRoute } from '../../api/client';
+import { apiCall, errorMessage, type GetRoute } from '../../api/client';
 
 export type ApiLoad<T> =
   | { status: 'idle'; data: null; previous: T | null }
@@ -31,14 +31,14 @@ export function useApi<R extends GetRoute>(route: R, params: Api[R]['params'] | 
     if (key === '') return;
     const controller = new AbortController();
     const p = JSON.parse(key.slice(route.length + 1, key.lastIndexOf('|'))) as Api[R]['params'];
-    apiGet(route, p, { signal: controller.signal }).then(
+    apiCall(route, p, { signal: controller.signal }).then(
       (data) => {
         setSettled({ key, data, message: '' });
         setLast(data);
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setSettled({ key, data: null, message: error instanceof Error ? error.message : String(error) });
+        setSettled({ key, data: null, message: errorMessage(error) });
       },
     );
     return () => controller.abort();

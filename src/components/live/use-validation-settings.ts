@@ -1,7 +1,7 @@
 /**
  * The validation settings the open dataset was converted with (manifest `validation`, through
  * `GET /api/coverage`), for the marks that name a bound ('Below 0.3x Medicare'); the defaults of
- * metrics.md while they load or when the answer fails.
+ * docs/methodology.md while they load or when the answer fails.
  */
 import { DEFAULT_VALIDATION, type ValidationSettings } from '../../../contract/dataset';
 import { useApi } from './use-api';

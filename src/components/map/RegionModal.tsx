@@ -1,5 +1,5 @@
 /**
- * The state modal of the map (product-spec §2 Dashboard content): titled '<State> (<Region>) -
+ * The state modal of the map, docs/screens.md (Shared components): titled '<State> (<Region>) -
  * Service Price Comparison', a sortable table (Service, Your Price, Market Avg, Overpayment %),
  * the note on the data's origin, and 'No data for this region.' when the region has no entry.
  * With `renderPrice` the caller draws the price cells (the live dashboard makes them buttons that
@@ -7,7 +7,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatPercent, formatUsd } from '../../../contract/format';
-import type { StateArea } from '../../sample-data/us-states';
+import type { StateArea } from './us-states';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
 
@@ -49,7 +49,7 @@ function columns(renderPrice: RegionModalProps['renderPrice'], renderService: Re
   ];
 }
 
-/** The modal's title (product-spec §2). */
+/** The modal's title. */
 export function regionModalTitle(area: StateArea): string {
   return `${area.name} (${area.region}) - Service Price Comparison`;
 }

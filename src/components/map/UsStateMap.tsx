@@ -1,12 +1,12 @@
 /**
- * The US state map 'Variance by Region' (product-spec §2 Dashboard content, §9): 700 x 420,
+ * The US state map 'Variance by Region', docs/screens.md (Shared components): 700 x 420,
  * Albers USA with a Puerto Rico inset, each state coloured by its region's overpayment (above 17,
  * 15, 13 %, else lightest). Available states are buttons (click, Enter or Space) that call
  * `onSelect`; Puerto Rico is greyed out and not clickable.
  */
 import { useMemo, type ReactElement } from 'react';
 import { formatPercent } from '../../../contract/format';
-import type { Region, StateArea } from '../../sample-data/us-states';
+import type { Region, StateArea } from './us-states';
 import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from './us-map-geometry';
 import './UsStateMap.css';
 

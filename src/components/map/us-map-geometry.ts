@@ -1,5 +1,5 @@
 /**
- * The state shapes of the map (product-spec §2 'Variance by Region', §9): the `us-atlas` states
+ * The state shapes of the map 'Variance by Region', docs/screens.md (Shared components): the `us-atlas` states
  * topology bundled by Vite (no CDN), projected with Albers USA plus a Puerto Rico inset into a
  * 700 x 420 frame. Keeps the 51 valid state areas and Puerto Rico; other territories are dropped.
  */
@@ -7,10 +7,10 @@ import { geoPath } from 'd3-geo';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import statesTopology from 'us-atlas/states-10m.json';
-import { STATE_AREAS, type StateArea } from '../../sample-data/us-states';
+import { STATE_AREAS, type StateArea } from './us-states';
 import { geoAlbersUsaPr } from './albers-usa-pr';
 
-/** Map frame, CSS pixels (product-spec §9). */
+/** Map frame, CSS pixels. */
 export const MAP_WIDTH = 700;
 export const MAP_HEIGHT = 420;
 

@@ -1,13 +1,13 @@
 /**
- * Results table of the sample comparison (product-spec §2 Comparison screens): Service (name,
+ * Results table of the sample comparison, docs/screens.md (Sample comparison): Service (name,
  * code, category), Anthem Price, Competitor Prices (the selected ones), Selected Avg, Overpayment
  * (arrow icon and variance), Claims Volume, Potential Savings. Order comes from the Sort by
  * control. Built on the generic DataTable.
  */
 import type { ReactElement } from 'react';
 import { formatCount, formatSignedPercent, formatSignedUsd, formatUsd } from '../../../contract/format';
-import type { ComparisonRow } from '../../sample-data/comparison';
-import { SAMPLE_COMPETITORS, type CompetitorId } from '../../sample-data/insurers';
+import type { ComparisonRow } from '../../sample/data/comparison';
+import { SAMPLE_COMPETITORS, type CompetitorId } from '../../sample/data/insurers';
 import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
 import { DataTable, type Column } from '../table/DataTable';
 

@@ -1,14 +1,14 @@
 /**
- * Search of the comparison screen (product-spec §2 Comparison screens): the Unified/Separate
+ * Search of the comparison screen, docs/screens.md (Sample comparison): the Unified/Separate
  * mode toggle, the autocomplete box(es), the selected items as removable chips and the
- * Available/Selected counters. Selecting a duplicate is ignored (§5).
+ * Available/Selected counters. Selecting a duplicate is ignored.
  */
 import type { ReactElement } from 'react';
 import { formatCount } from '../../../contract/format';
-import type { SampleProvider } from '../../sample-data/providers';
-import { SAMPLE_PROVIDERS } from '../../sample-data/providers';
-import type { SampleService } from '../../sample-data/services';
-import { SAMPLE_SERVICES } from '../../sample-data/services';
+import type { SampleProvider } from '../../sample/data/providers';
+import { SAMPLE_PROVIDERS } from '../../sample/data/providers';
+import type { SampleService } from '../../sample/data/services';
+import { SAMPLE_SERVICES } from '../../sample/data/services';
 import { Autocomplete } from '../autocomplete/Autocomplete';
 import { CloseIcon } from '../Icons';
 import { hitKey, providerSearch, serviceSearch, unifiedSearch, type SearchHit } from './sample-search';

@@ -1,14 +1,14 @@
 /**
- * The comparison screen's searches over the sample catalogue (product-spec §2 Comparison
- * screens, §5, §9): unified (at most 5 services and 5 providers) and separate (at most 10 of
+ * The comparison screen's searches over the sample catalogue, docs/screens.md (Sample
+ * comparison): unified (at most 5 services and 5 providers) and separate (at most 10 of
  * one kind), as Autocomplete `SearchResult`s.
  */
 import type { SearchResult } from '../autocomplete/Autocomplete';
-import type { SampleProvider } from '../../sample-data/providers';
-import { SAMPLE_PROVIDERS } from '../../sample-data/providers';
-import { AUTOCOMPLETE_LIMIT, UNIFIED_LIMIT, matchProviders, matchServices } from '../../sample-data/search';
-import type { SampleService } from '../../sample-data/services';
-import { SAMPLE_SERVICES } from '../../sample-data/services';
+import type { SampleProvider } from '../../sample/data/providers';
+import { SAMPLE_PROVIDERS } from '../../sample/data/providers';
+import { AUTOCOMPLETE_LIMIT, UNIFIED_LIMIT, matchProviders, matchServices } from '../../sample/data/search';
+import type { SampleService } from '../../sample/data/services';
+import { SAMPLE_SERVICES } from '../../sample/data/services';
 
 export type SearchHit = { kind: 'service'; service: SampleService } | { kind: 'provider'; provider: SampleProvider };
 

@@ -1,11 +1,12 @@
 /**
- * The generic table (product-spec §2 Generic table): sortable columns (a header button toggles
+ * The generic table, docs/screens.md (Shared components): sortable columns (a header button toggles
  * ascending/descending, `aria-sort` tells assistive technology), optional row checkboxes,
  * optional paging text 'Showing x to y of z results', and '-' for an empty cell.
  */
 import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
 import { pagingText, sortRows, type SortState } from './table-sort';
+import './table.css';
 import './DataTable.css';
 
 export interface Column<Row> {
@@ -56,7 +57,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactElement {
   return (
     <div className={`data-table ${props.className ?? ''}`}>
       <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
-        <table className="data-table__table">
+        <table className="table data-table__table">
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>

@@ -1,4 +1,4 @@
-/** Pure helpers of the generic table: sorting and the paging text (product-spec §2 Generic table). */
+/** Pure helpers of the generic table: sorting and the paging text, docs/screens.md (Shared components). */
 
 export interface SortState {
   key: string;

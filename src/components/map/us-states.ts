@@ -1,5 +1,5 @@
 /**
- * State-to-region map (product-spec §3 State-to-region map entry, §9): FIPS code -> state name,
+ * State-to-region map, docs/screens.md (Entities): FIPS code -> state name,
  * postal code, region and availability. The 51 valid state areas (50 states and DC) are
  * available; Puerto Rico is drawn but unavailable (greyed, not clickable).
  */
@@ -46,5 +46,5 @@ export const STATE_AREAS: ReadonlyMap<string, StateArea> = new Map([
   ['72', { fips: '72', code: 'PR', name: 'Puerto Rico', region: 'Southeast', available: false }],
 ]);
 
-/** Number of valid state areas (product-spec §9): 50 states and the District of Columbia. */
+/** Number of valid state areas: 50 states and the District of Columbia. */
 export const VALID_STATE_AREA_COUNT = ROWS.length;

@@ -1,22 +1,24 @@
 /**
- * The old dashboard 'Healthcare Price Transparency Dashboard' (/old-dashboard, product-spec §2
- * Routes, §4, §9) on fixed sample data: a spinner for 1 second, then the common-services bar
+ * The old dashboard 'Healthcare Price Transparency Dashboard' (/old-dashboard), docs/screens.md
+ * (Old dashboard and overview), on fixed sample data: a spinner for 1 second, then the common-services bar
  * chart, the availability trend chart, the regional state grid and table, and Recent Activity.
  */
 import { useEffect, useState, type ReactElement } from 'react';
-import { formatCount, formatUsd } from '../../contract/format';
-import { availabilityTrendChart } from '../charts/availability-trend-chart';
-import { commonServicesChart } from '../charts/common-services-chart';
-import { PlotFigure } from '../components/charts/PlotFigure';
-import { formatAlertDate } from '../components/alerts/AlertsList';
-import { DataTable, type Column } from '../components/table/DataTable';
+import { formatCount, formatUsd } from '../../../contract/format';
+import { availabilityTrendChart } from '../../charts/availability-trend-chart';
+import { commonServicesChart } from '../../charts/common-services-chart';
+import { PlotFigure } from '../../components/charts/PlotFigure';
+import { formatAlertDate } from '../../components/alerts/AlertsList';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { Panel, PanelRow } from '../../components/dashboard/Panel';
+import { PageHeader } from '../../components/PageHeader';
 import {
   AVAILABILITY_TREND, COMMON_SERVICE_COUNTS, RECENT_ACTIVITY, STATE_AVAILABILITY, heatOpacity, type StateAvailability,
-} from '../sample-data/old-dashboard';
-import '../styles/screens.css';
+} from '../data/old-dashboard';
+import '../../styles/screens.css';
 import './OldDashboard.css';
 
-/** The loading delay (product-spec §9), ms. */
+/** The loading delay, ms. */
 export const OLD_DASHBOARD_DELAY_MS = 1000;
 
 const STATE_COLUMNS: Column<StateAvailability>[] = [
@@ -40,13 +42,8 @@ export function OldDashboard(): ReactElement {
   return (
     <section className="page" aria-labelledby="old-dashboard-title" aria-busy={!ready}>
       <title>Healthcare Price Transparency Dashboard · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="old-dashboard-title">Healthcare Price Transparency Dashboard</h1>
-          <p className="muted">Publication of machine-readable files and negotiated rates.</p>
-        </div>
-        <span className="sample-badge">Sample data</span>
-      </header>
+      <PageHeader id="old-dashboard-title" title="Healthcare Price Transparency Dashboard" sample
+        description="Publication of machine-readable files and negotiated rates." />
       {!ready ? (
         <div className="loading-block panel" role="status">
           <span className="spinner" aria-hidden="true" />
@@ -54,22 +51,17 @@ export function OldDashboard(): ReactElement {
         </div>
       ) : (
         <>
-          <div className="two-col">
-            <div className="section panel">
-              <div className="section__head"><h2>Most Common Services</h2><p>Providers publishing a rate</p></div>
+          <PanelRow>
+            <Panel title="Most Common Services" subtitle="Providers publishing a rate">
               <PlotFigure chart={commonServicesChart} rows={COMMON_SERVICE_COUNTS} label="Most common services, bar chart of providers per CPT code" />
-            </div>
-            <div className="section panel">
-              <div className="section__head">
-                <h2>Data Availability Trend</h2>
-                {last && <p>{`${formatCount(last.files)} files · ${last.compliance.toFixed(1)}% compliance in ${last.month}`}</p>}
-              </div>
+            </Panel>
+            <Panel title="Data Availability Trend"
+              subtitle={last && `${formatCount(last.files)} files · ${last.compliance.toFixed(1)}% compliance in ${last.month}`}>
               <PlotFigure chart={availabilityTrendChart} rows={AVAILABILITY_TREND} label="Files published, line chart, Jul 2022 to Jan 2024" />
-            </div>
-          </div>
-          <div className="two-col two-col--wide-left">
-            <div className="section panel">
-              <div className="section__head"><h2>Regional Overview</h2><p>Files published by state</p></div>
+            </Panel>
+          </PanelRow>
+          <PanelRow wideLeft>
+            <Panel title="Regional Overview" subtitle="Files published by state">
               <ul className="state-grid" aria-label="Files published by state">
                 {STATE_AVAILABILITY.map((s) => (
                   <li key={s.state} className={`state-grid__tile${heatOpacity(s.files, maxFiles) < 0.55 ? ' is-light' : ''}${picked.has(s.state) ? ' is-picked' : ''}`}
@@ -84,9 +76,8 @@ export function OldDashboard(): ReactElement {
                 rowKey={(s) => s.state} initialSort={{ key: 'files', direction: 'desc' }}
                 selection={{ selected: picked, onChange: setPicked, rowLabel: (s) => s.name }}
                 paging={{ offset: 0, total: STATE_AVAILABILITY.length }} />
-            </div>
-            <div className="section panel">
-              <div className="section__head"><h2>Recent Activity</h2></div>
+            </Panel>
+            <Panel title="Recent Activity">
               <ol className="activity">
                 {RECENT_ACTIVITY.map((a) => (
                   <li key={a.id}>
@@ -95,8 +86,8 @@ export function OldDashboard(): ReactElement {
                   </li>
                 ))}
               </ol>
-            </div>
-          </div>
+            </Panel>
+          </PanelRow>
         </>
       )}
     </section>

@@ -1,14 +1,16 @@
 /**
- * 'Transparency Data Overview' (/overview; product-spec §2 An earlier overview screen, §9): four
+ * 'Transparency Data Overview' (/overview), docs/screens.md (Old dashboard and overview): four
  * summary cards with the sample trends, 'Most Common Services' and 'Top Provider Specialties'
  * (first 5 of each; a specialty's bar width is its count / 567). Fixed sample figures.
  */
 import type { ReactElement } from 'react';
-import { formatCount, formatPercent, formatUsd } from '../../contract/format';
-import { ActivityIcon, DollarIcon, FileIcon, UsersIcon } from '../components/Icons';
-import { SummaryCard } from '../components/SummaryCard';
-import { OVERVIEW_LIST_LIMIT, OVERVIEW_SUMMARY as S, OVERVIEW_TRENDS as T, SPECIALTY_BAR_DIVISOR } from '../sample-data/overview';
-import '../styles/screens.css';
+import { formatCount, formatPercent, formatUsd } from '../../../contract/format';
+import { ActivityIcon, DollarIcon, FileIcon, UsersIcon } from '../../components/Icons';
+import { SummaryCard } from '../../components/SummaryCard';
+import { Panel, PanelRow } from '../../components/dashboard/Panel';
+import { PageHeader } from '../../components/PageHeader';
+import { OVERVIEW_LIST_LIMIT, OVERVIEW_SUMMARY as S, OVERVIEW_TRENDS as T, SPECIALTY_BAR_DIVISOR } from '../data/overview';
+import '../../styles/screens.css';
 import './Overview.css';
 
 const trend = (value: number) => ({ value, isPositive: value > 0 });
@@ -17,13 +19,8 @@ export function Overview(): ReactElement {
   return (
     <section className="page" aria-labelledby="overview-title">
       <title>Transparency Data Overview · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="overview-title">Transparency Data Overview</h1>
-          <p className="muted">Analysis of publicly available negotiated rates and pricing data from health insurers</p>
-        </div>
-        <span className="sample-badge">Sample data</span>
-      </header>
+      <PageHeader id="overview-title" title="Transparency Data Overview" sample
+        description="Analysis of publicly available negotiated rates and pricing data from health insurers" />
       <div className="card-grid">
         <SummaryCard title="Healthcare Services" value={formatCount(S.totalServices)} subtitle="With published pricing data"
           trend={trend(T.services)} icon={<FileIcon />} />
@@ -34,9 +31,8 @@ export function Overview(): ReactElement {
         <SummaryCard title="Price Range Spread" value={formatPercent(S.priceRangeSpread)} subtitle="Variation across regions"
           icon={<ActivityIcon />} />
       </div>
-      <div className="two-col">
-        <div className="section panel">
-          <div className="section__head"><h2>Most Common Services</h2></div>
+      <PanelRow>
+        <Panel title="Most Common Services">
           <ul className="overview-list">
             {S.mostCommonServices.slice(0, OVERVIEW_LIST_LIMIT).map((s) => (
               <li key={s.serviceCode}>
@@ -51,9 +47,8 @@ export function Overview(): ReactElement {
               </li>
             ))}
           </ul>
-        </div>
-        <div className="section panel">
-          <div className="section__head"><h2>Top Provider Specialties</h2></div>
+        </Panel>
+        <Panel title="Top Provider Specialties">
           <ul className="specialty-list">
             {S.providersBySpecialty.slice(0, OVERVIEW_LIST_LIMIT).map((s) => (
               <li key={s.specialty}>
@@ -66,8 +61,8 @@ export function Overview(): ReactElement {
               </li>
             ))}
           </ul>
-        </div>
-      </div>
+        </Panel>
+      </PanelRow>
     </section>
   );
 }

@@ -1,25 +1,26 @@
 /**
- * The sample price comparison (/comparison, product-spec §2 Comparison screens, §4, §5): search
+ * The sample price comparison (/comparison), docs/screens.md (Sample comparison): search
  * (unified or separate) with chips and counters, four summary cards, insurer checkboxes, the
  * category, overpaying-only, Professional/Institutional and sort controls, and the results
  * table, all on the fixed sample catalogue. Selected services narrow the table to them.
  */
 import { useMemo, useState, type ReactElement } from 'react';
-import { formatCount, formatPercent, formatUsd } from '../../contract/format';
-import { SummaryCard } from '../components/SummaryCard';
-import { ComparisonFilters } from '../components/sample-comparison/ComparisonFilters';
-import { SampleResultsTable } from '../components/sample-comparison/SampleResultsTable';
-import { SearchPanel, type SearchMode } from '../components/sample-comparison/SearchPanel';
-import type { SearchHit } from '../components/sample-comparison/sample-search';
+import { formatCount, formatPercent, formatUsd } from '../../../contract/format';
+import { SummaryCard } from '../../components/SummaryCard';
+import { ComparisonFilters } from '../../components/sample-comparison/ComparisonFilters';
+import { SampleResultsTable } from '../../components/sample-comparison/SampleResultsTable';
+import { SearchPanel, type SearchMode } from '../../components/sample-comparison/SearchPanel';
+import type { SearchHit } from '../../components/sample-comparison/sample-search';
+import { PageHeader } from '../../components/PageHeader';
 import {
   comparisonRows, comparisonSummary, scopeRows, type ComparisonFilters as Filters,
-} from '../sample-data/comparison';
-import { DEFAULT_COMPARISON_INSURERS } from '../sample-data/insurers';
-import type { SampleProvider } from '../sample-data/providers';
-import { addUnique } from '../sample-data/search';
-import { SAMPLE_SERVICES, type SampleService } from '../sample-data/services';
-import '../styles/screens.css';
-import './Comparison.css';
+} from '../data/comparison';
+import { DEFAULT_COMPARISON_INSURERS } from '../data/insurers';
+import type { SampleProvider } from '../data/providers';
+import { addUnique } from '../data/search';
+import { SAMPLE_SERVICES, type SampleService } from '../data/services';
+import '../../styles/screens.css';
+import '../../styles/comparison.css';
 
 const INITIAL: Filters = {
   competitors: DEFAULT_COMPARISON_INSURERS, category: null, overpayingOnly: true,
@@ -44,13 +45,8 @@ export function Comparison(): ReactElement {
   return (
     <section className="page comparison" aria-labelledby="comparison-title">
       <title>Price Comparison · Compete</title>
-      <header className="page-header">
-        <div>
-          <h1 id="comparison-title">Price Comparison</h1>
-          <p className="muted">Anthem Blue Cross prices against the competitors you select.</p>
-        </div>
-        <span className="sample-badge">Sample data</span>
-      </header>
+      <PageHeader id="comparison-title" title="Price Comparison" sample
+        description="Anthem Blue Cross prices against the competitors you select." />
 
       <div className="section panel">
         <SearchPanel mode={mode} onMode={setMode} services={services} providers={providers} onAdd={add}

@@ -1,0 +1,27 @@
+/**
+ * The dashboards' three KPI cards (docs/screens.md: Sample dashboard, Live dashboard): 'Average Overpayment',
+ * 'Top Overpaid Service' and 'Claims Above Market', from figures the screen formats.
+ */
+import type { ReactElement } from 'react';
+import { AlertIcon, DollarIcon, TrendUpIcon } from '../Icons';
+import { SummaryCard, type SummaryCardProps } from '../SummaryCard';
+import '../../styles/screens.css';
+
+export interface KpiCardsProps {
+  averageOverpayment: { value: string; subtitle: string; tone: SummaryCardProps['tone'] };
+  topService: { value: string; subtitle: string };
+  /** The formatted share of services priced above market. */
+  claimsAboveMarket: string;
+}
+
+export function KpiCards({ averageOverpayment, topService, claimsAboveMarket }: KpiCardsProps): ReactElement {
+  return (
+    <div className="card-grid">
+      <SummaryCard title="Average Overpayment" value={averageOverpayment.value} tone={averageOverpayment.tone}
+        subtitle={averageOverpayment.subtitle} icon={<TrendUpIcon />} />
+      <SummaryCard title="Top Overpaid Service" value={topService.value} subtitle={topService.subtitle} icon={<AlertIcon />} />
+      <SummaryCard title="Claims Above Market" value={claimsAboveMarket}
+        subtitle="Share of services priced above market" icon={<DollarIcon />} />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Every benchmark still runs to completion (docs/benchmarks.md): each `bench/*.bench.ts` is run once
+ * at its tiny size through bench/run.ts (`<file> --tiny`, bench/tiny.ts), in its own process, and
+ * must exit 0 and print its figures. Nothing here asserts a timing: tiny figures mean nothing.
+ * The four run concurrently (about 80 CPU seconds in all, most of it six small conversions).
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BENCHES = readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.bench.ts')).sort();
+
+/** Lines each benchmark's report must hold (a number where a figure goes). */
+const FIGURES: Record<string, RegExp[]> = {
+  'api.bench.ts': [
+    /generated dataset: [\d,]+ rate rows/,
+    /cold start \(boot \+ first \/api\/service-pricing\): \d+ ms, [\d,]+ bytes read/,
+    /GET \/api\/service-pricing\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
+    /GET \/api\/service-price-details\?\S+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
+    /peak RSS \d+ MB/,
+  ],
+  'convert-large.bench.ts': [
+    /gunzip alone\s+[\d.]+ MB\/s/,
+    /stream-json, elements as objects\s+[\d.]+ MB\/s/,
+    /full conversion gz -> dataset\s+[\d.]+ MB\/s\s+both files, [\d,]+ rate rows\/s, peak RSS \d+ MB/,
+    /with a 5 % billing-code filter\s+[\d.]+ MB\/s/,
+    /a note per price\s+[\d.]+ MB\/s\s+[\d,]+ distinct additional_information/,
+  ],
+  'long-string.bench.ts': [
+    /peak RSS without the long string: \d+ MB/,
+    /peak RSS with a \d+ MB description: \d+ MB/,
+    /difference: -?\d+ MB/,
+  ],
+  'server-load.bench.ts': [
+    /requests: [\d,]+ \(\d+ req\/s\)/,
+    /latency: p50 \d+ ms, p99 \d+ ms/,
+    /errors: 0, timeouts: 0, non-2xx: 0/,
+  ],
+};
+
+/** Runs `node --import tsx bench/run.ts <args>` from the repository root; exit code and output. */
+function runBench(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/run.ts'), ...args], {
+      cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe('benchmarks', () => {
+  it('each has its expected figures listed here', () => {
+    expect(BENCHES.length).toBeGreaterThan(0);
+    expect(Object.keys(FIGURES).sort()).toEqual(BENCHES);
+  });
+});
+
+describe.concurrent('every benchmark at tiny size', () => {
+  for (const bench of BENCHES) {
+    it(`${bench} runs to completion and prints its figures`, async () => {
+      const { code, out } = await runBench([bench, '--tiny']);
+      expect(code, out).toBe(0);
+      expect(out).toContain(`== ${bench} (tiny)`);
+      for (const figure of FIGURES[bench] ?? []) expect(out, out).toMatch(figure);
+    }, 300_000);
+  }
+});
