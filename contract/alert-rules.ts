@@ -1,5 +1,5 @@
 /**
- * The alert rules of metrics.md (Alerts), pure: thresholds, support, severities, the stable id, the
+ * The alert rules of docs/methodology.md (Alerts), pure: thresholds, support, severities, the stable id, the
  * order, the text. The worker computes the figures of each comparison unit (reference price, market
  * average, variance and their support at the latest snapshot and the one before) and hands them here.
  */
@@ -11,7 +11,7 @@ export const ALERT_TYPES = ['price_spike', 'outlier', 'market_shift'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 export type AlertSeverity = 'high' | 'medium' | 'low';
 
-/** The Alert entity (product-spec §3), with the spec's field names. */
+/** The Alert entity, docs/screens.md (Entities), with the product's field names. */
 export interface Alert {
   id: string;
   type: AlertType;
@@ -20,7 +20,7 @@ export interface Alert {
   description: string;
   serviceCode: string;
   serviceName: string;
-  /** The comparison unit's billing class, component and setting (metrics.md, Per comparison unit). */
+  /** The comparison unit's billing class, component and setting (docs/methodology.md, Per comparison unit). */
   billingClass: UnitBillingClass;
   component: Component;
   setting: UnitSetting;
@@ -51,7 +51,7 @@ export interface AlertFigures {
   referenceProviders: number;
   /** Providers behind the competitor prices, added up (0 without any). */
   competitorProviders: number;
-  /** Whether the unit is thin there (metrics.md, Per comparison unit). */
+  /** Whether the unit is thin there (docs/methodology.md, Per comparison unit). */
   thin: boolean;
 }
 
@@ -74,7 +74,7 @@ export interface AlertSubject {
   minProviders: number;
 }
 
-/** An alert with what orders it (metrics.md, Alerts): its dollar impact and its percent change. */
+/** An alert with what orders it (docs/methodology.md, Alerts): its dollar impact and its percent change. */
 export interface RankedAlert {
   alert: Alert;
   /** USD x claims: |change of the reference price|, reference - market, or |change of the market average|, times claims_volume. */
@@ -83,13 +83,13 @@ export interface RankedAlert {
   change: number;
 }
 
-/** Spike/shift severity (metrics.md): high >= 25 %, medium >= 15 %, else low. */
+/** Spike/shift severity (docs/methodology.md): high >= 25 %, medium >= 15 %, else low. */
 export function changeSeverity(percent: number): AlertSeverity {
   const a = Math.abs(percent);
   return a >= 25 ? 'high' : a >= 15 ? 'medium' : 'low';
 }
 
-/** Outlier severity (metrics.md): high >= 40 %, medium >= 30 %, else low. */
+/** Outlier severity (docs/methodology.md): high >= 40 %, medium >= 30 %, else low. */
 export function outlierSeverity(variance: number): AlertSeverity {
   return variance >= 40 ? 'high' : variance >= 30 ? 'medium' : 'low';
 }
@@ -104,7 +104,7 @@ function fnv1a64(text: string): string {
 /**
  * The stable id of an alert: FNV-1a (64 bit) of
  * `type|billing_code|billing_class|component|setting|region|snapshot`, 16 hex digits.
- * Stable across reloads and re-conversions (metrics.md, Alerts).
+ * Stable across reloads and re-conversions (docs/methodology.md, Alerts).
  */
 export function alertId(
   type: AlertType,
@@ -121,7 +121,7 @@ export function alertId(
 /**
  * The id an alert had when alerts were per service (before comparison units): FNV-1a (64 bit) of
  * `type|billing_code|region|snapshot`. Acknowledgements stored under such an id carry over
- * (metrics.md, Alerts; alertsOfLegacyId).
+ * (docs/methodology.md, Alerts; alertsOfLegacyId).
  */
 export function legacyAlertId(type: AlertType, billingCode: string, region: string, snapshot: string): string {
   return fnv1a64(`${type}|${billingCode}|${region}|${snapshot}`);
@@ -130,7 +130,7 @@ export function legacyAlertId(type: AlertType, billingCode: string, region: stri
 /**
  * The alerts an acknowledgement stored under a per-service id (legacyAlertId) carries over to:
  * every alert of `alerts` of the same type, code, region and snapshot, whatever its unit
- * (metrics.md, Alerts). [] when `id` is no such id of any of them.
+ * (docs/methodology.md, Alerts). [] when `id` is no such id of any of them.
  */
 export function alertsOfLegacyId(id: string, alerts: readonly Alert[]): Alert[] {
   return alerts.filter((a) => legacyAlertId(a.type, a.serviceCode, a.region, a.createdAt.slice(0, 7)) === id);
@@ -150,7 +150,7 @@ export function unitLabel(code: string, billingClass: string, component: string,
 }
 
 /**
- * The alerts of one (unit, region), unacknowledged, with their rank (metrics.md, Alerts):
+ * The alerts of one (unit, region), unacknowledged, with their rank (docs/methodology.md, Alerts):
  * - price_spike: reference price rose >= 10 % from the previous snapshot, both prices resting on at
  *   least `minProviders` providers;
  * - outlier: reference_variance >= 20 % at the latest snapshot, the unit not thin there;
@@ -219,7 +219,7 @@ const SEVERITY_RANK: Record<AlertSeverity, number> = { high: 0, medium: 1, low: 
 const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Order of the alerts list (metrics.md, Alerts): severity (high first), then dollar impact,
+ * Order of the alerts list (docs/methodology.md, Alerts): severity (high first), then dollar impact,
  * largest first; ties by |percent change|, largest first, then region ('All' first, then by code),
  * service code, the unit (billing class, component, setting: contract/metrics.ts compareUnits),
  * type.

@@ -34,7 +34,7 @@ export interface RateRowsParams {
   /** Provider ids (NPI or `TIN:<tin>`), comma-separated on the wire: only these providers' rows. */
   providers?: string[];
   /**
-   * `1`/`true`: only the rows at shared providers (metrics.md, Per comparison unit, At shared
+   * `1`/`true`: only the rows at shared providers (docs/methodology.md, Per comparison unit, At shared
    * providers), the rows behind a price the screens show with that option: for the reference
    * insurer, at providers where any other insurer of the dataset has a valid dollar row of the same
    * code and unit; for another insurer, where the reference insurer has one. Absent = every provider.
@@ -43,9 +43,9 @@ export interface RateRowsParams {
 }
 
 /**
- * One distinct dollar rate row of the selection (metrics.md, Rows that count: identical rows
+ * One distinct dollar rate row of the selection (docs/methodology.md, Rows that count: identical rows
  * once): a valid one enters the median; one that failed validation is listed with its reason and
- * enters nothing (metrics.md, Validation).
+ * enters nothing (docs/methodology.md, Validation).
  */
 export interface RateRowRecord {
   /** NPI, or `TIN:<tin>`. */
@@ -69,12 +69,12 @@ export interface RateRowRecord {
   setting: UnitSetting;
   /**
    * '% of Medicare' at the provider's Medicare locality when it has GPCIs and the unit's benchmark
-   * is a PFS amount, else at the national amount (metrics.md, Medicare benchmark); null without benchmark.
+   * is a PFS amount, else at the national amount (docs/methodology.md, Medicare benchmark); null without benchmark.
    */
   medicare_pct: number | null;
   /** Which amount medicare_pct is of; null when medicare_pct is null. */
   medicare_basis: MedicareBasis | null;
-  /** Validation reason (metrics.md, Validation); null for a valid rate, which alone enters the median. */
+  /** Validation reason (docs/methodology.md, Validation); null for a valid rate, which alone enters the median. */
   validation: ValidationReason | null;
 }
 
@@ -154,7 +154,7 @@ export interface CoverageSource {
   provider_groups: number;
   problems: number;
   unresolved_provider_references: number;
-  /** Its dollar rates that failed validation, by reason (manifest; metrics.md, Validation). */
+  /** Its dollar rates that failed validation, by reason (manifest; docs/methodology.md, Validation). */
   validation: ManifestSource['validation'];
   /** Median % of Medicare of its valid rates (manifest); null when none has a benchmark. */
   median_medicare_pct: number | null;
@@ -184,11 +184,11 @@ export interface CoverageResult {
   reference_insurer: string;
   snapshots: string[];
   counts: ManifestCounts;
-  /** The validation settings the conversion used (manifest; metrics.md, Validation). */
+  /** The validation settings the conversion used (manifest; docs/methodology.md, Validation). */
   validation: ValidationSettings;
   /** The CMS reference data read: year, conversion factor, files, notices (manifest). */
   medicare: ManifestMedicare;
-  /** The headline Average Overpayment with validation off and on (manifest; metrics.md, Validation). */
+  /** The headline Average Overpayment with validation off and on (manifest; docs/methodology.md, Validation). */
   headline: ManifestHeadline;
   groups: CoverageGroup[];
   sources: CoverageSource[];

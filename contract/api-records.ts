@@ -1,11 +1,11 @@
 /**
- * Records of the /api answers beyond service pricing (product-spec §3; contract/api.ts maps each
+ * Records of the /api answers beyond service pricing (docs/screens.md, Entities; contract/api.ts maps each
  * route to one of them). Money in USD, variances in percent; `null` = no value (shown as '-').
  */
 import type { UnitBillingClass, ValidationReason } from './dataset';
 import type { Component, UnitSetting } from './medicare';
 
-/** `GET /api/regional-comparison` item: Variance by Region (metrics.md, Dashboard figures). */
+/** `GET /api/regional-comparison` item: Variance by Region (docs/methodology.md, Dashboard figures). */
 export interface RegionalComparison {
   /** Two-letter state code. */
   region: string;
@@ -21,8 +21,8 @@ export interface RegionalComparison {
 }
 
 /**
- * `GET /api/regional-services?state=XX` row: the map modal's table (product-spec §2), one per
- * comparison unit of the state (metrics.md, Per comparison unit).
+ * `GET /api/regional-services?state=XX` row: the map modal's table, docs/screens.md (Live dashboard), one per
+ * comparison unit of the state (docs/methodology.md, Per comparison unit).
  */
 export interface RegionalServiceRow {
   service_code: string;
@@ -36,11 +36,11 @@ export interface RegionalServiceRow {
   market_avg: number | null;
   /** reference_variance(s) in the state, percent. */
   overpayment_pct: number | null;
-  /** Whether the unit is thin in the state (metrics.md; left out of the state's Average Overpayment). */
+  /** Whether the unit is thin in the state (docs/methodology.md; left out of the state's Average Overpayment). */
   thin: boolean;
 }
 
-/** `GET /api/overpayment-trend` point (metrics.md, Overpayment Trend). */
+/** `GET /api/overpayment-trend` point (docs/methodology.md, Dashboard figures). */
 export interface TrendPoint {
   /** `YYYY-MM`. */
   month: string;
@@ -48,7 +48,7 @@ export interface TrendPoint {
   value: number;
 }
 
-/** `GET /api/service-names` item (product-spec §3, Live search list item). */
+/** `GET /api/service-names` item, docs/screens.md (Entities). */
 export interface ServiceListItem {
   /** The billing code. */
   id: string;
@@ -79,14 +79,14 @@ export interface InsurerListItem {
   name: string;
 }
 
-/** How `price` reads: USD, percent of billed charges, or USD per day (metrics.md, Live search). */
+/** How `price` reads: USD, percent of billed charges, or USD per day (docs/methodology.md, Live search). */
 export type PriceUnit = 'usd' | 'percent' | 'usd_per_day';
 
-/** Where a row's '% of Medicare' comes from (metrics.md, Medicare benchmark): the provider's locality, or the national amount. */
+/** Where a row's '% of Medicare' comes from (docs/methodology.md, Medicare benchmark): the provider's locality, or the national amount. */
 export type MedicareBasis = 'locality' | 'national';
 
 /**
- * `GET /api/service-price-details` row (product-spec §3 Price detail; metrics.md, Live search): one
+ * `GET /api/service-price-details` row (docs/screens.md, Entities; docs/methodology.md, Live search): one
  * distinct (billing_class, negotiated_type, place-of-service codes, modifiers, rate) of the insurer
  * at the provider. Reference Price and Market Average are over the row's comparison unit (class,
  * component, setting), valid dollar rates only.
@@ -110,12 +110,12 @@ export interface PriceDetail {
   /**
    * '% of Medicare' of a dollar row: 100 x price / the Medicare amount at the provider's locality
    * when the provider has GPCIs and the unit's benchmark is a PFS amount, else the national amount
-   * (metrics.md, Medicare benchmark); null for a row without benchmark or not in USD.
+   * (docs/methodology.md, Medicare benchmark); null for a row without benchmark or not in USD.
    */
   medicare_pct: number | null;
   /** Which amount medicare_pct is of; null when medicare_pct is null. */
   medicare_basis: MedicareBasis | null;
-  /** The validation reason of a dollar row that failed (metrics.md, Validation); null when valid or not a dollar rate. */
+  /** The validation reason of a dollar row that failed (docs/methodology.md, Validation); null when valid or not a dollar rate. */
   validation: ValidationReason | null;
   negotiated_type: string;
   /** Place-of-service codes, comma-separated; '' when none. */

@@ -3,12 +3,12 @@
  *
  * The page calls `fetch('/api/...')`; the fetch interceptor (src/api) hands every `/api/` request
  * except `/api/auth/*` to the worker, whose registry (workers/api) answers by this map
- * (architecture.md §3, product-spec.md §7). Money is in USD, variances in percent.
+ * (docs/architecture.md). Money is in USD, variances in percent.
  */
 import type { UnitBillingClass } from './dataset';
 import type { Component, UnitSetting } from './medicare';
 
-/** `GET /api/insurers` item (product-spec §3, Live insurer). */
+/** `GET /api/insurers` item, docs/screens.md (Entities). */
 export interface LiveInsurer {
   id: string;
   name: string;
@@ -20,14 +20,14 @@ export interface LiveInsurer {
 }
 
 /**
- * Sort orders of the comparison screens (product-spec §2). Always descending, nulls last; ties by
+ * Sort orders of the comparison screens, docs/screens.md (Live comparison). Always descending, nulls last; ties by
  * service_code, then the unit: billing_class, component, setting (contract/metrics.ts compareUnits).
  */
 export const SERVICE_SORTS = ['overpayment', 'variance', 'savings'] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
 /**
- * Billing-class filter values (metrics.md, Rows that count, Filters): `professional` = the
+ * Billing-class filter values (docs/methodology.md, Rows that count, Filters): `professional` = the
  * Professional chip (professional and `both` units), `institutional` = the Institutional chip
  * (institutional and `both` units), `all` = no chip or both chips (every unit).
  */
@@ -61,7 +61,7 @@ export interface ServicePricingParams {
   /** Comma-separated billing codes: only these services (the comparison screen's chips). */
   services?: string[];
   /**
-   * `1`/`true`: every price at shared providers (metrics.md, Per comparison unit, At shared
+   * `1`/`true`: every price at shared providers (docs/methodology.md, Per comparison unit, At shared
    * providers): a competitor's over its valid rates at providers where the reference insurer has
    * one, the reference's over its valid rates at providers where any competitor of the dataset has
    * one (with `providers`, among those). Absent or `0`/`false` = every provider.
@@ -71,12 +71,12 @@ export interface ServicePricingParams {
 
 /** The "At shared providers" switch of the dashboard endpoints (see ServicePricingParams.shared_providers). */
 export interface SharedProvidersParam {
-  /** `1`/`true`: every price at shared providers (metrics.md, Per comparison unit); absent = every provider. */
+  /** `1`/`true`: every price at shared providers (docs/methodology.md, Per comparison unit); absent = every provider. */
   shared_providers?: boolean;
 }
 
 /**
- * Live service pricing record (product-spec §3): one per comparison unit (metrics.md, "Per
+ * Live service pricing record, docs/screens.md (Entities): one per comparison unit (docs/methodology.md, "Per
  * comparison unit": a service with its billing class, component and setting), figures by that
  * section over the unit's valid rates. `null` stands for "no value" (shown as '-').
  */
@@ -84,14 +84,14 @@ export interface LiveServicePricingRecord {
   service_code: string;
   billing_code_type: string;
   service_name: string;
-  /** The publishers' most frequent item name for the code (metrics.md, Names and categories), shown beside the name; null when none. */
+  /** The publishers' most frequent item name for the code (docs/methodology.md, Names and categories), shown beside the name; null when none. */
   published_name: string | null;
   category: string;
   /** The unit's billing class as published: `professional`, `institutional` or `both` (a unit of its own). */
   billing_class: UnitBillingClass;
-  /** `26` (modifier 26), `TC` (modifier TC) or `global` (metrics.md, Per comparison unit). */
+  /** `26` (modifier 26), `TC` (modifier TC) or `global` (docs/methodology.md, Per comparison unit). */
   component: Component;
-  /** `facility` or `non-facility` (metrics.md, Per comparison unit; institutional units are `facility`). */
+  /** `facility` or `non-facility` (docs/methodology.md, Per comparison unit; institutional units are `facility`). */
   setting: UnitSetting;
   /** price(s, R), USD. */
   reference_price: number | null;
@@ -105,16 +105,16 @@ export interface LiveServicePricingRecord {
   overpayment: number | null;
   /**
    * Claims of the reference insurer for this unit: its class's count when it is the class's main
-   * unit, else 0 (metrics.md, Per comparison unit, `claims_volume(s)`; contract/metrics.ts claimsByUnit).
+   * unit, else 0 (docs/methodology.md, Per comparison unit, `claims_volume(s)`; contract/metrics.ts claimsByUnit).
    */
   claims_volume: number;
   /** overpayment x claims_volume when overpayment > 0, else 0; USD. */
   potential_savings: number;
-  /** Alias of reference_price kept for the live dashboard (product-spec §3). */
+  /** Alias of reference_price kept for the live dashboard, docs/screens.md (Entities). */
   anthem_price: number | null;
-  /** Alias of reference_variance kept for the live dashboard (product-spec §3). */
+  /** Alias of reference_variance kept for the live dashboard, docs/screens.md (Entities). */
   anthem_variance: number | null;
-  /** The unit's national Medicare amount, USD (metrics.md, Medicare benchmark); null without a benchmark. */
+  /** The unit's national Medicare amount, USD (docs/methodology.md, Medicare benchmark); null without a benchmark. */
   medicare_rate: number | null;
   /** medicare_pct(s, R): 100 x reference_price / medicare_rate, percent ('% of Medicare'); null when either is missing. */
   reference_medicare_pct: number | null;
@@ -127,7 +127,7 @@ export interface LiveServicePricingRecord {
   /** provider_count(s, i) of every competitor in competitor_prices, by insurer id. */
   competitor_providers: Record<string, number>;
   /**
-   * The unit is thin (metrics.md, Per comparison unit): the reference price rests on fewer than
+   * The unit is thin (docs/methodology.md, Per comparison unit): the reference price rests on fewer than
    * `min_providers` providers (manifest `validation`; with a provider selection, the smaller of it
    * and the number selected), or the competitor prices on fewer together. A thin unit is listed
    * with a 'low confidence' mark and enters no summary figure nor alert.
@@ -138,7 +138,7 @@ export interface LiveServicePricingRecord {
 }
 
 /**
- * The comparison screens' four summary cards over the whole filtered set (metrics.md, Dashboard
+ * The comparison screens' four summary cards over the whole filtered set (docs/methodology.md, Dashboard
  * figures): "service" there means a comparison unit that has a variance and is not thin.
  */
 export interface ServicePricingSummary {
@@ -167,7 +167,7 @@ export interface ServicePricingResult {
   summary: ServicePricingSummary;
 }
 
-/** Error body of every non-2xx /api answer (architecture.md, Style). */
+/** Error body of every non-2xx /api answer (docs/architecture.md). */
 export interface ApiErrorBody {
   message: string;
   error: { code: ApiErrorCode; message: string };
@@ -228,7 +228,7 @@ export interface AcknowledgeAllResult {
 export interface Api {
   'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
   'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
-  /** Variance by Region (metrics.md): one entry per state with rates, by state code. */
+  /** Variance by Region (docs/methodology.md): one entry per state with rates, by state code. */
   'GET /api/regional-comparison': { params: { snapshot?: string } & SharedProvidersParam; result: RegionalComparison[] };
   /** The map modal's rows for one state (`state` required). */
   'GET /api/regional-services': { params: { state: string; snapshot?: string } & SharedProvidersParam; result: RegionalServiceRow[] };

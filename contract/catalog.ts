@@ -1,5 +1,5 @@
 /**
- * The catalog: the converter's input (contracts.md §1). Paths are relative to the catalog file;
+ * The catalog: the converter's input (docs/converter.md, The catalog). Paths are relative to the catalog file;
  * `url`, `table_of_contents`, and the CSV paths also take http(s) URLs.
  */
 import type { ValidationSettings } from './dataset';
@@ -36,8 +36,8 @@ export interface Catalog {
   claims_volume?: string;
   services?: string;
   filters?: CatalogFilters;
-  /** Validation settings (metrics.md, Validation); each key optional, defaults in contract/dataset.ts DEFAULT_VALIDATION. */
+  /** Validation settings (docs/methodology.md, Validation); each key optional, defaults in contract/dataset.ts DEFAULT_VALIDATION. */
   validation?: Partial<ValidationSettings>;
-  /** Whether service names may come from the AMA's CPT descriptors in the CMS files (default true; metrics.md, Names and categories). */
+  /** Whether service names may come from the AMA's CPT descriptors in the CMS files (default true; docs/methodology.md, Names and categories). */
   cpt_descriptors?: boolean;
 }

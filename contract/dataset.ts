@@ -2,32 +2,32 @@
  * The Compete dataset: what the converter (scripts/convert) writes and the worker (workers/) reads.
  *
  * A dataset is a directory holding `manifest.json` plus the Parquet files named by
- * `manifest.tables`. Public contract: contracts.md §3. Every column below is documented in the
+ * `manifest.tables`. Public contract: docs/dataset.md. Every column below is documented in
  * the data dictionary of docs/dataset.md; change both together.
  *
  * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
  * - `rates`: one row per negotiated price as published, with the ids of the provider groups it
- *   applies to as a list (`provider_group_ids`); its rate rows (metrics.md, Rows that count) are
+ *   applies to as a list (`provider_group_ids`); its rate rows (docs/methodology.md, Rows that count) are
  *   that list unnested, one per group (rateRowsSql). Sorted by billing_code so the worker can read
  *   only the row groups of one code (manifest row-group index). Never multiplied by NPIs
- *   (architecture.md §5).
+ *   (docs/architecture.md).
  * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
  * - `providers`: one row per provider id seen in a group, enriched from the NPI registry.
  * - `services`: one row per billing code of type CPT/HCPCS seen in the rates (name, category).
  * - `claims_volume`: the reference insurer's claim counts per billing class, national (`state = 'ALL'`) and per state.
- * - `price_stats`: pre-computed medians of valid rates (metrics.md, Per comparison unit) per
+ * - `price_stats`: pre-computed medians of valid rates (docs/methodology.md, Per comparison unit) per
  *   snapshot x insurer x comparison unit (billing code, billing class, component, setting) x state
  *   (`'ALL'` = national), with their support, over every provider (`scope` 'market') and at shared
  *   providers per month (`scope` 'shared'); the dashboards answer from it alone.
  * - `medicare_benchmarks`: the national Medicare amount of every comparison unit of the dataset's
- *   codes that has one, with its PFS relative values (metrics.md, Medicare benchmark).
+ *   codes that has one, with its PFS relative values (docs/methodology.md, Medicare benchmark).
  */
 
 /** `manifest.format`, fixed. */
 export const DATASET_FORMAT = 'compete-dataset' as const;
 /**
  * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
- * `price_stats` per comparison unit (metrics.md, Per comparison unit) instead of per billing-class
+ * `price_stats` per comparison unit (docs/methodology.md, Per comparison unit) instead of per billing-class
  * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
  * shared providers (`scope`, `month`).
  */
@@ -35,18 +35,18 @@ export const DATASET_FORMAT_VERSION = 3 as const;
 
 /** `price_stats.scope` of the medians over every provider. */
 export const MARKET_SCOPE = 'market' as const;
-/** `price_stats.scope` of the medians at shared providers (metrics.md, Per comparison unit, At shared providers), per month. */
+/** `price_stats.scope` of the medians at shared providers (docs/methodology.md, Per comparison unit, At shared providers), per month. */
 export const SHARED_SCOPE = 'shared' as const;
 export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE;
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;
 
-/** `billing_class` values of a comparison unit (metrics.md, Per comparison unit), as published, lower case. */
+/** `billing_class` values of a comparison unit (docs/methodology.md, Per comparison unit), as published, lower case. */
 export const UNIT_BILLING_CLASSES = ['professional', 'institutional', 'both'] as const;
 export type UnitBillingClass = (typeof UNIT_BILLING_CLASSES)[number];
 
-/** Validation reasons of a dollar rate of a service, in the order they are checked (metrics.md, Validation). */
+/** Validation reasons of a dollar rate of a service, in the order they are checked (docs/methodology.md, Validation). */
 export const VALIDATION_REASONS = ['source_not_dollars', 'below_benchmark', 'above_benchmark', 'outlier'] as const;
 export type ValidationReason = (typeof VALIDATION_REASONS)[number];
 
@@ -62,7 +62,7 @@ export const TABLE_NAMES = [
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
-/** Row-group index entry of a table sorted by billing code (architecture.md §1). */
+/** Row-group index entry of a table sorted by billing code (docs/architecture.md). */
 export interface RowGroupIndexEntry {
   /** Index into the table's `files`. */
   file: number;
@@ -86,7 +86,7 @@ export interface ManifestTable {
   row_groups?: RowGroupIndexEntry[];
 }
 
-/** An insurer as configured in the catalog (contracts.md §1). */
+/** An insurer as configured in the catalog (docs/converter.md, The catalog). */
 export interface ManifestInsurer {
   id: string;
   name: string;
@@ -97,7 +97,7 @@ export interface ManifestInsurer {
   regions: string[];
 }
 
-/** One converted in-network file (contracts.md §3 `sources`). Its index is `rates.source_id`. */
+/** One converted in-network file (docs/dataset.md, manifest `sources`). Its index is `rates.source_id`. */
 export interface ManifestSource {
   insurer_id: string;
   snapshot: string;
@@ -122,7 +122,7 @@ export interface ManifestSource {
   provider_groups: number;
   problems: number;
   /**
-   * Its dollar rates of services that failed validation, by reason (metrics.md, Validation), in
+   * Its dollar rates of services that failed validation, by reason (docs/methodology.md, Validation), in
    * rate rows like `rate_rows`; a reason no rate failed is 0.
    */
   validation: Record<ValidationReason, number>;
@@ -140,7 +140,7 @@ export interface ManifestSource {
   unresolved_provider_references?: number;
 }
 
-/** A plan of a table of contents (CMS `reporting_plans[]`, tic-format.md §3); enums lower-cased. */
+/** A plan of a table of contents (CMS `reporting_plans[]`; docs/dataset.md); enums lower-cased. */
 export interface ManifestReportingPlan {
   plan_name: string;
   /** `ein` or `hios` (lower-cased as v2.1 writes them). */
@@ -182,7 +182,7 @@ export interface ManifestCounts {
   unresolved_provider_references: number;
 }
 
-/** The validation settings a conversion used (metrics.md, Validation; the catalog's `validation`). */
+/** The validation settings a conversion used (docs/methodology.md, Validation; the catalog's `validation`). */
 export interface ValidationSettings {
   /** A rate under min_ratio x Medicare fails `below_benchmark` (default 0.3). */
   min_ratio: number;
@@ -196,7 +196,7 @@ export interface ValidationSettings {
   min_providers: number;
 }
 
-/** The defaults of metrics.md, Validation. */
+/** The defaults of docs/methodology.md, Validation. */
 export const DEFAULT_VALIDATION: Readonly<ValidationSettings> = {
   min_ratio: 0.3,
   max_ratio: 30,
@@ -205,7 +205,7 @@ export const DEFAULT_VALIDATION: Readonly<ValidationSettings> = {
   min_providers: 2,
 };
 
-/** The CMS reference data a conversion read (the repository's reference-data/, metrics.md, Medicare benchmark). */
+/** The CMS reference data a conversion read (the repository's reference-data/, docs/methodology.md, Medicare benchmark). */
 export interface ManifestMedicare {
   /** The fee schedules' year (from the PFS file). */
   year: number;
@@ -221,7 +221,7 @@ export interface ManifestMedicare {
 
 /**
  * The headline Average Overpayment (percent) with validation off: latest month, national, all
- * competitors, all units, every dollar rate counted, no thin rule (metrics.md, Validation); beside
+ * competitors, all units, every dollar rate counted, no thin rule (docs/methodology.md, Validation); beside
  * it the validated figure under the same terms (thin units left out), for the Data Coverage screen.
  */
 export interface ManifestHeadline {
@@ -230,7 +230,7 @@ export interface ManifestHeadline {
   avg_overpayment_validated: number | null;
 }
 
-/** `manifest.json` (contracts.md §3). */
+/** `manifest.json` (docs/dataset.md). */
 export interface DatasetManifest {
   format: typeof DATASET_FORMAT;
   format_version: typeof DATASET_FORMAT_VERSION;
@@ -317,7 +317,7 @@ export interface PriceStatRow {
   /** `facility` or `non-facility` (contract/medicare.ts settingOf). */
   setting: string;
   state: string;
-  /** Median negotiated_rate in USD over distinct valid rate rows (metrics.md, Per comparison unit). */
+  /** Median negotiated_rate in USD over distinct valid rate rows (docs/methodology.md, Per comparison unit). */
   median_rate: number;
   rate_count: number;
   /** Distinct providers behind the median: its support. */
@@ -331,7 +331,7 @@ export interface PriceStatRow {
 }
 
 /**
- * The columns of a rate row (metrics.md, Rows that count), the worker's `rates` table: the stored
+ * The columns of a rate row (docs/methodology.md, Rows that count), the worker's `rates` table: the stored
  * `rates` columns (COLUMNS.rates) with `provider_group_ids` unnested to one row per group, each as
  * its `provider_group_key` (`<source_id>:<provider_group_id>`, provider_groups' key).
  */
@@ -343,7 +343,7 @@ export const RATE_ROW_COLUMNS = COLUMNS.rates.map((c) => (c === 'provider_group_
  * parts: a price's row once per id of its `provider_group_ids`, in the list's order, keyed
  * `<source_id>:<provider_group_id>`; once with a NULL key when the list is NULL (the rate names no
  * group). An id no `provider_groups` row has (a remote reference that failed, a dangling id) keeps
- * its key and joins no provider: the empty provider of metrics.md.
+ * its key and joins no provider: the empty provider of docs/methodology.md.
  */
 export function rateRowsSql(from: string): string {
   const cols = RATE_ROW_COLUMNS.map((c) => (c === 'provider_group_key' ? `CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key` : c));

@@ -1,5 +1,5 @@
 /**
- * Screen formatting of metrics.md "Rounding": round half away from zero, dollars to whole
+ * Screen formatting of docs/methodology.md "Rounding": round half away from zero, dollars to whole
  * USD with en-US grouping, percents to one decimal, signed where a sign carries meaning.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Medicare benchmark rules of metrics.md "Medicare benchmark" that need no reference files: the
+ * Medicare benchmark rules of docs/methodology.md "Medicare benchmark" that need no reference files: the
  * component and setting of a rate row, and the locality (GPCI-adjusted) Physician Fee Schedule
  * amount. Pure: used by the converter (Node) and the browser alike. The reference data itself is
  * read by scripts/medicare/reference-data.ts; the national amounts are in scripts/medicare/benchmark.ts.

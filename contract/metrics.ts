@@ -1,19 +1,19 @@
 /**
- * Pure rules of metrics.md shared by the converter, the worker and the UI.
+ * Pure rules of docs/methodology.md shared by the converter, the worker and the UI.
  * Nothing here touches I/O; every function is total on its documented input.
  */
 
-/** Service categories (metrics.md, Names and categories). */
+/** Service categories (docs/methodology.md, Names and categories). */
 export const CATEGORIES = ['Office visit', 'Emergency', 'Cardiac', 'Lab', 'Radiology', 'Surgical', 'Other'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Billing code types that make a service (metrics.md, Rows that count). */
+/** Billing code types that make a service (docs/methodology.md, Rows that count). */
 export const SERVICE_CODE_TYPES = ['CPT', 'HCPCS'] as const;
 
-/** negotiated_type values that are dollar amounts (metrics.md, Rows that count); lower case. */
+/** negotiated_type values that are dollar amounts (docs/methodology.md, Rows that count); lower case. */
 export const DOLLAR_NEGOTIATED_TYPES = ['negotiated', 'fee schedule', 'derived'] as const;
 
-/** Numeric ranges of CPT codes per category, inclusive, in the order metrics.md lists them. */
+/** Numeric ranges of CPT codes per category, inclusive, in the order docs/methodology.md lists them. */
 export const CATEGORY_RANGES: ReadonlyArray<readonly [number, number, Category]> = [
   [99202, 99215, 'Office visit'],
   [99281, 99285, 'Emergency'],
@@ -25,7 +25,7 @@ export const CATEGORY_RANGES: ReadonlyArray<readonly [number, number, Category]>
 ];
 
 /**
- * Category of a billing code derived from its CPT range (metrics.md, Names and categories).
+ * Category of a billing code derived from its CPT range (docs/methodology.md, Names and categories).
  * Only five-digit numeric codes fall in a range; HCPCS Level II codes (a letter first) and
  * anything else give 'Other'.
  */
@@ -38,7 +38,7 @@ export function categoryOfCode(billingCode: string): Category {
 
 /**
  * Normalises a TIN for use as a provider id: digits only, EINs left-padded to 9 digits
- * (tic-format.md §6 quirk 7). Returns '' for an empty or all-zero value.
+ * (TINs come with or without a hyphen and lose leading zeros: docs/converter.md, Quirks of real files). Returns '' for an empty or all-zero value.
  */
 export function normalizeTin(value: string): string {
   const digits = value.replace(/\D/g, '');
@@ -47,7 +47,7 @@ export function normalizeTin(value: string): string {
 }
 
 /**
- * The provider a rate stands for (metrics.md, Rows that count): the NPI as text, or
+ * The provider a rate stands for (docs/methodology.md, Rows that count): the NPI as text, or
  * `TIN:<tin without hyphen>` when the group has no usable NPI. Returns null when neither exists.
  */
 export function providerId(npi: number | string | null | undefined, tinValue: string | null | undefined): string | null {
@@ -71,19 +71,19 @@ export function median(values: readonly number[]): number | null {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** reference_variance in percent (metrics.md, Per service); null when either side is missing. */
+/** reference_variance in percent (docs/methodology.md, Per comparison unit); null when either side is missing. */
 export function referenceVariance(reference: number | null, market: number | null): number | null {
   if (reference == null || market == null || market === 0) return null;
   return (100 * (reference - market)) / market;
 }
 
-/** potential_savings in USD: overpayment x claims when overpayment > 0, else 0 (metrics.md). */
+/** potential_savings in USD: overpayment x claims when overpayment > 0, else 0 (docs/methodology.md). */
 export function potentialSavings(overpayment: number | null, claims: number): number {
   return overpayment != null && overpayment > 0 ? overpayment * claims : 0;
 }
 
 /**
- * Average Overpayment (metrics.md, Dashboard figures): claims-weighted mean of the variances;
+ * Average Overpayment (docs/methodology.md, Dashboard figures): claims-weighted mean of the variances;
  * the plain mean when every weight is 0; null when there is no variance at all.
  */
 export function averageOverpayment(items: ReadonlyArray<{ variance: number | null; claims: number }>): number | null {
@@ -94,7 +94,7 @@ export function averageOverpayment(items: ReadonlyArray<{ variance: number | nul
   return withVar.reduce((a, x) => a + x.variance * x.claims, 0) / w;
 }
 
-/** A comparison unit's attributes besides its code (metrics.md, Per comparison unit). */
+/** A comparison unit's attributes besides its code (docs/methodology.md, Per comparison unit). */
 export interface UnitKey {
   billing_class: string;
   component: string;
@@ -103,9 +103,9 @@ export interface UnitKey {
 
 /** Order of billing classes in lists and ties: professional, institutional, both. */
 const CLASS_ORDER: readonly string[] = ['professional', 'institutional', 'both'];
-/** Order of components in lists and the main-unit tie (metrics.md, claims_volume): global, 26, TC. */
+/** Order of components in lists and the main-unit tie (docs/methodology.md, Per comparison unit): global, 26, TC. */
 const COMPONENT_ORDER: readonly string[] = ['global', '26', 'TC'];
-/** Order of settings in lists and the main-unit tie (metrics.md, claims_volume): non-facility, facility. */
+/** Order of settings in lists and the main-unit tie (docs/methodology.md, Per comparison unit): non-facility, facility. */
 const SETTING_ORDER: readonly string[] = ['non-facility', 'facility'];
 
 const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -130,7 +130,7 @@ export function compareUnits(a: UnitKey, b: UnitKey): number {
 }
 
 /**
- * Whether a unit of billing class `billingClass` passes the billing-class filter (metrics.md, Rows
+ * Whether a unit of billing class `billingClass` passes the billing-class filter (docs/methodology.md, Rows
  * that count, Filters): the Professional chip (`professional`) shows professional and `both`
  * units, the Institutional chip (`institutional`) institutional and `both` units, `all` (no chip,
  * or both chips) every unit.
@@ -140,7 +140,7 @@ export function unitPassesClassFilter(filter: 'all' | 'professional' | 'institut
 }
 
 /**
- * The fewest providers a price may rest on for its unit not to be thin (metrics.md, Per comparison
+ * The fewest providers a price may rest on for its unit not to be thin (docs/methodology.md, Per comparison
  * unit): the dataset's `min_providers`; with a selection of providers, the smaller of it and the
  * number selected.
  */
@@ -151,7 +151,7 @@ export function effectiveMinProviders(minProviders: number, selectedProviders?: 
 const providers = (n: number): string => `${n} provider${n === 1 ? '' : 's'}`;
 
 /**
- * Why a unit is thin (metrics.md, Per comparison unit), or null when it is not: its reference price
+ * Why a unit is thin (docs/methodology.md, Per comparison unit), or null when it is not: its reference price
  * rests on fewer than `minProviders` providers, or its competitor prices' provider counts add up
  * to fewer. A side without a price (`null`) is not checked: it has no figure to doubt, and the unit
  * has no variance anyway. Both reasons are joined by '; '.
@@ -175,12 +175,12 @@ export interface ClaimsUnit extends UnitKey {
 }
 
 /**
- * The claims_volume of each unit of ONE code (metrics.md, Per comparison unit, `claims_volume(s)`),
+ * The claims_volume of each unit of ONE code (docs/methodology.md, Per comparison unit, `claims_volume(s)`),
  * in the order of `units`, from the reference insurer's counts per billing class: a class's count
  * goes to the class's main unit, the one whose reference price rests on the most providers (ties:
  * global before 26 before TC, non-facility before facility), and the class's other units get 0.
  *
- * `both` units: metrics.md gives claims by billing class (`professional`, `institutional`) and a
+ * `both` units: docs/methodology.md gives claims by billing class (`professional`, `institutional`) and a
  * `both` unit is neither; they belong to the professional class when the code has no professional
  * unit with a reference price (a `both` row is benchmarked as professional, contract/dataset.ts
  * medicare_benchmarks), else they get 0. A class with several candidates and no reference price at

@@ -1,5 +1,5 @@
 /**
- * DuckDB SQL of a rate row's comparison unit (metrics.md, Per comparison unit), the same rules as
+ * DuckDB SQL of a rate row's comparison unit (docs/methodology.md, Per comparison unit), the same rules as
  * contract/medicare.ts componentOf and settingOf, for the converter (native DuckDB) and the worker
  * (DuckDB-WASM) alike. Each function takes SQL expressions of the row's columns as stored in
  * `rates` (lower-case `billing_class`; `modifiers` and `service_codes` comma-separated, '' when
@@ -47,7 +47,7 @@ export function unitSettingSql(billingClass: string, serviceCodes: string): stri
 }
 
 /**
- * The benchmark kind of a row (metrics.md, Medicare benchmark): `institutional` for institutional
+ * The benchmark kind of a row (docs/methodology.md, Medicare benchmark): `institutional` for institutional
  * rows, `professional` for professional and `both` rows (a `both` row is benchmarked as
  * professional), NULL for any other class.
  */
@@ -56,7 +56,7 @@ export function benchmarkKindSql(billingClass: string): string {
 }
 
 /**
- * Whether a row is a dollar rate (metrics.md, Rows that count: `negotiated_type` negotiated, fee
+ * Whether a row is a dollar rate (docs/methodology.md, Rows that count: `negotiated_type` negotiated, fee
  * schedule or derived, in any case, and `negotiated_rate` > 0), from SQL expressions of the two
  * columns; a BOOLEAN expression. `stored`: the type is already lower case (the converter's
  * spool), so it is compared as it is.

@@ -1,5 +1,5 @@
 /**
- * The comlink surface of the data worker (architecture.md §2): `init(config)` then `handle(request)`;
+ * The comlink surface of the data worker (docs/architecture.md): `init(config)` then `handle(request)`;
  * `openLocal(files)` switches to an auditor's local snapshot after checking it.
  * The page imports only these types; the implementation lives in workers/.
  */
@@ -11,7 +11,7 @@ export interface WorkerConfig {
   dataUrl: string;
 }
 
-/** The worker's boot state, as a value the UI can show (architecture.md, Style). */
+/** The worker's boot state, as a value the UI can show (docs/architecture.md). */
 export type BootState =
   | { status: 'loading' }
   | { status: 'ready'; createdAt: string; snapshots: string[]; referenceInsurer: string; origin: 'server' | 'local' }

@@ -1,5 +1,5 @@
 /**
- * `npm start` (contracts.md §4):
+ * `npm start` (docs/deployment.md, The server):
  *   npm start                                  sample data -> dataset -> build -> serve
  *   npm start -- --data <dataset-dir> [--port <p>] [--host <h>]   serve an existing dataset
  * Without --data: generates the sample (data/sample), converts it (data/dataset), builds the app

@@ -1,7 +1,7 @@
 /**
  * The data worker's logic, independent of where it runs: `init(config)` boots once behind one
  * promise (`ready ??= open()`), `handle(request)` answers /api requests through the registry
- * (architecture.md §2-3), `openLocal(files)` checks an auditor's snapshot and switches to it.
+ * (docs/architecture.md), `openLocal(files)` checks an auditor's snapshot and switches to it.
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
 import type { ApiRequest, ApiResponse } from '../contract/api';
@@ -22,7 +22,7 @@ import { countingSource, type ByteSource, type Platform } from './platform';
 
 export { parseManifest } from './manifest';
 
-/** Tables loaded at boot: all but `rates`, which loads by billing code on demand (architecture.md §1). */
+/** Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md). */
 export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates');
 
 /** Timings of the last boot, in milliseconds (for benchmarks and the report). */
@@ -73,7 +73,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
     const t0 = performance.now();
     const counter = { bytes: 0 };
     const source = countingSource(raw, counter);
-    // DuckDB's boot and the first fetches each cost about a second: start both now (architecture.md §2).
+    // DuckDB's boot and the first fetches each cost about a second: start both now (docs/architecture.md).
     const dbOpening = platform.openDatabase();
     dbOpening.catch(() => {});
     try {

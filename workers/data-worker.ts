@@ -1,7 +1,7 @@
 /**
  * The data worker: a module Web Worker that owns DuckDB-WASM, the Parquet reader and the /api
  * handlers, exposed to the page with comlink as `DataWorkerApi` (contract/worker.ts,
- * architecture.md §2). The page creates it with
+ * docs/architecture.md). The page creates it with
  * `new Worker(new URL('../../workers/data-worker.ts', import.meta.url), { type: 'module' })`.
  */
 import { expose } from 'comlink';

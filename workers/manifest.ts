@@ -1,4 +1,4 @@
-/** Reading `manifest.json` (contracts.md §3, contract/dataset.ts DatasetManifest). */
+/** Reading `manifest.json` (docs/dataset.md, contract/dataset.ts DatasetManifest). */
 import { DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest } from '../contract/dataset';
 
 /**

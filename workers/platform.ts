@@ -1,7 +1,7 @@
 /**
  * What differs between the browser worker and Node tests, behind one small interface: how DuckDB
  * opens, how Parquet becomes Arrow IPC, and where dataset bytes come from. Everything else (the
- * SQL, the loaders, the handlers) is shared (architecture.md §4).
+ * SQL, the loaders, the handlers) is shared (docs/architecture.md).
  */
 import type { Database } from './db/database';
 

@@ -1,5 +1,5 @@
 /**
- * Atomic replacement of an output directory (contracts.md §2): the new content is written in a
+ * Atomic replacement of an output directory (docs/converter.md): the new content is written in a
  * temporary sibling directory, then swapped in by renames, so a failed or killed run leaves the
  * previous dataset untouched.
  *

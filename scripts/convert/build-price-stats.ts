@@ -1,5 +1,5 @@
 /**
- * `price_stats` (metrics.md, Rows that count and Per comparison unit) without multiplying rates by NPIs.
+ * `price_stats` (docs/methodology.md, Rows that count and Per comparison unit) without multiplying rates by NPIs.
  *
  * The logical rows are distinct (snapshot, insurer, billing code, provider, billing class,
  * negotiated type, rate, place-of-service codes, modifiers) dollar rows, one per NPI of a group,
@@ -23,7 +23,7 @@
  * `ps_series` of `rate_items` for the (snapshot, insurer_id, billing_code) of a CPT/HCPCS item,
  * NULL for other code types; a `vid` for the rest of a row's identity, vidSql); the weights, running
  * sums and middle positions are one loop over typed arrays (series-medians.ts), 0.5-0.6 s per
- * bucket of 750k rate rows where DuckDB's aggregates and window took 1.5 s; text comes back only
+ * bucket of 750k rate rows where DuckDB's aggregates and window take ~1.5 s; text comes back only
  * in the final, small table. A large database is done one billing-code bucket at a time
  * (code-buckets.ts), from the bucket's prices that the `rates` part is written from
  * (bucketPricesSql), so that its sort runs within DuckDB's memory limit instead of spilling.
@@ -138,7 +138,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
 /** Bound of a vid (vidSql) made of ENUM codes: SeriesBuffer's class per vid is a byte array of up to twice this many bytes. */
 const VID_LIMIT = 1 << 20;
 
-/** The columns that, with the value, make a dollar row's identity in a series (metrics.md, Rows that count). */
+/** The columns that, with the value, make a dollar row's identity in a series (docs/methodology.md, Rows that count). */
 const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers'] as const;
 
 /**

@@ -1,11 +1,11 @@
 /**
  * Builds the dataset's tables (contract/dataset.ts) from the raw spool tables in SQL:
  * resolves provider groups, enriches providers from the NPI registry, names and categorises
- * services and totals claims; the medians of metrics.md (`price_stats`) come after, from
+ * services and totals claims; the medians of docs/methodology.md (`price_stats`) come after, from
  * build-price-stats.ts (alone, or beside the Parquet writes: write-dataset.ts).
  *
  * Inputs besides the spool: a `sources(source_id, insurer_id, snapshot)` table the caller fills,
- * and the optional CSV inputs of the catalog (contracts.md §1), read by DuckDB's CSV reader.
+ * and the optional CSV inputs of the catalog (docs/converter.md, The catalog), read by DuckDB's CSV reader.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
@@ -29,7 +29,7 @@ export interface TableInputs {
   bucketRows?: number;
 }
 
-/** NPPES column names used (contracts.md §1). */
+/** NPPES column names used (docs/converter.md, The catalog). */
 const NPPES = {
   npi: 'NPI',
   entity: 'Entity Type Code',
@@ -71,7 +71,7 @@ async function requireColumns(con: DuckDBConnection, file: string, wanted: reado
  * surrogate of provider_group_key, in its order (joins of build-price-stats.ts).
  * Only the groups some price names (`named_ids`, one scan of the price x group rows, which
  * buildNamedRefs reuses) become provider groups: a group no rate names stands for no rate row
- * (metrics.md counts from rate rows), and under a billing-code filter most of a file's groups are
+ * (docs/methodology.md counts from rate rows), and under a billing-code filter most of a file's groups are
  * named only by the items filtered out, so the provider tables, the registry lookup and the medians'
  * membership tables hold only the groups of the kept rates.
  */
@@ -182,7 +182,7 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
     DROP TABLE provider_ids;`);
   await addLocalities(con, inputs.medicare);
   if (inputs.states?.length) {
-    // contracts.md §1 filters.states: keep only providers located in these states; rates whose
+    // docs/converter.md (The catalog) filters.states: keep only providers located in these states; rates whose
     // group keeps no provider are dropped (they are filtered out, not unresolved).
     await con.run(`
       DELETE FROM providers WHERE state IS NULL OR state NOT IN (${sqlList(inputs.states)});
@@ -193,7 +193,7 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
 }
 
 /**
- * Adds to `providers` the Medicare locality of each provider's ZIP (metrics.md, Medicare benchmark:
+ * Adds to `providers` the Medicare locality of each provider's ZIP (docs/methodology.md, Medicare benchmark:
  * ZIP5 file -> carrier and locality -> GPCI row): `medicare_locality` (`<carrier>-<locality>`) and
  * `gpci_work`, `gpci_pe`, `gpci_mp`; NULL when the ZIP is unknown or needs a ZIP+4 to decide.
  */
@@ -232,7 +232,7 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
                  FROM read_csv(${sqlString(inputs.services)}, header = true, all_varchar = true)`;
   }
   await addDescriptors(con, inputs);
-  // metrics.md, Names and categories: services input, else the CMS descriptor, else the most
+  // docs/methodology.md, Names and categories: services input, else the CMS descriptor, else the most
   // frequent name among the files, which is kept as published_name; category from the input, else
   // from the code's range.
   await con.run(
@@ -272,7 +272,7 @@ async function addDescriptors(con: DuckDBConnection, inputs: TableInputs): Promi
   await appendRows(con, 'service_descriptors', inputs.medicare.descriptors);
 }
 
-/** SQL of contract/metrics.ts categoryOfCode (metrics.md, Names and categories), from the same ranges. */
+/** SQL of contract/metrics.ts categoryOfCode (docs/methodology.md, Names and categories), from the same ranges. */
 export function categorySql(col: string): string {
   const n = `TRY_CAST(${col} AS INTEGER)`;
   const whens = CATEGORY_RANGES.map(([lo, hi, c]) => `WHEN ${n} BETWEEN ${lo} AND ${hi} THEN '${c}'`).join(' ');
@@ -313,7 +313,7 @@ async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<
 }
 
 /**
- * `claims_volume` from `claims_input` (metrics.md, Per comparison unit, claims_volume(s)): a row
+ * `claims_volume` from `claims_input` (docs/methodology.md, Per comparison unit, claims_volume(s)): a row
  * with a billing class as it is; one without goes to the professional class, and also to the
  * institutional class when the OPPS Addendum B pays the code (`opps_paid`, validation.ts) or the
  * code has no professional unit (no professional or `both` row in `price_stats`). Runs once

@@ -1,5 +1,5 @@
 /**
- * Loads and checks the converter's catalog (contracts.md §1).
+ * Loads and checks the converter's catalog (docs/converter.md, The catalog).
  *
  * Shape checks use ajv (JSON Schema); a missing required field or a wrong type is a
  * `CatalogError` naming the field, unknown fields are returned as warnings. The local CSV and
@@ -201,13 +201,13 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
 
 /**
  * The validation settings of a checked catalog: its `validation` keys over contract/dataset.ts
- * DEFAULT_VALIDATION (metrics.md, Validation).
+ * DEFAULT_VALIDATION (docs/methodology.md, Validation).
  */
 export function validationSettings(catalog: Catalog): ValidationSettings {
   return { ...DEFAULT_VALIDATION, ...catalog.validation };
 }
 
-/** Resolves a catalog path or URL against the catalog's directory (contracts.md §1). */
+/** Resolves a catalog path or URL against the catalog's directory (docs/converter.md, The catalog). */
 export function resolveLocation(baseDir: string, location: string): string {
   if (isHttpUrl(location)) return location;
   return path.resolve(baseDir, location);

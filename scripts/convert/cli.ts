@@ -1,7 +1,7 @@
 /**
  * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--jobs N] [--quiet]
  *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
- * (contracts.md §2). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
+ * (docs/converter.md). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
  * stderr (the previous dataset is then untouched), among them `--out` refused (output-guard.ts:
  * not absent, empty or a dataset, or an input). `--quiet` prints errors only.
  *
@@ -44,7 +44,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
   const program = new Command()
     .name('convert')
     .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
-    .requiredOption('--catalog <file>', 'catalog JSON (contracts.md §1)')
+    .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
     .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')

@@ -1,8 +1,8 @@
 /**
  * Billing-code buckets: the working database's rate rows cut into ranges of billing codes of about
  * BUCKET_ROWS rows each, in code order, so that the two heavy steps run one bucket at a time in
- * DuckDB's memory limit instead of spilling one huge sort or hash table to disk (architecture.md
- * §5: cap DuckDB's memory): the sorted Parquet write of `rates` (write-parquet.ts: one part file
+ * DuckDB's memory limit instead of spilling one huge sort or hash table to disk (docs/architecture.md:
+ * cap DuckDB's memory): the sorted Parquet write of `rates` (write-parquet.ts: one part file
  * per bucket, the parts in code order) and the medians of `price_stats` (build-price-stats.ts).
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
@@ -46,9 +46,7 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
  * working database are few (ENUM_MAX_VALUES, ENUM_MAX_BYTES), by the table they come from.
  * DuckDB's Parquet writer writes an ENUM column as a dictionary-encoded string column (the same
  * UTF8 column type and values as a VARCHAR) straight from its codes, where a VARCHAR column costs a
- * hash lookup per value: on a bucket of 750k rate rows of the 1 GB benchmark file, its `rates`
- * part took 0.38 -> 0.19 s, the medians' SQL 0.22 -> 0.14 s (sorts and comparisons on codes), the
- * bucket's sorted prices 0.16 -> 0.12 s. `billing_code` is never one: the writer gives an ENUM
+ * hash lookup per value, and the medians sort and compare codes (docs/benchmarks.md). `billing_code` is never one: the writer gives an ENUM
  * column's row groups the statistics of its whole value set, and the manifest's row-group index
  * (write-parquet.ts) needs each row group's own billing-code range; neither is
  * `provider_group_ids`, a list of a value per group.
@@ -136,9 +134,8 @@ export async function planBucketEnums(con: DuckDBConnection): Promise<string[]> 
 
 /**
  * Whether value column `column` of `raw_prices` holds more than ENUM_CODES_CHECK distinct codes,
- * by DuckDB's HyperLogLog estimate (a few KB, where the exact DISTINCT of a file whose free text
- * differs from price to price held a hash table of every code: 1.4M on a 400 MB test file,
- * 0.9 CPU s and ~80 MB). A value has at least one code, so a column of at most ENUM_MAX_VALUES
+ * by DuckDB's HyperLogLog estimate (a few KB, where an exact DISTINCT holds a hash table of every
+ * code: tens of MB when the free text differs from price to price). A value has at least one code, so a column of at most ENUM_MAX_VALUES
  * values has more codes only when a writer's dictionary was full (price-values.ts), and it then
  * stays text, decoded bucket by bucket (bucketPricesSql) as any column of many values.
  */
@@ -198,8 +195,8 @@ const BUCKET_TEXT = 'bucket_text';
  *   to `bucket_values_<column>`), the others still codes; a view when the shapes are more than
  *   `options.shapesTableMax` (BUCKET_SHAPES_TABLE_MAX).
  * A price is then joined to its item and its shape only, where it was joined to its shape (the
- * `raw_prices` view), its item and one value table per column, and its item's columns cast: on the
- * 1 GB benchmark file, 3.2 against 4.9 s over the buckets (each bucket both ways, twice).
+ * `raw_prices` view), its item and one value table per column, and its item's columns cast, which
+ * takes a third less time over the buckets (docs/benchmarks.md).
  * @throws when SQL fails.
  */
 export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesTableMax?: number } = {}): Promise<BucketPricesPlan> {
@@ -261,10 +258,9 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
  * asked for have text columns.
  * The `rates` part's copy and the bucket's medians (build-price-stats.ts) each read the bucket's
  * prices through it, the copy sorting them, the medians with their own sort: finding them twice
- * costs less than materializing them sorted once (on the 1 GB benchmark file, 16.4 against 17.8 s
- * over the buckets). The copy's sort is on integers, the item's `item_order` (build-tables.ts
- * rate_items) then the rate's and the price's index: 2.6-2.7 s over the buckets, where sorting by
- * the text columns takes 3.0-3.3 s.
+ * costs less than materializing them sorted once (docs/benchmarks.md). The copy's sort is on
+ * integers, the item's `item_order` (build-tables.ts rate_items) then the rate's and the price's
+ * index, which is faster than sorting by the text columns.
  */
 export function bucketPricesSql(plan: BucketPricesPlan, k: number, names?: readonly string[]): string {
   const columns = names ? plan.columns.filter((c) => names.includes(c.name)) : plan.columns;

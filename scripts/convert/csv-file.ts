@@ -22,12 +22,8 @@ const CSV_BUFFER_BYTES = 1 << 20;
 
 /**
  * Bytes after which a CsvFile goes on in a new part file (CsvFile.nextPart, between batches), so
- * that spool.ts loads and compresses a large table a part at a time. On the 1 GB benchmark file
- * (390 MB of `raw_prices` CSV in two files, as text before the value codes of price-values.ts),
- * loading and compressing the whole took 5.8-8.8 CPU s,
- * in parts of 48 or 96 MB 4.6-5.1 CPU s (of 24 MB 7.2-8.4: each CHECKPOINT has its own cost).
- * Parts of 64 MiB took the load's peak RSS to 545-576 MB (466-479 MB in one piece), of 48 MiB
- * 458-495 MB.
+ * that spool.ts loads and compresses a large table a part at a time. 48 MiB is the size that loads
+ * fastest without raising the load's peak RSS (each CHECKPOINT has its own cost; docs/benchmarks.md).
  */
 export const SPOOL_PART_BYTES = 48 << 20;
 

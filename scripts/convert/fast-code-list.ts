@@ -2,7 +2,7 @@
  * The fast path's code lists (fast-rates.ts): a price's `service_code` or `billing_code_modifier`
  * value, as bytes, written to the CSV spool the way SpoolRows writes codeList(value, pad2)
  * (normalize-context.ts: trimmed, upper case, sorted, without repeats, a one-digit place of service
- * padded, tic-format.md §6): copied when it is already in that form, else through `JSON.parse` and
+ * padded, docs/converter.md, Quirks of real files): copied when it is already in that form, else through `JSON.parse` and
  * codeList, so both ways give the same field.
  */
 import { codeList } from '../mrf/normalize-context';

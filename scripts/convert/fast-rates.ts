@@ -19,7 +19,7 @@
  * space, the code lists copied when already upper-case, sorted and without repeats (else their
  * value goes through `JSON.parse` and codeList), `additional_information` copied or, when it needs
  * quoting or decoding, decoded. A provider-group id is its token's text (what quote-id-tokens.ts
- * and the normaliser make of a number, tic-format.md §6 quirk 6) or a string copied.
+ * and the normaliser make of a number, docs/converter.md, Quirks of real files) or a string copied.
  */
 import { firstInvalidUtf8 } from '../mrf/json-checks';
 import type { ElementContext } from '../mrf/normalize-context';

@@ -1,5 +1,5 @@
 /**
- * The manifest's headline (contract/dataset.ts ManifestHeadline; metrics.md, Validation): Average
+ * The manifest's headline (contract/dataset.ts ManifestHeadline; docs/methodology.md, Validation): Average
  * Overpayment of the latest month, national, every competitor, every unit, once over the valid
  * rates with thin units left out (what the dashboard shows) and once over every dollar rate with
  * no thin rule (validation off), from `price_stats` and `ps_unvalidated` (build-price-stats.ts)

@@ -1,5 +1,5 @@
 /**
- * The converter (contracts.md §2): catalog -> streaming read of every in-network file -> working
+ * The converter (docs/converter.md): catalog -> streaming read of every in-network file -> working
  * DuckDB -> dataset tables -> Parquet + manifest.json + report.json, swapped into place atomically.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -217,7 +217,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const sourceOf: number[][] = [];
     const sourceRows: Array<[number, string, string]> = [];
     const skip = (file: PlannedFile, url: string, e: unknown): void => {
-      // contracts.md §2: a file reached through a table of contents that cannot be read is
+      // docs/converter.md (What it reads, and what it does with bad input): a file reached through a table of contents that cannot be read is
       // recorded and the run goes on
       if (!file.tableOfContents) throw e;
       problems.failedFiles.push({ file: url, reason: (e as Error).message });
@@ -339,7 +339,7 @@ async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promis
 
 /**
  * Rates that name a provider_group_id their file never declares (a dangling reference): kept with
- * an empty provider (metrics.md, Rows that count) and reported once per (file, id).
+ * an empty provider (docs/methodology.md, Rows that count) and reported once per (file, id).
  */
 async function reportDanglingReferences(spool: Spool, sources: ManifestSource[], problems: ProblemLog): Promise<void> {
   const r = await spool.con.runAndReadAll(`

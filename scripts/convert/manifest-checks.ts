@@ -1,5 +1,5 @@
 /**
- * The manifest of a conversion, and what it says of the Medicare benchmark and the validation (metrics.md, Validation;
+ * The manifest of a conversion, and what it says of the Medicare benchmark and the validation (docs/methodology.md, Validation;
  * contract/dataset.ts ManifestSource.validation, ManifestMedicare): each source's rates by reason
  * and its median % of Medicare, and the reference data read.
  */

@@ -1,5 +1,5 @@
 /**
- * What the converter may replace with a dataset (contracts.md §2 `--out`): a path that is absent,
+ * What the converter may replace with a dataset (`--out`, docs/converter.md): a path that is absent,
  * an empty directory, or a dataset it wrote (`manifest.json` parses and has `"format":
  * "compete-dataset"`, contract/dataset.ts), and never one of its inputs. The swap of atomic-dir.ts
  * replaces `--out` whole, so without this check `--out ~/thesis` would delete a folder of someone's

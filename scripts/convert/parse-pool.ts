@@ -1,5 +1,5 @@
 /**
- * The converter's parser threads (architecture.md §5: "parsing in worker_threads doubled
+ * The converter's parser threads (docs/architecture.md: "parsing in worker_threads doubled
  * throughput on 2 cores"). The main thread decompresses and cuts elements (read-source.ts); this
  * pool hands batches of element bytes to `jobs` workers (parse-worker.ts), at most two batches in
  * flight per worker so memory stays bounded, and collects what each worker spooled per source.

@@ -1,5 +1,5 @@
 /**
- * A parser thread of the converter (architecture.md §5: parsing in worker_threads). It receives
+ * A parser thread of the converter (docs/architecture.md: parsing in worker_threads). It receives
  * batches of element slices cut by the main thread's root scanner, parses and normalises each
  * (spool-element.ts: the fast path of fast-rates.ts, or `JSON.parse` and scripts/mrf), and writes
  * the spool rows of its own CSV files (spool-rows.ts). Problems are kept per source with bounded

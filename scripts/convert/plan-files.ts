@@ -1,5 +1,5 @@
 /**
- * The converter's reading plan (contracts.md §1 `files[]`): every in-network file a catalog names,
+ * The converter's reading plan (docs/converter.md, The catalog: `files[]`): every in-network file a catalog names,
  * directly (`url`) or through a table of contents (`table_of_contents`, all of its
  * `reporting_structure[].in_network_files` followed), plus the reporting structures of each table
  * for the manifest (`reporting_structures`, contract/dataset.ts).

@@ -12,7 +12,7 @@ import type { SeriesIndex } from './shared-providers';
 /**
  * Runs `sql` and hands its result chunk after chunk to `each` with the chunk's row count (the rows
  * never all in memory at once). The count is read once: `rowCount` is a call into the native
- * binding, which in a loop's condition cost 0.7 s of the main thread on the 1 GB benchmark file.
+ * binding, which in a loop's condition costs ~0.7 s of the main thread on the 1 GB benchmark file.
  */
 export async function forEachChunk(con: DuckDBConnection, sql: string, each: (chunk: DuckDBDataChunk, rows: number) => void): Promise<void> {
   const result = await con.stream(sql);
@@ -34,7 +34,7 @@ export interface ColumnArray<T> {
  * Column `column` of `chunk` (`rows` rows) as a typed array of `type` over DuckDB's vector data,
  * for a column of that DuckDB type that is never NULL (a NULL's slot holds no value). The
  * node-api's per-value accessor checks validity and is called through one site for several
- * vector classes: reading the medians' rows that way cost ~0.4 s of the main thread on the 1 GB
+ * vector classes: reading the medians' rows that way costs ~0.4 s of the main thread on the 1 GB
  * benchmark file.
  */
 export function column<T>(chunk: DuckDBDataChunk, column: number, rows: number, type: ColumnArray<T>): T {

@@ -3,8 +3,8 @@
  * few distinct values (PRICE_VALUE_COLUMNS: billing class, negotiated type, code lists, dates,
  * setting, additional information) are written as integer codes, and each code's text goes once
  * into the thread's `raw_values(code, value)` spool, whose rows spool.ts loads and joins back.
- * On the 1 GB benchmark file the `raw_prices` CSV shrinks from 390 to 253 MB, and DuckDB loads
- * and compresses integers instead of strings (spool.ts).
+ * The CSV is a third smaller, and DuckDB loads and compresses integers instead of strings
+ * (spool.ts; docs/benchmarks.md).
  *
  * A code is looked up by the field's CSV bytes (what CsvFile wrote: quoted, `""` for the empty
  * string), so both ways of the parser threads (fast-rates.ts and SpoolRows.rate) give a value the

@@ -1,5 +1,5 @@
 /**
- * The problems a conversion tolerated (contracts.md §2), for `report.json`: every problem is
+ * The problems a conversion tolerated (docs/converter.md, What it reads, and what it does with bad input), for `report.json`: every problem is
  * counted; the first `MAX_PER_KIND` of each (file, code) are kept in full with their JSON path and
  * byte offset, so a file with millions of bad rows still gives a report of bounded size.
  */

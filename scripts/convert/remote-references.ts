@@ -1,6 +1,6 @@
 /**
- * Remote provider references (CMS v1 `provider_references[].location`, tic-format.md §2.5 and §6
- * quirks 3 and 5): each named URL holds a provider-reference file `{ "provider_groups": [...] }`
+ * Remote provider references (CMS v1 `provider_references[].location`; docs/converter.md,
+ * What it reads, and Fetching over HTTP): each named URL holds a provider-reference file `{ "provider_groups": [...] }`
  * without a group id; the id is the referencing file's. Fetched with the converter's fetch policy
  * (bounded concurrency, time-out, retries), cached for the run in memory and optionally on disk,
  * keyed on the URL without its query string (signed URLs change their `Expires=`/`Signature=`).

@@ -1,5 +1,5 @@
 /**
- * The loop at the heart of `price_stats` (metrics.md, Rows that count and Per comparison unit):
+ * The loop at the heart of `price_stats` (docs/methodology.md, Rows that count and Per comparison unit):
  * for one series (snapshot, insurer, comparison unit), the weighted median, row count and provider
  * count of its dollar rows per selection and state, from its distinct provider-group rows, without
  * expanding them to one row per NPI (build-price-stats.ts says why the weights give the same
@@ -8,7 +8,7 @@
  * rows with dense typed arrays.
  *
  * Keys: a selection `cs` (0 the valid rates, 1 every dollar rate: validation off, 2 the valid rates
- * at the providers of a filter: metrics.md "At shared providers") and a state `st` (0 the whole
+ * at the providers of a filter: docs/methodology.md, Per comparison unit) and a state `st` (0 the whole
  * market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`. A row's flag `cls`
  * (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS.
  */
@@ -18,7 +18,7 @@ import { SERIES_BLOCK_ROWS, type EmitStat, type Membership, type SeriesRows, typ
 /** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row all three, a failed one only "validation off". */
 const SELECTION_MASKS = [0b111, 0b010] as const;
 
-/** Selections: 0 the valid rates (metrics.md, Validation), 1 every dollar rate (the headline with validation off), 2 valid rates at a filter's providers. */
+/** Selections: 0 the valid rates (docs/methodology.md, Validation), 1 every dollar rate (the headline with validation off), 2 valid rates at a filter's providers. */
 export const SELECTION_COUNT = 3;
 
 /** The selection of the valid rates at the providers of a SharedFilter. */

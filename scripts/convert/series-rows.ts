@@ -1,6 +1,6 @@
 /**
  * The shapes series-medians.ts and shared-providers.ts work on: the provider membership of the
- * groups, a series' rows in blocks, the filter of the providers "at shared providers" (metrics.md,
+ * groups, a series' rows in blocks, the filter of the providers "at shared providers" (docs/methodology.md,
  * Per comparison unit) and the callback of a median.
  */
 

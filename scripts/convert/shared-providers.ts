@@ -1,9 +1,9 @@
 /**
- * metrics.md "At shared providers", for build-price-stats.ts: which providers each series of one
+ * Prices at shared providers (docs/methodology.md, Per comparison unit), for build-price-stats.ts: which providers each series of one
  * billing code is matched against, month by month.
  *
- * For a month M, each insurer contributes its latest snapshot at or before M (metrics.md, Which
- * snapshot an insurer contributes). For a comparison unit, a competitor's price is taken at the
+ * For a month M, each insurer contributes its latest snapshot at or before M (docs/methodology.md, Rows
+ * that count). For a comparison unit, a competitor's price is taken at the
  * providers where the reference insurer has a valid rate of the unit, and the reference's price at
  * the providers where any competitor of the dataset has one. A provider found in one provider group
  * only belongs to one source, hence one insurer, so it is never shared: only the providers found in

@@ -1,6 +1,6 @@
 /**
- * Snapshot months (metrics.md, Rows that count): `YYYY-MM`, from the catalog, else from the file's
- * `last_updated_on`, parsed leniently (tic-format.md §6 quirk 14: `2025-01-01`, `2/4/2026`).
+ * Snapshot months (docs/methodology.md, Rows that count): `YYYY-MM`, from the catalog, else from the file's
+ * `last_updated_on`, parsed leniently (docs/converter.md, Quirks of real files: `2025-01-01`, `2/4/2026`).
  */
 
 /** The `YYYY-MM` month of a `last_updated_on` value, or null when it is not a recognisable date. */

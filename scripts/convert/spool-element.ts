@@ -92,7 +92,7 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
         // A remote `location` group is not fetched here: it is spooled as a placeholder row, and
         // its problem stands for "not fetched". When remote references are fetched, index.ts takes
         // these problems back and spool-remote-groups.ts resolves the groups some rate names;
-        // otherwise every rate naming it is counted as unresolved (metrics.md, Rows that count).
+        // otherwise every rate naming it is counted as unresolved (docs/methodology.md, Rows that count).
         if (ref.location) s.remoteReferences++;
         ctx.problems.push({
           code: ref.location ? 'unresolved_remote_reference' : 'empty_provider_group',

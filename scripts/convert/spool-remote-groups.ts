@@ -4,7 +4,7 @@
  * (spool.ts); here the groups that some rate of the source names are fetched
  * (remote-references.ts), their providers appended to `raw_groups` under the referencing file's
  * `provider_group_id`, and the placeholder rows of resolved groups deleted. Groups no rate names
- * are not fetched (CareFirst declares 370 and uses 74, tic-format.md §5).
+ * are not fetched (CareFirst declares 370 and uses 74, docs/converter.md, Quirks of real files).
  */
 import { unlink } from 'node:fs/promises';
 import type { MrfProblem } from '../mrf/types';

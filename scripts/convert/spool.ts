@@ -2,7 +2,7 @@
  * The converter's working database: an in-memory DuckDB (native client) capped at
  * DUCKDB_MEMORY_LIMIT that spills to a temp directory in the work dir, into which the streaming
  * reader's rows are loaded in bulk from CSV files (spool-rows.ts), to be joined and aggregated in SQL at the end
- * (architecture.md §5: provider groups stored apart from rates, never rates x NPIs while streaming).
+ * (docs/architecture.md: provider groups stored apart from rates, never rates x NPIs while streaming).
  *
  * Raw tables:
  * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, billing_class, negotiated_type, negotiated_rate,
@@ -17,16 +17,14 @@
  *     additional_information)`, as spooled;
  *   - `raw_shapes(shape, billing_class, negotiated_type, service_codes, modifiers, expiration_date, setting)`,
  *     the value codes of each shape (price-values.ts PRICE_SHAPE_COLUMNS): a few dozen rows where
- *     the prices held six columns. On the 1 GB benchmark file the price CSV shrank from 253 to
- *     193 MB and its load (INSERTs and CHECKPOINTs) cost ~2 CPU s less (three alternating pairs of
- *     whole runs: 29.8-32.7 against 32.9-34.2 CPU s).
+ *     the prices would hold six columns: a smaller price CSV and a cheaper load (docs/benchmarks.md).
  *   Statements that need no shape column read `raw_price_rows`: the view joins every price.
  * - `raw_values(code, value)` the text of every code of `raw_prices`, each code once.
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
  *   price x group it names (`unnest`), `provider_group_id` NULL when it names none. Never stored.
  * - `raw_items(source_id, item_id, billing_code_type, billing_code, name, description, negotiation_arrangement)`.
  * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location)` one row
- *   per provider (provider_id by metrics.md: the NPI, else `TIN:<tin>`, NULL when neither);
+ *   per provider (provider_id by docs/methodology.md: the NPI, else `TIN:<tin>`, NULL when neither);
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -36,7 +34,7 @@ import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './pri
 import type { RAW_TABLES } from './spool-rows';
 
 /**
- * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (architecture.md §5).
+ * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (docs/architecture.md).
  * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads;
  * an in-memory database is faster than a disk-backed one here. The last phase, once the parser
  * threads are idle and the spool loaded, raises it (write-dataset.ts LAST_PHASE_MEMORY_LIMIT).
@@ -60,7 +58,7 @@ export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(${GROUP_ID_LIST_SQL}, [NULL:
 /**
  * The rate rows a `raw_prices` row stands for (the rows GROUP_ID_UNNEST_SQL makes of it: one per
  * group id its rate names, one when it names none), counted without unnesting: code-buckets.ts's
- * rows per item (1 GB benchmark file: 0.22 -> 0.13 s, 0.44 -> 0.25 CPU s).
+ * rows per item, at about half the cost of the unnest (docs/benchmarks.md).
  */
 export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(${GROUP_ID_LIST_SQL}), 1)`;
 
@@ -72,12 +70,9 @@ export const sqlList = (xs: readonly string[]): string => xs.map(sqlString).join
 
 /**
  * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory
- * limit anyway, and the checkpoint would cost time for nothing (the 5 % filter's runs, the
- * provider groups' 540k rows of the benchmark file: 0.15-0.2 s). Smaller loads are compressed
- * once together they pass it: a 400 MB test file whose every price has its own note spooled two
- * writers' ~35 MB of `raw_values` and ~40 MB of prices, each below it, and held them all
- * uncompressed through the last phase, where two buckets at once no longer fit DuckDB's memory
- * limit (peak RSS 585-620 MB; with the checkpoints 522-535 MB).
+ * limit anyway, and the checkpoint would cost time for nothing. Smaller loads are compressed
+ * once together they pass it: many loads each below it (a file whose every price has its own note)
+ * would otherwise stay uncompressed into the last phase and crowd out its buckets (docs/benchmarks.md).
  */
 const CHECKPOINT_CSV_BYTES = 64 << 20;
 
@@ -165,9 +160,8 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
  * codes). Uncompressed, the 4.9M price rows of the 1 GB benchmark file take ~0.9 GB and live in
  * spill files that every bucket of the last phase scans again (code-buckets.ts bucketPricesSql);
- * compressed, ~50 MB. Loaded part by part, DuckDB never holds more than a part uncompressed
- * (390 MB of CSV as text load and compress in 4.7 CPU s this way, 5.9-9.2 in one piece); with the
- * value codes of price-values.ts the CSV is 253 MB, since DuckDB compresses integers, not strings.
+ * compressed, ~50 MB. Loaded part by part, DuckDB never holds more than a part uncompressed, which
+ * is also faster than a load in one piece (docs/benchmarks.md).
  */
 export interface Spool {
   db: DuckDBInstance;

@@ -1,9 +1,9 @@
 /**
- * Reads a table of contents (CMS table-of-contents schema, tic-format.md §3) for the converter:
+ * Reads a table of contents (CMS table-of-contents schema; docs/converter.md, What it reads, and what it does with bad input) for the converter:
  * streamed from disk or HTTP(S) through the container sniffing of the in-network files (plain,
  * gzip, zip) and the streaming index reader (scripts/mrf/toc-reader.ts); lists the in-network files
  * of every `reporting_structure[]`, each location resolved against the table's own location as a
- * browser resolves a link (contracts.md §1), duplicates once; keeps each structure's plans.
+ * browser resolves a link, duplicates once; keeps each structure's plans.
  *
  * A listed location leads to an http(s) URL or, from a table on disk only, to a relative or
  * absolute path. A location with another scheme (`file:`, `ftp:`, `data:` ...) is refused and

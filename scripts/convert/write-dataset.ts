@@ -8,8 +8,7 @@
  * A rates part must be copied on one DuckDB thread (write-parquet.ts: what keeps its rows in order),
  * and `threads` is the database's setting, not a connection's: alone, the copies would leave the
  * second core idle for a third of the SQL time. So the whole phase runs with `threads = 1` and two
- * connections each take the next task, which keeps both cores busy (1 GB benchmark file: ~26 s one
- * step after the other, ~20 s so; 5 % filter: ~2.3 s, ~1.4 s).
+ * connections each take the next task, which keeps both cores busy (docs/benchmarks.md).
  * Two tasks at once share DuckDB's memory limit, raised to LAST_PHASE_MEMORY_LIMIT for the phase.
  * When they still do not fit in it (DuckDB's out-of-memory error), a failed task runs again alone
  * at the end (runTasks), where it fits.
@@ -25,12 +24,8 @@ import path from 'node:path';
 import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
 /**
- * DuckDB's memory limit during the phase (spool.ts DUCKDB_MEMORY_LIMIT, 160 MB, before and after):
- * two buckets at once, one of them a single code of millions of rate rows (the 200 MB item of the
- * 1 GB benchmark file, ~3M rows), do not fit in 160 MB: both tasks fail with DuckDB's
- * out-of-memory error and run again, alone, at the end. At 180 MB no task runs out of memory on the
- * benchmark files, and peak RSS stays under 600 MB; more raises the phase's RSS by as much
- * (200 MB: a 2 GB file of one 400 MB item peaks at 594-636 MB).
+ * DuckDB's memory limit during the phase, above spool.ts DUCKDB_MEMORY_LIMIT: two buckets at once,
+ * one of them a single code of millions of rate rows, need it; more only raises the peak RSS (docs/benchmarks.md).
  */
 export const LAST_PHASE_MEMORY_LIMIT = '180MB';
 
@@ -40,8 +35,8 @@ const CONNECTIONS = 2;
 /**
  * The tables written first in the phase and dropped once written: the largest apart from the prices
  * (~520k rows each on the 1 GB benchmark file, ~90 MB uncompressed together), which nothing reads
- * after preparePriceStats. Held through the buckets, they pushed the working database past DuckDB's
- * memory limit (spool.ts), which then spilled and reloaded blocks, zstd-compressed, at every bucket.
+ * after preparePriceStats. Held through the buckets, they would push the working database past
+ * DuckDB's memory limit (spool.ts), which then spills and reloads blocks at every bucket.
  */
 const FIRST_TABLES: ReadonlySet<Exclude<TableName, 'rates'>> = new Set(['provider_groups', 'providers'] as const);
 

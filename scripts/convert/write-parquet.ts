@@ -1,7 +1,7 @@
 /**
  * Writes the dataset tables to Parquet with DuckDB's native writer and describes each file for
  * the manifest: size, SHA-256, and for `rates` the billing-code range of every row group
- * (architecture.md §1: parquet-wasm exposes no column statistics, so the manifest carries them).
+ * (docs/architecture.md: parquet-wasm exposes no column statistics, so the manifest carries them).
  * A conversion runs these writers as tasks of its last phase (write-dataset.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -16,16 +16,13 @@ import { BUCKET_PRICES_ORDER } from './code-buckets';
 /**
  * Rows (prices) per Parquet row group of `rates`: small enough that one billing code reads little
  * (the worker reads whole row groups, by the manifest's index). A row is a price with its list of
- * groups since converter 0.6.0: 20,000 of them (~60,000 rate rows, ~200 KB on the 1 GB benchmark
- * file) read about what the 50,000 rate rows of a row group did before.
+ * groups: 20,000 of them are ~60,000 rate rows, ~200 KB on the 1 GB benchmark file.
  */
 export const RATES_ROW_GROUP_SIZE = 20_000;
 
 /**
- * The codec of every Parquet file of the dataset: zstd at level 1 (DuckDB's default is 3). On a
- * `rates` part of 994k prices copied on one thread (five runs each): 340-433 ms against 395-462 ms,
- * the file 2.5 % larger (10.34 against 10.09 MB); snappy would be 40 % larger. The writer's own
- * encoding, not the codec, is most of a copy (uncompressed: ~0.8x the time, 3.5x the size).
+ * The codec of every Parquet file of the dataset: zstd at level 1 (DuckDB's default is 3), faster
+ * to write for files 2.5 % larger; snappy's are 40 % larger (docs/benchmarks.md).
  */
 const PARQUET_CODEC = 'COMPRESSION zstd, COMPRESSION_LEVEL 1';
 
@@ -33,7 +30,7 @@ const PARQUET_CODEC = 'COMPRESSION zstd, COMPRESSION_LEVEL 1';
  * Rows per Parquet row group of the tables but `rates` (read whole by the worker): DuckDB's own
  * default. Their writer holds a row group uncompressed outside its memory limit; at 1,000,000 rows
  * the two largest (provider_groups and providers, ~520k rows each on the 1 GB benchmark file),
- * written at once (write-dataset.ts), peaked at ~590 MB of RSS.
+ * written at once (write-dataset.ts), would take the RSS near 600 MB.
  */
 const TABLE_ROW_GROUP_SIZE = 122_880;
 
@@ -89,7 +86,7 @@ export interface RatesPartSql {
 /**
  * Whether the states filter emptied some provider group a price names (`named_refs.kept` false,
  * build-tables.ts): its id then leaves the price's list, and a price left with none leaves `rates`
- * (contracts.md §1 filters.states: its rows are filtered out, not unresolved).
+ * (docs/converter.md, The catalog: filters.states; its rows are filtered out, not unresolved).
  * @throws when SQL fails.
  */
 export async function hasDroppedGroups(con: DuckDBConnection): Promise<boolean> {
@@ -155,10 +152,9 @@ export async function onOneThread(cons: readonly DuckDBConnection[], work: () =>
  * (ratesPartSql), in the prices' order, each list in the order of the ids in the file: a total
  * order, so that the same inputs give the same files. The copy runs on ONE DuckDB thread without
  * caching operators, which writes the rows in their order; two threads with PRESERVE_ORDER
- * (DuckDB's batch copy) took twice the time of one thread and ran out of memory on a 1M-price
- * bucket, two threads without it interleave the two threads' row groups. Until converter 0.5.1 a
- * part held one row per price x group (three times the rows on the benchmark file): the list
- * takes ~3 CPU s less over the 1 GB benchmark file and its parts are 22 % smaller.
+ * (DuckDB's batch copy) take twice the time of one thread and run out of memory on a 1M-price
+ * bucket, two threads without it interleave the two threads' row groups. A row per price with a
+ * list of group ids, not per price x group, is a third of the rows to encode (docs/benchmarks.md).
  * @throws when DuckDB cannot write the file.
  */
 export async function writeRatesPart(con: DuckDBConnection, sql: RatesPartSql, prices: string, k: number, outDir: string): Promise<number> {

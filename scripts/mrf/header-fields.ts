@@ -1,5 +1,5 @@
 /**
- * Collects the root scalar fields of an in-network-rates file (CMS root object, tic-format.md §2.1)
+ * Collects the root scalar fields of an in-network-rates file (the CMS schema's root object)
  * wherever they sit in the root object, and builds the `MrfHeader` once the file has been read.
  */
 import { describe, report, type ElementContext } from './normalize-context.js';

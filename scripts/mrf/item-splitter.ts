@@ -1,5 +1,5 @@
 /**
- * Splits one large `in_network[]` element while it streams (architecture.md §5): each element of
+ * Splits one large `in_network[]` element while it streams (docs/architecture.md): each element of
  * its `negotiated_rates[]` is cut out as its own byte slice, and the rest of the item (its "head":
  * billing code, name, ... with `"negotiated_rates":[]` left empty) is kept apart. So an item of
  * hundreds of MB (above V8's 512 MiB string limit too) is never held or parsed whole.

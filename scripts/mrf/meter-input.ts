@@ -1,6 +1,6 @@
 /**
  * Passes the stored bytes of an MRF through unchanged while counting them, hashing them with
- * SHA-256 (manifest `sources[].sha256`, contracts.md §3) and reporting progress.
+ * SHA-256 (manifest `sources[].sha256`, docs/dataset.md) and reporting progress.
  */
 import { createHash, type Hash } from 'node:crypto';
 

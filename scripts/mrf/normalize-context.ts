@@ -13,7 +13,7 @@ export interface ElementContext {
 
 export type JsonObject = Record<string, unknown>;
 
-/** Records a tolerated problem at `path` (contracts.md §2: report.json gets file, path, offset). */
+/** Records a tolerated problem at `path` (docs/converter.md, What it reads, and what it does with bad input: report.json gets file, path, offset). */
 export function report(ctx: ElementContext, code: string, path: string, message: string): void {
   ctx.problems.push({ code, path, offset: ctx.offset, message });
 }

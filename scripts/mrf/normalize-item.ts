@@ -1,6 +1,6 @@
 /**
  * Normalises one element of `in_network[]` (CMS In-Network object with its Negotiated Rate
- * Details, tic-format.md §2.2-2.3) into `MrfInNetworkItem`.
+ * Details of the CMS schema) into `MrfInNetworkItem`.
  */
 import { describe, enumValue, isObject, ratePath, report, text, type ElementContext } from './normalize-context.js';
 import { normalizePrice } from './normalize-price.js';

@@ -1,5 +1,5 @@
 /**
- * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element, tic-format.md §2.4)
+ * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element)
  * into `MrfPrice`.
  */
 import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
@@ -17,7 +17,7 @@ export const SETTINGS: ReadonlySet<string> = new Set(['inpatient', 'outpatient',
  * (a string, null, absent, NaN, 1e400 which parses to Infinity) is dropped with an `invalid_rate`
  * problem at `<path>.negotiated_rate`. Unknown `negotiated_type`/`billing_class`/`setting` values
  * are kept lower-cased and reported as `unknown_enum`. A negative rate is kept (it is no dollar rate,
- * metrics.md "Rows that count") and reported as `negative_rate`. Rates are USD, or percent for
+ * docs/methodology.md "Rows that count") and reported as `negative_rate`. Rates are USD, or percent for
  * `percentage`.
  * The price is element `index` of the `negotiated_prices` of the rate at normalize-context.ts
  * `ratePath(path, rateIndex)`; a price without a problem (the common case) never builds its path.

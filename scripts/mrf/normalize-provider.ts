@@ -1,6 +1,6 @@
 /**
  * Normalises provider groups (CMS Providers object: `npi[]` + `tin {type, value}`) and elements of
- * the root `provider_references[]` (tic-format.md §2.5) into `MrfProvider` / `MrfProviderReference`.
+ * the root `provider_references[]` of the CMS schema into `MrfProvider` / `MrfProviderReference`.
  */
 import { describe, isObject, report, text, type ElementContext } from './normalize-context.js';
 import type { MrfProvider, MrfProviderReference } from './types.js';

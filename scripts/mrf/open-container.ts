@@ -1,6 +1,6 @@
 /**
  * Turns the stored bytes of an MRF into its JSON bytes. The container is recognised by its magic
- * bytes, never by the file name (tic-format.md §6 quirk 2): gzip (1f 8b, multi-member allowed) is
+ * bytes, never by the file name (docs/converter.md, Quirks of real files): gzip (1f 8b, multi-member allowed) is
  * decompressed; zip (50 4b 03 04) is spooled to a temporary file (its directory sits at the end)
  * and read with yauzl: openContainer reads its first `.json` entry, itself sniffed again (a
  * `.json.gz` inside a zip), and the converter each of its JSON entries as a source of its own

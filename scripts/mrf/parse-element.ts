@@ -44,7 +44,7 @@ export function parseElement(bytes: Buffer, array: RootArray): ParsedElement {
   try {
     text = quoteIdTokens(bytes.toString('utf8'), array);
   } catch (e) {
-    // V8 strings stop at ~512 MiB (architecture.md §5): such an element needs negotiated_rates splitting
+    // V8 strings stop at ~512 MiB (docs/architecture.md): such an element needs negotiated_rates splitting
     return { ok: false, reason: `element of ${bytes.length} bytes cannot be decoded: ${(e as Error).message}` };
   }
   try {

@@ -1,5 +1,5 @@
 /**
- * Keeps provider-group ids exactly as written (tic-format.md §6 quirk 6: CareFirst `690.64470`
+ * Keeps provider-group ids exactly as written (docs/converter.md, Quirks of real files: CareFirst `690.64470`
  * keeps its trailing zero, Anthem `40.0000000001` must not lose digits): before `JSON.parse` of an
  * element, the number tokens of every `"provider_group_id"` value and of every
  * `"provider_references"` array are rewritten as JSON strings holding the same text. Tokens that a

@@ -1,5 +1,5 @@
 /**
- * Streaming reader of one in-network-rates MRF (architecture.md §5, tic-format.md §6): stored bytes
+ * Streaming reader of one in-network-rates MRF (docs/architecture.md; docs/converter.md, Quirks of real files): stored bytes
  * -> container (gzip or plain JSON, by magic bytes) -> byte-level root scanner that cuts each element
  * of `provider_references[]` and `in_network[]` -> `JSON.parse` of that element alone ->
  * normalised events for an `MrfSink`, in file order. Only one element is held at a time; the whole

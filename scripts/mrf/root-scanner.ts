@@ -1,5 +1,5 @@
 /**
- * Byte-level scanner of an in-network-rates root object (architecture.md §5: split bytes first,
+ * Byte-level scanner of an in-network-rates root object (docs/architecture.md: split bytes first,
  * then `JSON.parse` small pieces). It reads the decompressed stream chunk by chunk, tracks
  * depth, strings and escapes across chunk boundaries, and cuts out as byte slices:
  * - each element of the root `provider_references[]` and `in_network[]` (one at a time),

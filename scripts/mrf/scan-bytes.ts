@@ -1,5 +1,5 @@
 /**
- * The byte scanners' string searches (architecture.md §5: split bytes before JSON.parse): the
+ * The byte scanners' string searches (docs/architecture.md: split bytes before JSON.parse): the
  * closing quote of a string a previous chunk left open, with `indexOf`, and the opening quote of
  * the string a chunk ends in, looking back. Both count the backslashes before a quote. The
  * container loop itself is container-scan.ts.

@@ -1,9 +1,9 @@
 /**
- * Streaming reader of a table-of-contents (index) file (CMS table-of-contents schema, tic-format.md
- * §3). Indexes reach many GB (Anthem), so the root object is never parsed whole: a byte scanner
+ * Streaming reader of a table-of-contents (index) file (CMS table-of-contents
+ * schema). Indexes reach many GB (Anthem), so the root object is never parsed whole: a byte scanner
  * cuts each element of the root `reporting_structure[]` and `JSON.parse`s that element alone; the
  * root scalars (`reporting_entity_name`, ...) are read wherever they sit. `allowed_amount_file` (an
- * object, or an array as in the BCBS Texas index, tic-format.md §6 quirk 16) is ignored.
+ * object, or an array as in the BCBS Texas index, docs/converter.md, Quirks of real files) is ignored.
  */
 import type { ManifestReportingPlan } from '../../contract/dataset';
 import { isObject, report, text, type ElementContext } from './normalize-context.js';

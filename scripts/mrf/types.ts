@@ -1,9 +1,9 @@
 /**
  * Events of the streaming in-network-rates reader (scripts/mrf) as the converter consumes them.
  *
- * The reader splits bytes first and `JSON.parse`s only small elements (architecture.md §5): each
+ * The reader splits bytes first and `JSON.parse`s only small elements (docs/architecture.md): each
  * element of the root `provider_references[]` and of `in_network[]` becomes one event. Field names
- * are the CMS schema's (tic-format.md §2); values are normalised as documented per field, raw where
+ * are the CMS schema's; values are normalised as documented per field, raw where
  * a normalisation could lose information.
  */
 
@@ -35,7 +35,7 @@ export interface MrfProvider {
 export interface MrfProviderReference {
   /**
    * `provider_group_id` exactly as its JSON number token was written (`690.64470` keeps its
-   * trailing zero; tic-format.md §6 quirk 6).
+   * trailing zero; docs/converter.md, Quirks of real files).
    */
   provider_group_id: string;
   /** Inline `provider_groups[]` flattened to one entry per NPI (or per TIN when no NPI). */
@@ -90,7 +90,7 @@ export interface MrfInNetworkItem {
   covered_services?: Array<{ billing_code_type: string; billing_code: string; description: string }>;
 }
 
-/** A tolerated problem: recorded in report.json, the run goes on (contracts.md §2). */
+/** A tolerated problem: recorded in report.json, the run goes on (docs/converter.md, What it reads, and what it does with bad input). */
 export interface MrfProblem {
   /** Short machine code, e.g. `invalid_rate`, `unknown_enum`, `missing_field`. */
   code: string;
@@ -136,7 +136,7 @@ export interface MrfReadResult {
 
 /**
  * Thrown when a file cannot be read at all (not JSON, truncated gzip, truncated JSON): names the
- * file and the byte offset of the uncompressed stream (contracts.md §2).
+ * file and the byte offset of the uncompressed stream (docs/converter.md, What it reads, and what it does with bad input).
  */
 export class MrfReadError extends Error {
   constructor(

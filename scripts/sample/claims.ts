@@ -1,5 +1,5 @@
 /**
- * `claims-volume.csv` (contracts.md §1): the reference insurer's claim counts per service and state,
+ * `claims-volume.csv` (docs/converter.md, The catalog): the reference insurer's claim counts per service and state,
  * header `billing_code,claims_count,state`. Counts follow how often each kind of service is billed
  * (office visits and labs high, imaging and surgery low) and the insurer's membership by state.
  */

@@ -1,5 +1,5 @@
 /**
- * The row structure every insurer's prices share, per service. metrics.md puts the professional and
+ * The row structure every insurer's prices share, per service. docs/methodology.md puts the professional and
  * institutional rows of a service into ONE median when both classes are selected (the default), so
  * an insurer whose network held more facility rows than physician rows for a code would show a
  * facility price ($24,000 for an ICD insertion) beside competitors showing the physician's fee
@@ -10,7 +10,7 @@
  * - professional rows are at least twice the institutional ones (`both` counted as institutional).
  * So the all-classes and the Professional medians are a global professional fee for every insurer,
  * while the Institutional filter still finds facility prices wherever an insurer has two or more
- * professional rows; the same holds in every state. Counts follow metrics.md "Rows that count": one
+ * professional rows; the same holds in every state. Counts follow docs/methodology.md "Rows that count": one
  * row per provider (NPI, or the TIN of an `npi: [0]` group) and distinct price, dollar types only.
  */
 import { groupProviderCount, type NetworkGroup } from './networks';
@@ -20,7 +20,7 @@ import { rngFor } from './rng';
 /** Rows of the majority kind per row of the minority kind, at least (both rules above). */
 export const MAJORITY_RATIO = 2;
 
-/** Dollar types of metrics.md "Rows that count"; `percentage` and `per diem` enter no median. */
+/** Dollar types of docs/methodology.md "Rows that count"; `percentage` and `per diem` enter no median. */
 const DOLLAR_TYPES: ReadonlySet<string> = new Set(['negotiated', 'derived', 'fee schedule']);
 
 type Groups = ServiceTemplates['groups'];
@@ -59,7 +59,7 @@ function trim(groups: Groups, network: readonly NetworkGroup[], budget: number, 
 
 /**
  * One insurer's service with the structure above, in each state of its network separately (so a
- * state filter, metrics.md "Filters", compares like with like too) and hence nationally. A
+ * state filter, docs/methodology.md "Rows that count", compares like with like too) and hence nationally. A
  * facility-only service (`service.prof` null) keeps every row. Split rows are trimmed first, then
  * facility rows; where an insurer has fewer than two professional rows in a state it keeps no
  * institutional dollar row there (a `percentage`-only facility keeps its row, which enters no

@@ -1,15 +1,15 @@
 /**
  * The embedded sample: a deterministic, realistic Transparency in Coverage data set for Compete
  * (`npm run sample`). Writes into `<outDir>`:
- * - `catalog.json` (contracts.md §1) naming everything below, reference insurer `anthem`;
+ * - `catalog.json` (docs/converter.md, The catalog) naming everything below, reference insurer `anthem`;
  * - `mrf/<insurer>/<YYYY-MM-DD>_<insurer>_in-network-rates.json.gz`: 10 insurers x 4 monthly
  *   snapshots, each valid against the CMS schema of the version it claims (1.0.0, 1.3.1 or 2.0.0);
- * - `services.csv` (140 services, product-spec §9), `npi-registry.csv` (118 NPIs, NPPES layout),
+ * - `services.csv` (140 services, docs/screens.md (Constants)), `npi-registry.csv` (118 NPIs, NPPES layout),
  *   `claims-volume.csv` (the reference insurer's claims per code and state).
  * Deterministic: seeded random numbers, no clock, gzip with mtime 0; two runs give identical bytes.
  * Comparable: for every service, every insurer (nationally and in each state) has at least twice as
  * many professional dollar rows as institutional ones and twice as many global professional rows as
- * 26/TC ones (class-balance.ts), so its all-classes median (metrics.md) is a professional fee; in the
+ * 26/TC ones (class-balance.ts), so its all-classes median (docs/methodology.md) is a professional fee; in the
  * latest snapshot competitors sit within ±25 % of their mean (market-band.ts) and the reference
  * insurer 1-5 % below or 10-26 % above it (rate-model.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * The ten insurers of the sample (product-spec §3 "Sample insurer ids") and how each one writes its
+ * The ten insurers of the sample (the sample insurer ids of docs/screens.md, Entities) and how each one writes its
  * in-network-rates files. The mix of schema versions and layouts makes the converter meet every
- * shape of tic-format.md §2: v1.0.0 with inline `provider_groups` in negotiated rates, v1.x with
+ * shape of the CMS schema: v1.0.0 with inline `provider_groups` in negotiated rates, v1.x with
  * root `provider_references` (0-based, sparse, or decimal ids with significant trailing zeros as
  * Anthem/CareFirst publish them), and v2.0.0 with `setting`, `network_name`, `tin.business_name`.
  */
@@ -55,7 +55,7 @@ const I = (s: Partial<SampleInsurer> & Pick<SampleInsurer, 'id' | 'name' | 'shor
   ...s,
 });
 
-/** The reference insurer of the sample (contracts.md §1 `reference_insurer`). */
+/** The reference insurer of the sample (docs/converter.md, The catalog: `reference_insurer`). */
 export const REFERENCE_INSURER = 'anthem';
 
 export const SAMPLE_INSURERS: readonly SampleInsurer[] = [

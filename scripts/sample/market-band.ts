@@ -1,5 +1,5 @@
 /**
- * National prices of the sample (metrics.md "Per service": price(s, i) = median of i's dollar rates
+ * National prices of the sample (docs/methodology.md "Per comparison unit": price(s, i) = median of i's dollar rates
  * for s, one row per provider, both billing classes) and the band the competitors' prices keep.
  *
  * Commercial insurers' negotiated levels for the same code rarely differ by more than a few tens of

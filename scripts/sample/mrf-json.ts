@@ -1,5 +1,5 @@
 /**
- * Serialises one insurer's in-network-rates file (CMS schema, tic-format.md §2) in the shape of the
+ * Serialises one insurer's in-network-rates file (CMS schema) in the shape of the
  * version it claims:
  * - v1 `inline`: `negotiated_rates[].provider_groups` hold the groups (no root references);
  * - v1 `references`: root `provider_references[]` with numeric ids, `negotiated_rates[].provider_references`;

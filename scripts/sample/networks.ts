@@ -19,7 +19,7 @@ export interface NetworkGroup {
   role: 'all' | 'facility' | 'physicians';
 }
 
-/** Providers a group stands for in the metrics (metrics.md "Rows that count"): its NPIs, or 1 TIN. */
+/** Providers a group stands for in the metrics (docs/methodology.md "Rows that count"): its NPIs, or 1 TIN. */
 export function groupProviderCount(g: NetworkGroup): number {
   return g.practice.tinOnly ? 1 : g.npis.length;
 }

@@ -73,7 +73,7 @@ function groupPrices(ins: SampleInsurer, g: NetworkGroup, s: SampleService, rng:
     inst(s.inst * 0.75 * p.facilityFactor);
   } else if (billing === 'hospital' && s.inst !== null) {
     if ((s.category === 'Surgical' || s.category === 'Cardiac') && rng.chance(0.04)) {
-      // Percent of billed charges (whole percents, tic-format.md §2.4).
+      // Percent of billed charges (whole percents, as the CMS schema has them).
       out.push({ billingClass: 'institutional', negotiatedType: 'percentage', amount: Math.round(rng.range(35, 65) * 10) / 10, serviceCode: [], modifiers: [], setting, expiration: '9999-12-31' });
     } else {
       inst(s.inst * p.facilityFactor, ins.version === '2.0.0' && s.category === 'Lab' && rng.chance(0.35) ? 'both' : 'institutional');

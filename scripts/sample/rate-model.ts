@@ -5,10 +5,10 @@
  * general price level and the drift only.
  *
  * The reference insurer's level is calibrated per service so that, in the latest snapshot, its
- * national price (metrics.md: median of its dollar rates, one row per NPI) sits a chosen percent
+ * national price (docs/methodology.md: median of its dollar rates, one row per NPI) sits a chosen percent
  * from the market average (the mean of the competitors' medians): above on 60 % of the services
  * that have both (by 10-26 %), below on the rest (by 1-5 %), so the claims-weighted Average
- * Overpayment lands near 10 %, inside the dashboard's 8-20 % trend axis (product-spec §9). A few of
+ * Overpayment lands near 10 %, inside the sample dashboard's 8-20 % trend axis. A few of
  * its services rise by 12-28 % between the last two snapshots, so the app has price-spike alerts to
  * show. Before that, each competitor's level is pulled into ±25 % of the competitors' mean price for
  * the service (market-band.ts); the prices' billing-class structure is fixed in class-balance.ts.

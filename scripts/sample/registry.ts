@@ -1,7 +1,7 @@
 /**
  * `npi-registry.csv`: the sample's NPIs in the column layout of the public NPPES Data Dissemination
  * file (a subset of its 330 columns, in NPPES order, every field double-quoted as NPPES writes them).
- * The converter reads the columns contracts.md §1 names; the others make the file look like the real one.
+ * The converter reads the columns docs/converter.md (The catalog) names; the others make the file look like the real one.
  */
 import { csvText } from './csv';
 import type { SampleProvider } from './providers';

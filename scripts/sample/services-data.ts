@@ -1,5 +1,6 @@
 /**
- * The sample's 140 services (product-spec §9): the five named codes, then 25 cardiac, 30 lab,
+ * The sample's 140 services, as the app's sample catalogue counts them (docs/screens.md, Constants):
+ * the five named codes, then 25 cardiac, 30 lab,
  * 35 surgical, 20 radiology, 15 office and 10 emergency codes. All are real CPT (or HCPCS Level II)
  * codes; names and descriptions are plain-language wording written for this sample.
  *
@@ -7,8 +8,8 @@
  * - `prof`: professional rate. Derived from the CMS 2025 Physician Fee Schedule (RVU25D, national,
  *   non-facility total RVU x 32.3465; facility total for procedures done in a facility) times a
  *   commercial multiplier per category (office 1.0, emergency 1.3, cardiac 1.8, radiology 2.05,
- *   surgical 2.45); labs from the 2025 Clinical Lab Fee Schedule (approximate) x 1.4. The product
- *   spec's anchors are kept: 99203 $110, 70551 $400, 45378 $800, 71020 $35, 85025 $11.
+ *   surgical 2.45); labs from the 2025 Clinical Lab Fee Schedule (approximate) x 1.4. The anchor
+ *   prices of the five named codes are kept: 99203 $110, 70551 $400, 45378 $800, 71020 $35, 85025 $11.
  * - `inst`: institutional (facility) rate, hand-set from typical OPPS/ASC ratios (70551 $1,100).
  * `null` means the class is not billed for that code (e.g. G0380 is facility-only).
  * Flags: `F` done in a facility (professional place of service 21/22/24, not 11); `I` inpatient-capable
@@ -18,7 +19,7 @@
 /** [code, name, description, keywords (';'-separated), prof USD, inst USD, flags] */
 export type ServiceRow = readonly [string, string, string, string, number | null, number | null, string];
 
-/** Category names as metrics.md ("Names and categories") spells them. */
+/** Category names as docs/methodology.md ("Names and categories") spells them. */
 export type SampleCategory = 'Office visit' | 'Emergency' | 'Cardiac' | 'Lab' | 'Radiology' | 'Surgical';
 
 export const NAMED_SERVICES: ReadonlyArray<readonly [SampleCategory, ServiceRow]> = [

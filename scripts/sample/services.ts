@@ -1,4 +1,4 @@
-/** The sample's service catalogue (product-spec §9) and its `services.csv` (contracts.md §1). */
+/** The sample's service catalogue (docs/screens.md, Constants) and its `services.csv` (docs/converter.md, The catalog). */
 import { csvText } from './csv';
 import { GENERATED_SERVICES, NAMED_SERVICES, type SampleCategory, type ServiceRow } from './services-data';
 
@@ -22,11 +22,11 @@ export interface SampleService {
   inpatient: boolean;
   /** Has a professional/technical split (modifiers 26 and TC). */
   pctc: boolean;
-  /** One of the five codes product-spec §9 names. */
+  /** One of the five named codes (99203, 70551, 45378, 71020, 85025). */
   named: boolean;
 }
 
-/** Number of generated services per category (product-spec §9). */
+/** Number of generated services per category, docs/screens.md (Constants). */
 export const GENERATED_COUNTS: Readonly<Record<SampleCategory, number>> = {
   Cardiac: 25,
   Lab: 30,
@@ -56,7 +56,7 @@ function toService(category: SampleCategory, row: ServiceRow, named: boolean): S
 
 /**
  * All 140 services: the five named ones first, then the generated ones by category.
- * Throws if the data table does not hold the counts product-spec §9 requires or a code repeats.
+ * Throws if the data table does not hold the counts of GENERATED_COUNTS or a code repeats.
  */
 export function sampleServices(): SampleService[] {
   const out = NAMED_SERVICES.map(([cat, row]) => toService(cat, row, true));

@@ -1,6 +1,6 @@
 /**
- * Sign-in settings, read once from the environment when the server starts (contracts.md §4;
- * every variable is documented in docs/deployment.md, "Signing in").
+ * Sign-in settings, read once from the environment when the server starts (every
+ * variable is documented in docs/deployment.md, "Signing in").
  *
  * - OIDC mode when `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` are all set: the
  *   authorization code flow with PKCE, state and nonce (oidc.ts).

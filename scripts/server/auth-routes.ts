@@ -1,5 +1,5 @@
 /**
- * The auth endpoints (contracts.md §4, product-spec §7 "Auth"), the only /api routes the server
+ * The auth endpoints (docs/deployment.md, Signing in), the only /api routes the server
  * answers itself; every other /api path belongs to the worker behind the page's fetch interceptor.
  *
  * - `GET /api/auth/config`   -> `{ mode: 'development' | 'oidc' }`

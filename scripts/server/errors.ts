@@ -1,5 +1,5 @@
 /**
- * JSON error bodies of the server, in the one grammar of the /api (architecture.md, Style):
+ * JSON error bodies of the server, in the one grammar of the /api (docs/architecture.md):
  * `{ "message": "...", "error": { "code": "...", "message": "..." } }`.
  */
 import type { FastifyReply } from 'fastify';

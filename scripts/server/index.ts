@@ -1,5 +1,5 @@
 /**
- * The Compete server (contracts.md §4): serves the built app, the dataset and the auth endpoints,
+ * The Compete server (docs/deployment.md, The server): serves the built app, the dataset and the auth endpoints,
  * nothing else. Built on fastify 5 + @fastify/static (its `@fastify/send` does ETag, Range and
  * traversal checks), @fastify/cookie and @fastify/compress.
  *

@@ -1,5 +1,5 @@
 /**
- * OpenID Connect sign-in (contracts.md §4): the authorization code flow with PKCE (S256), state
+ * OpenID Connect sign-in (docs/deployment.md, Signing in): the authorization code flow with PKCE (S256), state
  * and nonce, through openid-client v6.
  *
  * - login:    discovers the provider (once, lazily; retried after a failure), draws a PKCE

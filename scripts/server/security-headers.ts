@@ -1,9 +1,9 @@
 /**
- * Response headers every answer of the server carries (architecture.md §2: the CSP under which
+ * Response headers every answer of the server carries (docs/architecture.md: the CSP under which
  * DuckDB-WASM, parquet-wasm and the worker were verified; nothing may load from another origin).
  */
 
-/** The Content-Security-Policy, verbatim from architecture.md §2 plus object/base/frame rules. */
+/** The Content-Security-Policy, verbatim from docs/architecture.md plus object/base/frame rules. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe('convertCatalog on hand-made MRFs', () => {
-  it('writes the manifest of contracts.md §3', () => {
+  it('writes the manifest of docs/dataset.md', () => {
     expect(manifest.format).toBe('compete-dataset');
     expect(manifest.format_version).toBe(3);
     expect(manifest.reference_insurer).toBe('ref');
@@ -84,7 +84,7 @@ describe('convertCatalog on hand-made MRFs', () => {
     expect(await rows(`SELECT provider_group_ids FROM rate_parts WHERE negotiated_rate = 999`)).toEqual([{ provider_group_ids: ['20'] }]);
   });
 
-  it('pre-computes the medians of metrics.md in price_stats, per comparison unit, with the Medicare amount', async () => {
+  it('pre-computes the medians of docs/methodology.md in price_stats, per comparison unit, with the Medicare amount', async () => {
     const s = await rows(`SELECT insurer_id, billing_class, setting, state, median_rate, rate_count, provider_count, medicare_rate
                           FROM price_stats WHERE billing_code = '99213' AND component = 'global' AND scope = 'market' ORDER BY 1, 2, 3, 4`);
     // 99213 PFS: non-facility 2.75 RVU, facility 1.97 RVU x $32.3465; institutional: G0463's OPPS rate $128.87

@@ -1,6 +1,6 @@
 /**
  * The parser threads' fast path (scripts/convert/fast-rates.ts) against the slow one (`JSON.parse`
- * and the normalisers): on random elements full of the quirks of tic-format.md (enum case,
+ * and the normalisers): on random elements full of the quirks of real files (docs/converter.md; enum case,
  * surrounding spaces, decimal and long group ids, unsorted or padded code lists, escapes,
  * non-ASCII text, unknown keys, duplicate keys, inline groups, prices before ids, truncated or
  * invalid JSON) and on whole real files, both must give the same spool rows, the same counts and

@@ -1,5 +1,5 @@
 /**
- * The catalog's filters (contracts.md §1 `filters`): an `in_network` item whose billing code is
+ * The catalog's filters (docs/converter.md, The catalog: `filters`): an `in_network` item whose billing code is
  * filtered out is skipped before any parse (its body here is not even JSON: parsing it would
  * report `invalid_json`, as the kept broken item does); the state filter keeps only providers
  * located in those states, and drops the rates of groups left without provider; a provider group

@@ -1,10 +1,10 @@
 /**
- * price_stats (build-price-stats.ts, from group weights) against metrics.md taken literally: on
+ * price_stats (build-price-stats.ts, from group weights) against docs/methodology.md taken literally: on
  * random spools, every rate expanded to one row per provider of its group, identical rows (insurer,
  * snapshot, billing code, provider, billing class, negotiated type, rate, place-of-service codes,
  * modifiers) counted once, then DuckDB's own `median`, `count` and `count(DISTINCT provider)` per
  * comparison unit (billing class, component, setting) and state, over the valid rates (checks 2 and
- * 3 of metrics.md, Validation, written out here), and nationally over every dollar rate
+ * 3 of docs/methodology.md, Validation, written out here), and nationally over every dollar rate
  * (`ps_unvalidated`, validation off). The spools are built to stress what the
  * weights shortcut must get right: providers in several groups (of one file and of two files of
  * one insurer), ties and duplicates across items, providers without a state, TIN-only providers,
@@ -127,7 +127,7 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
         SELECT r.*, o.m FROM rows r LEFT JOIN unbenchmarked o ON o.snapshot = r.snapshot AND o.billing_code = r.billing_code
           AND o.billing_class = r.billing_class AND o.component = ${componentSql('r.modifiers')}),
       valid AS (SELECT * EXCLUDE (m) FROM checked WHERE ${valid}),
-      -- at shared providers (metrics.md): per month, each insurer's latest snapshot at or before it
+      -- at shared providers (docs/methodology.md): per month, each insurer's latest snapshot at or before it
       chosen AS (SELECT m.month, i.insurer_id, max(i.snapshot) AS snapshot
         FROM (SELECT DISTINCT snapshot AS month FROM sources) m, (SELECT DISTINCT insurer_id, snapshot FROM sources) i
         WHERE i.snapshot <= m.month GROUP BY ALL),
@@ -162,7 +162,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-describe('price_stats against the literal expansion of metrics.md', () => {
+describe('price_stats against the literal expansion of docs/methodology.md', () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     it(`gives the same medians, counts and providers (seed ${seed}, one bucket and buckets of 20 rows)`, async () => {
       const one = await compare(seed, 1_000_000);

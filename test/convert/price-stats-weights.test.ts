@@ -1,6 +1,6 @@
 /**
  * price_stats from weights (build-price-stats.ts) on raw spool rows written by hand: a provider in
- * two groups of one file is counted once per distinct row (metrics.md, Rows that count: one row
+ * two groups of one file is counted once per distinct row (docs/methodology.md, Rows that count: one row
  * per NPI, identical rows once), each comparison unit has its own median, states come from the
  * registry, and non-dollar rows and rates that failed validation are left out. Every expected median is worked out in the comments.
  */

@@ -1,5 +1,5 @@
 /**
- * What the converter prints (contracts.md §2): on a terminal a cli-progress bar per file (bytes
+ * What the converter prints (docs/converter.md, What it reads, and what it does with bad input): on a terminal a cli-progress bar per file (bytes
  * read of total, percent, rate, ETA); otherwise one summary line per file and one for the dataset;
  * with `--quiet` nothing but errors.
  */

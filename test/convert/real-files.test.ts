@@ -89,7 +89,7 @@ describe('converting every CMS example and real sample', () => {
   it('counts the CareFirst rates, whose groups are all remote, as unresolved rather than dropping them', () => {
     const i = files.indexOf('carefirst-examplefile.json.gz');
     const src = manifest.sources[i]!;
-    // tic-format.md §5: 122,310 prices, every provider reference a remote `location`.
+    // The published file: 122,310 prices, every provider reference a remote `location`.
     expect(src.rate_rows).toBe(122_310);
     expect(src.unresolved_rate_rows).toBe(122_310);
     expect(src.reporting_entity_name).toBe('CareFirst BlueCross BlueShield');

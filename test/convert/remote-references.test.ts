@@ -19,7 +19,7 @@ import { failingFetch, json, startLocalHttp, type LocalHttp } from './local-http
 const price = (rate: number): string =>
   `{"negotiated_type":"negotiated","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
 
-/** provider_references come AFTER in_network here (key order is not guaranteed, tic-format.md §6 quirk 4). */
+/** provider_references come AFTER in_network here (key order is not guaranteed, docs/converter.md, Quirks of real files). */
 function inNetworkFile(base: string): string {
   return `{"reporting_entity_name":"Remote Test Plan","reporting_entity_type":"health insurance issuer",
   "last_updated_on":"2025-03-01","version":"1.0.0",
@@ -163,7 +163,7 @@ describe('the real CareFirst file, its internet locations unreachable', () => {
       const { manifest: m } = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), {
         quiet: true, fetchPolicy: { fetch: f.fetch, retries: 0 },
       });
-      // tic-format.md §5: 370 remote groups declared, 74 referenced; one URL per group
+      // 370 remote groups declared, 74 referenced (docs/converter.md, Quirks of real files); one URL per group
       expect(new Set(f.calls).size).toBe(74);
       expect(f.calls.every((u) => u.startsWith('https://'))).toBe(true);
       expect(m.sources[0]!.unresolved_provider_references).toBe(74);

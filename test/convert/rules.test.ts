@@ -1,4 +1,4 @@
-/** The converter's SQL and parsing rules agree with contract/metrics.ts and metrics.md. */
+/** The converter's SQL and parsing rules agree with contract/metrics.ts and docs/methodology.md. */
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { categorySql } from '../../scripts/convert/build-tables';

@@ -1,6 +1,6 @@
 /**
  * The medians loop (series-medians.ts) on a series larger than one block of rows, with runs of
- * equal values that cross block boundaries, against the literal count of metrics.md in plain
+ * equal values that cross block boundaries, against the literal count of docs/methodology.md in plain
  * JavaScript: every distinct group row expanded to each provider of its group, identical
  * (provider, row) pairs once, then the median, count and distinct providers per selection (valid
  * rows; every row; valid rows at the providers of a filter, which only providers of several groups

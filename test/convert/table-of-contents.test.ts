@@ -1,5 +1,5 @@
 /**
- * Tables of contents in the catalog (contracts.md §1-2): every `reporting_structure[].in_network_files`
+ * Tables of contents in the catalog (docs/converter.md, The catalog; What it reads, and what it does with bad input): every `reporting_structure[].in_network_files`
  * is followed (relative locations resolved against the index's own location, on disk and over
  * HTTP), the reporting plans are recorded in `manifest.reporting_structures`, and a file that
  * cannot be fetched is recorded in report.json while the run goes on. The real BCBS Texas index

@@ -1,5 +1,5 @@
 /**
- * The Medicare benchmark and the validation of metrics.md ("Rows that count", "Per comparison
+ * The Medicare benchmark and the validation of docs/methodology.md ("Rows that count", "Per comparison
  * unit", "Medicare benchmark", "Validation") end to end, on the hand-made MRFs of
  * test/fixtures/validation (its README lists every price). Every expected value is worked out by
  * hand below from the fixture, the CMS reference data and the rules; nothing is computed by
@@ -46,7 +46,7 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Claims-weighted mean of variances (weights all 0: the plain mean) (metrics.md, Dashboard figures). */
+/** Claims-weighted mean of variances (weights all 0: the plain mean) (docs/methodology.md, Dashboard figures). */
 function weightedMean(items: Array<[variance: number, weight: number]>): number {
   const w = items.reduce((a, [, c]) => a + c, 0);
   if (w === 0) return items.reduce((a, [v]) => a + v, 0) / items.length;
@@ -203,7 +203,7 @@ const EXPECTED_NATIONAL: Stat[] = [
   stat('comp', 'S9083', P, 'global', NF, (150 + 151) / 2, 6, 6, null), // 147 149 150 151 152 153
 ];
 
-describe('the Medicare benchmark and validation of every rate (metrics.md, Medicare benchmark, Validation)', () => {
+describe('the Medicare benchmark and validation of every rate (docs/methodology.md, Medicare benchmark, Validation)', () => {
   it('uses the 2025 amounts of the reference data', () => {
     expect({ nf99213, nf99214, f99215, g71046, pc71046, nf93000 }).toEqual(AMOUNTS);
     expect(manifest.snapshots).toEqual(['2025-03']);
@@ -317,7 +317,7 @@ describe('price_stats over valid rates only, per comparison unit', () => {
   });
 });
 
-describe('price_stats at shared providers (metrics.md, Per comparison unit, At shared providers)', () => {
+describe('price_stats at shared providers (docs/methodology.md, Per comparison unit, At shared providers)', () => {
   // ref is the reference; its competitors are comp and mult, and mult has no valid rate (source_not_dollars), so the
   // shared providers of a unit are those where both ref and comp have a valid rate. Valid rates per unit and provider:
   //   99213 P NF  ref P1 100, P2 100, P3 110, P4 120   comp P1 90, P3 95, P6 85     -> shared P1 (CA), P3 (NY)

@@ -1,5 +1,5 @@
 /**
- * Zip containers (tic-format.md §6 quirk 2: Priority Health, Trustmark publish `.zip`), recognised
+ * Zip containers (docs/converter.md, Quirks of real files: Priority Health, Trustmark publish `.zip`), recognised
  * by their magic bytes 50 4b 03 04 whatever the name. The zips are built by hand (mrf-test-helpers.ts
  * buildZip), stored or deflated.
  */

@@ -54,7 +54,7 @@ describe('readInNetworkFile over every fixture', () => {
 describe('CareFirst real sample (remote provider references, decimal ids)', () => {
   it('matches the published totals and keeps every id token as written', async () => {
     const { events, result } = await readBytes(fixtureBytes(CAREFIRST));
-    // tic-format.md §5: 370 remote references, 1,773 CPT items, 122,310 prices
+    // the published file's totals: 370 remote references, 1,773 CPT items, 122,310 prices
     expect(eventCounts(events)).toMatchObject({ items: 1773, prices: 122310, references: 370, referenceProviders: 0 });
     expect(result.jsonBytes).toBe(29659798);
     const text = fixtureText(CAREFIRST);
@@ -65,7 +65,7 @@ describe('CareFirst real sample (remote provider references, decimal ids)', () =
     const emitted = items(events).flatMap((it) => it.negotiated_rates.flatMap((r) => r.provider_references));
     expect(emitted).toEqual(used);
     expect(emitted.some((id) => /0$/.test(id))).toBe(true);
-    // tic-format.md §5: only 74 of the 370 declared groups are referenced
+    // only 74 of the 370 declared groups are referenced (docs/converter.md, Quirks of real files)
     expect(new Set(emitted).size).toBe(74);
     for (const r of refs(events)) {
       expect(r.location).toMatch(/^https:\/\/mrf\.carefirst\.com\/mrf-files\/\d+_041\.json$/);
@@ -83,7 +83,7 @@ describe('CareFirst real sample (remote provider references, decimal ids)', () =
 describe('UHC New York real sample (TEST_FILE)', () => {
   it('matches the published totals and flattens groups to one entry per NPI', async () => {
     const { events } = await readBytes(fixtureBytes(UHC));
-    // tic-format.md §5: 3 provider groups, 13,673 items, 51,712 prices; NPIs 3 + (16 + 5) + 6 = 30
+    // the published file's totals: 3 provider groups, 13,673 items, 51,712 prices; NPIs 3 + (16 + 5) + 6 = 30
     expect(eventCounts(events)).toMatchObject({ items: 13673, prices: 51712, references: 3, referenceProviders: 30 });
     const group1 = refs(events)[1]!;
     expect(group1.provider_group_id).toBe('1');

@@ -1,6 +1,6 @@
 /**
  * Large in_network items are split by negotiated_rates while they stream (item-splitter.ts,
- * architecture.md §5): with a tiny split threshold and tiny chunks, every fixture gives exactly the
+ * docs/architecture.md): with a tiny split threshold and tiny chunks, every fixture gives exactly the
  * events of an unsplit read, and the scanner emits 'rate' slices whose JSON is one rate each.
  */
 import { describe, expect, it } from 'vitest';

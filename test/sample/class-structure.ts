@@ -1,6 +1,6 @@
 /**
  * Test helper: the billing-class structure of each insurer's prices per service, read back from the
- * generated files independently of the generator (metrics.md "Rows that count": distinct rate rows,
+ * generated files independently of the generator (docs/methodology.md "Rows that count": distinct rate rows,
  * one per NPI or TIN, dollar types only, negotiated_rate > 0; `percentage` and `per diem` excluded).
  */
 import { median, type Row } from './read-sample';
@@ -13,7 +13,7 @@ export interface ClassStructure {
   professional: number;
   /** Rows with billing_class `institutional` or `both` (a `both` row passes the Institutional filter). */
   institutional: number;
-  /** price(s, i) with both classes selected (metrics.md "Per service"), USD. */
+  /** price(s, i) with both classes selected (docs/methodology.md "Per comparison unit"), USD. */
   medianAll: number;
   /** Lowest and highest professional rate, USD (NaN without professional rows). */
   professionalMin: number;
@@ -89,7 +89,7 @@ export function structureBreaches(all: SnapshotStructures, ratio = 2): string[] 
 
 /**
  * Breaches of the price band, as `code insurer +x.x%` lines (deviation from the competitors' mean of
- * all-classes medians, metrics.md market_average): a competitor beyond ±`band`, the reference insurer
+ * all-classes medians, docs/methodology.md, Per comparison unit): a competitor beyond ±`band`, the reference insurer
  * outside [`refLow`, `refHigh`]. Codes without a competitor are skipped (no market average).
  */
 export function bandBreaches(all: SnapshotStructures, reference: string, band = 0.35, refLow = -0.05, refHigh = 0.3): string[] {

@@ -1,5 +1,5 @@
 /**
- * The sample's national prices are comparable across insurers (metrics.md "Per service", both billing
+ * The sample's national prices are comparable across insurers (docs/methodology.md "Per comparison unit", both billing
  * classes selected): recomputed from the generated files and the NPI registry, every insurer's
  * all-classes median per service in the latest snapshot is a professional price (its professional
  * dollar rows at least twice its institutional ones), competitors sit within ±35 % of their mean and

@@ -1,5 +1,5 @@
 /**
- * What the sample holds (product-spec §9, contracts.md §1), read back from the written files:
+ * What the sample holds (docs/screens.md, Constants; docs/converter.md, The catalog), read back from the written files:
  * counts, valid NPIs, paths, and a market in which the reference insurer is above on most services.
  */
 import { parse } from 'csv-parse/sync';
@@ -114,8 +114,8 @@ describe('sample content', () => {
     expect(above / variances.size).toBeGreaterThan(0.5);
     expect(above / variances.size).toBeLessThan(0.75);
     expect(Math.max(...variances.values())).toBeLessThan(31);
-    // Average Overpayment (metrics.md: claims-weighted mean of the variances) inside the dashboard's
-    // 8-20 % trend axis (product-spec §9), in every snapshot.
+    // Average Overpayment (docs/methodology.md: claims-weighted mean of the variances) inside the dashboard's
+    // 8-20 % trend axis, in every snapshot.
     const claims = new Map<string, number>();
     for (const c of csv(dir, 'claims-volume.csv')) claims.set(c.billing_code ?? '', (claims.get(c.billing_code ?? '') ?? 0) + Number(c.claims_count));
     for (const snapshot of ['2025-08', '2025-09', '2025-10', '2025-11']) {

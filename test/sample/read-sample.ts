@@ -1,12 +1,12 @@
 /**
  * Test helper: reads the generated in-network files back, independently of the generator, and
- * computes the metrics.md figures the tests check (one row per provider, dollar types only).
+ * computes the docs/methodology.md figures the tests check (one row per provider, dollar types only).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-/** A rate row as metrics.md defines it (the subset the tests need). */
+/** A rate row as docs/methodology.md defines it (the subset the tests need). */
 export interface Row {
   code: string;
   provider: string;
@@ -31,7 +31,7 @@ export function readInNetwork(path: string): InNetworkJson {
   return JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as InNetworkJson;
 }
 
-/** Providers of a group: its NPIs, or `TIN:<digits>` for `npi: [0]` (metrics.md "Rows that count"). */
+/** Providers of a group: its NPIs, or `TIN:<digits>` for `npi: [0]` (docs/methodology.md "Rows that count"). */
 function providersOf(g: ProviderGroupJson): string[] {
   const npis = g.npi.filter((n) => n !== 0).map(String);
   return npis.length ? npis : [`TIN:${g.tin.value.replace(/\D/g, '')}`];
@@ -65,7 +65,7 @@ export function median(values: number[]): number {
 
 const DOLLAR = new Set(['negotiated', 'fee schedule', 'derived']);
 
-/** price(s, i) of metrics.md for every code of one file: median of dollar rates > 0. */
+/** price(s, i) of docs/methodology.md for every code of one file: median of dollar rates > 0. */
 export function pricesByCode(rows: readonly Row[]): Map<string, number> {
   const by = new Map<string, number[]>();
   for (const r of rows) {
@@ -91,7 +91,7 @@ export function readCatalog(dir: string): CatalogJson {
 }
 
 /**
- * reference_variance per code (metrics.md "Per service") in snapshot `snapshot`, national, both
+ * reference_variance per code (docs/methodology.md "Per comparison unit") in snapshot `snapshot`, national, both
  * billing classes: 100 x (reference price - market average) / market average.
  */
 export function referenceVariances(dir: string, snapshot: string): Map<string, number> {

@@ -1,4 +1,4 @@
-// Security headers on every kind of answer (architecture.md §2): pages, assets, data, redirects,
+// Security headers on every kind of answer (docs/architecture.md): pages, assets, data, redirects,
 // JSON errors of every status the server produces, including the ones answered before any route
 // or hook runs (a malformed URL, an oversized or garbled header block, no Host, an unknown Expect). The CSP must allow nothing from other origins,
 // no inline script and no eval; WebAssembly compiles under 'wasm-unsafe-eval'; inline styles only.

@@ -1,6 +1,6 @@
 /**
  * Where alert acknowledgements live: IndexedDB (via `idb`) in the browser worker, so they survive a
- * reload and a new dataset with the same alerts (alert ids are stable, metrics.md Alerts); memory
+ * reload and a new dataset with the same alerts (alert ids are stable, docs/methodology.md Alerts); memory
  * where no IndexedDB exists. Keyed by alert id.
  */
 import { openDB, type DBSchema } from 'idb';

@@ -1,6 +1,6 @@
 /**
  * `GET /api/alerts`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
- * metrics.md "Alerts" for the reference insurer, per comparison unit and state plus `All`, between
+ * docs/methodology.md "Alerts" for the reference insurer, per comparison unit and state plus `All`, between
  * the latest snapshot and the one before it (rules, support and order in contract/alert-rules.ts),
  * with the acknowledgements of the AckStore (who: the request's signed-in user; when: now). An
  * acknowledgement stored under the id an alert had when alerts were per service (legacyAlertId)

@@ -21,7 +21,7 @@ export interface DatasetOrigin {
 export interface ApiContext {
   db: Database;
   manifest: DatasetManifest;
-  /** Loads rate rows by billing code on demand (architecture.md §1). */
+  /** Loads rate rows by billing code on demand (docs/architecture.md). */
   rates: RatesLoader;
   /** Alert acknowledgements (IndexedDB in the browser). */
   acks: AckStore;

@@ -1,12 +1,12 @@
 /**
  * `GET /api/coverage`: what the live figures rest on, for the data coverage page. Per converted
- * in-network file (manifest `sources`, contracts.md §3): insurer, snapshot, reporting entity,
+ * in-network file (manifest `sources`, docs/dataset.md): insurer, snapshot, reporting entity,
  * `last_updated_on`, rate rows, unresolved rate rows and provider references, problems; the sums
  * per insurer and snapshot; and from `report.json` (read on demand, once per dataset) the problem
  * counts by code, the files a table of contents listed that could not be read, and the warnings.
  * A missing or unreadable report.json leaves the manifest's figures and says why. The validation
  * counts per file and their sums, the validation settings, the Medicare reference data and the
- * headline with validation off and on come from the manifest (metrics.md, Validation).
+ * headline with validation off and on come from the manifest (docs/methodology.md, Validation).
  */
 import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
 import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';

@@ -1,6 +1,6 @@
 /**
  * Errors as the /api answers them: an HTTP status plus the body
- * `{ message, error: { code, message } }` (architecture.md, Style; contract/api.ts ApiErrorBody).
+ * `{ message, error: { code, message } }` (docs/architecture.md; contract/api.ts ApiErrorBody).
  */
 import type { ApiErrorBody, ApiErrorCode, ApiResponse } from '../../contract/api';
 

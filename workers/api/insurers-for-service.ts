@@ -1,6 +1,6 @@
 /**
  * `GET /api/insurers-for-service?service_id`: every insurer with any rate row (dollar or not) for
- * the service in its latest snapshot (metrics.md, Names and categories); the reference insurer
+ * the service in its latest snapshot (docs/methodology.md, Names and categories); the reference insurer
  * first, then by name. The service's rate rows load on demand by billing code.
  */
 import type { InsurerListItem } from '../../contract/api';

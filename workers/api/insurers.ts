@@ -1,5 +1,5 @@
 /**
- * `GET /api/insurers`: the dataset's insurers as LiveInsurer (product-spec §3), from the manifest
+ * `GET /api/insurers`: the dataset's insurers as LiveInsurer (contract/api.ts), from the manifest
  * alone. Reference insurer (manifest `reference_insurer`) first, then by market share descending,
  * ties by id. Query parameters are ignored.
  */

@@ -1,5 +1,5 @@
 /**
- * '% of Medicare' where one provider is shown (metrics.md, Medicare benchmark): live search and the
+ * '% of Medicare' where one provider is shown (docs/methodology.md, Medicare benchmark): live search and the
  * rate rows behind a price. At the provider's Medicare locality when the provider has GPCIs
  * (`providers.gpci_*`) and the unit's benchmark is a Physician Fee Schedule amount
  * (`medicare_benchmarks.source = 'pfs'`): (work RVU x work GPCI + PE RVU x PE GPCI + MP RVU x MP
@@ -33,7 +33,7 @@ export const ROW_UNIT_SQL = new SqlFragment(
 
 /**
  * A row's validation reason after grouping identical rows (several files may publish one row): null
- * when one of them is valid, else the reason checked first (metrics.md, Validation order), as its
+ * when one of them is valid, else the reason checked first (docs/methodology.md, Validation: the order of the checks), as its
  * 1-based position in VALIDATION_REASONS (`validation_rank`, read by validationOf).
  */
 export const VALIDATION_RANK_SQL = new SqlFragment(

@@ -1,10 +1,10 @@
 /**
  * `GET /api/overpayment-trend`: for each snapshot month of the dataset, Average Overpayment of that
- * month (metrics.md, Overpayment Trend: each insurer's latest snapshot at or before the month,
+ * month (docs/methodology.md, Dashboard figures, Overpayment Trend: each insurer's latest snapshot at or before the month,
  * national, every comparison unit, every competitor, over the units with a variance that are not
  * thin); months without any such unit are left out; ascending. Every month comes from one
  * statement (pricing-core.ts `priceServicesByMonth`). `shared_providers=1`: every price at shared
- * providers (metrics.md, Per comparison unit, At shared providers), matched month by month.
+ * providers (docs/methodology.md, Per comparison unit, At shared providers), matched month by month.
  */
 import type { TrendPoint } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';

@@ -43,7 +43,7 @@ export function required(query: Readonly<Record<string, string>>, name: string):
   return v;
 }
 
-/** A provider id: an NPI (digits) or `TIN:<digits>` (metrics.md, Rows that count). */
+/** A provider id: an NPI (digits) or `TIN:<digits>` (docs/methodology.md, Rows that count). */
 export const PROVIDER_ID = /^(\d{1,15}|TIN:\d{1,15})$/;
 
 /** A two-letter state code, upper-cased. @throws ApiError 400 */
@@ -70,7 +70,7 @@ export function parseProviderIds(query: Readonly<Record<string, string>>): strin
 }
 
 /**
- * The optional `shared_providers` flag (metrics.md, Per comparison unit, At shared providers):
+ * The optional `shared_providers` flag (docs/methodology.md, Per comparison unit, At shared providers):
  * `1`/`true` on, `0`/`false` off (parseBoolean); `{}` when absent or off. @throws ApiError 400
  */
 export function parseSharedProviders(query: Readonly<Record<string, string>>): { shared_providers?: true } {

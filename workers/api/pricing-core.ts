@@ -1,12 +1,12 @@
 /**
- * Per-unit figures of metrics.md ("Per comparison unit", "Which snapshot an insurer contributes")
+ * Per-unit figures of docs/methodology.md ("Per comparison unit", "Rows that count")
  * for one selection, shared by service-pricing, regional-comparison, regional-services,
  * overpayment-trend and alerts: one record per comparison unit (service, billing class, component,
  * setting) and state.
  *
  * SQL joins and averages the medians: from the pre-computed `price_stats` (valid rates only; scope
  * `market` = every provider, one row per insurer snapshot; scope `shared` = at shared providers,
- * one row per month M, metrics.md "At shared providers"), or, for a provider selection, from the
+ * one row per month M, docs/methodology.md, Per comparison unit: at shared providers), or, for a provider selection, from the
  * rate rows of those providers (provider-prices.ts, the same rules as the converter's). The claims
  * of each class go to its main unit, the billing-class chips then pick units, and the derived
  * figures (variance, overpayment, savings, thin, % of Medicare) come from contract/metrics.ts, so
@@ -47,7 +47,7 @@ export interface PricingSelection {
   snapshot: string;
   reference: string;
   competitors: readonly string[];
-  /** The billing-class chips (metrics.md, Rows that count, Filters): which units are listed. */
+  /** The billing-class chips (docs/methodology.md, Rows that count, Filters): which units are listed. */
   billingClass: BillingClassFilter;
   /** A state code, `ALL` (national) or EVERY_STATE (each state plus `ALL`; not with providers). */
   state: string;
@@ -59,7 +59,7 @@ export interface PricingSelection {
   /** false: leave `competitor_prices` and its companions empty (screens that need only the mean). */
   competitorPrices?: boolean;
   /**
-   * metrics.md, Per comparison unit, "At shared providers" (default false): for each unit, state and
+   * docs/methodology.md, Per comparison unit, "At shared providers" (default false): for each unit, state and
    * month M (each insurer with its snapshot for M), a competitor's price only over its valid rates
    * at providers where the reference insurer has a valid rate, the reference price only over its
    * valid rates at providers where at least one competitor of the dataset (whatever `competitors`)
@@ -118,7 +118,7 @@ function snapshotsOf(db: Database): Map<string, string[]> {
 
 /**
  * `(month, insurer_id, snapshot)` rows: for each month, each insurer's latest price_stats snapshot at
- * or before it (metrics.md, Which snapshot an insurer contributes); an insurer with none is absent.
+ * or before it (docs/methodology.md, Rows that count); an insurer with none is absent.
  */
 function chosenRows(db: Database, months: readonly string[], insurers: readonly string[]): SqlFragment {
   const known = snapshotsOf(db);
@@ -247,7 +247,7 @@ function toRecord(r: UnitRow, claims: number, minProviders: number): PricedServi
   };
 }
 
-/** The dataset's `min_providers` (manifest `validation`; metrics.md default 2 for a manifest without it). */
+/** The dataset's `min_providers` (manifest `validation`; docs/methodology.md default 2 for a manifest without it). */
 export function minProvidersOf(ctx: ApiContext): number {
   return ctx.manifest.validation?.min_providers ?? DEFAULT_VALIDATION.min_providers;
 }
@@ -255,7 +255,7 @@ export function minProvidersOf(ctx: ApiContext): number {
 /**
  * The units priced by the reference or a selected competitor, one record per (state, unit), the
  * units of one code in compareUnits order. Claims weights: the state's own claims when the manifest
- * says `claims_by_state`, else national (metrics.md, Per-state claims weights), each class's count
+ * says `claims_by_state`, else national (docs/methodology.md, Dashboard figures: per-state claims weights), each class's count
  * to its main unit. @throws DatabaseError
  */
 export function priceServices(ctx: ApiContext, s: PricingSelection): PricedService[] {
@@ -303,14 +303,14 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
 }
 
 /**
- * The units that count in "Dashboard figures" and the comparison summary cards (metrics.md): those
+ * The units that count in "Dashboard figures" and the comparison summary cards (docs/methodology.md): those
  * with a variance that are not thin.
  */
 export function countingUnits<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): T[] {
   return records.filter((r) => r.reference_variance !== null && !r.thin);
 }
 
-/** Average Overpayment (metrics.md, Dashboard figures) over the counting units of `records`; null when none. */
+/** Average Overpayment (docs/methodology.md, Dashboard figures) over the counting units of `records`; null when none. */
 export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
   return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
 }

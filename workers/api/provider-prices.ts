@@ -1,12 +1,12 @@
 /**
- * Prices over a selection of providers (metrics.md, Rows that count, Filters: "selected providers
+ * Prices over a selection of providers (docs/methodology.md, Rows that count, Filters: "selected providers
  * where a screen selects some"), computed in SQL from the rate rows of those providers, as the
- * converter builds `price_stats` over every provider: per comparison unit (metrics.md, Per
+ * converter builds `price_stats` over every provider: per comparison unit (docs/methodology.md, Per
  * comparison unit: billing code, billing class, component, setting; the unit derived from the
  * row's modifiers and place-of-service codes by contract/unit-sql.ts), the median of the distinct
  * valid dollar rows and the number of distinct providers behind it.
  *
- * With "At shared providers" (metrics.md, Per comparison unit, At shared providers) a row counts
+ * With "At shared providers" (docs/methodology.md, Per comparison unit, At shared providers) a row counts
  * only at a provider matched by provider id (NPI, or `TIN:<tin>`) with the other side, for the same
  * code and unit and in the same month M (each insurer with its snapshot for M): a competitor's row
  * where the reference insurer has a valid dollar row, a reference row where at least one competitor
@@ -28,7 +28,7 @@ const UNIT_SQL = new SqlFragment(
 );
 
 /**
- * A valid dollar rate row of a service (metrics.md, Rows that count): CPT/HCPCS, negotiated type
+ * A valid dollar rate row of a service (docs/methodology.md, Rows that count): CPT/HCPCS, negotiated type
  * `negotiated`/`fee schedule`/`derived` (any case), rate > 0, passed validation, a unit class.
  */
 export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES})
@@ -39,7 +39,7 @@ export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES
  * The distinct valid dollar rows of the insurers in CTE `chosen` (their snapshot for the month) at
  * `providers`: one row per (month, insurer, code, provider, class, type, rate, place of service,
  * modifiers), so one provider gives one row per distinct price and a group of several NPIs one row
- * per NPI (metrics.md, Identical rate rows count once), with its unit, the provider's state and
+ * per NPI (docs/methodology.md, Rows that count: identical rate rows count once), with its unit, the provider's state and
  * the row's national Medicare amount (USD).
  */
 function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[]): SqlFragment {
@@ -63,7 +63,7 @@ export interface ProviderPricesOptions {
   providers: readonly string[];
   /** Insurers whose prices are wanted: the reference and the selected competitors. */
   insurers: readonly string[];
-  /** metrics.md "At shared providers": the reference insurer's id; undefined = every provider. */
+  /** docs/methodology.md (Per comparison unit), at shared providers: the reference insurer's id; undefined = every provider. */
   sharedWith?: string | undefined;
 }
 

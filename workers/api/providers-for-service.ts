@@ -1,8 +1,8 @@
 /**
  * `GET /api/providers-for-service?service_id[&q][&limit]`: every provider with any rate row (dollar
- * or not) for the service in its insurer's latest snapshot (metrics.md, Names and categories), for
+ * or not) for the service in its insurer's latest snapshot (docs/methodology.md, Names and categories), for
  * typing ahead: `q` matches name or id case-insensitively (substring); prefix matches first, then by
- * name (product-spec §5). The service's rate rows load on demand by billing code.
+ * name. The service's rate rows load on demand by billing code.
  */
 import type { ProvidersForService, ProviderListItem } from '../../contract/api';
 import { sql } from '../db/sql';

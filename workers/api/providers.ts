@@ -2,7 +2,7 @@
  * `GET /api/providers[?q][&limit]`: the providers of the whole dataset (the `providers` table, loaded
  * at boot), for the comparison screen's provider search and chips. `q` matches the name or the id
  * (NPI or `TIN:<tin>`) case-insensitively as a substring; prefix matches first, then by name
- * (product-spec §5). Answers one page and the total of matches.
+ * Answers one page and the total of matches.
  */
 import type { ProviderSearchItem, ProviderSearchResult } from '../../contract/api';
 import { sql } from '../db/sql';

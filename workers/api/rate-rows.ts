@@ -2,7 +2,7 @@
  * `GET /api/rate-rows?service_id&insurer_id[&billing_class][&component&setting][&state][&snapshot][&providers]`:
  * the rate rows behind one median of the live screens, so any price can be traced to its files.
  *
- * The rows are those metrics.md ("Rows that count", "Per comparison unit") puts into `price(s, i)`:
+ * The rows are those docs/methodology.md ("Rows that count", "Per comparison unit") puts into `price(s, i)`:
  * the insurer's rate rows for the code in its latest snapshot at or before month M, with a
  * resolved provider, negotiated type `negotiated`/`fee schedule`/`derived` and rate > 0, of one
  * comparison unit (`billing_class`, `component` and `setting` given: class, component and setting
@@ -10,10 +10,10 @@
  * provider's state; identical rows (same provider, class, type, rate, place of service, modifiers)
  * count once, whichever files publish them, and a group of several NPIs gives one row per NPI.
  * Rows that failed validation are listed with their reason and enter neither the median nor the
- * counts (metrics.md, Validation); each row carries its '% of Medicare' at the provider's locality
+ * counts (docs/methodology.md, Validation); each row carries its '% of Medicare' at the provider's locality
  * (medicare-at.ts). The code's row groups load on demand (workers/db/rates.ts).
  *
- * `shared_providers=1` (metrics.md, Per comparison unit, At shared providers): only the rows at
+ * `shared_providers=1` (docs/methodology.md, Per comparison unit, At shared providers): only the rows at
  * providers (matched by provider id) where the other side has a valid dollar row of the same code
  * and unit at month M: for the reference insurer, any other insurer of the dataset; for another
  * insurer, the reference insurer; so the median is the one the screens show with that option.

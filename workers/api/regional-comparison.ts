@@ -1,10 +1,10 @@
 /**
- * `GET /api/regional-comparison`: Variance by Region (metrics.md, Dashboard figures): for each
+ * `GET /api/regional-comparison`: Variance by Region (docs/methodology.md, Dashboard figures): for each
  * state, Average Overpayment of the reference insurer over that state's price_stats rows, against
  * every competitor, every comparison unit (no billing-class chip), at the latest snapshot (or
  * `snapshot`), over the state's units that have a variance and are not thin, weighted by the
  * state's claims when the input had a state column. States where no such unit exists are left out.
- * Ascending by state code. `shared_providers=1`: every price at shared providers (metrics.md, Per
+ * Ascending by state code. `shared_providers=1`: every price at shared providers (docs/methodology.md, Per
  * comparison unit, At shared providers), matched within the state.
  */
 import type { RegionalComparison } from '../../contract/api';

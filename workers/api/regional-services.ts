@@ -1,7 +1,7 @@
 /**
  * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM][&shared_providers=1]`: the rows of the map
- * modal (product-spec §2: Service, Your Price, Market Avg, Overpayment %) for one state, one per
- * comparison unit, by metrics.md "Per comparison unit" over that state's price_stats rows (at shared
+ * modal (Service, Your Price, Market Avg, Overpayment %; docs/screens.md, Live dashboard) for one state, one per
+ * comparison unit, by docs/methodology.md "Per comparison unit" over that state's price_stats rows (at shared
  * providers with `shared_providers=1`, as the dashboard's map then is), each marked thin or not.
  * Sorted by Overpayment % descending, nulls last, then code, then the unit (compareUnits).
  */

@@ -12,7 +12,7 @@ export function parseServiceId(query: Readonly<Record<string, string>>, { db }: 
   return code;
 }
 
-/** The service's name (metrics.md, Names and categories); the code when unknown. */
+/** The service's name (docs/methodology.md, Names and categories); the code when unknown. */
 export function serviceName({ db }: ApiContext, code: string): string {
   return db.all<{ name: string }>(sql`SELECT name FROM services WHERE billing_code = ${code}`)[0]?.name ?? code;
 }

@@ -1,5 +1,5 @@
 /**
- * `GET /api/service-names`: every service (CPT/HCPCS billing code, metrics.md Rows that count) as a
+ * `GET /api/service-names`: every service (CPT/HCPCS billing code, docs/methodology.md Rows that count) as a
  * live-search list item, by billing code; from the `services` table.
  */
 import type { ServiceListItem } from '../../contract/api';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/service-price-details?service_id&provider_id&insurer_id` (metrics.md, Live search):
+ * `GET /api/service-price-details?service_id&provider_id&insurer_id` (docs/methodology.md, Live search):
  * one row per distinct (billing_class, negotiated_type, place-of-service codes, modifiers, rate) of
  * the insurer's rate rows for the service at the provider, in each insurer's latest snapshot.
  * Reference Price = median of the reference insurer's valid dollar rates there of the row's

@@ -1,11 +1,11 @@
 /**
  * `GET /api/service-pricing`: the reference insurer's price of every comparison unit against the
- * selected competitors (metrics.md "Per comparison unit", "Dashboard figures", "Which snapshot an
+ * selected competitors (docs/methodology.md "Per comparison unit", "Dashboard figures", "Which snapshot an
  * insurer contributes"), one record per unit.
  *
  * Figures per unit come from pricing-core.ts (price_stats, or the rate rows of a provider
  * selection, loaded by billing code on demand); `shared_providers=1` takes every price at shared
- * providers (metrics.md, Per comparison unit, At shared providers). The summary cards count only
+ * providers (docs/methodology.md, Per comparison unit, At shared providers). The summary cards count only
  * units with a variance that are not thin; Average Overpayment from contract/metrics.ts.
  */
 import {
@@ -106,7 +106,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
   const snapshot = params.snapshot ?? latestSnapshot(ctx);
   const competitors = params.competitors ?? allCompetitors(ctx);
   if (params.providers) {
-    // Rate rows of the wanted services only (architecture.md §1): the chips' codes, else every
+    // Rate rows of the wanted services only (docs/architecture.md): the chips' codes, else every
     // service of the category (all row groups when no category narrows it).
     const inCategory = params.category === undefined ? sql`` : sql`WHERE category = ${params.category}`;
     const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
@@ -123,7 +123,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     providers: params.providers,
     sharedProviders: params.shared_providers === true,
   }).map(({ state: _state, competitor_provider_total: _total, ...record }): LiveServicePricingRecord => record);
-  // The summary cards: units with a variance that are not thin (metrics.md, Dashboard figures).
+  // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
   const counted = countingUnits(all);
   const summary = {
     total_potential_savings: counted.reduce((a, r) => a + r.potential_savings, 0),

@@ -1,5 +1,5 @@
 /**
- * Which snapshot each insurer contributes at month M (metrics.md, Rows that count): its most recent
+ * Which snapshot each insurer contributes at month M (docs/methodology.md, Rows that count): its most recent
  * published snapshot (manifest `sources`) at or before M; an insurer with none is absent.
  */
 import type { DatasetManifest } from '../../contract/dataset';

@@ -1,6 +1,6 @@
 /**
  * Settings every DuckDB connection of the worker runs first: DuckDB must never try to reach a
- * host (architecture.md §1). With these, a query needing an extension fails at once with a clear
+ * host (docs/architecture.md). With these, a query needing an extension fails at once with a clear
  * message instead of hanging on a download.
  */
 import { sql } from './sql';

@@ -3,7 +3,7 @@
  *
  * Both openers (open-browser.ts, open-node.ts) wrap a synchronous DuckDB-WASM connection in this
  * interface, so the /api handlers run the same SQL in the browser and under vitest. BIGINTs and
- * Arrow values become plain JSON-safe values here, once (architecture.md, Gotchas).
+ * Arrow values become plain JSON-safe values here, once (docs/architecture.md).
  */
 import type { SqlFragment } from './sql';
 import { DatabaseError } from './errors';

@@ -1,6 +1,6 @@
 /**
  * Loads dataset tables into DuckDB: Parquet bytes -> parquet-wasm -> Arrow IPC stream ->
- * `insertArrowFromIPCStream` (architecture.md §1: DuckDB-WASM's own Parquet reader is an
+ * `insertArrowFromIPCStream` (docs/architecture.md: DuckDB-WASM's own Parquet reader is an
  * extension fetched from an outside host, so it is not used).
  */
 import type { Database } from './database';

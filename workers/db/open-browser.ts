@@ -1,6 +1,6 @@
 /**
  * Opens DuckDB-WASM in the browser worker with its synchronous (blocking) bindings
- * (architecture.md §2). The wasm files are Vite `?url` imports: bundled and served by our origin.
+ * (docs/architecture.md). The wasm files are Vite `?url` imports: bundled and served by our origin.
  */
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
 import type { DuckDBRuntime } from '@duckdb/duckdb-wasm/blocking';

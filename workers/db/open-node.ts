@@ -1,6 +1,6 @@
 /**
  * Opens DuckDB-WASM's own Node build (`duckdb-node-blocking`) for tests and benchmarks, so the SQL
- * that ships is the SQL that is tested (architecture.md §4). Node only: never imported by the
+ * that ships is the SQL that is tested (docs/architecture.md). Node only: never imported by the
  * browser entry.
  */
 import { createRequire } from 'node:module';

@@ -3,11 +3,11 @@
  * pricing queries (workers/api/pricing-core.ts) stay small:
  *
  * - `claims_totals` (billing_code, state, professional DOUBLE, institutional DOUBLE): `claims_volume`
- *   summed per code, state and billing class (metrics.md, Per-state claims weights and
- *   `claims_volume(s)`), instead of grouping on every request; a class without rows is 0.
+ *   summed per code, state and billing class (docs/methodology.md, Dashboard figures and
+ *   Per comparison unit), instead of grouping on every request; a class without rows is 0.
  * - `stats_snapshots` (insurer_id, snapshot): the distinct pairs of price_stats' market rows
  *   (`scope` 'market'; the `shared` rows repeat snapshots per month), from which each request picks
- *   each insurer's snapshot for its month (metrics.md, Which snapshot an insurer contributes).
+ *   each insurer's snapshot for its month (docs/methodology.md, Rows that count).
  *
  * Not done: re-sorting `price_stats` by (state, billing_class) would let DuckDB skip segments
  * (a filtered scan of the sample 1.3 ms instead of 4.7 ms), but copying the table costs 150-350 ms

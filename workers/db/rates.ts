@@ -1,5 +1,5 @@
 /**
- * Rate rows on demand (architecture.md §1): the `rates` table starts empty; a handler that needs
+ * Rate rows on demand (docs/architecture.md): the `rates` table starts empty; a handler that needs
  * the rows of some billing codes calls `ensure(codes)`, which reads only the row groups whose
  * billing-code range (manifest `tables.rates.row_groups`) covers them, by range reads of the
  * Parquet file, and appends them once. Loaded and in-flight row groups are remembered, so a code

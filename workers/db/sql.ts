@@ -2,7 +2,7 @@
  * The `sql` tag: SQL text with `?` placeholders plus its values, for prepared statements.
  *
  * Values reach DuckDB only as parameters; identifiers only through `identifier()` from a closed
- * list (architecture.md, Style). A request value can never become SQL text: the only way to add
+ * list (docs/architecture.md). A request value can never become SQL text: the only way to add
  * text is a template literal in our own source or another `SqlFragment`.
  */
 
