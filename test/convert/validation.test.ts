@@ -13,73 +13,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/dataset';
+import { FIXTURES, nf99213, inst99213, nf99214, f99215, g71046, pc71046, inst71046, nf93000, clfs85025, AMOUNTS, variance, median, weightedMean, rows, openDataset } from './validation-fixture';
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/validation');
-
-// --- Medicare amounts (reference-data/, 2025), national -------------------------------------
-/** PFS amounts are rounded to the cent, half away from zero. */
-const round2 = (x: number): number => (Math.sign(x) * Math.round(Math.abs(x) * 100 + 1e-9)) / 100;
-const CF = 32.3465; // PFS 2025 conversion factor, USD per RVU
-const nf99213 = round2(2.75 * CF); // PPRRVU 99213 non-facility total 2.75 -> 88.952875 -> $88.95
-const inst99213 = 128.87; // institutional 99213 -> G0463 OPPS payment rate (99213's own line: SI B, no rate)
-const nf99214 = round2(3.87 * CF); // 99214 non-facility total 3.87 -> 125.180955 -> $125.18
-const f99215 = round2(4.29 * CF); // 99215 facility total 4.29 -> 138.766485 -> $138.77
-const g71046 = round2(1.01 * CF); // 71046 global (no modifier) total 1.01 -> 32.669965 -> $32.67
-const pc71046 = round2(0.31 * CF); // 71046-26 total 0.31 -> 10.027415 -> $10.03
-const inst71046 = 88.05; // 71046 OPPS Addendum B, SI Q3, APC 5521: $88.05
-const nf93000 = round2(0.43 * CF); // 93000 global total 0.43 -> 13.908995 -> $13.91
-const clfs85025 = 7.77; // 85025: PFS totals 0, OPPS SI Q4 (no rate), CLFS 2025 RATE 00007.77
-// S9083 (urgent care global): PFS status I with totals 0.00, not in the CLFS, not in Addendum B: no benchmark.
-
-/** The fixture's 2025 amounts, so a slip in the arithmetic above shows here first. */
-const AMOUNTS = { nf99213: 88.95, nf99214: 125.18, f99215: 138.77, g71046: 32.67, pc71046: 10.03, nf93000: 13.91 };
-
-/** Median of a list: the middle value, or the midpoint of the two middle values (test arithmetic). */
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-/** Claims-weighted mean of variances (weights all 0: the plain mean) (docs/methodology.md, Dashboard figures). */
-function weightedMean(items: Array<[variance: number, weight: number]>): number {
-  const w = items.reduce((a, [, c]) => a + c, 0);
-  if (w === 0) return items.reduce((a, [v]) => a + v, 0) / items.length;
-  return items.reduce((a, [v, c]) => a + v * c, 0) / w;
-}
-const variance = (reference: number, market: number): number => (100 * (reference - market)) / market;
-
-// --- the conversion ---------------------------------------------------------------------------
 let tmp: string;
 let manifest: DatasetManifest;
 let db: DuckDBInstance;
 let con: DuckDBConnection;
-
-async function rows(c: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
-  return (await c.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-}
-
-/** Views over a converted dataset: every table, `rate_parts` the prices and `rates` the rate rows. */
-async function openDataset(c: DuckDBConnection, out: string, m: DatasetManifest, prefix = ''): Promise<void> {
-  for (const [name, t] of Object.entries(m.tables)) {
-    await c.run(`CREATE VIEW ${prefix}${name === 'rates' ? 'rate_parts' : name} AS SELECT * FROM read_parquet('${path.join(out, t.files[0]!)}')`);
-  }
-  await c.run(`CREATE VIEW ${prefix}rates AS ${rateRowsSql(`${prefix}rate_parts`)}`);
-}
-
-/** A copy of the fixture whose catalog carries `validation`, in a fresh directory; returns the catalog path. */
-async function fixtureWith(validation: unknown, name = 'catalog.json'): Promise<string> {
-  const dir = await mkdtemp(path.join(tmp, 'variant-'));
-  await cp(FIXTURES, dir, { recursive: true });
-  const catalog = JSON.parse(await readFile(path.join(FIXTURES, 'catalog.json'), 'utf8')) as Record<string, unknown>;
-  await writeFile(path.join(dir, name), JSON.stringify({ ...catalog, validation }));
-  return path.join(dir, name);
-}
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-validation-'));
@@ -398,55 +342,5 @@ describe('the manifest headline, with validation on and off', () => {
       [variance(13, 10.5), 60], // 85025
     ]);
     expect(manifest.headline.avg_overpayment_unvalidated).toBeCloseTo(expected, 9);
-  });
-});
-
-describe('the catalog\'s validation settings', () => {
-  it('max_ratio 50 turns the ghost rate (35.95 x Medicare) valid', async () => {
-    const catalog = await fixtureWith({ max_ratio: 50 });
-    const out = path.join(path.dirname(catalog), 'dataset');
-    const { manifest: m } = await convertCatalog(catalog, out, { quiet: true, remoteReferences: false });
-    expect(m.validation).toEqual({ min_ratio: 0.3, max_ratio: 50, source_min_ratio: 0.1, outlier_factor: 10, min_providers: 2 });
-    expect(m.sources.map((s) => s.validation)).toEqual([
-      { source_not_dollars: 0, below_benchmark: 0, above_benchmark: 0, outlier: 1 },
-      { source_not_dollars: 0, below_benchmark: 1, above_benchmark: 0, outlier: 0 },
-      { source_not_dollars: 25, below_benchmark: 0, above_benchmark: 0, outlier: 0 },
-    ]);
-    const c = await db.connect();
-    try {
-      await openDataset(c, out, m, 'm50_');
-      expect(await rows(c, `SELECT negotiated_rate, medicare_rate, validation FROM m50_rate_parts WHERE billing_code = '99214' AND insurer_id = 'ref'
-        ORDER BY negotiated_rate`)).toEqual([
-        { negotiated_rate: 150, medicare_rate: nf99214, validation: null },
-        { negotiated_rate: 170, medicare_rate: nf99214, validation: null },
-        { negotiated_rate: 4500, medicare_rate: nf99214, validation: null },
-      ]);
-      // ref 99214 now: P1 150, P2 150, P5 170, P3 4500, P4 4500 -> 170 over 5; NY: P3, P4 4500
-      expect(await rows(c, `SELECT state, median_rate, rate_count, provider_count FROM m50_price_stats
-        WHERE billing_code = '99214' AND insurer_id = 'ref' AND scope = 'market' ORDER BY state`)).toEqual([
-        { state: 'ALL', median_rate: 170, rate_count: 5, provider_count: 5 },
-        { state: 'CA', median_rate: 150, rate_count: 3, provider_count: 3 },
-        { state: 'NY', median_rate: 4500, rate_count: 2, provider_count: 2 },
-      ]);
-    } finally {
-      c.closeSync();
-    }
-    // the validated headline with 99214 at 170 vs 140
-    const expected = weightedMean([
-      [variance(105, 90), 400], [variance(160, 150), 0], [variance(170, 140), 300], [variance(42, 37), 0],
-      [variance(12, 11.5), 200], [variance(105, 96), 200], [variance(160, 145), 100], [variance(150, 150.5), 80],
-      [variance(13, 10.5), 60],
-    ]);
-    expect(m.headline.avg_overpayment_validated).toBeCloseTo(expected, 9);
-  });
-
-  it('refuses min_ratio >= max_ratio, an unknown key and a non-positive value, naming the field', async () => {
-    const opts = { quiet: true, remoteReferences: false };
-    const bad = await fixtureWith({ min_ratio: 2, max_ratio: 1 });
-    await expect(convertCatalog(bad, path.join(path.dirname(bad), 'out'), opts)).rejects.toThrow(/validation\.min_ratio.*validation\.max_ratio/);
-    const unknown = await fixtureWith({ foo: 1 });
-    await expect(convertCatalog(unknown, path.join(path.dirname(unknown), 'out'), opts)).rejects.toThrow(/validation\.foo/);
-    const zero = await fixtureWith({ min_providers: 0 });
-    await expect(convertCatalog(zero, path.join(path.dirname(zero), 'out'), opts)).rejects.toThrow(/validation\.min_providers/);
   });
 });
