@@ -1,6 +1,7 @@
 /**
  * A summary card, docs/screens.md (Shared components): title, value, subtitle, optional icon and an
- * optional trend shown as a signed percent, green when positive, red otherwise.
+ * optional trend shown as a signed percent, green when positive, red otherwise. The title is an h2:
+ * the cards sit right under a screen's h1.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatSignedPercent } from '../../contract/format';
@@ -22,7 +23,7 @@ export function SummaryCard({ title, value, subtitle, tone = 'neutral', icon, tr
   return (
     <div className="summary-card panel">
       <div className="summary-card__head">
-        <h3 className="summary-card__title">{title}</h3>
+        <h2 className="summary-card__title">{title}</h2>
         {icon && <span className="summary-card__icon" aria-hidden="true">{icon}</span>}
       </div>
       <p className={`summary-card__value summary-card__value--${tone}${value.length > 14 ? ' summary-card__value--long' : ''}`}>{value}</p>

@@ -2,9 +2,11 @@
  * Mounts one chart function's element (docs/architecture.md: charts are pure functions mounted by one
  * PlotFigure). Re-renders at its container's width (ResizeObserver). Chart tooltips hide on
  * Escape and come back when the pointer moves over the chart, docs/screens.md (Shared components).
- * Links a chart draws (an SVG `<a>`, e.g. a bar of Top 10 Overpaid Services) open inside the app
- * (react-router) on a plain click; they leave the Tab order, since the chart is one image to
- * assistive technology: a screen giving its charts links lists them in HTML as well.
+ * The chart is one image to assistive technology (`role="img"` named by `label`): the marks inside are
+ * hidden from it (Plot's `aria-label`s on them stay for styling and tests). Links a chart draws (an SVG
+ * `<a>`, e.g. a bar of Top 10 Overpaid Services) become pointer targets (`data-href`) that open inside
+ * the app (react-router) on a plain click and in a new tab with a modifier key; they are no links to
+ * the keyboard or to assistive technology: a screen giving its charts links lists them in HTML as well.
  */
 import { useEffect, useRef, useState, type MouseEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -41,7 +43,12 @@ export function PlotFigure<Row>({ chart, rows, label }: PlotFigureProps<Row>): R
     const node = chart(rows, { width });
     node.setAttribute('role', 'img');
     node.setAttribute('aria-label', label);
-    for (const a of node.querySelectorAll('a')) a.setAttribute('tabindex', '-1');
+    for (const child of node.children) child.setAttribute('aria-hidden', 'true');
+    for (const a of node.querySelectorAll('a')) {
+      const href = a instanceof SVGAElement ? a.href.baseVal : a.getAttribute('href');
+      for (const attribute of ['href', 'xlink:href', 'tabindex']) a.removeAttribute(attribute);
+      if (href) a.setAttribute('data-href', href);
+    }
     el.replaceChildren(node);
     return () => node.remove();
   }, [chart, rows, width, label]);
@@ -55,18 +62,15 @@ export function PlotFigure<Row>({ chart, rows, label }: PlotFigureProps<Row>): R
   }, []);
 
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    const link = event.target instanceof Element ? event.target.closest('a') : null;
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const href = link instanceof SVGAElement ? link.href.baseVal : link.getAttribute('href');
-    if (!href) return;
+    const href = event.target instanceof Element ? event.target.closest('[data-href]')?.getAttribute('data-href') : null;
+    if (!href || event.button !== 0) return;
     const to = new URL(href, window.location.href);
-    if (to.origin !== window.location.origin) return;
-    event.preventDefault();
-    void navigate(`${to.pathname}${to.search}${to.hash}`);
+    if (event.metaKey || event.ctrlKey || event.shiftKey || to.origin !== window.location.origin) window.open(to.href, '_blank', 'noopener');
+    else void navigate(`${to.pathname}${to.search}${to.hash}`);
   };
 
   return (
-    // The links inside are in the Tab order elsewhere (see the module comment); this only routes clicks.
+    // The chart's links are in the Tab order elsewhere (see the module comment); this only routes clicks.
     <div
       onClick={onClick}
       ref={box}

@@ -21,6 +21,12 @@ import './OldDashboard.css';
 /** The loading delay, ms. */
 export const OLD_DASHBOARD_DELAY_MS = 1000;
 
+/**
+ * Tiles of a lower opacity show dark text, the others white (WCAG AA, 4.5:1): the dark ink keeps 4.5:1 up
+ * to the accent at 0.8 over white, where white text (with its shadow) takes over.
+ */
+const DARK_TEXT_BELOW = 0.8;
+
 const STATE_COLUMNS: Column<StateAvailability>[] = [
   { key: 'name', header: 'State', rowHeader: true, cell: (s) => `${s.name} (${s.state})`, sortValue: (s) => s.name },
   { key: 'files', header: 'Files', align: 'right', cell: (s) => formatCount(s.files), sortValue: (s) => s.files },
@@ -64,7 +70,7 @@ export function OldDashboard(): ReactElement {
             <Panel title="Regional Overview" subtitle="Files published by state">
               <ul className="state-grid" aria-label="Files published by state">
                 {STATE_AVAILABILITY.map((s) => (
-                  <li key={s.state} className={`state-grid__tile${heatOpacity(s.files, maxFiles) < 0.55 ? ' is-light' : ''}${picked.has(s.state) ? ' is-picked' : ''}`}
+                  <li key={s.state} className={`state-grid__tile${heatOpacity(s.files, maxFiles) < DARK_TEXT_BELOW ? ' is-light' : ''}${picked.has(s.state) ? ' is-picked' : ''}`}
                     style={{ backgroundColor: `rgba(31, 95, 191, ${heatOpacity(s.files, maxFiles)})` }}
                     title={`${s.name}: ${formatCount(s.files)} files`}>
                     <span className="state-grid__code">{s.state}</span>
