@@ -114,7 +114,7 @@ export function DataCoverage(): ReactElement {
       <PageHeader id="coverage-title" title="Data Coverage"
         description={<>
           The files every live figure rests on, what was read from them and what could not be.{' '}
-          <Link className="live-method" to="/methodology#rows">Which rows count</Link>
+          <Link className="live-method" to="/methodology#rows-that-count">Which rows count</Link>
         </>} />
       {load.status === 'loading' && <p className="live-status" role="status">Loading...</p>}
       {load.status === 'error' && (
@@ -146,7 +146,7 @@ export function DataCoverage(): ReactElement {
           <div className="section panel">
             <div className="section__head">
               <h2>Validation</h2>
-              <p><Link to="/methodology#validation">The checks</Link> · <Link to="/methodology#medicare">the Medicare benchmark</Link></p>
+              <p><Link to="/methodology#validation">The checks</Link> · <Link to="/methodology#medicare-benchmark">the Medicare benchmark</Link></p>
             </div>
             <HeadlineLine c={c} />
             <h3 className="live-coverage__sub">Settings used by this conversion</h3>

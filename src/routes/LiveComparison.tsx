@@ -119,7 +119,7 @@ export function LiveComparison(): ReactElement {
           {result && reference
             ? `${reference.name} prices against ${formatCount(result.summary.comparing_against)} competitor insurers, snapshot ${result.snapshot}.`
             : 'Negotiated prices of the reference insurer against its competitors.'}{' '}
-          <Link className="live-method" to="/methodology#price">How prices are computed</Link>
+          <Link className="live-method" to="/methodology#a-units-prices-and-figures">How prices are computed</Link>
         </>} />
 
       <div className="section panel">
@@ -170,12 +170,12 @@ export function LiveComparison(): ReactElement {
               {!loading && !noClass && thinShown > 0 && (
                 <p className="lc-results__count">
                   {`${formatCount(thinShown)} of them low confidence (too few providers behind a price): listed, but left out of the summary cards. `}
-                  <Link className="live-method" to="/methodology#thin">Why</Link>
+                  <Link className="live-method" to="/methodology#low-confidence-thin-units">Why</Link>
                 </p>
               )}
             </div>
             <div className="live-bar__actions">
-              <Link className="live-method" to="/methodology#overpayment">What the columns mean</Link>
+              <Link className="live-method" to="/methodology#a-units-prices-and-figures">What the columns mean</Link>
               <ExportCsvButton disabled={records.length === 0} fileName={comparisonFileName(state, selected, competitors.length)}
                 build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors)} />
             </div>

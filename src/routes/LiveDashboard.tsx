@@ -83,7 +83,7 @@ export function LiveDashboard(): ReactElement {
           {ready && reference
             ? `${reference.name} negotiated rates against ${formatCount(pricing.data.competitors.length)} competitor insurers, snapshot ${pricing.data.snapshot}.`
             : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
-          <Link className="live-method" to="/methodology#dashboard">How these figures are computed</Link>
+          <Link className="live-method" to="/methodology#dashboard-figures">How these figures are computed</Link>
         </>}
         aside={<SharedProvidersSwitch checked={shared} onChange={(on) => setSearch((cur) => writeSharedProviders(cur, on))} />} />
 
@@ -114,7 +114,7 @@ export function LiveDashboard(): ReactElement {
 
           <PanelRow wideLeft>
             <TopOverpaidPanel chart={topChart} rows={top} domain={topDomain}
-              subtitle={<>Percent against the market average · <Link to="/methodology#variance">variance</Link> · select a bar for its prices</>}
+              subtitle={<>Percent against the market average · <Link to="/methodology#a-units-prices-and-figures">variance</Link> · select a bar for its prices</>}
               empty="No service has a variance with enough providers behind it.">
               <details className="live-top-links">
                 <summary>Open a service in the comparison</summary>
@@ -130,7 +130,7 @@ export function LiveDashboard(): ReactElement {
               </details>
             </TopOverpaidPanel>
             <TrendPanel chart={trendChart} rows={trendRows} domain={trendDomain} empty="No month has a variance."
-              subtitle={<>Average overpayment by snapshot month · <Link to="/methodology#trend">trend</Link></>} />
+              subtitle={<>Average overpayment by snapshot month · <Link to="/methodology#dashboard-figures">trend</Link></>} />
           </PanelRow>
 
           <PanelRow wideLeft>

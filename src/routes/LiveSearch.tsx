@@ -102,7 +102,7 @@ export function LiveSearch(): ReactElement {
       <PageHeader id="live-search-title" title="Live Service Price Search"
         description={<>
           The price of one service at one provider under one insurer, with the reference insurer's price and the market average there.{' '}
-          <Link className="live-method" to="/methodology#search">How these are computed</Link>
+          <Link className="live-method" to="/methodology#live-search">How these are computed</Link>
         </>} />
 
       <form className="section panel live-search__form" onSubmit={(e) => {

@@ -21,35 +21,6 @@ import { useApi, type ApiLoad } from '../components/live/use-api';
 import { ReferenceNotices } from './ReferenceNotices';
 import './Methodology.css';
 
-/**
- * The page's ids from before it was rendered from docs/methodology.md, mapped to the heading that
- * now holds their rule, so the screens' links (`/methodology#thin`) and bookmarks still land.
- */
-const FORMER_IDS: Readonly<Record<string, string>> = {
-  rows: 'rows-that-count',
-  snapshots: 'rows-that-count',
-  units: 'the-comparison-unit',
-  price: 'a-units-prices-and-figures',
-  median: 'a-units-prices-and-figures',
-  reference: 'a-units-prices-and-figures',
-  market: 'a-units-prices-and-figures',
-  variance: 'a-units-prices-and-figures',
-  overpayment: 'a-units-prices-and-figures',
-  claims: 'a-units-prices-and-figures',
-  savings: 'a-units-prices-and-figures',
-  'medicare-pct': 'percent-of-medicare',
-  thin: 'low-confidence-thin-units',
-  shared: 'at-shared-providers',
-  dashboard: 'dashboard-figures',
-  'average-overpayment': 'dashboard-figures',
-  region: 'dashboard-figures',
-  trend: 'dashboard-figures',
-  search: 'live-search',
-  medicare: 'medicare-benchmark',
-  locality: 'medicare-benchmark',
-  names: 'names-and-categories',
-};
-
 /** The marks the text describes, as the screens draw them: each after the first paragraph under its heading's id. */
 const EXAMPLES: Readonly<Record<string, () => ReactElement>> = {
   'the-comparison-unit': () => <UnitBadges unit={{ billing_class: 'professional', component: '26', setting: 'facility' }} />,
@@ -146,11 +117,11 @@ const TEXT = (
 export function Methodology(): ReactElement {
   const { hash } = useLocation();
   const coverage = useApi('GET /api/coverage', {});
-  // A link from a screen's figure (`/methodology#validation`) lands on its rule.
+  // A link from a screen's figure (`/methodology#validation`) lands on its rule: the links use the
+  // heading ids rehype-slug gives (test/ui/methodology-links.test.ts checks each against the text).
   useEffect(() => {
     if (!hash) return;
-    const id = decodeURIComponent(hash.slice(1));
-    document.getElementById(FORMER_IDS[id] ?? id)?.scrollIntoView();
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
   }, [hash]);
   return (
     <article className="methodology">

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe';
 import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
-import { VIEWPORTS, openRoute } from './screens-helpers';
+import { VIEWPORTS, openRoute, storeToken } from './screens-helpers';
 
 const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 const baseUrl = inject('baseUrl');
@@ -26,10 +26,7 @@ afterAll(async () => {
 });
 
 /** Signs the page in (the development token in localStorage; the session cookie is already in the context). */
-async function signIn(page: Page): Promise<void> {
-  await page.goto(new URL('login', baseUrl).href);
-  await page.evaluate((t) => localStorage.setItem('access_token', t), token);
-}
+const signIn = (page: Page): Promise<void> => storeToken(page, baseUrl, token);
 
 /** Runs axe on the page as it is and expects no violation; the message names `what`. */
 async function expectAccessible(page: Page, what: string): Promise<void> {

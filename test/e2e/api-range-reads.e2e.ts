@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { PriceDetail, ProvidersForService } from '../../contract/api';
-import { launchBrowser, signInDevelopment, type Browser } from './browser';
+import { launchBrowser, type Browser } from './browser';
+import { signIn } from './screens-helpers';
 
 const BOOT_TIMEOUT = 150_000;
 
@@ -61,9 +62,7 @@ beforeAll(async () => {
         pendingReads--;
       });
   });
-  const token = await signInDevelopment(browser.context, baseUrl);
-  await browser.page.goto(new URL('login', baseUrl).href);
-  await browser.page.evaluate((t) => localStorage.setItem('access_token', t), token);
+  await signIn(browser.page, baseUrl);
   await browser.page.goto(new URL('dataset', baseUrl).href);
   await browser.page.getByTestId('dataset-origin').filter({ hasText: 'Server (/data/)' }).waitFor({ timeout: BOOT_TIMEOUT });
 });

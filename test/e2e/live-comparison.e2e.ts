@@ -12,9 +12,10 @@ import type { Catalog } from '../../contract/catalog';
 import { convertCatalog } from '../../scripts/convert/index';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
-import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
 import { E2E_CATALOG } from './setup';
 import { cellTexts, columnIndex, expectUnitAndMedicareVisible, pageOverflow, squash } from './live-table';
+import { signIn } from './screens-helpers';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 
@@ -288,8 +289,8 @@ describe('live comparison, end to end', () => {
       await screenshot(page, `methodology-notices-${name}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
-    // A screen's link to one of the page's former ids (`/methodology#thin`) lands on the heading that now holds the rule.
-    await page.goto(new URL('methodology#thin', baseUrl).href);
+    // A screen's link (`/methodology#low-confidence-thin-units`, the id rehype-slug gives the heading) lands on its rule.
+    await page.goto(new URL('methodology#low-confidence-thin-units', baseUrl).href);
     const thin = page.getByRole('heading', { name: 'Low-confidence (thin) units', level: 3 });
     await expect.poll(() => thin.evaluate((e) => Math.round(e.getBoundingClientRect().top))).toBeLessThan(200);
     expect(await thin.evaluate((e) => e.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
@@ -320,10 +321,7 @@ describe('rates that fail validation (the same files under bounds of 1.2x and 2.
     await writeFile(join(root, 'catalog.json'), JSON.stringify(variant));
     const { outDir } = await convertCatalog(join(root, 'catalog.json'), join(root, 'dataset'), { quiet: true });
     strict = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
-    const { page } = browser;
-    const token = await signInDevelopment(page.context(), strict.url);
-    await page.goto(new URL('login', strict.url).href);
-    await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+    await signIn(browser.page, strict.url);
   });
 
   afterAll(async () => {

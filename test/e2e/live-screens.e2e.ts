@@ -1,50 +1,33 @@
-// The three live screens, the data coverage and the methodology pages in Debian's Chromium, on a
-// dataset the real converter builds from MRFs this test writes (test/fixtures/live/live-mrfs.ts;
+// The live comparison, the live search, the data coverage and the methodology pages in Debian's
+// Chromium at 1280x800 and 390x844, on the live screens' fixture (serveLiveFixture in live-table.ts;
 // every expected figure is computed by hand in test/fixtures/live/README.md, arithmetic repeated
-// below). A second server with no dataset shows the error texts. Screens at 1280x800 and 390x844.
-// The fixture's prices mostly rest on one provider each, so it is converted with `min_providers: 1`
-// (docs/methodology.md, Validation): no unit is thin and the README's figures hold; thin units are checked on
-// the default setting in live-comparison.e2e.ts. Names are the CMS descriptors (docs/methodology.md, Names and
-// categories: 70551 'Mri brain stem w/o dye', 99213 'Office o/p est low 20 min'); '% of Medicare' uses
-// the national amounts 70551 $241.72 (OPPS) and 99213 $88.95 (PFS, non-facility).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// below). It is converted with `min_providers: 1` (docs/methodology.md, Validation): no unit is thin
+// and the README's figures hold; thin units are checked on the default setting in
+// live-comparison.e2e.ts. A second server with no dataset shows the error texts. Names are the CMS
+// descriptors (docs/methodology.md, Names and categories: 70551 'Mri brain stem w/o dye', 99213
+// 'Office o/p est low 20 min'); '% of Medicare' uses the national amounts 70551 $241.72 (OPPS) and
+// 99213 $88.95 (PFS, non-facility). The live dashboard: live-dashboard.e2e.ts.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { convertCatalog } from '../../scripts/convert/index';
+import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../scripts/server/index';
-import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
-import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
+import { BOOT, serveLiveFixture, squash } from './live-table';
+import { bothWidths, routeUrl, signIn } from './screens-helpers';
 
-const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-/** The squashed texts of a table's body rows. */
-const bodyRows = async (table: Locator) => (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
-const focused = (el: Locator) => el.evaluate((e) => e === document.activeElement);
-
-let root: string;
+let noDataset: string;
 let live: RunningServer;
 let empty: RunningServer;
 let browser: Browser;
 
-async function signIn(page: Page, baseUrl: string): Promise<void> {
-  const token = await signInDevelopment(page.context(), baseUrl);
-  await page.goto(new URL('login', baseUrl).href);
-  await page.evaluate((t) => localStorage.setItem('access_token', t), token);
-}
-
-const url = (path: string, base = live.url) => new URL(path.replace(/^\//, ''), base).href;
+const url = (path: string, base = live.url) => routeUrl(base, path);
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
-  const catalog = await writeLiveCatalog(join(root, 'in'));
-  const withSettings = { ...(JSON.parse(await readFile(catalog, 'utf8')) as object), validation: { min_providers: 1 } };
-  await writeFile(catalog, JSON.stringify(withSettings));
-  const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
-  await mkdir(join(root, 'no-dataset'));
-  live = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
-  empty = await startServer({ distDir: inject('distDir'), dataDir: join(root, 'no-dataset'), port: 0, log: () => {} });
+  live = await serveLiveFixture(inject('distDir'));
+  noDataset = await mkdtemp(join(tmpdir(), 'compete-no-dataset-'));
+  empty = await startServer({ distDir: inject('distDir'), dataDir: noDataset, port: 0, log: () => {} });
   browser = await launchBrowser();
   await signIn(browser.page, live.url);
 });
@@ -53,177 +36,7 @@ afterAll(async () => {
   await browser?.close();
   await live?.close();
   await empty?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
-
-/** Looks at a page at both widths (the phone loads it at its own size). */
-async function bothWidths(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, `${name}-1280x800`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await ready();
-  await screenshot(page, `${name}-390x844`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-describe('live dashboard', () => {
-  it('shows the hand-computed KPI cards and charts whose axes fit the data', async () => {
-    const { page } = browser;
-    await page.goto(url('/live-dashboard'));
-    expect(await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).count()).toBe(1);
-    const cards = page.locator('.card-grid');
-    await cards.waitFor({ timeout: BOOT });
-    const text = squash(await cards.innerText()).toLowerCase();
-    // (1,000 x 13.0435 + 100 x 20.6897 - 500 x 23.0769) / 1,600 = +2.23 %; top 70551 at 120 / 580 = +20.7 %;
-    // 29 of 30 services above market = 96.7 %.
-    expect(text).toContain('average overpayment +2.2%');
-    expect(text).toContain('top overpaid service mri brain stem w/o dye');
-    // The top entry names its comparison unit.
-    expect(text).toContain('cpt 70551 · institutional · global · facility · +20.7% against market');
-    expect(text).toContain('claims above market 96.7%');
-
-    const top = page.getByRole('img', { name: /Top 10 Overpaid Services/ });
-    await top.waitFor();
-    expect(await top.locator('g[aria-label="bar"] rect').count()).toBe(10);
-    const xTicks = await top.locator('g[aria-label="x-axis tick label"] text').allTextContents();
-    // The largest variance is 20.7 %: the axis ends at 25 %, not the sample's fixed 30 %.
-    expect([xTicks[0], xTicks.at(-1)]).toEqual(['0%', '25%']);
-    const trend = page.getByRole('img', { name: /Overpayment Trend Over Time/ });
-    const yTicks = (await trend.locator('g[aria-label="y-axis tick label"] text').allTextContents()).map((t) => Number(t.replace(/[%−]/g, (c) => (c === '−' ? '-' : ''))));
-    // Trend values -8.7 % (2025-01) and +2.2 % (2025-02) lie inside the axis; the sample's 8-20 % would not hold them.
-    expect(yTicks[0]).toBeLessThanOrEqual(-8.7);
-    expect(yTicks.at(-1)).toBeGreaterThanOrEqual(2.2);
-    expect(await trend.locator('g[aria-label="x-axis tick label"] text').allTextContents()).toEqual(['2025-01', '2025-02']);
-  });
-
-  it("opens a state's modal with its live rows, and keeps it in the URL", async () => {
-    const { page } = browser;
-    await page.locator('path[data-state="NY"]').click();
-    const dialog = page.getByRole('dialog', { name: 'New York (Northeast) - Service Price Comparison' });
-    await dialog.getByRole('table').waitFor({ timeout: 30_000 });
-    const rows = (await dialog.getByRole('row').allInnerTexts()).map(squash).slice(1);
-    // 70551: 700 vs (600 + 640) / 2 = 620 -> 12.9 %; 99213: 140 vs (110 + 150) / 2 = 130 -> 7.7 %.
-    // One row per comparison unit, named by its code and badges.
-    expect(rows).toEqual([
-      'Mri brain stem w/o dye 70551 Institutional Global Facility $700 $620 12.9%',
-      'Office o/p est low 20 min 99213 Professional Global Non-facility $140 $130 7.7%',
-    ]);
-    expect(await dialog.getByText('All prices are live API data.').count()).toBe(1);
-    expect(new URL(page.url()).searchParams.get('state')).toBe('NY');
-    await screenshot(page, 'live-dashboard-modal-1280x800');
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    expect(new URL(page.url()).searchParams.get('state')).toBeNull();
-  });
-
-  it("traces the state modal's Your Price and Market Avg to their medians and rate rows, by keyboard", async () => {
-    const { page } = browser;
-    await page.locator('path[data-state="NY"]').click();
-    const modal = page.getByRole('dialog', { name: 'New York (Northeast) - Service Price Comparison' });
-    const rateRows = page.getByRole('dialog', { name: /Rate rows behind the prices/ });
-    await modal.getByRole('table').waitFor({ timeout: 30_000 });
-    // Your Price of 99213 in NY: ref has NY1 140 only (CA1 120 is in CA) -> median $140, 1 row, 1 provider, one file.
-    const yours = modal.getByRole('button', { name: /^Your Price of 99213 \(Professional · Global · Non-facility\) in NY: \$140/ });
-    await yours.press('Enter');
-    await rateRows.getByText('mrf/ref_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
-    expect(await bodyRows(page.getByRole('region', { name: 'Prices and their files' }))).toEqual([expect.stringMatching(
-      /^Reference Health \$140 1 1 0 #\d+ mrf\/ref_2025-02_in-network-rates\.json Reference Health, Inc\. · last updated 2025-02-03 · snapshot 2025-02 · 1 row /)]);
-    expect(squash(await rateRows.innerText())).toContain('state NY, Professional · Global · Non-facility');
-    // Each row: its '% of Medicare' at the provider's locality (NY), its validation result and its unit.
-    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Reference Health' })))
-      .toEqual([expect.stringMatching(/^HARBOR GENERAL HOSPITAL 1234567919 NY \$140\.00 \d+\.\d% of Medicare at provider's locality Valid negotiated Professional Global Non-facility 11/)]);
-    // Escape closes the rate rows only; focus is back on the price, in the modal still open.
-    await page.keyboard.press('Escape');
-    await expect.poll(() => rateRows.count()).toBe(0);
-    expect([await modal.isVisible(), await focused(yours)]).toEqual([true, true]);
-
-    // Market Avg of 70551 in NY: alpha NY1 600, gamma NY1 640, beta only CA2 500 (not in NY): (600 + 640) / 2 = $620.
-    const market = modal.getByRole('button', { name: /^Market Avg of 70551 \(Institutional · Global · Facility\) in NY: \$620/ });
-    await market.press('Enter');
-    await rateRows.getByText('mrf/gamma_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
-    const medians = await bodyRows(page.getByRole('region', { name: 'Prices and their files' }));
-    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1 0', 'Beta Health Plan - 0 0 0 -', 'Gamma Mutual $640 1 1 0']);
-    expect(await rateRows.getByText('Market Avg in NY = mean of 2 medians (Alpha Care $600, Gamma Mutual $640) = $620. No dollar rate here: Beta Health Plan.').count()).toBe(1);
-    // Each competitor's rows: Gamma's one row at Harbor General Hospital.
-    await rateRows.getByRole('button', { name: 'Rows of Gamma Mutual' }).click();
-    // An institutional row's '% of Medicare' is national (OPPS has no locality amount): 640 / 241.72 = 264.8 %.
-    expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Gamma Mutual' }))).toEqual([
-      expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 264.8% of Medicare national Valid negotiated Institutional Global Facility')]);
-    // Exportable: every competitor's rows, 1 (alpha) + 0 (beta) + 1 (gamma) = 2 lines under the header.
-    const [download] = await Promise.all([page.waitForEvent('download'), rateRows.getByRole('button', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe('rate-rows-70551_state-ny_unit-institutional-global-facility.csv');
-    const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
-    expect(csv.slice(1).map((l) => l.split(',').slice(0, 8).join(','))).toEqual(['alpha,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,600',
-      'gamma,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,640']);
-    await screenshot(page, 'live-dashboard-modal-market-1280x800');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, 'live-dashboard-modal-market-390x844');
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.keyboard.press('Escape');
-    await expect.poll(() => rateRows.count()).toBe(0);
-    expect(await focused(market)).toBe(true);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-  });
-
-  it('opens the live comparison of a Top 10 bar, by pointer and by keyboard, where its prices drill down', async () => {
-    const { page } = browser;
-    // The first bar is 70551 (+20.7 %, the largest variance).
-    await page.getByRole('img', { name: /Top 10 Overpaid Services/ }).locator('g[aria-label="bar"] rect').first().click();
-    await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/live-comparison?services=70551');
-    const row70551 = page.getByRole('row').filter({ has: page.getByText('70551', { exact: true }) });
-    await row70551.waitFor({ timeout: BOOT });
-    // Every competitor: 700 vs (600 + 500 + 640) / 3 = 580: +$120, +20.7 %, 100 claims, savings 12,000; the only row.
-    // % of Medicare (241.72): 289.6, 248.2, 206.9, 264.8; beside the average their mean, 239.9.
-    expect(squash(await row70551.innerText())).toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare Beta $500 206.9% of Medicare '
-      + 'Gamma $640 264.8% of Medicare $580 239.9% of Medicare Above market: +$120 +20.7% 100 $12,000');
-    expect(await page.locator('.comparison-table tbody tr').count()).toBe(1);
-    await row70551.getByRole('button', { name: /^Beta price of 70551/ }).click();
-    // beta 70551: CA2 500, the whole market -> median $500, 1 row, 1 provider, one file.
-    await expect.poll(async () => (await bodyRows(page.getByRole('region', { name: 'Prices and their files' })))[0], { timeout: 60_000 })
-      .toMatch(/^Beta Health Plan \$500 1 1 0 #\d+ mrf\/beta_2025-02_in-network-rates\.json /);
-    await page.keyboard.press('Escape');
-
-    // Keyboard: the list under the chart. Top 10 by variance: 70551 20.7, 20027 13.5, 99213 13.04, 20026 13.0, ...
-    await page.goBack();
-    await page.getByText('Open a service in the comparison').press('Enter', { timeout: BOOT });
-    // Each entry names its unit with badges.
-    expect((await page.locator('.live-top-links li').allInnerTexts()).map(squash).filter((t, i) => i < 3 || i === 9)).toEqual([
-      '70551 Mri brain stem w/o dye +20.7% Institutional Global Facility', '20027 Procedure 27 +13.5% Professional Global Non-facility',
-      '99213 Office o/p est low 20 min +13.0% Professional Global Non-facility', '20020 Procedure 20 +10.0% Professional Global Non-facility']);
-    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
-    expect(await focused(page.getByRole('link', { name: '99213 Office o/p est low 20 min' }))).toBe(true);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => new URL(page.url()).search).toBe('?services=99213');
-    const row99213 = page.getByRole('row').filter({ has: page.getByText('99213', { exact: true }) });
-    await row99213.waitFor({ timeout: BOOT });
-    // 130 vs (105 + 90 + 150) / 3 = 115: +$15, +13.0 %, 1,000 claims, savings 15,000. % of Medicare (88.95): ref the
-    // median of 120 / 88.95 and 140 / 88.95 = 146.1; 118.0, 101.2, 168.6; their mean 129.3.
-    expect(squash(await row99213.innerText())).toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare Beta $90 101.2% of Medicare '
-      + 'Gamma $150 168.6% of Medicare $115 129.3% of Medicare Above market: +$15 +13.0% 1,000 $15,000');
-    await screenshot(page, 'live-comparison-from-top10-1280x800');
-    await page.goBack();
-    await page.getByText('Open a service in the comparison').click({ timeout: BOOT });
-    await bothWidths(page, 'live-dashboard-top-links', () => page.getByText('Open a service in the comparison').click({ timeout: BOOT }));
-  });
-
-  it('acknowledges an alert, shows who and when, and keeps it after a reload', async () => {
-    const { page } = browser;
-    const items = page.locator('.alerts-list__item');
-    // 3 price spikes of 99213 (NY, All, CA) and 2 outliers (70551 All, 99213 CA).
-    await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
-    const first = items.first();
-    expect(squash(await first.innerText())).toContain('NY');
-    await first.getByRole('button', { name: /^Acknowledge/ }).click();
-    await first.getByText(/Acknowledged by Development User on/).waitFor();
-    expect(await page.getByRole('button', { name: /^Acknowledge Price|^Acknowledge Outlier/ }).count()).toBe(4);
-    await page.reload();
-    await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
-    await items.first().getByText(/Acknowledged by Development User on/).waitFor();
-    expect(await items.first().getByRole('button').count()).toBe(0);
-    await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
-  });
+  if (noDataset) await rm(noDataset, { recursive: true, force: true });
 });
 
 describe('live comparison', () => {

@@ -1,11 +1,49 @@
 /**
- * Helpers of the live comparison's end-to-end tests (test/e2e/live-comparison.e2e.ts): the table's
- * cells and columns by their visible text, what must be on screen, and sideways page overflow.
+ * Helpers of the live screens' end-to-end tests (live-*.e2e.ts, shared-providers.e2e.ts): a server
+ * over the live screens' fixture, a table's rows, cells and columns by their visible text, what
+ * must be on screen, focus, and sideways page overflow.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { convertCatalog } from '../../scripts/convert/index';
+import { startServer, type RunningServer } from '../../scripts/server/index';
+import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
+
+/** DuckDB-WASM boot + first Parquet reads on a 2-core machine, ms. */
+export const BOOT = 150_000;
 
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The squashed texts of a table's body rows (the header row left out). */
+export const bodyRows = async (table: Locator): Promise<string[]> => (await table.getByRole('row').allInnerTexts()).map(squash).slice(1);
+
+/** Whether `el` has the focus. */
+export const focused = (el: Locator): Promise<boolean> => el.evaluate((e) => e === document.activeElement);
+
+/**
+ * Serves the build at `distDir` over the live screens' fixture (test/fixtures/live/live-mrfs.ts,
+ * figures in its README), written into a temporary directory and converted by the real converter.
+ * Its prices mostly rest on one provider each, so it is converted with `min_providers: 1`
+ * (docs/methodology.md, Validation): no unit is thin and the README's figures hold. `close()` stops
+ * the server and deletes the directory.
+ */
+export async function serveLiveFixture(distDir: string): Promise<RunningServer> {
+  const root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
+  const remove = () => rm(root, { recursive: true, force: true });
+  try {
+    const catalog = await writeLiveCatalog(join(root, 'in'));
+    await writeFile(catalog, JSON.stringify({ ...(JSON.parse(await readFile(catalog, 'utf8')) as object), validation: { min_providers: 1 } }));
+    const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
+    const server = await startServer({ distDir, dataDir: outDir, port: 0, log: () => {} });
+    return { url: server.url, close: async () => { await server.close(); await remove(); } };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
 
 /** Texts of a row's cells (th and td, in order), whitespace collapsed. */
 export async function cellTexts(row: Locator): Promise<string[]> {

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { convertCatalog } from '../../scripts/convert/index';
 import { FIXTURE_CATALOG } from '../worker/fixture-dataset';
-import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
+import { signIn } from './screens-helpers';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 
@@ -88,9 +89,7 @@ beforeAll(async () => {
     await fh.close();
   }
   browser = await launchBrowser();
-  const token = await signInDevelopment(browser.context, baseUrl);
-  await browser.page.goto(new URL('login', baseUrl).href);
-  await browser.page.evaluate((t) => localStorage.setItem('access_token', t), token);
+  await signIn(browser.page, baseUrl);
 });
 
 afterAll(async () => {

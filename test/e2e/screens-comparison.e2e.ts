@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatCount, formatUsd } from '../../contract/format';
-import { providerSearch, unifiedSearch } from '../../src/components/sample-comparison/sample-search';
+import { providerSearch, unifiedSearch } from '../../src/sample/comparison/sample-search';
 import { comparisonRows, type ComparisonFilters } from '../../src/sample/data/comparison';
 import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, screenshot, type Browser } from './browser';

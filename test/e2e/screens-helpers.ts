@@ -1,9 +1,10 @@
 /**
  * Helpers of the screens-*.e2e.ts tests: a stand-in access token (an unsigned JWT whose `name`
  * claim the header shows; the shell only checks that a token is stored), opening a route with the
- * initial loader gone, and the two viewports every screen is looked at.
+ * initial loader gone, and the two viewports every screen is looked at (also by the live-*.e2e.ts).
  */
 import type { Page } from 'playwright-core';
+import { screenshot, signInDevelopment } from './browser';
 
 /** The name claim of the stand-in token. */
 export const TEST_USER = 'Dana Whitfield';
@@ -25,8 +26,32 @@ export async function storeToken(page: Page, baseUrl: string, token = fakeJwt())
   await page.evaluate((t) => localStorage.setItem('access_token', t), token);
 }
 
+/** Signs `page` in at `baseUrl` through the development sign-in (browser.ts) and stores the app token it gives. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await storeToken(page, baseUrl, await signInDevelopment(page.context(), baseUrl));
+}
+
+/** The URL of the app's route `path` ('/live-search?x=1') on the server at `baseUrl`. */
+export const routeUrl = (baseUrl: string, path: string): string => new URL(path.replace(/^\//, ''), baseUrl).href;
+
 /** Opens `path` and waits until the initial page loader has been removed. */
 export async function openRoute(page: Page, baseUrl: string, path: string): Promise<void> {
-  await page.goto(new URL(path.replace(/^\//, ''), baseUrl).href);
+  await page.goto(routeUrl(baseUrl, path));
   await page.locator('#page-loader').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/**
+ * Screenshots the page as it is (at 1280x800, scrolled to the top) as `<name>-1280x800`, then as
+ * `<name>-390x844` after a reload at that size (the phone loads it at its own size) and `ready`;
+ * ends back at 1280x800.
+ */
+export async function bothWidths(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  const [wide, phone] = VIEWPORTS;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, `${name}-${wide.name}`);
+  await page.setViewportSize({ width: phone.width, height: phone.height });
+  await page.reload();
+  await ready();
+  await screenshot(page, `${name}-${phone.name}`);
+  await page.setViewportSize({ width: wide.width, height: wide.height });
 }

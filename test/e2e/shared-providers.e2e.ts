@@ -2,7 +2,7 @@
 // dashboard in Debian's Chromium, at 1280x800 and 390x844: the switch, `shared_providers=1` in the
 // URL and in the /api requests, a reload keeping it, the note near the figures, and the figures.
 // Dataset: the live screens' fixture (test/fixtures/live, README has the whole-market figures),
-// converted by the real converter with `min_providers: 1` as in live-screens.e2e.ts.
+// converted by the real converter with `min_providers: 1` (serveLiveFixture in live-table.ts).
 // February, at shared providers (a provider counts where the other side has a rate of the unit):
 //   70551 inst: ref NY1 700; alpha NY1 600, gamma NY1 640; beta's only rate is at CA2, where ref has
 //     none: no price. Market (600 + 640) / 2 = 620 (whole market 580): +$80, +12.9 %, savings 8,000.
@@ -13,34 +13,24 @@
 //     = +2.7 % (whole market +2.2 %); Top Overpaid Service 20027 at +13.5 % (whole market 70551).
 //   The /api requests are answered in the page by the fetch interceptor (no network request): an
 //   init script records the URLs the app's fetch wrapper is called with.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { convertCatalog } from '../../scripts/convert/index';
-import { startServer, type RunningServer } from '../../scripts/server/index';
-import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
-import { launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
+import type { RunningServer } from '../../scripts/server/index';
+import { launchBrowser, screenshot, type Browser } from './browser';
+import { BOOT, pageOverflow, serveLiveFixture, squash } from './live-table';
+import { VIEWPORTS, routeUrl, signIn } from './screens-helpers';
 
-const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 const HELP = 'Prices only at providers that the reference insurer and at least one competitor both have rates with';
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-const WIDTHS = [{ name: '1280x800', width: 1280, height: 800 }, { name: '390x844', width: 390, height: 844 }];
 
-let root: string;
 let server: RunningServer;
 let browser: Browser;
 
-const url = (path: string) => new URL(path.replace(/^\//, ''), server.url).href;
+const url = (path: string) => routeUrl(server.url, path);
 
 /** The /api URLs the page asked since it loaded (query strings included). */
 const apiCalls = (page: Page): Promise<string[]> =>
   page.evaluate(() => ((window as unknown as { __apiCalls?: string[] }).__apiCalls ?? []).filter((u) => u.includes('/api/')));
-
-/** How far the page's content reaches past the viewport's width, in px. */
-const pageOverflow = (page: Page): Promise<number> =>
-  page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
 
 /** The text of the elements an element's aria-describedby names. */
 const description = (el: Locator): Promise<string> =>
@@ -49,11 +39,7 @@ const description = (el: Locator): Promise<string> =>
 const sharedParam = (u: string): string | null => new URL(u, 'http://x').searchParams.get('shared_providers');
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'compete-shared-e2e-'));
-  const catalog = await writeLiveCatalog(join(root, 'in'));
-  await writeFile(catalog, JSON.stringify({ ...(JSON.parse(await readFile(catalog, 'utf8')) as object), validation: { min_providers: 1 } }));
-  const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
-  server = await startServer({ distDir: inject('distDir'), dataDir: outDir, port: 0, log: () => {} });
+  server = await serveLiveFixture(inject('distDir'));
   browser = await launchBrowser();
   const { page } = browser;
   // Records every call of window.fetch as the app wraps it (the interceptor assigns window.fetch).
@@ -72,15 +58,12 @@ beforeAll(async () => {
       },
     });
   });
-  const token = await signInDevelopment(page.context(), server.url);
-  await page.goto(url('login'));
-  await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+  await signIn(page, server.url);
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
 describe('live comparison: At shared providers', () => {
@@ -112,7 +95,7 @@ describe('live comparison: At shared providers', () => {
     expect(squash(await note.innerText())).toBe(`Prices at shared providers: ${HELP}. How`);
     expect(await page.getByText('1 services shown · 1 match these filters · at shared providers').count()).toBe(1);
 
-    for (const { name, width, height } of WIDTHS) {
+    for (const { name, width, height } of VIEWPORTS) {
       await page.setViewportSize({ width, height });
       await page.reload();
       await row(page, '70551').waitFor({ timeout: BOOT });
@@ -175,7 +158,7 @@ describe('live dashboard: At shared providers', () => {
     const note = page.getByRole('note').filter({ hasText: 'Figures at shared providers:' });
     expect(squash(await note.innerText())).toBe(`Figures at shared providers: ${HELP}. The alerts stay over every provider. How`);
 
-    for (const { name, width, height } of WIDTHS) {
+    for (const { name, width, height } of VIEWPORTS) {
       await page.setViewportSize({ width, height });
       await page.reload();
       await cards(page).waitFor({ timeout: BOOT });

@@ -1,6 +1,6 @@
 // Search matching and the unified/separate searches of the sample comparison, docs/screens.md (Sample comparison).
 import { describe, expect, it } from 'vitest';
-import { providerSearch, serviceSearch, unifiedSearch } from '../../src/components/sample-comparison/sample-search';
+import { providerSearch, serviceSearch, unifiedSearch } from '../../src/sample/comparison/sample-search';
 import type { SampleProvider } from '../../src/sample/data/providers';
 import { addUnique, matchProviders, matchServices } from '../../src/sample/data/search';
 import { SAMPLE_SERVICES } from '../../src/sample/data/services';

@@ -107,7 +107,7 @@ export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
             setOpen(true);
           }}
           onFocus={() => setOpen(true)} onKeyDown={onKeyDown} />
-        {state.status === 'loading' && <span className="autocomplete__spinner" role="status" aria-label="Searching" />}
+        {state.status === 'loading' && <span className="spinner autocomplete__spinner" role="status" aria-label="Searching" />}
         {query && (
           <button type="button" className="icon-button autocomplete__clear" aria-label={`Clear ${label}`}
             onClick={() => {

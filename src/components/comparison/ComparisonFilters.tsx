@@ -1,7 +1,7 @@
 /**
  * The filters of both comparison screens (docs/screens.md: Sample comparison, Live comparison), on plain props so
  * the live comparison (src/components/live/LiveFilters.tsx, URL state) and the sample one
- * (src/components/sample-comparison/ComparisonFilters.tsx, React state) share one control set:
+ * (src/sample/comparison/ComparisonFilters.tsx, React state) share one control set:
  * insurer checkboxes with market share, the category ('All Categories'), the sort, the
  * Professional and Institutional toggle chips, 'Show only overpaying services', and any further
  * controls a screen adds at the end of the row (`extra`: the live screen's 'At shared providers').

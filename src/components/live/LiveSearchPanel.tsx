@@ -2,15 +2,15 @@
  * Search of the live comparison, docs/screens.md (Live comparison): Unified or Separate search,
  * services from `GET /api/service-names` (matched in the page: case-insensitive substring of name,
  * code or category, prefix matches first) and providers from `GET /api/providers?q` (typed ahead:
- * a dataset can hold 100,000 providers), chips for the selection and the Available/Selected
- * counters. Unified shows at most 5 services and 5 providers; separate boxes at most 10 each.
+ * a dataset can hold 100,000 providers), in the shared search panel (src/components/search/
+ * SearchPanelFrame.tsx: chips for the selection and the Available/Selected counters). Unified
+ * shows at most 5 services and 5 providers; separate boxes at most 10 each.
  */
 import { useCallback, type ReactElement } from 'react';
 import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
-import { formatCount } from '../../../contract/format';
 import { apiCall } from '../../api/client';
 import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
-import { CloseIcon } from '../Icons';
+import { SearchOption, SearchPanelFrame } from '../search/SearchPanelFrame';
 import type { SearchMode } from '../../url-state/live-comparison-state';
 
 export type LiveHit = { kind: 'service'; service: ServiceListItem } | { kind: 'provider'; provider: ProviderSearchItem };
@@ -37,20 +37,9 @@ async function searchProviders(q: string, limit: number): Promise<SearchResult<P
 
 const hitKey = (h: LiveHit) => (h.kind === 'service' ? `s:${h.service.id}` : `p:${h.provider.id}`);
 
-function HitOption({ hit }: { hit: LiveHit }): ReactElement {
-  return hit.kind === 'service' ? (
-    <>
-      <span className="option-badge option-badge--service">Service</span>
-      <span className="option-text"><span>{hit.service.name}</span><small>{`${hit.service.id} · ${hit.service.category}`}</small></span>
-    </>
-  ) : (
-    <>
-      <span className="option-badge option-badge--provider">Provider</span>
-      <span className="option-text"><span>{hit.provider.name}</span><small>{`${hit.provider.id}${hit.provider.state ? ` · ${hit.provider.state}` : ''}`}</small></span>
-    </>
-  );
-}
-const renderHit = (h: LiveHit) => <HitOption hit={h} />;
+const renderHit = (h: LiveHit) => (h.kind === 'service'
+  ? <SearchOption kind="service" name={h.service.name} detail={`${h.service.id} · ${h.service.category}`} />
+  : <SearchOption kind="provider" name={h.provider.name} detail={`${h.provider.id}${h.provider.state ? ` · ${h.provider.state}` : ''}`} />);
 
 export interface LiveSearchPanelProps {
   mode: SearchMode;
@@ -85,51 +74,20 @@ export function LiveSearchPanel(props: LiveSearchPanelProps): ReactElement {
   }, []);
 
   return (
-    <div className="search-panel">
-      <div className="search-panel__top">
-        <div className="segmented" role="radiogroup" aria-label="Search mode">
-          {(['unified', 'separate'] as const).map((m) => (
-            <button key={m} type="button" role="radio" aria-checked={mode === m} className="segmented__item" onClick={() => onMode(m)}>
-              {m === 'unified' ? 'Unified Search' : 'Separate Search'}
-            </button>
-          ))}
-        </div>
-        <dl className="counters">
-          <div><dt>Available Services</dt><dd>{formatCount(services.length)}</dd></div>
-          <div><dt>Selected Services</dt><dd>{formatCount(props.selectedServices.length)}</dd></div>
-          <div><dt>Available Providers</dt><dd>{props.providerTotal === null ? '-' : formatCount(props.providerTotal)}</dd></div>
-          <div><dt>Selected Providers</dt><dd>{formatCount(props.selectedProviders.length)}</dd></div>
-        </dl>
-      </div>
-      <div className="search-panel__boxes">
-        {mode === 'unified' ? (
-          <Autocomplete label="Search services and providers" placeholder="Service name, CPT code, category, provider name or NPI"
-            search={unified} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
-        ) : (
-          <>
-            <Autocomplete label="Search services" placeholder="Service name, CPT code or category"
-              search={serviceOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} />
-            <Autocomplete label="Search providers" placeholder="Provider name or NPI"
-              search={providerOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
-          </>
-        )}
-      </div>
-      {(props.selectedServices.length > 0 || props.selectedProviders.length > 0) && (
-        <ul className="chips" aria-label="Selected items">
-          {props.selectedServices.map((s) => (
-            <li key={s.id} className="chip chip--service">
-              <span>{`${s.id} ${s.name}`}</span>
-              <button type="button" aria-label={`Remove ${s.name}`} onClick={() => props.onRemoveService(s.id)}><CloseIcon /></button>
-            </li>
-          ))}
-          {props.selectedProviders.map((p) => (
-            <li key={p.id} className="chip chip--provider">
-              <span>{p.name}</span>
-              <button type="button" aria-label={`Remove ${p.name}`} onClick={() => props.onRemoveProvider(p.id)}><CloseIcon /></button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <SearchPanelFrame mode={mode} onMode={onMode} available={{ services: services.length, providers: props.providerTotal }}
+      unified={
+        <Autocomplete label="Search services and providers" placeholder="Service name, CPT code, category, provider name or NPI"
+          search={unified} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+      }
+      separate={
+        <>
+          <Autocomplete label="Search services" placeholder="Service name, CPT code or category"
+            search={serviceOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} />
+          <Autocomplete label="Search providers" placeholder="Provider name or NPI"
+            search={providerOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+        </>
+      }
+      services={props.selectedServices.map((s) => ({ key: s.id, label: `${s.id} ${s.name}`, name: s.name, onRemove: () => props.onRemoveService(s.id) }))}
+      providers={props.selectedProviders.map((p) => ({ key: p.id, label: p.name, name: p.name, onRemove: () => props.onRemoveProvider(p.id) }))} />
   );
 }

@@ -111,7 +111,7 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
       {unit && <p className="live-dialog-unit">Comparison unit <UnitBadges unit={unit} /></p>}
       <p className="muted">
         {`Distinct dollar rate rows (${where}), each insurer's latest snapshot. Rows that failed validation are listed with their reason and enter no median. `}
-        <Link to="/methodology#rows">How rows are counted</Link>
+        <Link to="/methodology#rows-that-count">How rows are counted</Link>
       </p>
       {load.status === 'loading' && <p role="status">Loading rate rows...</p>}
       {load.status === 'error' && <p role="alert" className="live-error">{`Failed to load rate rows: ${load.message}`}</p>}

@@ -41,7 +41,7 @@ export function SharedProvidersNote({ what, extra }: { what: string; extra?: str
     <p className="live-shared-note" role="note">
       <strong>{`${what} at shared providers:`}</strong>{' '}
       {`${SHARED_PROVIDERS_HELP}.`}{extra ? ` ${extra}` : ''}{' '}
-      <Link className="live-method" to="/methodology#shared">How</Link>
+      <Link className="live-method" to="/methodology#at-shared-providers">How</Link>
     </p>
   );
 }

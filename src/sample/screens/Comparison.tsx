@@ -7,10 +7,10 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { formatCount, formatPercent, formatUsd } from '../../../contract/format';
 import { SummaryCard } from '../../components/SummaryCard';
-import { ComparisonFilters } from '../../components/sample-comparison/ComparisonFilters';
-import { SampleResultsTable } from '../../components/sample-comparison/SampleResultsTable';
-import { SearchPanel, type SearchMode } from '../../components/sample-comparison/SearchPanel';
-import type { SearchHit } from '../../components/sample-comparison/sample-search';
+import { ComparisonFilters } from '../comparison/ComparisonFilters';
+import { SampleResultsTable } from '../comparison/SampleResultsTable';
+import { SearchPanel, type SearchMode } from '../comparison/SearchPanel';
+import type { SearchHit } from '../comparison/sample-search';
 import { PageHeader } from '../../components/PageHeader';
 import {
   comparisonRows, comparisonSummary, scopeRows, type ComparisonFilters as Filters,

@@ -3,12 +3,12 @@
  * comparison): unified (at most 5 services and 5 providers) and separate (at most 10 of
  * one kind), as Autocomplete `SearchResult`s.
  */
-import type { SearchResult } from '../autocomplete/Autocomplete';
-import type { SampleProvider } from '../../sample/data/providers';
-import { SAMPLE_PROVIDERS } from '../../sample/data/providers';
-import { AUTOCOMPLETE_LIMIT, UNIFIED_LIMIT, matchProviders, matchServices } from '../../sample/data/search';
-import type { SampleService } from '../../sample/data/services';
-import { SAMPLE_SERVICES } from '../../sample/data/services';
+import type { SearchResult } from '../../components/autocomplete/Autocomplete';
+import type { SampleProvider } from '../data/providers';
+import { SAMPLE_PROVIDERS } from '../data/providers';
+import { AUTOCOMPLETE_LIMIT, UNIFIED_LIMIT, matchProviders, matchServices } from '../data/search';
+import type { SampleService } from '../data/services';
+import { SAMPLE_SERVICES } from '../data/services';
 
 export type SearchHit = { kind: 'service'; service: SampleService } | { kind: 'provider'; provider: SampleProvider };
 

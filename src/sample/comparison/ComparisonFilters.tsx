@@ -6,10 +6,10 @@
  * toggle chips, and the sort order.
  */
 import type { ReactElement } from 'react';
-import { ComparisonFilters as SharedFilters } from '../comparison/ComparisonFilters';
-import { SAMPLE_COMPETITORS } from '../../sample/data/insurers';
-import type { ComparisonFilters as Filters, ComparisonSort } from '../../sample/data/comparison';
-import { SERVICE_CATEGORIES } from '../../sample/data/services';
+import { ComparisonFilters as SharedFilters } from '../../components/comparison/ComparisonFilters';
+import { SAMPLE_COMPETITORS } from '../data/insurers';
+import type { ComparisonFilters as Filters, ComparisonSort } from '../data/comparison';
+import { SERVICE_CATEGORIES } from '../data/services';
 
 export const SORT_LABELS: Record<ComparisonSort, string> = {
   overpayment: 'Overpayment Amount',

@@ -6,10 +6,11 @@
  */
 import type { ReactElement } from 'react';
 import { formatCount, formatSignedPercent, formatSignedUsd, formatUsd } from '../../../contract/format';
-import type { ComparisonRow } from '../../sample/data/comparison';
-import { SAMPLE_COMPETITORS, type CompetitorId } from '../../sample/data/insurers';
-import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
-import { DataTable, type Column } from '../table/DataTable';
+import type { ComparisonRow } from '../data/comparison';
+import { SAMPLE_COMPETITORS, type CompetitorId } from '../data/insurers';
+import { ArrowDownIcon, ArrowUpIcon } from '../../components/Icons';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import '../../components/comparison/ComparisonTable.css';
 
 function columns(competitors: readonly CompetitorId[]): Column<ComparisonRow>[] {
   const shown = SAMPLE_COMPETITORS.filter((c) => competitors.includes(c.id));
