@@ -174,13 +174,17 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
     await con.run(`CREATE TABLE registry (npi VARCHAR, entity_type VARCHAR, name VARCHAR, state VARCHAR,
                    postal_code VARCHAR, taxonomy_code VARCHAR);`);
   }
+  await loadLocalities(con, inputs.medicare);
+  // with the Medicare locality of the provider's ZIP (docs/methodology.md, Medicare benchmark: ZIP5 file ->
+  // carrier and locality -> GPCI row), NULL when the ZIP is unknown or needs a ZIP+4 to decide
   await con.run(`
     CREATE TABLE providers AS
-    SELECT p.provider_id, p.npi, coalesce(nullif(r.name, ''), p.provider_id) AS name, r.entity_type,
-           nullif(r.state, '') AS state, nullif(r.postal_code, '') AS postal_code, r.taxonomy_code
-    FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi;
-    DROP TABLE provider_ids;`);
-  await addLocalities(con, inputs.medicare);
+    SELECT p.*, z.medicare_locality, z.gpci_work, z.gpci_pe, z.gpci_mp FROM (
+      SELECT p.provider_id, p.npi, coalesce(nullif(r.name, ''), p.provider_id) AS name, r.entity_type,
+             nullif(r.state, '') AS state, nullif(r.postal_code, '') AS postal_code, r.taxonomy_code
+      FROM provider_ids p LEFT JOIN (SELECT DISTINCT ON (npi) * FROM registry) r ON r.npi = p.npi) p
+    LEFT JOIN zip_localities z USING (postal_code);
+    DROP TABLE provider_ids; DROP TABLE zip_localities;`);
   if (inputs.states?.length) {
     // docs/converter.md (The catalog) filters.states: keep only providers located in these states; rates whose
     // group keeps no provider are dropped (they are filtered out, not unresolved).
@@ -193,17 +197,12 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
 }
 
 /**
- * Adds to `providers` the Medicare locality of each provider's ZIP (docs/methodology.md, Medicare benchmark:
- * ZIP5 file -> carrier and locality -> GPCI row): `medicare_locality` (`<carrier>-<locality>`) and
- * `gpci_work`, `gpci_pe`, `gpci_mp`; NULL when the ZIP is unknown or needs a ZIP+4 to decide.
+ * `zip_localities(postal_code, medicare_locality, gpci_work, gpci_pe, gpci_mp)`: the Medicare locality
+ * (`<carrier>-<locality>`) and its GPCIs of each ZIP that decides one, which `providers` joins.
  */
-async function addLocalities(con: DuckDBConnection, medicare: MedicareTables): Promise<void> {
+async function loadLocalities(con: DuckDBConnection, medicare: MedicareTables): Promise<void> {
   await con.run('CREATE TABLE zip_localities (postal_code VARCHAR, medicare_locality VARCHAR, gpci_work DOUBLE, gpci_pe DOUBLE, gpci_mp DOUBLE)');
   await appendRows(con, 'zip_localities', medicare.zipLocalities.map((z) => [z.zip, z.locality, z.work, z.pe, z.mp]));
-  await con.run(`
-    CREATE OR REPLACE TABLE providers AS
-    SELECT p.*, z.medicare_locality, z.gpci_work, z.gpci_pe, z.gpci_mp FROM providers p LEFT JOIN zip_localities z USING (postal_code);
-    DROP TABLE zip_localities;`);
 }
 
 /**

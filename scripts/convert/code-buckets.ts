@@ -164,6 +164,12 @@ export interface BucketPricesColumn {
   joins?: readonly string[];
   /** A value column left as text by planBucketEnums: its code (`s.<name>` or `p.<name>`), whose text BUCKET_TEXT holds. */
   textCode?: string;
+  /**
+   * Where its SQL is evaluated: `inner` (default) over the prices' aliases; `outer` over the names
+   * of the inner columns, so that an amount it reads several times is found once (the checks of
+   * validation.ts); `hidden`, an inner column only the outer ones read, not one of bucket_prices.
+   */
+  level?: 'inner' | 'outer' | 'hidden';
 }
 
 /** The SELECT of a bucket's prices (bucketPricesPlan), shared by its buckets. */
@@ -263,16 +269,21 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
  * index, which is faster than sorting by the text columns.
  */
 export function bucketPricesSql(plan: BucketPricesPlan, k: number, names?: readonly string[]): string {
-  const columns = names ? plan.columns.filter((c) => names.includes(c.name)) : plan.columns;
+  const asked = names ? plan.columns.filter((c) => c.level === 'hidden' || names.includes(c.name)) : plan.columns;
+  // the hidden columns only when an outer column reads them
+  const columns = asked.some((c) => c.level === 'outer') ? asked : asked.filter((c) => c.level !== 'hidden');
+  const inner = columns.filter((c) => c.level !== 'outer');
+  const outer = columns.filter((c) => c.level !== 'hidden').map((c) => (c.level === 'outer' ? `${c.sql} AS ${c.name}` : c.name));
   const textCodes = columns.flatMap((c) => (c.textCode ? [c.textCode] : []));
   // the text the bucket's prices use, found from their codes: never a hash table of all of raw_values (BUCKET_TEXT)
   const text = textCodes.length === 0 ? '' : `${BUCKET_TEXT} AS MATERIALIZED (
       SELECT code, value FROM raw_values
       WHERE code IN (SELECT unnest([${textCodes.join(', ')}]) FROM ${plan.prices} WHERE i.bucket = ${k})),`;
   return `WITH ${text} bucket_prices AS (
-    SELECT ${columns.map((c) => `${c.sql} AS ${c.name}`).join(', ')}, i.item_order, p.rate_index, p.price_index
-    FROM ${plan.prices} ${[...new Set(columns.flatMap((c) => c.joins ?? []))].join(' ')}
-    WHERE i.bucket = ${k})`;
+    SELECT ${outer.join(', ')}, ${BUCKET_PRICES_ORDER} FROM (
+      SELECT ${inner.map((c) => `${c.sql} AS ${c.name}`).join(', ')}, i.item_order, p.rate_index, p.price_index
+      FROM ${plan.prices} ${[...new Set(columns.flatMap((c) => c.joins ?? []))].join(' ')}
+      WHERE i.bucket = ${k}))`;
 }
 
 /** The order of a `rates` part's prices, of bucketPricesSql's columns: their place in the file. */

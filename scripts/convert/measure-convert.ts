@@ -28,6 +28,27 @@ if (process.argv.includes('--statements')) {
     }
     return r;
   };
+  // a streamed result (forEachChunk) is timed from the query to its last chunk
+  const stream = DuckDBConnection.prototype.stream;
+  DuckDBConnection.prototype.stream = async function timedStream(this: DuckDBConnection, ...a: Parameters<typeof stream>) {
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    const r = await stream.apply(this, a);
+    const fetchChunk = r.fetchChunk.bind(r);
+    r.fetchChunk = async () => {
+      const chunk = await fetchChunk();
+      if (!chunk || chunk.rowCount === 0) {
+        const ms = performance.now() - t;
+        const c = process.cpuUsage(cpu);
+        if (ms > 50) {
+          process.stderr.write(`[${((t - t0) / 1000).toFixed(1)} s] ${(ms / 1000).toFixed(2)} s, cpu ${((c.user + c.system) / 1e6).toFixed(2)} s, ` +
+            `streamed: ${a[0].replace(/\s+/g, ' ').trim().slice(-100)}\n`);
+        }
+      }
+      return chunk;
+    };
+    return r;
+  };
 }
 
 const t = performance.now();

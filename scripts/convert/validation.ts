@@ -16,7 +16,8 @@
  *   series, which each item carries (ITEM_LISTS_SQL);
  * - `opps_paid`: the codes the OPPS Addendum B pays (a payment rate above 0), which take
  *   institutional claims (build-tables.ts finishClaims);
- * - `validation_settings`: the settings, one row.
+ * - `validation_settings`: the settings, one row;
+ * - the ENUM type `validation_reason` (REASON_TYPE) of a bucket price's `validation`.
  * Checks 2 and 3 need only the price and its benchmark: bucketPricesPlan writes them inline.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -27,6 +28,7 @@ import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
 import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
 import { prepareMembers } from './provider-membership';
+import type { BucketPricesColumn } from './code-buckets';
 
 /** Distinct benchmarked prices a source needs before check 1 judges it (docs/methodology.md, Validation). */
 export const SOURCE_MIN_PRICES = 20;
@@ -96,6 +98,8 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
   await prepareMembers(con);
   await createOutlierMedians(con);
   await con.run(ITEM_LISTS_SQL.outliers);
+  const made = await con.runAndReadAll(`SELECT count(*) FROM duckdb_types() WHERE database_name = current_database() AND type_name = '${REASON_TYPE}'`);
+  if (Number(made.getRows()[0]![0]) === 0) await con.run(`CREATE TYPE ${REASON_TYPE} AS ENUM (${sqlList(VALIDATION_REASONS)})`);
 }
 
 /** Bins per doubling of a ratio in sourceChecksSql's histogram. */
@@ -258,27 +262,38 @@ async function createBenchmarks(con: DuckDBConnection, medicare: MedicareTables)
 
 /**
  * The SQL of a bucket price's `validation` (docs/methodology.md, Validation: the first check it fails, NULL
- * when valid or not a dollar rate of a service), over checkedColumns' aliases (BENCHMARK, and
- * OUTLIER_MEDIAN when `outliers`); `settings` inlined as constants.
+ * when valid or not a dollar rate of a service), over the inner columns of checkedColumns
+ * (`ps_series`, `negotiated_rate`, CHECK_INPUTS' names; the outlier check only when `outliers`);
+ * `settings` inlined as constants.
  */
 function validationSql(settings: ValidationSettings, outliers: boolean): string {
-  const rate = 'p.negotiated_rate';
-  const outlier = outliers ? `WHEN ${OUTLIER_MEDIAN} IS NOT NULL AND (${rate} / ${OUTLIER_MEDIAN} > ${settings.outlier_factor}
-      OR ${OUTLIER_MEDIAN} / ${rate} > ${settings.outlier_factor}) THEN 'outlier'` : '';
-  return `CASE WHEN i.ps_series IS NULL OR s.unit_kind IS NULL OR NOT (${rate} > 0) THEN NULL
-    WHEN i.not_dollars THEN 'source_not_dollars'
-    WHEN ${BENCHMARK} IS NOT NULL THEN
-      CASE WHEN ${rate} / ${BENCHMARK} < ${settings.min_ratio} THEN 'below_benchmark'
-           WHEN ${rate} / ${BENCHMARK} > ${settings.max_ratio} THEN 'above_benchmark' END
+  const rate = 'negotiated_rate';
+  const { benchmark, outlierMedian, notDollars, unitKind } = CHECK_INPUTS;
+  const outlier = outliers ? `WHEN ${outlierMedian.name} IS NOT NULL AND (${rate} / ${outlierMedian.name} > ${settings.outlier_factor}
+      OR ${outlierMedian.name} / ${rate} > ${settings.outlier_factor}) THEN 'outlier'` : '';
+  return `CASE WHEN ps_series IS NULL OR ${unitKind.name} IS NULL OR NOT (${rate} > 0) THEN NULL
+    WHEN ${notDollars.name} THEN 'source_not_dollars'
+    WHEN ${benchmark.name} IS NOT NULL THEN
+      CASE WHEN ${rate} / ${benchmark.name} < ${settings.min_ratio} THEN 'below_benchmark'
+           WHEN ${rate} / ${benchmark.name} > ${settings.max_ratio} THEN 'above_benchmark' END
     ${outlier}
     END`;
 }
 
-/** A bucket price's national Medicare amount (USD, NULL without one): its item's amount of its shape's benchmark unit. */
-const BENCHMARK = 'i.bench_amounts[s.bench_unit + 1]';
-
-/** A bucket price's outlier median (USD, NULL without one): its item's median of its shape's outlier unit. */
-const OUTLIER_MEDIAN = 'i.outlier_amounts[s.outlier_unit + 1]';
+/**
+ * What the checks read of a bucket price, as hidden inner columns of bucketPricesSql over its
+ * aliases (`p` price, `i` item with ITEM_CHECK_COLUMNS, `s` shape): each amount is taken from its
+ * item's list once, where the checks read it up to four times.
+ * - `benchmark`: its national Medicare amount (USD, NULL without one), its item's amount of its shape's benchmark unit;
+ * - `outlierMedian`: its outlier median (USD, NULL without one), its item's median of its shape's outlier unit;
+ * - `notDollars`: its source fails check 1; `unitKind`: its shape's benchmark kind (NULL: not a dollar rate of a known class).
+ */
+const CHECK_INPUTS = {
+  benchmark: { name: 'check_benchmark', sql: 'i.bench_amounts[s.bench_unit + 1]' },
+  outlierMedian: { name: 'check_outlier_median', sql: 'i.outlier_amounts[s.outlier_unit + 1]' },
+  notDollars: { name: 'check_not_dollars', sql: 'i.not_dollars' },
+  unitKind: { name: 'check_unit_kind', sql: 's.unit_kind' },
+} as const;
 
 /** SQL list of `n` values of `value`, element k where `key` % n = k (NULL where none): one row per group. */
 function unitList(n: number, value: string, key: string): string {
@@ -314,19 +329,18 @@ export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT 
 /**
  * The columns validation adds to a bucket's prices (code-buckets.ts bucketPricesPlan): `medicare_rate`,
  * `validation`, and the index of the price's comparison unit, `stats_unit` (contract/unit-sql.ts
- * unitIndexSql; NULL outside the unit classes), for build-price-stats.ts, over its
- * aliases (`p` price, `i` item with ITEM_CHECK_COLUMNS, `s` shape with the `shape_units` columns),
- * without a join: the amounts are in the item's lists; the outlier check only when there are any.
+ * unitIndexSql; NULL outside the unit classes), for build-price-stats.ts, with the hidden inner
+ * columns they read (CHECK_INPUTS), without a join: the amounts are in the item's lists; the
+ * outlier check only when there are any.
  * @throws when SQL fails.
  */
-export async function checkedColumns(con: DuckDBConnection): Promise<Array<{ name: string; sql: string; joins?: readonly string[] }>> {
+export async function checkedColumns(con: DuckDBConnection): Promise<BucketPricesColumn[]> {
   const settings = await readValidationSettings(con);
   const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
-  const made = await con.runAndReadAll(`SELECT count(*) FROM duckdb_types() WHERE database_name = current_database() AND type_name = '${REASON_TYPE}'`);
-  if (Number(made.getRows()[0]![0]) === 0) await con.run(`CREATE TYPE ${REASON_TYPE} AS ENUM (${sqlList(VALIDATION_REASONS)})`);
   return [
-    { name: 'medicare_rate', sql: `CASE WHEN p.negotiated_rate > 0 THEN ${BENCHMARK} END` },
-    { name: 'validation', sql: `CAST(${validationSql(settings, outliers)} AS ${REASON_TYPE})` },
+    ...Object.values(CHECK_INPUTS).map((c) => ({ ...c, level: 'hidden' as const })),
+    { name: 'medicare_rate', sql: `CASE WHEN negotiated_rate > 0 THEN ${CHECK_INPUTS.benchmark.name} END`, level: 'outer' },
+    { name: 'validation', sql: `CAST(${validationSql(settings, outliers)} AS ${REASON_TYPE})`, level: 'outer' },
     { name: 'stats_unit', sql: 's.stats_unit' },
   ];
 }
