@@ -38,13 +38,15 @@ export const priceRowColumns = (alias: string): SqlFragment =>
   new SqlFragment(RATE_ROW_PRICE_COLUMNS.map((c) => `${alias}.${c.name}`).join(', '), []);
 
 /**
- * The ORDER BY of the rows of `alias` after their rate (the number columns) and the provider: the
- * other key columns, in table order.
+ * The ORDER BY of the rows of `alias`: `rate` (the number columns) comes before the provider,
+ * `rest` after it: the other `key` columns in table order, then the `key_lower` ones (the
+ * negotiated type, which only breaks ties).
  */
 export function priceRowOrder(alias: string): { rate: SqlFragment; rest: SqlFragment } {
   const col = (c: PriceColumnSpec): string => `${alias}.${c.name}`;
+  const rest = [...keys.filter((c) => c.kind !== 'number' && c.rateRows === 'key'), ...keys.filter((c) => c.rateRows === 'key_lower')];
   return {
     rate: new SqlFragment(keys.filter((c) => c.kind === 'number').map(col).join(', '), []),
-    rest: new SqlFragment(keys.filter((c) => c.kind !== 'number').map(col).join(', '), []),
+    rest: new SqlFragment(rest.map(col).join(', '), []),
   };
 }
