@@ -7,6 +7,7 @@
 import type { BillingClassFilter, MedicareBasis } from './api';
 import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from './dataset';
 import type { Component, UnitSetting } from './medicare';
+import type { RateRowPriceFields } from './price-columns';
 
 /**
  * Query of `GET /api/rate-rows`: the selection one median was computed over. A price of the live
@@ -45,23 +46,15 @@ export interface RateRowsParams {
 /**
  * One distinct dollar rate row of the selection (docs/methodology.md, Rows that count: identical rows
  * once): a valid one enters the median; one that failed validation is listed with its reason and
- * enters nothing (docs/methodology.md, Validation).
+ * enters nothing (docs/methodology.md, Validation). Its price fields (the rate in USD, code lists
+ * comma-separated, '' when none) are those of contract/price-columns.ts with an `api` field.
  */
-export interface RateRowRecord {
+export interface RateRowRecord extends RateRowPriceFields {
   /** NPI, or `TIN:<tin>`. */
   provider_id: string;
   provider_name: string;
   npi: string | null;
   provider_state: string | null;
-  /** USD. */
-  negotiated_rate: number;
-  negotiated_type: string;
-  billing_class: string;
-  /** Place-of-service codes, comma-separated; '' when none. */
-  service_codes: string;
-  /** Modifiers, comma-separated; '' when none. */
-  modifiers: string;
-  expiration_date: string | null;
   /** Indices into `RateRowsResult.sources` ids (`manifest.sources`) of every file publishing the row. */
   source_ids: number[];
   /** The row's comparison unit: component (`26`, `TC`, `global`) and setting. */

@@ -23,6 +23,8 @@
  *   codes that has one, with its PFS relative values (docs/methodology.md, Medicare benchmark).
  */
 
+import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
+
 /** `manifest.format`, fixed. */
 export const DATASET_FORMAT = 'compete-dataset' as const;
 /**
@@ -255,6 +257,13 @@ export interface DatasetManifest {
   headline: ManifestHeadline;
 }
 
+/**
+ * The price columns of `rates` (contract/price-columns.ts), each followed by the columns of the item
+ * or the groups that follow it in the file (`ratesNext`: `provider_group_ids`, `negotiation_arrangement`).
+ */
+const RATES_PRICE_PART = PRICE_COLUMNS.flatMap((c) => [c.name, ...c.ratesNext]) as
+  ReadonlyArray<PriceColumnName | (typeof PRICE_COLUMNS)[number]['ratesNext'][number]>;
+
 /** Column lists, in file order; the data dictionary of docs/dataset.md documents each. */
 export const COLUMNS = {
   rates: [
@@ -263,16 +272,7 @@ export const COLUMNS = {
     'snapshot',
     'insurer_id',
     'source_id',
-    'billing_class',
-    'negotiated_type',
-    'negotiated_rate',
-    'provider_group_ids',
-    'service_codes',
-    'modifiers',
-    'expiration_date',
-    'setting',
-    'negotiation_arrangement',
-    'additional_information',
+    ...RATES_PRICE_PART,
     'medicare_rate',
     'validation',
   ],

@@ -13,6 +13,15 @@ export const SERVICE_CODE_TYPES = ['CPT', 'HCPCS'] as const;
 /** negotiated_type values that are dollar amounts (docs/methodology.md, Rows that count); lower case. */
 export const DOLLAR_NEGOTIATED_TYPES = ['negotiated', 'fee schedule', 'derived'] as const;
 
+/**
+ * Whether a row is a dollar rate (docs/methodology.md, Rows that count): its lower-case
+ * `negotiated_type` one of DOLLAR_NEGOTIATED_TYPES and its `negotiated_rate` > 0. The same rule in
+ * SQL is contract/unit-sql.ts dollarRateSql.
+ */
+export function isDollarRate(negotiatedType: string, negotiatedRate: number): boolean {
+  return (DOLLAR_NEGOTIATED_TYPES as readonly string[]).includes(negotiatedType) && negotiatedRate > 0;
+}
+
 /** Numeric ranges of CPT codes per category, inclusive, in the order docs/methodology.md lists them. */
 export const CATEGORY_RANGES: ReadonlyArray<readonly [number, number, Category]> = [
   [99202, 99215, 'Office visit'],

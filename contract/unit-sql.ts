@@ -8,6 +8,7 @@
 import { UNIT_BILLING_CLASSES } from './dataset';
 import { FACILITY_PLACES_OF_SERVICE } from './medicare';
 import { DOLLAR_NEGOTIATED_TYPES } from './metrics';
+import { sqlList, sqlString } from './sql-text';
 
 /** Components of a unit, in unit index order (contract/medicare.ts Component). */
 export const UNIT_COMPONENTS = ['global', '26', 'TC'] as const;
@@ -22,12 +23,10 @@ export const UNIT_COUNT = UNIT_BILLING_CLASSES.length * UNIT_COMPONENTS.length *
  * class, component and setting; NULL for a billing class outside UNIT_BILLING_CLASSES.
  */
 export function unitIndexSql(billingClass: string, component: string, setting: string): string {
-  const index = (x: string, values: readonly string[]): string => `(CASE ${x} ${values.map((v, k) => `WHEN '${v}' THEN ${k}`).join(' ')} END)`;
+  const index = (x: string, values: readonly string[]): string => `(CASE ${x} ${values.map((v, k) => `WHEN ${sqlString(v)} THEN ${k}`).join(' ')} END)`;
   return `${index(billingClass, UNIT_BILLING_CLASSES)} * ${UNIT_COMPONENTS.length * UNIT_SETTINGS.length}
     + ${index(component, UNIT_COMPONENTS)} * ${UNIT_SETTINGS.length} + ${index(setting, UNIT_SETTINGS)}`;
 }
-
-const list = (xs: readonly string[]): string => xs.map((x) => `'${x}'`).join(', ');
 
 /** `26`, `TC` or `global` from the row's modifiers (contract/medicare.ts componentOf). */
 export function componentSql(modifiers: string): string {
@@ -42,7 +41,7 @@ export function componentSql(modifiers: string): string {
 export function unitSettingSql(billingClass: string, serviceCodes: string): string {
   const codes = `coalesce(${serviceCodes}, '')`;
   return `CASE WHEN ${billingClass} = 'institutional' THEN 'facility'
-    WHEN ${codes} <> '' AND len(list_filter(string_split(${codes}, ','), x -> x NOT IN (${list(FACILITY_PLACES_OF_SERVICE)}))) = 0 THEN 'facility'
+    WHEN ${codes} <> '' AND len(list_filter(string_split(${codes}, ','), x -> x NOT IN (${sqlList(FACILITY_PLACES_OF_SERVICE)}))) = 0 THEN 'facility'
     ELSE 'non-facility' END`;
 }
 
@@ -59,8 +58,8 @@ export function benchmarkKindSql(billingClass: string): string {
  * Whether a row is a dollar rate (docs/methodology.md, Rows that count: `negotiated_type` negotiated, fee
  * schedule or derived, in any case, and `negotiated_rate` > 0), from SQL expressions of the two
  * columns; a BOOLEAN expression. `stored`: the type is already lower case (the converter's
- * spool), so it is compared as it is.
+ * spool), so it is compared as it is. The same rule in JavaScript: contract/metrics.ts isDollarRate.
  */
 export function dollarRateSql(negotiatedType: string, negotiatedRate: string, stored = false): string {
-  return `${stored ? negotiatedType : `lower(${negotiatedType})`} IN (${list(DOLLAR_NEGOTIATED_TYPES)}) AND ${negotiatedRate} > 0`;
+  return `${stored ? negotiatedType : `lower(${negotiatedType})`} IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND ${negotiatedRate} > 0`;
 }

@@ -9,8 +9,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { ALL_STATES, MARKET_SCOPE } from '../../contract/dataset';
+import { ALL_STATES, MARKET_SCOPE, RATE_ROW_COLUMNS } from '../../contract/dataset';
+import { PRICE_COLUMN_NAMES } from '../../contract/price-columns';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
+import { PRICE_VALUE_COLUMNS } from './price-values';
 import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
@@ -105,6 +107,20 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * ENUMs: planBucketEnums). Rows whose group the states filter emptied (`resolved_groups.kept`
  * false) are left out.
  */
+/**
+ * The SELECT list of the `rates` view: RATE_ROW_COLUMNS but those computed at the write
+ * (write-parquet.ts: `medicare_rate`, `validation`), a price column from the rate (`r`; a value
+ * column decoded by `value`, spool.ts valueJoins), the group's key from `g`, the others from the item (`k`).
+ */
+function rateViewColumns(value: (column: string) => string): string {
+  const prices = new Set<string>(PRICE_COLUMN_NAMES);
+  return RATE_ROW_COLUMNS.filter((c) => c !== 'medicare_rate' && c !== 'validation').map((c) => {
+    if ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c)) return `${value(c)} AS ${c}`;
+    if (prices.has(c) || c === 'source_id') return `r.${c}`;
+    return c === 'provider_group_key' ? `g.${c}` : `k.${c}`;
+  }).join(', ');
+}
+
 async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<void> {
   const types = sqlList(SERVICE_CODE_TYPES);
   await con.run(`
@@ -122,10 +138,7 @@ async function buildRates(con: DuckDBConnection, bucketRows?: number): Promise<v
     SELECT k.*, b.bucket, CAST(row_number() OVER (ORDER BY k.billing_code, k.snapshot, k.insurer_id, k.source_id, k.item_id) AS INTEGER) AS item_order
     FROM rate_items k JOIN code_buckets b USING (billing_code);
     CREATE VIEW rates AS
-    SELECT k.billing_code, k.billing_code_type, k.snapshot, k.insurer_id, r.source_id,
-           ${v.value('billing_class')} AS billing_class, ${v.value('negotiated_type')} AS negotiated_type, r.negotiated_rate, g.provider_group_key,
-           ${v.value('service_codes')} AS service_codes, ${v.value('modifiers')} AS modifiers, ${v.value('expiration_date')} AS expiration_date,
-           ${v.value('setting')} AS setting, k.negotiation_arrangement, ${v.value('additional_information')} AS additional_information
+    SELECT ${rateViewColumns(v.value)}
     FROM raw_rates r
     JOIN rate_items k ON k.source_id = r.source_id AND k.item_id = r.item_id
     LEFT JOIN resolved_groups g ON g.source_id = r.source_id AND g.provider_group_id = r.provider_group_id

@@ -7,6 +7,7 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { PRICE_COLUMN_NAMES } from '../../contract/price-columns';
 import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from './price-values';
 import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from './spool';
 import { checkedColumns, ITEM_CHECK_COLUMNS } from './validation';
@@ -43,7 +44,8 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
 
 /**
  * Columns of `bucket_prices` (bucketPricesSql) stored as DuckDB ENUMs when their values in the
- * working database are few (ENUM_MAX_VALUES, ENUM_MAX_BYTES), by the table they come from.
+ * working database are few (ENUM_MAX_VALUES, ENUM_MAX_BYTES), by the table they come from: of
+ * `raw_prices`, every value column (price-values.ts PRICE_VALUE_COLUMNS).
  * DuckDB's Parquet writer writes an ENUM column as a dictionary-encoded string column (the same
  * UTF8 column type and values as a VARCHAR) straight from its codes, where a VARCHAR column costs a
  * hash lookup per value, and the medians sort and compare codes (docs/benchmarks.md). `billing_code` is never one: the writer gives an ENUM
@@ -53,7 +55,7 @@ export async function bucketCount(con: DuckDBConnection): Promise<number> {
  */
 export const ENUM_COLUMNS = {
   rate_items: ['billing_code_type', 'snapshot', 'insurer_id', 'negotiation_arrangement'],
-  raw_prices: ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting', 'additional_information'],
+  raw_prices: PRICE_VALUE_COLUMNS,
 } as const;
 
 /**
@@ -245,8 +247,8 @@ export async function bucketPricesPlan(con: DuckDBConnection, options: { shapesT
     return { name: c, sql: `v_${c}.value`, joins: [join], ...(isEnum(c) ? {} : { textCode: `${owner(c)}.${c}` }) };
   };
   const item = ['billing_code', ...itemColumns, 'ps_series'].map((c) => ({ name: c, sql: `i.${c}` }));
-  const price = ['source_id', 'provider_group_ids', 'billing_class', 'negotiated_type', 'negotiated_rate', 'service_codes', 'modifiers',
-    'expiration_date', 'setting', 'additional_information'].map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? value(c) : { name: c, sql: `p.${c}` }));
+  const price = ['source_id', 'provider_group_ids', ...PRICE_COLUMN_NAMES]
+    .map((c) => ((PRICE_VALUE_COLUMNS as readonly string[]).includes(c) ? value(c) : { name: c, sql: `p.${c}` }));
   const checked: BucketPricesColumn[] = await checkedColumns(con);
   return {
     prices: `raw_price_rows p JOIN bucket_items i ON i.source_id = p.source_id AND i.item_id = p.item_id JOIN bucket_shapes s ON s.shape = p.shape`,

@@ -12,45 +12,49 @@
  * real elements. The item's own fields (billing code, name, ...) are few: they are parsed with
  * `JSON.parse` and normalised by normalizeInNetworkItem, as on the slow path.
  *
- * What a price's fields become (normalize-price.ts): `negotiated_type`, `billing_class` and
- * `setting` must be one of the CMS values as written in lower case (else slow path), the rate a
- * finite JSON number (whole cents read as `cents / 100`, which is the double `JSON.parse` gives;
- * other numbers through `Number`), `expiration_date` a string copied when it has no surrounding
- * space, the code lists copied when already upper-case, sorted and without repeats (else their
- * value goes through `JSON.parse` and codeList), `additional_information` copied or, when it needs
- * quoting or decoding, decoded. A provider-group id is its token's text (what quote-id-tokens.ts
- * and the normaliser make of a number, docs/converter.md, Quirks of real files) or a string copied.
+ * A price's fields become what normalize-price.ts makes of them, by kind (contract/price-columns.ts):
+ * an enum one of the CMS values as written in lower case, the rate a finite JSON number (whole cents
+ * read as `cents / 100`, the double `JSON.parse` gives), a trimmed text copied when it has no
+ * surrounding space, a code list copied when already upper-case, sorted and without repeats (else
+ * through `JSON.parse` and codeList), a verbatim text copied or decoded; anything else: slow path.
+ * A provider-group id is its token's text (docs/converter.md, Quirks of real files) or a string copied.
  */
+import { PRICE_COLUMNS } from '../../contract/price-columns';
 import { firstInvalidUtf8 } from '../mrf/json-checks';
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../mrf/normalize-item';
-import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
 import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, ObjectKeys, QUOTE, RBRACE, RBRACKET, roomForPair, SPACE, ZERO } from './json-cursor';
-import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
+import { assertPriceOrder, SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
 /** spool-rows.ts GROUP_ID_SEPARATOR, as a byte. */
 const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);
-
-/** The CMS enum values of normalize-price.ts, as bytes; an index into one is the value's code. */
-const TYPE_BYTES = [...NEGOTIATED_TYPES].map(bytes);
-const CLASS_BYTES = [...BILLING_CLASSES].map(bytes);
-const SETTING_BYTES = [...SETTINGS].map(bytes);
-
 const K_NEGOTIATED_RATES = bytes('negotiated_rates');
 
 /** The keys of a negotiated rate the fast path reads; RateKey is their id (JsonCursor.keyOf). */
 const RATE_KEYS = new KeySet(['provider_references', 'negotiated_prices', 'provider_groups']);
 const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 
-/** The keys of a price the fast path reads; PriceKey is their id, in the same order. */
-const PRICE_KEYS = new KeySet(['negotiated_type', 'negotiated_rate', 'billing_class', 'service_code', 'billing_code_modifier',
-  'expiration_date', 'setting', 'additional_information']);
-const enum PriceKey { NegotiatedType, NegotiatedRate, BillingClass, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
+/**
+ * The keys of a price, the CMS fields of contract/price-columns.ts in order; PriceKey their id. The
+ * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER without a loop over the
+ * table (speed): both orders are checked against the table at import, a field it lacks throws here.
+ */
+const PRICE_KEYS = new KeySet(PRICE_COLUMNS.map((c) => c.field));
+const enum PriceKey { BillingClass, NegotiatedType, NegotiatedRate, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
+assertPriceOrder('fast-rates.ts', ['billing_class', 'negotiated_type', 'negotiated_rate', 'service_code', 'billing_code_modifier', 'expiration_date',
+  'setting', 'additional_information'], PRICE_COLUMNS.map((c) => c.field));
+assertPriceOrder('fast-rates.ts', ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',
+  'negotiated_rate', 'additional_information'], SPOOL_PRICE_ORDER);
+
+/** The CMS values of the enum price columns as bytes (an index is the value's code); whether a code list pads one digit. */
+const [CLASS_BYTES, TYPE_BYTES, SETTING_BYTES] = [PriceKey.BillingClass, PriceKey.NegotiatedType, PriceKey.Setting]
+  .map((k) => (PRICE_COLUMNS[k].values ?? []).map(bytes)) as [Uint8Array[], Uint8Array[], Uint8Array[]];
+const [PAD_SERVICE_CODES, PAD_MODIFIERS] = [PRICE_COLUMNS[PriceKey.ServiceCode].pad, PRICE_COLUMNS[PriceKey.Modifier].pad];
 
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
@@ -77,9 +81,9 @@ export class FastRates extends JsonCursor {
   private readonly prices: CsvFile;
   private readonly values: PriceValues;
   private readonly shapes: PriceValues;
-  /** The value codes (price-values.ts) of TYPE_BYTES, CLASS_BYTES and SETTING_BYTES, by index. */
-  private readonly typeCodes: number[];
+  /** The value codes (price-values.ts) of CLASS_BYTES, TYPE_BYTES and SETTING_BYTES, by index. */
   private readonly classCodes: number[];
+  private readonly typeCodes: number[];
   private readonly settingCodes: number[];
   private readonly rateOrder = new KeyOrder();
   private readonly priceOrder = new KeyOrder();
@@ -91,10 +95,8 @@ export class FastRates extends JsonCursor {
     this.prices = rows.files.raw_prices;
     this.values = rows.values;
     this.shapes = rows.shapes;
-    const codes = (values: ReadonlySet<string>): number[] => [...values].map((v) => rows.enumCodes.get(v)!);
-    this.typeCodes = codes(NEGOTIATED_TYPES);
-    this.classCodes = codes(BILLING_CLASSES);
-    this.settingCodes = codes(SETTINGS);
+    const codes = PRICE_COLUMNS.map((c) => (c.values ?? []).map((v) => rows.enumCodes.get(v)!));
+    [this.classCodes, this.typeCodes, this.settingCodes] = [codes[PriceKey.BillingClass]!, codes[PriceKey.NegotiatedType]!, codes[PriceKey.Setting]!];
   }
 
   /** Where the spool stands, to take back an element's rows and codes (rollback). */
@@ -374,8 +376,8 @@ export class FastRates extends JsonCursor {
     f.sep();
     f.beginShape();
     f.int(this.classCodes[cls]!); f.byte(SHAPE_SEPARATOR); f.int(this.typeCodes[type]!); f.byte(SHAPE_SEPARATOR);
-    f.beginField(); writeCodeList(f, this.b, codesS, codesE, true); f.endField(v); f.byte(SHAPE_SEPARATOR);
-    f.beginField(); writeCodeList(f, this.b, modS, modE, false); f.endField(v); f.byte(SHAPE_SEPARATOR);
+    f.beginField(); writeCodeList(f, this.b, codesS, codesE, PAD_SERVICE_CODES); f.endField(v); f.byte(SHAPE_SEPARATOR);
+    f.beginField(); writeCodeList(f, this.b, modS, modE, PAD_MODIFIERS); f.endField(v); f.byte(SHAPE_SEPARATOR);
     if (expS >= 0) {
       f.beginField(); f.ascii(this.b, expS, expE); f.endField(v);
     }

@@ -1,7 +1,7 @@
 /**
  * The value codes of a parser thread's `raw_prices` spool (spool-rows.ts): the price columns of
- * few distinct values (PRICE_VALUE_COLUMNS: billing class, negotiated type, code lists, dates,
- * setting, additional information) are written as integer codes, and each code's text goes once
+ * few distinct values (PRICE_VALUE_COLUMNS: the price columns of contract/price-columns.ts but the
+ * rate) are written as integer codes, and each code's text goes once
  * into the thread's `raw_values(code, value)` spool, whose rows spool.ts loads and joins back.
  * The CSV is a third smaller, and DuckDB loads and compresses integers instead of strings
  * (spool.ts; docs/benchmarks.md).
@@ -12,20 +12,42 @@
  * remembered; any other value gets a fresh code and a `raw_values` row every time (free text).
  * Codes start at 0 in each writer (a source's spool of one thread); spool.ts offsets them at load.
  */
+import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-columns';
 import type { CsvFile, CsvMark } from './csv-file';
 
-/** The `raw_prices` columns written as codes, in CSV order (spool.ts). */
-export const PRICE_VALUE_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',
-  'additional_information'] as const;
+/**
+ * The `raw_prices` columns written as codes, in CSV order (spool.ts): every price column
+ * (contract/price-columns.ts) but the numbers.
+ */
+export const PRICE_VALUE_COLUMNS: readonly PriceColumnName[] = PRICE_COLUMNS.filter((c) => c.kind !== 'number').map((c) => c.name);
 
 /**
- * The value columns that make a price's shape: the spool's `raw_prices` row holds one code for
- * their codes together (spool-rows.ts), whose `raw_shapes` row lists them, in this order, joined by
- * SHAPE_SEPARATOR (empty for NULL). A file's prices have few shapes (45 on the 1 GB benchmark
- * file), so that DuckDB loads and compresses one integer column instead of six (spool.ts).
- * `additional_information`, free text in some files, keeps a code of its own.
+ * The value columns that make a price's shape (PRICE_COLUMNS `shape`): the spool's `raw_prices` row
+ * holds one code for their codes together (spool-rows.ts), whose `raw_shapes` row lists them, in
+ * this order, joined by SHAPE_SEPARATOR (empty for NULL). A file's prices have few shapes (45 on the
+ * 1 GB benchmark file), so that DuckDB loads and compresses one integer column instead of six
+ * (spool.ts). `additional_information`, free text in some files, keeps a code of its own.
  */
-export const PRICE_SHAPE_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting'] as const;
+export const PRICE_SHAPE_COLUMNS: readonly PriceColumnName[] = PRICE_COLUMNS.filter((c) => c.shape).map((c) => c.name);
+
+/**
+ * The price columns a `raw_prices` row holds after its shape, in CSV order: the rate and the value
+ * columns outside the shape (a code each).
+ */
+export const PRICE_ROW_COLUMNS: readonly PriceColumnName[] = PRICE_COLUMNS.filter((c) => !c.shape).map((c) => c.name);
+
+/** The price columns in a `raw_prices` CSV row, in order: the shape's, then PRICE_ROW_COLUMNS. */
+export const SPOOL_PRICE_ORDER: readonly PriceColumnName[] = [...PRICE_SHAPE_COLUMNS, ...PRICE_ROW_COLUMNS];
+
+/**
+ * Throws at import when `named`, the price columns (or CMS fields) a writer's per-price code names
+ * in the order it handles them, is not `want`, the order the table gives (contract/price-columns.ts):
+ * that code stays explicit for speed (no loop over the table per price), so a change of the table
+ * must change it too, which this makes fail at once.
+ */
+export function assertPriceOrder(module: string, named: readonly string[], want: readonly string[]): void {
+  if (named.join() !== want.join()) throw new Error(`${module} names the price columns ${named.join()}, not ${want.join()} (contract/price-columns.ts)`);
+}
 
 /** Between the codes of a shape's columns in its text (`:`, which CSV does not quote). */
 export const SHAPE_SEPARATOR = 58;

@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { providerId } from '../../contract/metrics';
-import { BILLING_CLASSES, NEGOTIATED_TYPES, SETTINGS } from '../mrf/normalize-price';
+import { priceColumnsOf } from '../../contract/price-columns';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
-import { PriceValues, SHAPE_SEPARATOR, type PriceValuesMark } from './price-values';
+import { assertPriceOrder, PriceValues, SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValuesMark } from './price-values';
 
 /**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
@@ -22,6 +22,20 @@ export const GROUP_ID_SEPARATOR = '\x1f';
 
 /** Prefix of the synthetic ids given to inline (v1) provider groups, which have none of their own. */
 export const INLINE_PREFIX = 'inline:';
+
+/**
+ * The price columns SpoolRows.rate writes, in its order (contract/price-columns.ts names): its
+ * per-price code names each field, checked against the table at import (assertPriceOrder).
+ */
+assertPriceOrder('spool-rows.ts', ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',
+  'negotiated_rate', 'additional_information'], SPOOL_PRICE_ORDER);
+
+/**
+ * The enum price columns whose CMS values every writer codes first (SpoolRows.enumCodes): the
+ * negotiated types (codes 0 negotiated, 1 derived, ... which test/convert/price-values.test.ts
+ * reads), then the others in table order.
+ */
+const SEEDED = [...priceColumnsOf('enum')].sort((a, b) => Number(b.name === 'negotiated_type') - Number(a.name === 'negotiated_type'));
 
 /** Names of the raw tables, in spool.ts. */
 export const RAW_TABLES = ['raw_prices', 'raw_values', 'raw_shapes', 'raw_items', 'raw_groups'] as const;
@@ -36,7 +50,7 @@ export class SpoolRows {
   readonly values: PriceValues;
   /** The codes of the prices' shapes (price-values.ts PRICE_SHAPE_COLUMNS), into `raw_shapes`. */
   readonly shapes: PriceValues;
-  /** The codes of the CMS enum values (normalize-price.ts), by value: the fast path writes them directly. */
+  /** The codes of the CMS values of the enum price columns (contract/price-columns.ts), by value: the fast path writes them directly. */
   readonly enumCodes: ReadonlyMap<string, number>;
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();
@@ -57,7 +71,7 @@ export class SpoolRows {
     this.shapes = new PriceValues(this.files.raw_shapes);
     this.noShapes = this.shapes.mark();
     const enums = new Map<string, number>();
-    for (const v of [...NEGOTIATED_TYPES, ...BILLING_CLASSES, ...SETTINGS]) enums.set(v, this.values.codeOf(v));
+    for (const c of SEEDED) for (const v of c.values ?? []) if (!enums.has(v)) enums.set(v, this.values.codeOf(v));
     this.enumCodes = enums;
   }
 

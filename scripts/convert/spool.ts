@@ -5,19 +5,19 @@
  * (docs/architecture.md: provider groups stored apart from rates, never rates x NPIs while streaming).
  *
  * Raw tables:
- * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, billing_class, negotiated_type, negotiated_rate,
- *   service_codes, modifiers, expiration_date, setting, additional_information)`, a VIEW: one row per negotiated
+ * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, <the price columns of
+ *   contract/price-columns.ts, in its order>)`, a VIEW: one row per negotiated
  *   price, `rate_index`/`price_index` its place in the item (the last keys of the rates sort, which
  *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
  *   (NULL when it names none): a third of the rows of the expanded form on the benchmark file, which
  *   the parser threads would otherwise format, encode and write, and DuckDB load. The columns of
  *   price-values.ts PRICE_VALUE_COLUMNS hold BIGINT codes of `raw_values` (NULL for NULL):
  *   valueJoins decodes them. It joins the two tables the prices are stored in:
- *   - `raw_price_rows(source_id, item_id, rate_index, price_index, provider_group_ids, shape, negotiated_rate,
- *     additional_information)`, as spooled;
- *   - `raw_shapes(shape, billing_class, negotiated_type, service_codes, modifiers, expiration_date, setting)`,
- *     the value codes of each shape (price-values.ts PRICE_SHAPE_COLUMNS): a few dozen rows where
- *     the prices would hold six columns: a smaller price CSV and a cheaper load (docs/benchmarks.md).
+ *   - `raw_price_rows(source_id, item_id, rate_index, price_index, provider_group_ids, shape, <the
+ *     price columns outside the shape: price-values.ts PRICE_ROW_COLUMNS>)`, as spooled;
+ *   - `raw_shapes(shape, <price-values.ts PRICE_SHAPE_COLUMNS>)`, the value codes of each shape: a
+ *     few dozen rows where the prices would hold six columns: a smaller price CSV and a cheaper load
+ *     (docs/benchmarks.md).
  *   Statements that need no shape column read `raw_price_rows`: the view joins every price.
  * - `raw_values(code, value)` the text of every code of `raw_prices`, each code once.
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
@@ -30,7 +30,9 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
+import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../contract/price-columns';
+import { sqlList, sqlString } from '../../contract/sql-text';
+import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
 import type { RAW_TABLES } from './spool-rows';
 
 /**
@@ -62,11 +64,8 @@ export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(${GROUP_ID_LIST_SQL}, [NULL:
  */
 export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(${GROUP_ID_LIST_SQL}), 1)`;
 
-/** A SQL string literal (quotes doubled), for a file path or a value in SQL text: "b'c" -> `'b''c'`. */
-export const sqlString = (x: string): string => `'${x.replace(/'/g, "''")}'`;
-
-/** SQL list of string literals (sqlString), e.g. for `IN (...)`: ['a', "b'c"] -> `'a', 'b''c'`. */
-export const sqlList = (xs: readonly string[]): string => xs.map(sqlString).join(', ');
+/** SQL string literals (contract/sql-text.ts), for the converter's modules that build SQL on the working database. */
+export { sqlList, sqlString };
 
 /**
  * CSV bytes from which a load is compressed at once (Spool): below, the rows fit in DuckDB's memory
@@ -90,10 +89,24 @@ const LONG_LINE_BYTES = 64 << 20;
 /** DuckDB's errors for a CSV line longer than the buffer or max_line_size. */
 const LINE_TOO_LONG = /maximum line size|full read on this file|CSV Error on Line/i;
 
+const isValueColumn = (c: string): boolean => (PRICE_VALUE_COLUMNS as readonly string[]).includes(c);
+
 /** Column types of the spooled tables, in CSV order (spool-rows.ts writes them). */
+/**
+ * The columns of a `raw_prices` row before its price columns (the price's place and its groups),
+ * with their types.
+ */
+const PRICE_KEY_COLUMNS: ReadonlyArray<readonly [string, string]> = [['source_id', 'INTEGER'], ['item_id', 'INTEGER'], ['rate_index', 'INTEGER'],
+  ['price_index', 'INTEGER'], ['provider_group_ids', 'VARCHAR']];
+
+/** The spooled type of price column `c`: the number's own, a value column's BIGINT code (price-values.ts). */
+const codedType = (c: string): string => (isValueColumn(c) ? 'BIGINT' : priceColumn(c).sqlType);
+
+/** A read_csv `columns` struct of (name, type) pairs, in CSV order: `{'a': 'INTEGER', ...}`. */
+const csvColumns = (columns: ReadonlyArray<readonly [string, string]>): string => `{${columns.map(([c, t]) => `${sqlString(c)}: ${sqlString(t)}`).join(', ')}}`;
+
 const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
-  raw_prices: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
-    'provider_group_ids': 'VARCHAR', 'shape': 'BIGINT', 'negotiated_rate': 'DOUBLE', 'additional_information': 'BIGINT'}`,
+  raw_prices: csvColumns([...PRICE_KEY_COLUMNS, ['shape', 'BIGINT'], ...PRICE_ROW_COLUMNS.map((c) => [c, codedType(c)] as const)]),
   raw_values: `{'code': 'BIGINT', 'value': 'VARCHAR'}`,
   raw_shapes: `{'code': 'BIGINT', 'value': 'VARCHAR'}`,
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
@@ -103,20 +116,16 @@ const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
 };
 
 /** The read_csv columns of `raw_prices` in the text layout (Spool.loadTextPrices): the value columns as text. */
-const TEXT_PRICE_COLUMNS = `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'rate_index': 'INTEGER', 'price_index': 'INTEGER',
-    'provider_group_ids': 'VARCHAR', 'billing_class': 'VARCHAR', 'negotiated_type': 'VARCHAR', 'negotiated_rate': 'DOUBLE',
-    'service_codes': 'VARCHAR', 'modifiers': 'VARCHAR', 'expiration_date': 'VARCHAR', 'setting': 'VARCHAR', 'additional_information': 'VARCHAR'}`;
+const TEXT_PRICE_COLUMNS = csvColumns([...PRICE_KEY_COLUMNS, ...PRICE_COLUMNS.map((c) => [c.name, c.sqlType] as const)]);
 
 /** The table each kind of spool file is loaded into (the parser threads' `raw_prices` rows hold shape codes). */
 const TABLE_OF: Record<(typeof RAW_TABLES)[number], string> = {
   raw_prices: 'raw_price_rows', raw_values: 'raw_values', raw_shapes: 'raw_shapes', raw_items: 'raw_items', raw_groups: 'raw_groups',
 };
 
-/** The columns of `raw_prices`, in order. */
-const PRICE_COLUMNS = ['source_id', 'item_id', 'rate_index', 'price_index', 'provider_group_ids', 'billing_class', 'negotiated_type',
-  'negotiated_rate', 'service_codes', 'modifiers', 'expiration_date', 'setting', 'additional_information'] as const;
+/** The columns of `raw_prices`, in order: its keys, then the price columns (contract/price-columns.ts). */
+const RAW_PRICE_COLUMNS = [...PRICE_KEY_COLUMNS.map(([c]) => c), ...PRICE_COLUMN_NAMES];
 
-const isValueColumn = (c: string): boolean => (PRICE_VALUE_COLUMNS as readonly string[]).includes(c);
 
 /**
  * SQL that decodes the value columns (PRICE_VALUE_COLUMNS, or those of `columns`) of a relation
@@ -210,19 +219,16 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
   await con.run(`USE ${SPOOL_DATABASE}`);
   await con.run(`
     CREATE TABLE raw_price_rows (
-      source_id INTEGER, item_id INTEGER, rate_index INTEGER, price_index INTEGER, provider_group_ids VARCHAR, shape BIGINT,
-      negotiated_rate DOUBLE, additional_information BIGINT);
+      ${PRICE_KEY_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')}, shape BIGINT,
+      ${PRICE_ROW_COLUMNS.map((c) => `${c} ${codedType(c)}`).join(', ')});
     CREATE TABLE raw_shapes (shape BIGINT, ${PRICE_SHAPE_COLUMNS.map((c) => `${c} BIGINT`).join(', ')});
     CREATE VIEW raw_prices AS
-    SELECT p.source_id, p.item_id, p.rate_index, p.price_index, p.provider_group_ids, s.billing_class, s.negotiated_type,
-           p.negotiated_rate, s.service_codes, s.modifiers, s.expiration_date, s.setting, p.additional_information
+    SELECT ${RAW_PRICE_COLUMNS.map((c) => `${(PRICE_SHAPE_COLUMNS as readonly string[]).includes(c) ? 's' : 'p'}.${c}`).join(', ')}
     FROM raw_price_rows p JOIN raw_shapes s ON s.shape = p.shape;
     CREATE TABLE raw_values (code BIGINT, value VARCHAR);
     CREATE VIEW raw_rates AS
     SELECT source_id, item_id, rate_index, price_index,
-           ${GROUP_ID_UNNEST_SQL} AS provider_group_id,
-           billing_class, negotiated_type, negotiated_rate, service_codes, modifiers, expiration_date, setting,
-           additional_information
+           ${GROUP_ID_UNNEST_SQL} AS provider_group_id, ${PRICE_COLUMN_NAMES.join(', ')}
     FROM raw_prices;
     CREATE TABLE raw_items (
       source_id INTEGER, item_id INTEGER, billing_code_type VARCHAR, billing_code VARCHAR,
@@ -291,8 +297,8 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       const sep = String.fromCharCode(SHAPE_SEPARATOR);
       const parts = PRICE_SHAPE_COLUMNS.map((_, k) => shift(`CAST(nullif(split_part(value, '${sep}', ${k + 1}), '') AS BIGINT)`));
       await load('raw_shapes', shapes, `code + ${sBase}, ${parts.join(', ')}`);
-      await load('raw_prices', prices, `source_id, item_id, rate_index, price_index, provider_group_ids, shape + ${sBase}, negotiated_rate,
-        ${shift('additional_information')}`);
+      await load('raw_prices', prices, `${PRICE_KEY_COLUMNS.map(([c]) => c).join(', ')}, shape + ${sBase},
+        ${PRICE_ROW_COLUMNS.map((c) => (isValueColumn(c) ? shift(c) : c)).join(', ')}`);
     },
     async loadTextPrices(files) {
       if (files.length === 0) return;
@@ -305,7 +311,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
         codeBase += Number(n.getRows()[0]![0]);
         await con.run('INSERT INTO raw_values SELECT * FROM text_values');
         const joins = PRICE_VALUE_COLUMNS.map((c) => `LEFT JOIN text_values v_${c} ON v_${c}.value = t.${c}`).join(' ');
-        await con.run(`CREATE TEMP TABLE coded_prices AS SELECT ${PRICE_COLUMNS.map((c) => (isValueColumn(c) ? `v_${c}.code AS ${c}` : `t.${c}`)).join(', ')}
+        await con.run(`CREATE TEMP TABLE coded_prices AS SELECT ${RAW_PRICE_COLUMNS.map((c) => (isValueColumn(c) ? `v_${c}.code AS ${c}` : `t.${c}`)).join(', ')}
           FROM text_prices t ${joins}`);
         // each distinct shape its code, as the parser threads give them
         const shape = PRICE_SHAPE_COLUMNS.join(', ');
@@ -316,7 +322,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
         shapeBase += Number(k.getRows()[0]![0]);
         await con.run('INSERT INTO raw_shapes SELECT * FROM text_shapes');
         await con.run(`INSERT INTO raw_price_rows
-          SELECT c.source_id, c.item_id, c.rate_index, c.price_index, c.provider_group_ids, s.shape, c.negotiated_rate, c.additional_information
+          SELECT ${PRICE_KEY_COLUMNS.map(([c]) => `c.${c}`).join(', ')}, s.shape, ${PRICE_ROW_COLUMNS.map((c) => `c.${c}`).join(', ')}
           FROM coded_prices c JOIN text_shapes s ON ${PRICE_SHAPE_COLUMNS.map((x) => `s.${x} IS NOT DISTINCT FROM c.${x}`).join(' AND ')}`);
       } finally {
         await con.run('DROP TABLE IF EXISTS text_prices; DROP TABLE IF EXISTS text_values; DROP TABLE IF EXISTS coded_prices; DROP TABLE IF EXISTS text_shapes');

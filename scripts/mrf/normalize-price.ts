@@ -1,16 +1,42 @@
 /**
- * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element)
- * into `MrfPrice`.
+ * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element) into `MrfPrice`, each
+ * field by its column's kind (contract/price-columns.ts PRICE_COLUMNS).
  */
+import { PRICE_COLUMN_SPECS, priceColumn, type PriceColumnSpec } from '../../contract/price-columns.js';
 import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
 
-/** CMS `negotiated_type` enum (per diem since v1.0.0). */
-export const NEGOTIATED_TYPES: ReadonlySet<string> = new Set(['negotiated', 'derived', 'fee schedule', 'percentage', 'per diem']);
-/** CMS `billing_class` enum (`both` since v1.4.0). */
-export const BILLING_CLASSES: ReadonlySet<string> = new Set(['professional', 'institutional', 'both']);
+/** The CMS values of enum column `name` (PRICE_COLUMNS `values`). */
+const valuesOf = (name: string): ReadonlySet<string> => new Set(priceColumn(name).values ?? []);
+
+/** CMS `negotiated_type` enum. */
+export const NEGOTIATED_TYPES = valuesOf('negotiated_type');
+/** CMS `billing_class` enum. */
+export const BILLING_CLASSES = valuesOf('billing_class');
 /** CMS v2 `setting` enum. */
-export const SETTINGS: ReadonlySet<string> = new Set(['inpatient', 'outpatient', 'both']);
+export const SETTINGS = valuesOf('setting');
+
+/**
+ * priceOf and checkedPrice read each field by name, the per-price code of the slow path; MrfPrice
+ * (a mapped type of the table) makes a field they miss a type error, and this check at import makes
+ * a table entry whose handling they lack (an enum, a required field) an error before any price.
+ */
+const HANDLED: Record<string, Pick<PriceColumnSpec, 'kind' | 'required' | 'trim' | 'pad'>> = {
+  billing_class: { kind: 'enum', required: true, trim: false, pad: false },
+  negotiated_type: { kind: 'enum', required: true, trim: false, pad: false },
+  negotiated_rate: { kind: 'number', required: true, trim: false, pad: false },
+  service_codes: { kind: 'codes', required: false, trim: false, pad: true },
+  modifiers: { kind: 'codes', required: false, trim: false, pad: false },
+  expiration_date: { kind: 'text', required: false, trim: true, pad: false },
+  setting: { kind: 'enum', required: false, trim: false, pad: false },
+  additional_information: { kind: 'text', required: false, trim: false, pad: false },
+};
+for (const c of PRICE_COLUMN_SPECS) {
+  const h = HANDLED[c.name];
+  if (!h || h.kind !== c.kind || h.required !== c.required || h.trim !== c.trim || h.pad !== c.pad) {
+    throw new Error(`normalize-price.ts does not handle price column ${c.name} as contract/price-columns.ts describes it`);
+  }
+}
 
 /**
  * One price, or null when it cannot be used: a `negotiated_rate` that is not a finite JSON number

@@ -6,6 +6,7 @@
  * are the CMS schema's; values are normalised as documented per field, raw where
  * a normalisation could lose information.
  */
+import type { NormalizedPrice } from '../../contract/price-columns';
 
 /** Root scalar fields of an in-network-rates file (CMS schema, root object). */
 export interface MrfHeader {
@@ -45,23 +46,13 @@ export interface MrfProviderReference {
   network_name?: string[];
 }
 
-/** One element of `negotiated_prices[]` (CMS Negotiated Price object), normalised. */
-export interface MrfPrice {
-  /** Lower-cased: negotiated, derived, fee schedule, percentage, per diem (unknown kept as-is, lower case). */
-  negotiated_type: string;
-  negotiated_rate: number;
-  expiration_date: string;
-  /** Lower-cased: professional, institutional, both. */
-  billing_class: string;
-  /** Place-of-service codes normalised to two digits, sorted, deduplicated; [] when absent/empty. */
-  service_code: string[];
-  /** Modifiers upper-cased, sorted, deduplicated; [] when absent/empty. */
-  billing_code_modifier: string[];
-  /** '' when absent or empty. */
-  additional_information: string;
-  /** v2 `setting`, lower-cased; '' when absent. */
-  setting: string;
-}
+/**
+ * One element of `negotiated_prices[]` (CMS Negotiated Price object), normalised, by CMS field
+ * (contract/price-columns.ts PRICE_COLUMNS; normalize-price.ts): enums lower-cased (an unknown value
+ * kept, lower case; an optional one '' when absent), code lists sorted without repeats ([] when
+ * absent or empty; place-of-service codes two digits, modifiers upper-cased), text '' when absent.
+ */
+export type MrfPrice = NormalizedPrice;
 
 /**
  * One element of `negotiated_rates[]`: prices shared by a set of provider groups. Exactly one of

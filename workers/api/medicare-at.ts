@@ -9,6 +9,7 @@
 import { VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';
 import { localityAmount } from '../../contract/medicare';
 import { medicarePct } from '../../contract/metrics';
+import { sqlList } from '../../contract/sql-text';
 import type { MedicareBasis } from '../../contract/api';
 import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/unit-sql';
 import { SqlFragment } from '../db/sql';
@@ -37,7 +38,7 @@ export const ROW_UNIT_SQL = new SqlFragment(
  * 1-based position in VALIDATION_REASONS (`validation_rank`, read by validationOf).
  */
 export const VALIDATION_RANK_SQL = new SqlFragment(
-  `CASE WHEN bool_or(r.validation IS NULL) THEN NULL ELSE min(list_position([${VALIDATION_REASONS.map((v) => `'${v}'`).join(', ')}], r.validation)) END AS validation_rank`,
+  `CASE WHEN bool_or(r.validation IS NULL) THEN NULL ELSE min(list_position([${sqlList(VALIDATION_REASONS)}], r.validation)) END AS validation_rank`,
   [],
 );
 

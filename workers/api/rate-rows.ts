@@ -21,6 +21,7 @@
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
+import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
 import { dollarRateSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
@@ -29,6 +30,7 @@ import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
 import { optional, parseOneOf, parseProviderIds, parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
+import { priceRowColumns, priceRowOrder, priceRowSql } from './price-rows-sql';
 import { VALID_DOLLAR_ROW } from './provider-prices';
 import { parseServiceId, serviceName } from './service-code';
 import { chosenSnapshots } from './snapshots';
@@ -118,12 +120,12 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const stateCond = p.state === undefined ? sql`` : sql`AND pr.state = ${p.state}`;
   const provCond = p.providers === undefined ? sql`` : sql`AND g.provider_id IN (${p.providers})`;
   const shared = sharedSql(p, ctx, month);
+  const price = priceRowSql('r');
+  const order = priceRowOrder('x');
   const rows = ctx.db.all<Row & { dollar: boolean }>(sql`
     WITH ${shared.cte}x AS (
       SELECT g.provider_id, r.billing_code, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
-        any_value(pr.state) AS provider_state, r.negotiated_rate::DOUBLE AS negotiated_rate,
-        lower(r.negotiated_type) AS negotiated_type, r.billing_class, coalesce(r.service_codes, '') AS service_codes,
-        coalesce(r.modifiers, '') AS modifiers, min(r.expiration_date) AS expiration_date,
+        any_value(pr.state) AS provider_state, ${price.select},
         list(DISTINCT r.source_id ORDER BY r.source_id) AS source_ids,
         (${new SqlFragment(dollarRateSql('r.negotiated_type', 'r.negotiated_rate'), [])}) AS dollar,
         any_value(r.component) AS component, any_value(r.unit_setting) AS unit_setting,
@@ -133,14 +135,12 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       LEFT JOIN providers pr ON pr.provider_id = g.provider_id
       WHERE r.billing_code = ${p.service_id} AND r.insurer_id = ${p.insurer_id} AND r.snapshot = ${snapshot}
         ${clsCond} ${stateCond} ${provCond} ${shared.cond}
-      GROUP BY g.provider_id, r.billing_code, r.negotiated_rate, lower(r.negotiated_type), r.billing_class,
-        coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
+      GROUP BY g.provider_id, r.billing_code, ${price.groupBy}
     )
-    SELECT x.provider_id, x.provider_name, x.npi, x.provider_state, x.negotiated_rate, x.negotiated_type, x.billing_class,
-      x.service_codes, x.modifiers, x.expiration_date, x.source_ids, x.dollar, x.component, x.unit_setting, x.validation_rank,
-      ${MEDICARE_COLUMNS_SQL}
+    SELECT x.provider_id, x.provider_name, x.npi, x.provider_state, ${priceRowColumns('x')}, x.source_ids, x.dollar, x.component,
+      x.unit_setting, x.validation_rank, ${MEDICARE_COLUMNS_SQL}
     FROM x ${MEDICARE_JOIN_SQL}
-    ORDER BY x.negotiated_rate, x.provider_id, x.billing_class, x.service_codes, x.modifiers`);
+    ORDER BY ${order.rate}, x.provider_id, ${order.rest}`);
   const dollars = rows.filter((r) => r.dollar);
   const valid = dollars.filter((r) => r.validation_rank === null);
   const counts = new Map<number, number>();
@@ -164,12 +164,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       provider_name: r.provider_name,
       npi: r.npi,
       provider_state: r.provider_state,
-      negotiated_rate: r.negotiated_rate,
-      negotiated_type: r.negotiated_type,
-      billing_class: r.billing_class,
-      service_codes: r.service_codes,
-      modifiers: r.modifiers,
-      expiration_date: r.expiration_date,
+      ...ratePriceFields(r),
       source_ids: r.source_ids,
       component: r.component,
       setting: r.unit_setting,
@@ -179,6 +174,13 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     sources,
     other_rows: rows.length - dollars.length,
   };
+}
+
+/** The price fields of a record (contract/price-columns.ts `api`) from its row's price columns. */
+function ratePriceFields(r: Row): RateRowPriceFields {
+  const out: Record<string, unknown> = {};
+  for (const c of RATE_ROW_PRICE_COLUMNS) out[c.api] = r[c.name];
+  return out as RateRowPriceFields;
 }
 
 export const rateRows: Endpoint<'GET /api/rate-rows'> = { route: 'GET /api/rate-rows', parse, run };

@@ -10,13 +10,14 @@
  */
 import type { PriceDetail, PriceUnit } from '../../contract/api';
 import type { Component, UnitSetting } from '../../contract/medicare';
-import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
+import { isDollarRate } from '../../contract/metrics';
 import { sql, SqlFragment } from '../db/sql';
 import { dollarRateSql } from '../../contract/unit-sql';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
 import { required } from './params';
+import { priceRowSql } from './price-rows-sql';
 import { latestSnapshot } from './pricing-core';
 import { PROVIDER_ID } from './params';
 import { parseServiceId, serviceName } from './service-code';
@@ -52,18 +53,17 @@ export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
   async run(p, ctx): Promise<PriceDetail[]> {
     await ctx.rates.ensure([p.service_id]);
     const ref = ctx.manifest.reference_insurer;
+    const price = priceRowSql('r');
     // x: the distinct rows of every insurer there (identical rows of several files once; valid when one of them is).
     const rows = ctx.db.all<DetailRow>(sql`
       WITH x AS (
-        SELECT r.insurer_id, r.snapshot, r.billing_code, g.provider_id, r.billing_class, lower(r.negotiated_type) AS negotiated_type,
-          r.negotiated_rate, coalesce(r.service_codes, '') AS service_codes, coalesce(r.modifiers, '') AS modifiers,
+        SELECT r.insurer_id, r.snapshot, r.billing_code, g.provider_id, ${price.select},
           any_value(component) AS component, any_value(unit_setting) AS unit_setting,
           ${VALIDATION_RANK_SQL}, max(r.medicare_rate) AS medicare_rate
         FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
         WHERE r.billing_code = ${p.service_id} AND g.provider_id = ${p.provider_id}
           AND ${chosenRows(ctx.manifest, latestSnapshot(ctx), 'r')}
-        GROUP BY r.insurer_id, r.snapshot, r.billing_code, g.provider_id, r.billing_class, lower(r.negotiated_type), r.negotiated_rate,
-          coalesce(r.service_codes, ''), coalesce(r.modifiers, '')
+        GROUP BY r.insurer_id, r.snapshot, r.billing_code, g.provider_id, ${price.groupBy}
       ), valid AS (
         SELECT * FROM x WHERE ${new SqlFragment(dollarRateSql('negotiated_type', 'negotiated_rate', true), [])} AND validation_rank IS NULL
       ), med AS (
@@ -86,7 +86,7 @@ export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
     const cf = ctx.manifest.medicare?.conversion_factor;
     return rows.map((r) => {
       const unit = unitOf(r.negotiated_type);
-      const dollar = (DOLLAR_NEGOTIATED_TYPES as readonly string[]).includes(r.negotiated_type) && r.negotiated_rate > 0;
+      const dollar = isDollarRate(r.negotiated_type, r.negotiated_rate);
       return {
         serviceName: name,
         providerName: provider ?? p.provider_id,

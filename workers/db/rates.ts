@@ -7,28 +7,25 @@
  * part's row is a price, which the table holds once per provider group (rateRowsSql).
  */
 import { RATE_ROW_COLUMNS, rateRowsSql, type ManifestTable } from '../../contract/dataset';
+import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-columns';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError } from './errors';
 import { SqlFragment, sql } from './sql';
 
-/** DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md data dictionary). */
+/**
+ * DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md
+ * data dictionary): the price columns' of contract/price-columns.ts, and the others'.
+ */
 const RATE_TYPES: Record<(typeof RATE_ROW_COLUMNS)[number], string> = {
+  ...(Object.fromEntries(PRICE_COLUMNS.map((c) => [c.name, c.sqlType])) as Record<PriceColumnName, string>),
   billing_code: 'VARCHAR',
   billing_code_type: 'VARCHAR',
   snapshot: 'VARCHAR',
   insurer_id: 'VARCHAR',
   source_id: 'INTEGER',
-  billing_class: 'VARCHAR',
-  negotiated_type: 'VARCHAR',
-  negotiated_rate: 'DOUBLE',
   provider_group_key: 'VARCHAR',
-  service_codes: 'VARCHAR',
-  modifiers: 'VARCHAR',
-  expiration_date: 'VARCHAR',
-  setting: 'VARCHAR',
   negotiation_arrangement: 'VARCHAR',
-  additional_information: 'VARCHAR',
   medicare_rate: 'DOUBLE',
   validation: 'VARCHAR',
 };

@@ -16,6 +16,7 @@ import { Link } from 'react-router-dom';
 import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
 import type { Component, UnitSetting } from '../../../contract/medicare';
 import { formatCount, formatUsd } from '../../../contract/format';
+import { RATE_ROW_PRICE_COLUMNS } from '../../../contract/price-columns';
 import { apiCall, errorMessage } from '../../api/client';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
@@ -59,6 +60,21 @@ type Load = { status: 'loading' } | { status: 'error'; message: string } | { sta
 
 const usd2 = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
+/**
+ * The price columns shown in the rows' table: those of contract/price-columns.ts with a screen
+ * label (the billing class is in the row's unit badge, the expiration date in the CSV only).
+ */
+const PRICE_CELLS = RATE_ROW_PRICE_COLUMNS.filter((c) => c.label !== null);
+
+/** The table column of price column `c`: a number as USD, right-aligned and sortable; text as it is. */
+function priceCell(c: (typeof RATE_ROW_PRICE_COLUMNS)[number]): Column<RateRowRecord> {
+  const header = c.label ?? c.api;
+  if (c.kind === 'number') {
+    return { key: c.name, header, cell: (r) => usd2(r[c.api] as number), sortValue: (r) => r[c.api] as number, align: 'right' };
+  }
+  return { key: c.name, header, cell: (r) => r[c.api] };
+}
+
 /** The unit of a selection, when it names one (all three of class, component and setting). */
 function unitOf(selection: RateRowsSelection) {
   const { billing_class: cls, component, setting } = selection;
@@ -86,15 +102,13 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
   const rowColumns: Column<RateRowRecord>[] = [
     { key: 'provider', header: 'Provider', cell: (r) => <>{r.provider_name}<small className="live-sub">{r.provider_id}</small></>, sortValue: (r) => r.provider_name, rowHeader: true },
     { key: 'state', header: 'State', cell: (r) => r.provider_state, sortValue: (r) => r.provider_state },
-    { key: 'rate', header: 'Rate', cell: (r) => usd2(r.negotiated_rate), sortValue: (r) => r.negotiated_rate, align: 'right' },
+    ...PRICE_CELLS.filter((c) => c.kind === 'number').map(priceCell),
     { key: 'medicare', header: '% of Medicare', align: 'right', sortValue: (r) => r.medicare_pct, cell: (r) => (r.medicare_pct === null ? null : (
       <><MedicarePct value={r.medicare_pct} basis={r.medicare_basis} /><span className="medicare-basis">{medicareBasisText(r.medicare_basis)}</span></>
     )) },
     { key: 'validation', header: 'Validation', cell: (r) => <ValidationMark reason={r.validation} settings={settings} />, sortValue: (r) => r.validation ?? '' },
-    { key: 'type', header: 'Type', cell: (r) => r.negotiated_type },
     { key: 'unit', header: 'Unit', cell: (r) => <UnitBadges unit={{ billing_class: r.billing_class, component: r.component, setting: r.setting }} /> },
-    { key: 'pos', header: 'Place of service', cell: (r) => r.service_codes },
-    { key: 'mods', header: 'Modifiers', cell: (r) => r.modifiers },
+    ...PRICE_CELLS.filter((c) => c.kind !== 'number').map(priceCell),
     { key: 'files', header: 'File', cell: (r) => r.source_ids.map((id) => `#${id}`).join(', ') },
   ];
 
@@ -168,19 +182,17 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
                 ['class', unit ? null : selection.billing_class], ['providers', selection.providers?.join('-')],
                 ['shared', selection.shared_providers ? 'providers' : null]])}
               build={() => ({
-                header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state', 'negotiated_rate',
-                  'negotiated_type', 'billing_class', 'component', 'setting', 'medicare_pct', 'medicare_basis', 'validation', 'service_codes',
-                  'modifiers', 'expiration_date', 'source_files'],
+                header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state',
+                  ...RATE_ROW_PRICE_COLUMNS.map((c) => c.api), 'component', 'setting', 'medicare_pct', 'medicare_basis', 'validation', 'source_files'],
                 rows: load.results.flatMap((res) => res.rows.map((r) => [res.insurer_id, res.service_code, res.snapshot, r.provider_id, r.provider_name,
-                  r.npi, r.provider_state, r.negotiated_rate, r.negotiated_type, r.billing_class, r.component, r.setting, r.medicare_pct,
-                  r.medicare_basis, r.validation, r.service_codes, r.modifiers, r.expiration_date,
-                  r.source_ids.map((id) => res.sources.find((s) => s.source_id === id)?.url ?? id).join(' ')])),
+                  r.npi, r.provider_state, ...RATE_ROW_PRICE_COLUMNS.map((c) => r[c.api]), r.component, r.setting, r.medicare_pct,
+                  r.medicare_basis, r.validation, r.source_ids.map((id) => res.sources.find((s) => s.source_id === id)?.url ?? id).join(' ')])),
               })} />
           </div>
           {current && (
             <>
               <DataTable caption={`Rate rows of ${current.insurer_name}`} columns={rowColumns} rows={current.rows.slice(0, SHOWN_ROWS)}
-                rowKey={(r) => `${r.provider_id}|${r.negotiated_rate}|${r.billing_class}|${r.component}|${r.setting}|${r.negotiated_type}|${r.service_codes}|${r.modifiers}`}
+                rowKey={(r) => [r.provider_id, r.component, r.setting, ...RATE_ROW_PRICE_COLUMNS.map((c) => r[c.api])].join('|')}
                 rowClassName={(r) => (r.validation ? 'is-failed' : undefined)}
                 paging={{ offset: 0, total: current.rows.length }} empty="No dollar rate row for this selection." />
               {current.other_rows > 0 && (
