@@ -38,12 +38,12 @@ const TABLE_ROW_GROUP_SIZE = 122_880;
  * Sort order of each table but `rates` (writeRatesPart) in its file; a total order, so that the same
  * inputs give the same files (SHA-256 in the manifest) from run to run.
  */
-const ORDER: Record<Exclude<TableName, 'rates'>, string> = {
+export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   provider_groups: 'provider_group_key, provider_id, npi, tin_type, tin_value',
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
-  price_stats: 'billing_code, snapshot, insurer_id, billing_class, component, setting, state',
+  price_stats: 'billing_code, snapshot, insurer_id, billing_class, component, setting, state, scope, month',
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
 
@@ -72,7 +72,7 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
 /** Writes one sorted Parquet file from `select` (a relation); returns its row count (COPY's answer). */
 async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string): Promise<number> {
   const copied = await con.runAndReadAll(
-    `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${ORDER[name]})
+    `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${TABLE_ORDER[name]})
      TO ${sqlString(file)} (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${TABLE_ROW_GROUP_SIZE})`,
   );
   return Number(copied.getRows()[0]![0]);

@@ -15,18 +15,24 @@ import path from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
+import { TABLE_ORDER } from '../../scripts/convert/write-parquet';
 
 let tmp: string;
 const hashes: Array<Record<string, string[]>> = [];
 let rateFiles: string[] = [];
+let priceStatsScopes: Record<string, number> = {};
+const orderTies: Record<string, number> = {};
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-repro-'));
   // ~30 MB of JSON (~450k rate rows: DuckDB sorts them on both threads): 2 provider groups per rate on average, rates drawn from few values, so rows
   // equal on (code, group, rate) are many; split items (256 KB) send rates to both threads
   await generateLargeMrf(path.join(tmp, 'in.json.gz'), { targetBytes: 3e7, itemBytes: 400_000, bigItemBytes: 5e6, providerReferences: 2000 });
+  // a second insurer that repeats every other provider group of the first: price_stats has rows at shared providers too
+  await generateLargeMrf(path.join(tmp, 'b.json.gz'), { targetBytes: 3e6, itemBytes: 100_000, providerReferences: 2000, seed: 7, sharedWith: 42 });
   await writeFile(path.join(tmp, 'catalog.json'), JSON.stringify({
-    reference_insurer: 'a', insurers: [{ id: 'a', name: 'A', files: [{ snapshot: '2025-01', url: 'in.json.gz' }] }],
+    reference_insurer: 'a', insurers: [{ id: 'a', name: 'A', files: [{ snapshot: '2025-01', url: 'in.json.gz' }] },
+      { id: 'b', name: 'B', files: [{ snapshot: '2025-01', url: 'b.json.gz' }] }],
   }));
   // 'whole': the 5 MB item is not split, so it goes to a parser thread as one element larger than
   // a batch's usual buffer (read-source.ts BATCH_CAPACITY, 4 MiB), in a buffer of its size
@@ -34,7 +40,20 @@ beforeAll(async () => {
     await convertCatalog(path.join(tmp, 'catalog.json'), path.join(tmp, run), { quiet: true, jobs: 2, splitBytes });
     const m = JSON.parse(await readFile(path.join(tmp, run, 'manifest.json'), 'utf8')) as DatasetManifest;
     hashes.push(Object.fromEntries(Object.entries(m.tables).map(([name, t]) => [name, t.sha256])));
-    if (run === 'one') rateFiles = m.tables.rates.files.map((f) => path.join(tmp, run, f));
+    if (run === 'one') {
+      rateFiles = m.tables.rates.files.map((f) => path.join(tmp, run, f));
+      const db = await DuckDBInstance.create(':memory:');
+      const con = await db.connect();
+      // each table's sort columns are a key of its rows: a total order, so ties cannot come out in another order
+      for (const [table, order] of Object.entries(TABLE_ORDER)) {
+        const r = await con.runAndReadAll(`SELECT count(*) - count(DISTINCT (${order})) FROM read_parquet('${path.join(tmp, run, `${table}.parquet`)}')`);
+        orderTies[table] = Number(r.getRowsJS()[0]![0]);
+      }
+      const scopes = await con.runAndReadAll(`SELECT scope, count(*) FROM read_parquet('${path.join(tmp, run, 'price_stats.parquet')}') GROUP BY ALL ORDER BY 1`);
+      priceStatsScopes = Object.fromEntries(scopes.getRowsJS().map(([scope, n]) => [String(scope), Number(n)]));
+      con.closeSync();
+      db.closeSync();
+    }
   }
 }, 120_000);
 
@@ -46,6 +65,10 @@ describe('a conversion run twice', () => {
   it('writes the same bytes for every table', () => {
     expect(Object.keys(hashes[0]!).sort()).toEqual(['claims_volume', 'medicare_benchmarks', 'price_stats', 'provider_groups', 'providers', 'rates', 'services']);
     expect(hashes[1]).toEqual(hashes[0]);
+    // price_stats' rows of both scopes (their sort order includes scope and month)
+    expect(priceStatsScopes.market).toBeGreaterThan(0);
+    expect(priceStatsScopes.shared).toBeGreaterThan(0);
+    expect(orderTies).toEqual(Object.fromEntries(Object.keys(TABLE_ORDER).map((t) => [t, 0])));
   });
 
   it('writes the same bytes when its large item is read whole instead of rate by rate', () => {
@@ -59,7 +82,7 @@ interface GeneratedItem {
 }
 
 describe('the rates files', () => {
-  it('hold every price x provider reference in billing-code order, then in file order', async () => {
+  it('hold every price x provider reference of a file in billing-code order, then in file order', async () => {
     const doc = JSON.parse(gunzipSync(await readFile(path.join(tmp, 'in.json.gz'))).toString('utf8')) as { in_network: GeneratedItem[] };
     const items = doc.in_network.map((it, i) => ({ it, i }))
       .sort((a, b) => (a.it.billing_code < b.it.billing_code ? -1 : a.it.billing_code > b.it.billing_code ? 1 : a.i - b.i));
@@ -75,7 +98,7 @@ describe('the rates files', () => {
     for (const f of rateFiles) {
       // a row per price, its groups' ids as a list in the file's order (contract/dataset.ts)
       const rows = (await con.runAndReadAll(`SELECT billing_code, provider_group_ids, negotiated_rate
-        FROM read_parquet('${f}', file_row_number = true) ORDER BY file_row_number`)).getRowsJS();
+        FROM read_parquet('${f}', file_row_number = true) WHERE insurer_id = 'a' ORDER BY file_row_number`)).getRowsJS();
       for (const [code, ids, rate] of rows) for (const id of ids as string[]) actual.push(`${String(code)} 0:${id} ${Number(rate)}`);
     }
     con.closeSync();
