@@ -19,7 +19,7 @@
  * through `JSON.parse` and codeList), a verbatim text copied or decoded; anything else: slow path.
  * A provider-group id is its token's text (docs/converter.md, Quirks of real files) or a string copied.
  */
-import { PRICE_COLUMNS } from '../../contract/price-columns';
+import { PRICE_COLUMNS, type PriceColumnSpec } from '../../contract/price-columns';
 import { firstInvalidUtf8 } from '../mrf/json-checks';
 import type { ElementContext } from '../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../mrf/normalize-item';
@@ -27,7 +27,7 @@ import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, ObjectKeys, QUOTE, RBRACE, RBRACKET, roomForPair, SPACE, ZERO } from './json-cursor';
-import { assertPriceOrder, SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValues, type PriceValuesMark } from './price-values';
+import { SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
@@ -41,21 +41,22 @@ const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 
 /**
  * The keys of a price, the CMS fields of contract/price-columns.ts in order; PriceKey their id. The
- * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER without a loop over the
- * table (speed): both orders are checked against the table at import, a field it lacks throws here.
+ * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER (speed: no loop over the
+ * table). FAST_PRICE_COLUMNS: the table is the one this code names; when a column is added or
+ * changed there, every element takes the slow path (spool-element.ts; normalize-price.ts and
+ * SpoolRows follow the table) until this code learns it, and test/convert/fast-rates.test.ts fails.
  */
 const PRICE_KEYS = new KeySet(PRICE_COLUMNS.map((c) => c.field));
 const enum PriceKey { BillingClass, NegotiatedType, NegotiatedRate, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
-assertPriceOrder('fast-rates.ts', ['billing_class', 'negotiated_type', 'negotiated_rate', 'service_code', 'billing_code_modifier', 'expiration_date',
-  'setting', 'additional_information'], PRICE_COLUMNS.map((c) => c.field));
-assertPriceOrder('fast-rates.ts', ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',
-  'negotiated_rate', 'additional_information'], SPOOL_PRICE_ORDER);
+const KNOWN = 'billing_class enum,negotiated_type enum,negotiated_rate number,service_code codes,billing_code_modifier codes,expiration_date text true,'
+  + 'setting enum,additional_information text false|billing_class,negotiated_type,service_codes,modifiers,expiration_date,setting,negotiated_rate,additional_information';
+export const FAST_PRICE_COLUMNS = KNOWN === `${(PRICE_COLUMNS as readonly PriceColumnSpec[]).map((c) => `${c.field} ${c.kind}${c.kind === 'text' ? ` ${c.trim}` : ''}`).join()}|${SPOOL_PRICE_ORDER.join()}`;
 
 /** The CMS values of the enum price columns as bytes (an index is the value's code); whether a code list pads one digit. */
+const column = (k: PriceKey): PriceColumnSpec | undefined => (FAST_PRICE_COLUMNS ? PRICE_COLUMNS[k] : undefined);
 const [CLASS_BYTES, TYPE_BYTES, SETTING_BYTES] = [PriceKey.BillingClass, PriceKey.NegotiatedType, PriceKey.Setting]
-  .map((k) => (PRICE_COLUMNS[k].values ?? []).map(bytes)) as [Uint8Array[], Uint8Array[], Uint8Array[]];
-const [PAD_SERVICE_CODES, PAD_MODIFIERS] = [PRICE_COLUMNS[PriceKey.ServiceCode].pad, PRICE_COLUMNS[PriceKey.Modifier].pad];
-
+  .map((k) => (column(k)?.values ?? []).map(bytes)) as [Uint8Array[], Uint8Array[], Uint8Array[]];
+const [PAD_SERVICE_CODES, PAD_MODIFIERS] = [column(PriceKey.ServiceCode)?.pad ?? false, column(PriceKey.Modifier)?.pad ?? false];
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
   | { done: false }

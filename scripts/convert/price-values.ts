@@ -39,16 +39,6 @@ export const PRICE_ROW_COLUMNS: readonly PriceColumnName[] = PRICE_COLUMNS.filte
 /** The price columns in a `raw_prices` CSV row, in order: the shape's, then PRICE_ROW_COLUMNS. */
 export const SPOOL_PRICE_ORDER: readonly PriceColumnName[] = [...PRICE_SHAPE_COLUMNS, ...PRICE_ROW_COLUMNS];
 
-/**
- * Throws at import when `named`, the price columns (or CMS fields) a writer's per-price code names
- * in the order it handles them, is not `want`, the order the table gives (contract/price-columns.ts):
- * that code stays explicit for speed (no loop over the table per price), so a change of the table
- * must change it too, which this makes fail at once.
- */
-export function assertPriceOrder(module: string, named: readonly string[], want: readonly string[]): void {
-  if (named.join() !== want.join()) throw new Error(`${module} names the price columns ${named.join()}, not ${want.join()} (contract/price-columns.ts)`);
-}
-
 /** Between the codes of a shape's columns in its text (`:`, which CSV does not quote). */
 export const SHAPE_SEPARATOR = 58;
 

@@ -11,7 +11,7 @@ import { normalizeInNetworkItem, normalizeRate } from '../mrf/normalize-item';
 import { normalizeProviderReference } from '../mrf/normalize-provider';
 import { parseElement } from '../mrf/parse-element';
 import type { MrfProblem } from '../mrf/types';
-import { FastRates } from './fast-rates';
+import { FAST_PRICE_COLUMNS, FastRates } from './fast-rates';
 import type { BatchMessage } from './parse-pool';
 import { MAX_PER_KIND } from './problems';
 import { SpoolRows } from './spool-rows';
@@ -58,8 +58,10 @@ export interface ElementSlice {
  * path (tests, measurements). Returns the path taken: 'fast' or 'slow'.
  * @throws only on an I/O error of the spool files.
  */
-export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep: (code: string) => boolean, slow = false): 'fast' | 'slow' {
+export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep: (code: string) => boolean, forceSlow = false): 'fast' | 'slow' {
   const { kind, index, rateIndex, offset, start, end } = e;
+  // a price column the fast path does not know yet (fast-rates.ts FAST_PRICE_COLUMNS): every element the slow way
+  const slow = forceSlow || !FAST_PRICE_COLUMNS;
   if (kind === 'rate' && !slow && s.fast.rate(buf, start, end, index, rateIndex)) return 'fast';
   const path = kind === 'rate' ? elementPath('in_network', index, rateIndex) : elementPath(kind, index);
   if (kind === 'in_network' && !slow) {

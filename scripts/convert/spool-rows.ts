@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { providerId } from '../../contract/metrics';
-import { priceColumnsOf } from '../../contract/price-columns';
+import { PRICE_COLUMN_SPECS, priceColumnsOf } from '../../contract/price-columns';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
-import { assertPriceOrder, PriceValues, SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValuesMark } from './price-values';
+import { PriceValues, SHAPE_SEPARATOR, type PriceValuesMark } from './price-values';
 
 /**
  * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
@@ -24,11 +24,12 @@ export const GROUP_ID_SEPARATOR = '\x1f';
 export const INLINE_PREFIX = 'inline:';
 
 /**
- * The price columns SpoolRows.rate writes, in its order (contract/price-columns.ts names): its
- * per-price code names each field, checked against the table at import (assertPriceOrder).
+ * The price columns SpoolRows.rate writes (contract/price-columns.ts), as the `raw_prices` CSV
+ * holds them (price-values.ts SPOOL_PRICE_ORDER): the shape's value columns, then the others, a
+ * number as the rate, text and code lists as value codes.
  */
-assertPriceOrder('spool-rows.ts', ['billing_class', 'negotiated_type', 'service_codes', 'modifiers', 'expiration_date', 'setting',
-  'negotiated_rate', 'additional_information'], SPOOL_PRICE_ORDER);
+const SHAPE_FIELDS = PRICE_COLUMN_SPECS.filter((c) => c.shape).map((c) => ({ field: c.field, codes: c.kind === 'codes' }));
+const ROW_FIELDS = PRICE_COLUMN_SPECS.filter((c) => !c.shape).map((c) => ({ field: c.field, kind: c.kind }));
 
 /**
  * The enum price columns whose CMS values every writer codes first (SpoolRows.enumCodes): the
@@ -109,16 +110,29 @@ export class SpoolRows {
       const p = rate.prices[k]!;
       f.int(this.sourceId); f.sep(); f.int(itemId); f.sep(); f.int(rateIndex); f.sep(); f.int(k); f.sep();
       f.text(groups); f.sep();
+      const fields = p as unknown as Record<string, string | number | string[]>;
       f.beginShape();
-      f.beginField(); f.text(p.billing_class); f.endField(v); f.byte(SHAPE_SEPARATOR);
-      f.beginField(); f.text(p.negotiated_type); f.endField(v); f.byte(SHAPE_SEPARATOR);
-      f.beginField(); f.codes(p.service_code); f.endField(v); f.byte(SHAPE_SEPARATOR);
-      f.beginField(); f.codes(p.billing_code_modifier); f.endField(v); f.byte(SHAPE_SEPARATOR);
-      f.beginField(); f.text(p.expiration_date); f.endField(v); f.byte(SHAPE_SEPARATOR);
-      f.beginField(); f.text(p.setting); f.endField(v);
-      f.endShape(this.shapes); f.sep();
-      f.rate(p.negotiated_rate); f.sep();
-      f.beginField(); f.text(p.additional_information); f.endField(v); f.end();
+      for (let j = 0; j < SHAPE_FIELDS.length; j++) {
+        const c = SHAPE_FIELDS[j]!;
+        if (j > 0) f.byte(SHAPE_SEPARATOR);
+        f.beginField();
+        if (c.codes) f.codes(fields[c.field] as string[]);
+        else f.text(fields[c.field] as string);
+        f.endField(v);
+      }
+      f.endShape(this.shapes);
+      for (const c of ROW_FIELDS) {
+        f.sep();
+        if (c.kind === 'number') {
+          f.rate(fields[c.field] as number);
+          continue;
+        }
+        f.beginField();
+        if (c.kind === 'codes') f.codes(fields[c.field] as string[]);
+        else f.text(fields[c.field] as string);
+        f.endField(v);
+      }
+      f.end();
     }
     this.priceRows += rate.prices.length * Math.max(1, ids.length);
   }

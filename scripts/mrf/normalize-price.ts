@@ -2,7 +2,7 @@
  * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element) into `MrfPrice`, each
  * field by its column's kind (contract/price-columns.ts PRICE_COLUMNS).
  */
-import { PRICE_COLUMN_SPECS, priceColumn, type PriceColumnSpec } from '../../contract/price-columns.js';
+import { PRICE_COLUMN_SPECS, priceColumn } from '../../contract/price-columns.js';
 import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
 
@@ -16,27 +16,20 @@ export const BILLING_CLASSES = valuesOf('billing_class');
 /** CMS v2 `setting` enum. */
 export const SETTINGS = valuesOf('setting');
 
+/** The enum columns (PRICE_COLUMNS kind `enum`): CMS field, values, whether a value is required. */
+const ENUMS = PRICE_COLUMN_SPECS.filter((c) => c.kind === 'enum').map((c) => ({ field: c.field, known: new Set(c.values ?? []), required: c.required }));
+
 /**
- * priceOf and checkedPrice read each field by name, the per-price code of the slow path; MrfPrice
- * (a mapped type of the table) makes a field they miss a type error, and this check at import makes
- * a table entry whose handling they lack (an enum, a required field) an error before any price.
+ * The rate column, the one `number` column: its rules (a finite JSON number, else the price is
+ * dropped; a negative one reported) are the rate's, so the table must not hold another number.
  */
-const HANDLED: Record<string, Pick<PriceColumnSpec, 'kind' | 'required' | 'trim' | 'pad'>> = {
-  billing_class: { kind: 'enum', required: true, trim: false, pad: false },
-  negotiated_type: { kind: 'enum', required: true, trim: false, pad: false },
-  negotiated_rate: { kind: 'number', required: true, trim: false, pad: false },
-  service_codes: { kind: 'codes', required: false, trim: false, pad: true },
-  modifiers: { kind: 'codes', required: false, trim: false, pad: false },
-  expiration_date: { kind: 'text', required: false, trim: true, pad: false },
-  setting: { kind: 'enum', required: false, trim: false, pad: false },
-  additional_information: { kind: 'text', required: false, trim: false, pad: false },
-};
-for (const c of PRICE_COLUMN_SPECS) {
-  const h = HANDLED[c.name];
-  if (!h || h.kind !== c.kind || h.required !== c.required || h.trim !== c.trim || h.pad !== c.pad) {
-    throw new Error(`normalize-price.ts does not handle price column ${c.name} as contract/price-columns.ts describes it`);
+const RATE_FIELD = ((): string => {
+  const numbers = PRICE_COLUMN_SPECS.filter((c) => c.kind === 'number');
+  if (numbers.length !== 1 || numbers[0]!.shape) {
+    throw new Error('contract/price-columns.ts: normalize-price.ts reads exactly one number column, the rate, outside the shape');
   }
-}
+  return numbers[0]!.field;
+})();
 
 /**
  * One price, or null when it cannot be used: a `negotiated_rate` that is not a finite JSON number
@@ -50,32 +43,38 @@ for (const c of PRICE_COLUMN_SPECS) {
  */
 export function normalizePrice(ctx: ElementContext, raw: unknown, path: string, rateIndex: number | undefined, index: number): MrfPrice | null {
   if (isObject(raw)) {
-    const rate = raw.negotiated_rate;
-    const type = knownEnumValue(raw.negotiated_type, NEGOTIATED_TYPES);
-    const cls = knownEnumValue(raw.billing_class, BILLING_CLASSES);
-    const s = raw.setting;
-    const setting = s === undefined || s === null || s === '' ? '' : knownEnumValue(s, SETTINGS);
-    if (typeof rate === 'number' && Number.isFinite(rate) && rate >= 0 && type !== null && cls !== null && setting !== null) {
-      return priceOf(raw, rate, type, cls, setting);
+    const rate = raw[RATE_FIELD];
+    if (typeof rate === 'number' && Number.isFinite(rate) && rate >= 0) {
+      const enums: string[] = [];
+      for (const e of ENUMS) {
+        const v = raw[e.field];
+        const value = !e.required && (v === undefined || v === null || v === '') ? '' : knownEnumValue(v, e.known);
+        if (value === null) break;
+        enums.push(value);
+      }
+      if (enums.length === ENUMS.length) return priceOf(raw, rate, enums);
     }
   }
   return checkedPrice(ctx, raw, `${ratePath(path, rateIndex)}.negotiated_prices[${index}]`);
 }
 
-/** The price of a raw object whose rate and enum values are known good or already reported. */
-function priceOf(raw: JsonObject, rate: number, type: string, cls: string, setting: string): MrfPrice {
-  const info = raw.additional_information;
-  const expiration = raw.expiration_date;
-  return {
-    negotiated_type: type,
-    negotiated_rate: rate,
-    expiration_date: typeof expiration === 'string' ? expiration.trim() : text(expiration).trim(),
-    billing_class: cls,
-    service_code: codeList(raw.service_code, true),
-    billing_code_modifier: codeList(raw.billing_code_modifier, false),
-    additional_information: typeof info === 'string' ? info : '',
-    setting,
-  };
+/**
+ * The price of a raw object whose rate and enum values (`enums`, in ENUMS order) are known good or
+ * already reported; the other fields by their column's kind: a code list through codeList, a text
+ * trimmed (any scalar as text) or kept when a string (else '').
+ */
+function priceOf(raw: JsonObject, rate: number, enums: readonly string[]): MrfPrice {
+  const price: Record<string, string | number | string[]> = {};
+  let e = 0;
+  for (const c of PRICE_COLUMN_SPECS) {
+    const v = raw[c.field];
+    if (c.kind === 'number') price[c.field] = rate;
+    else if (c.kind === 'enum') price[c.field] = enums[e++]!;
+    else if (c.kind === 'codes') price[c.field] = codeList(v, c.pad);
+    else if (c.trim) price[c.field] = typeof v === 'string' ? v.trim() : text(v).trim();
+    else price[c.field] = typeof v === 'string' ? v : '';
+  }
+  return price as MrfPrice;
 }
 
 /** normalizePrice for a price with a problem, reported at `path` (the price's JSON path). */
@@ -84,14 +83,11 @@ function checkedPrice(ctx: ElementContext, raw: unknown, path: string): MrfPrice
     report(ctx, 'invalid_field', path, `negotiated price is not an object: ${describe(raw)}; dropped`);
     return null;
   }
-  const rate = raw.negotiated_rate;
+  const rate = raw[RATE_FIELD];
   if (typeof rate !== 'number' || !Number.isFinite(rate)) {
-    report(ctx, 'invalid_rate', `${path}.negotiated_rate`, `negotiated_rate is not a finite number: ${describe(rate)}; price dropped`);
+    report(ctx, 'invalid_rate', `${path}.${RATE_FIELD}`, `${RATE_FIELD} is not a finite number: ${describe(rate)}; price dropped`);
     return null;
   }
-  if (rate < 0) report(ctx, 'negative_rate', `${path}.negotiated_rate`, `negotiated_rate is negative: ${rate}; kept, in no dollar statistic`);
-  return priceOf(raw, rate,
-    enumValue(ctx, raw.negotiated_type, NEGOTIATED_TYPES, `${path}.negotiated_type`, true),
-    enumValue(ctx, raw.billing_class, BILLING_CLASSES, `${path}.billing_class`, true),
-    enumValue(ctx, raw.setting, SETTINGS, `${path}.setting`, false));
+  if (rate < 0) report(ctx, 'negative_rate', `${path}.${RATE_FIELD}`, `${RATE_FIELD} is negative: ${rate}; kept, in no dollar statistic`);
+  return priceOf(raw, rate, ENUMS.map((e) => enumValue(ctx, raw[e.field], e.known, `${path}.${e.field}`, e.required)));
 }
