@@ -263,6 +263,23 @@ export function priceServices(ctx: ApiContext, s: PricingSelection): PricedServi
 }
 
 /**
+ * priceServices for every competitor and every billing class, without competitor prices: the
+ * market's units in `state` (EVERY_STATE: all) at `snapshot` (default the latest), over every
+ * provider or at shared providers, which the regional screens read. @throws DatabaseError
+ */
+export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: string; shared_providers?: boolean }): PricedService[] {
+  return priceServices(ctx, {
+    snapshot: p.snapshot ?? latestSnapshot(ctx),
+    reference: ctx.manifest.reference_insurer,
+    competitors: allCompetitors(ctx),
+    billingClass: 'all',
+    state,
+    competitorPrices: false,
+    sharedProviders: p.shared_providers === true,
+  });
+}
+
+/**
  * `priceServices` for several months M at once (one statement): month -> records; a month without
  * any priced unit maps to no entry. @throws DatabaseError
  */

@@ -11,21 +11,13 @@ import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders, parseSnapshot } from './params';
-import { allCompetitors, countingUnits, EVERY_STATE, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
+import { countingUnits, EVERY_STATE, priceMarket, unitsAverageOverpayment } from './pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
   parse: (query, ctx) => ({ ...parseSnapshot(query, ctx.manifest.snapshots), ...parseSharedProviders(query) }),
   run(params, ctx): RegionalComparison[] {
-    const rows = priceServices(ctx, {
-      snapshot: params.snapshot ?? latestSnapshot(ctx),
-      reference: ctx.manifest.reference_insurer,
-      competitors: allCompetitors(ctx),
-      billingClass: 'all',
-      state: EVERY_STATE,
-      competitorPrices: false,
-      sharedProviders: params.shared_providers === true,
-    });
+    const rows = priceMarket(ctx, EVERY_STATE, params);
     const byState = new Map<string, typeof rows>();
     for (const r of rows) {
       if (r.state === ALL_STATES) continue;

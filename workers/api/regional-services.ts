@@ -9,7 +9,7 @@ import type { RegionalServiceRow } from '../../contract/api';
 import { compareUnits } from '../../contract/metrics';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
-import { allCompetitors, latestSnapshot, priceServices } from './pricing-core';
+import { priceMarket } from './pricing-core';
 
 export const regionalServices: Endpoint<'GET /api/regional-services'> = {
   route: 'GET /api/regional-services',
@@ -21,15 +21,7 @@ export const regionalServices: Endpoint<'GET /api/regional-services'> = {
     };
   },
   run(params, ctx): RegionalServiceRow[] {
-    const rows = priceServices(ctx, {
-      snapshot: params.snapshot ?? latestSnapshot(ctx),
-      reference: ctx.manifest.reference_insurer,
-      competitors: allCompetitors(ctx),
-      billingClass: 'all',
-      state: params.state,
-      competitorPrices: false,
-      sharedProviders: params.shared_providers === true,
-    });
+    const rows = priceMarket(ctx, params.state, params);
     return rows
       .map((r): RegionalServiceRow => ({
         service_code: r.service_code,
