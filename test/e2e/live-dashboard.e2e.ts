@@ -93,7 +93,7 @@ describe('live dashboard', () => {
     expect(squash(await rateRows.innerText())).toContain('state NY, Professional · Global · Non-facility');
     // Each row: its '% of Medicare' at the provider's locality (NY), its validation result and its unit.
     expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Reference Health' })))
-      .toEqual([expect.stringMatching(/^HARBOR GENERAL HOSPITAL 1234567919 NY \$140\.00 \d+\.\d% of Medicare at provider's locality Valid negotiated Professional Global Non-facility 11/)]);
+      .toEqual([expect.stringMatching(/^HARBOR GENERAL HOSPITAL 1234567919 NY \$140\.00 \d+\.\d% of Medicare at provider's locality Valid Professional Global Non-facility negotiated 11/)]);
     // Escape closes the rate rows only; focus is back on the price, in the modal still open.
     await page.keyboard.press('Escape');
     await expect.poll(() => rateRows.count()).toBe(0);
@@ -110,12 +110,14 @@ describe('live dashboard', () => {
     await rateRows.getByRole('button', { name: 'Rows of Gamma Mutual' }).click();
     // An institutional row's '% of Medicare' is national (OPPS has no locality amount): 640 / 241.72 = 264.8 %.
     expect(await bodyRows(rateRows.getByRole('table', { name: 'Rate rows of Gamma Mutual' }))).toEqual([
-      expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 264.8% of Medicare national Valid negotiated Institutional Global Facility')]);
+      expect.stringContaining('HARBOR GENERAL HOSPITAL 1234567919 NY $640.00 264.8% of Medicare national Valid Institutional Global Facility negotiated')]);
     // Exportable: every competitor's rows, 1 (alpha) + 0 (beta) + 1 (gamma) = 2 lines under the header.
     const [download] = await Promise.all([page.waitForEvent('download'), rateRows.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('rate-rows-70551_state-ny_unit-institutional-global-facility.csv');
     const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
-    expect(csv.slice(1).map((l) => l.split(',').slice(0, 8).join(','))).toEqual(['alpha,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,600',
+    const rate = csv[0]!.split(',').indexOf('negotiated_rate');
+    expect(csv.slice(1).map((l) => [...l.split(',').slice(0, 7), l.split(',')[rate]].join(','))).toEqual([
+      'alpha,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,600',
       'gamma,70551,2025-02,1234567919,HARBOR GENERAL HOSPITAL,1234567919,NY,640']);
     await screenshot(page, 'live-dashboard-modal-market-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
