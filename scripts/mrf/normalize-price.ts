@@ -2,19 +2,9 @@
  * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element) into `MrfPrice`, each
  * field by its column's kind (contract/price-columns.ts PRICE_COLUMNS).
  */
-import { PRICE_COLUMN_SPECS, priceColumn } from '../../contract/price-columns.js';
+import { PRICE_COLUMN_SPECS } from '../../contract/price-columns.js';
 import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
-
-/** The CMS values of enum column `name` (PRICE_COLUMNS `values`). */
-const valuesOf = (name: string): ReadonlySet<string> => new Set(priceColumn(name).values ?? []);
-
-/** CMS `negotiated_type` enum. */
-export const NEGOTIATED_TYPES = valuesOf('negotiated_type');
-/** CMS `billing_class` enum. */
-export const BILLING_CLASSES = valuesOf('billing_class');
-/** CMS v2 `setting` enum. */
-export const SETTINGS = valuesOf('setting');
 
 /** The enum columns (PRICE_COLUMNS kind `enum`): CMS field, values, whether a value is required. */
 const ENUMS = PRICE_COLUMN_SPECS.filter((c) => c.kind === 'enum').map((c) => ({ field: c.field, known: new Set(c.values ?? []), required: c.required }));
