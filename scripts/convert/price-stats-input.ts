@@ -50,14 +50,14 @@ export async function scalar(con: DuckDBConnection, sql: string): Promise<number
 /** Reads ps_weights and ps_shared_members into the compressed rows of series-medians.ts Membership. */
 export async function readMembership(con: DuckDBConnection): Promise<Membership> {
   const groupCount = (await scalar(con, 'SELECT coalesce(max(gid), 0) + 1 FROM resolved_groups'));
-  const byGroup = async (table: string, columns: string): Promise<{ start: Int32Array; a: Int32Array; b: Float64Array }> => {
+  const byGroup = async (table: string, columns: string, order: string): Promise<{ start: Int32Array; a: Int32Array; b: Float64Array }> => {
     const rows = await scalar(con, `SELECT count(*) FROM ${table}`);
     const start = new Int32Array(groupCount + 1);
     const a = new Int32Array(rows);
     const b = new Float64Array(rows);
     let at = 0;
     // never NULL: gid and the columns' values are keys, counts or coalesced (column())
-    await forEachChunk(con, `SELECT CAST(gid AS INTEGER), ${columns} FROM ${table} ORDER BY gid`, (chunk, n) => {
+    await forEachChunk(con, `SELECT CAST(gid AS INTEGER), ${columns} FROM ${table} ORDER BY gid, ${order}`, (chunk, n) => {
       const gid = column(chunk, 0, n, Int32Array);
       const x = column(chunk, 1, n, Int32Array);
       const y = column(chunk, 2, n, Float64Array);
@@ -71,8 +71,8 @@ export async function readMembership(con: DuckDBConnection): Promise<Membership>
     for (let g = 0; g < groupCount; g++) start[g + 1] = start[g + 1]! + start[g]!;
     return { start, a, b };
   };
-  const weights = await byGroup('ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)');
-  const shared = await byGroup('ps_shared_members', 'CAST(pid AS INTEGER), CAST(coalesce(st, 0) AS DOUBLE)');
+  const weights = await byGroup('ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)', 'st');
+  const shared = await byGroup('ps_shared_members', 'CAST(pid AS INTEGER), CAST(coalesce(st, 0) AS DOUBLE)', 'pid');
   return {
     weightStart: weights.start, weightSt: weights.a, weightN: weights.b,
     sharedStart: shared.start, sharedPid: shared.a, sharedSt: Int32Array.from(shared.b),

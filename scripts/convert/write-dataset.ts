@@ -27,7 +27,7 @@ import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesP
  * DuckDB's memory limit during the phase, above spool.ts DUCKDB_MEMORY_LIMIT: two buckets at once,
  * one of them a single code of millions of rate rows, need it; more only raises the peak RSS (docs/benchmarks.md).
  */
-export const LAST_PHASE_MEMORY_LIMIT = '180MB';
+export const LAST_PHASE_MEMORY_LIMIT = '240MB';
 
 /** Connections working at once: one per core of the 2-core machine the converter is sized for. */
 const CONNECTIONS = 2;
