@@ -2,7 +2,8 @@
  * Generates, deterministically, a dataset of `rateRows` rate rows for the API benchmark, written
  * directly in the dataset schema (contract/dataset.ts) with `@duckdb/node-api` rather than through
  * MRFs and the converter's reader: 10 insurers x 2 snapshots, 500 CPT services, 20,000 providers in
- * 10 states (one NPI per provider group), rates around a per-code base price with insurer and
+ * 10 states by default (one NPI per provider group; REAL_FILE_SHAPE: the shape of a dataset
+ * converted from real insurer files, 20,000 services, 50,000 providers in the 51 state areas), rates around a per-code base price with insurer and
  * provider factors, 2 % `percentage` rows, every rate valid (validation NULL) with a national
  * Medicare amount of 0.8 x the code's base price per unit. `price_stats` is computed with the same
  * rules as the converter (distinct valid dollar rows per NPI; medians per snapshot x insurer x
@@ -19,19 +20,46 @@ import path from 'node:path';
 import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../contract/dataset';
 import { describeRates, RATES_ROW_GROUP_SIZE, writeTable } from '../scripts/convert/write-parquet';
 import { sqlString } from '../scripts/convert/spool';
+import { STATE_AREAS } from '../src/components/map/us-states';
 
 const INSURERS = 10;
 const SNAPSHOTS = ['2025-01', '2025-02'];
-const SERVICES = 500;
+const DEFAULT_SERVICES = 500;
 const DEFAULT_PROVIDERS = 20_000;
-const STATES = ['CA', 'NY', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA', 'NC', 'MI'];
+const DEFAULT_STATES = ['CA', 'NY', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA', 'NC', 'MI'];
+/** The 50 states and DC, by postal code. */
+const ALL_STATE_CODES = [...STATE_AREAS.values()].filter((a) => a.available).map((a) => a.code);
+
+/** The universe of a generated dataset: services (CPT codes), providers and their states. */
+export interface GeneratedShape {
+  /** Providers (default 20,000; the tiny mode shrinks it). */
+  providers?: number;
+  /** Services (default 500). */
+  services?: number;
+  /** Whether the providers spread over the 51 state areas rather than 10 states. */
+  allStates?: boolean;
+}
+
+/**
+ * The shape of a dataset converted from five real insurer files (issue 30: 3.6 M rate rows, 17,312
+ * services, 23,635 providers), rounded up: 20,000 services, 50,000 providers over the 51 state
+ * areas, with 4 M rate rows (generateApiDataset's `rateRows`).
+ */
+export const REAL_FILE_SHAPE = { rateRows: 4_000_000, services: 20_000, providers: 50_000, allStates: true } as const;
+
+/** REAL_FILE_SHAPE at the benchmarks' tiny size (bench/tiny.ts): seconds to generate and open. */
+export const REAL_FILE_SHAPE_TINY = { rateRows: 20_000, services: 500, providers: 500, allStates: true } as const;
 
 /**
  * Writes the dataset into `dir` (which must not exist or be empty). Returns its manifest.
- * `providers` (default 20,000) shrinks the provider universe for the benchmarks' tiny mode.
+ * @throws when DuckDB fails or a file cannot be written.
  */
-export async function generateApiDataset(dir: string, rateRows: number, options: { providers?: number } = {}): Promise<DatasetManifest> {
+export async function generateApiDataset(dir: string, rateRows: number, options: GeneratedShape = {}): Promise<DatasetManifest> {
   const PROVIDERS = options.providers ?? DEFAULT_PROVIDERS;
+  const SERVICES = options.services ?? DEFAULT_SERVICES;
+  const STATES = options.allStates ? ALL_STATE_CODES : DEFAULT_STATES;
+  // five-digit codes, 113 apart when few enough (the default dataset's), closer for more services
+  const codeStep = Math.max(1, Math.min(113, Math.floor(89_978 / SERVICES)));
   const inst = await DuckDBInstance.create(':memory:', { memory_limit: '6GB', threads: '2' });
   const con = await inst.connect();
   const sources = INSURERS * SNAPSHOTS.length;
@@ -40,7 +68,7 @@ export async function generateApiDataset(dir: string, rateRows: number, options:
   await con.run(`
     CREATE TABLE src AS SELECT i * ${SNAPSHOTS.length} + s AS source_id, CASE WHEN i = 0 THEN 'ref' ELSE 'ins' || i END AS insurer_id,
       ([${SNAPSHOTS.map((x) => `'${x}'`).join(', ')}])[s + 1] AS snapshot, i FROM range(${INSURERS}) a(i), range(${SNAPSHOTS.length}) b(s);
-    CREATE TABLE codes AS SELECT k, (10021 + k * 113)::VARCHAR AS billing_code, 50 + (hash(k) % 2000) AS base FROM range(${SERVICES}) t(k);
+    CREATE TABLE codes AS SELECT k, (10021 + k * ${codeStep})::VARCHAR AS billing_code, 50 + (hash(k) % 2000) AS base FROM range(${SERVICES}) t(k);
     CREATE TABLE providers AS SELECT (1000000000 + p)::VARCHAR AS provider_id, (1000000000 + p)::VARCHAR AS npi,
       'Provider ' || p AS name, CASE WHEN p % 3 = 0 THEN '2' ELSE '1' END AS entity_type,
       ([${states}])[(p % ${STATES.length}) + 1] AS state, lpad((p % 99999)::VARCHAR, 5, '0') AS postal_code, '207Q00000X' AS taxonomy_code,

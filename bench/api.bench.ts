@@ -1,13 +1,17 @@
 /**
  * Benchmark (run by `npm run bench`): every /api endpoint inside the data worker's logic on the Node
  * platform (DuckDB-WASM's Node build, parquet-wasm: the engine that ships), on the embedded sample
- * dataset and on a generated dataset of 10 M rate rows (bench/api-generate.ts, in a temp dir).
+ * dataset, on a generated dataset of the real-file shape (bench/api-generate.ts REAL_FILE_SHAPE:
+ * 20,000 services, 50,000 providers in 51 states, 4 M rate rows) and on one of 10 M rate rows
+ * (both in a temp dir). Each answer's size is shown as JSON bytes (the page's budget: 200 KB for a
+ * screen's first view).
  * Reports per endpoint p50/p95 latency (warm: the first call of each endpoint, which loads rate row
  * groups, is shown apart as `cold`; then `--warmup` unmeasured passes over every endpoint), the
  * same SQL on native DuckDB (@duckdb/node-api, over the same Parquet loaded into tables, the derived
  * tables of workers/db/prepare-tables.ts built alike) as the ratio WASM/native, and cold start (boot to first answer) with the bytes read for it.
  * Targets: p95 < 100 ms (sample), < 1 s (10 M); cold start < 3 s (sample).
- * Options: `--rows <n>` (default 10000000; 0 = the sample only), `--runs <n>` (default 20),
+ * Options: `--rows <n>` (default 10000000; 0 = no 10 M dataset), `--real-shape 0` (no real-file
+ * shape dataset), `--runs <n>` (default 20),
  * `--warmup <passes>` (default 3). Tiny mode (bench/tiny.ts): no sample (converting it takes half a
  * minute), 20,000 generated rate rows over 500 providers, 2 runs, 1 warm-up pass.
  */
@@ -25,11 +29,12 @@ import { memoryAckStore } from '../workers/acks/ack-store';
 import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
-import { generateApiDataset } from './api-generate';
+import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
 import { sqlList } from '../scripts/convert/spool';
 import { numberArg, sized, TINY } from './tiny';
 
 const ROWS = numberArg('--rows', sized(10_000_000, 20_000));
+const REAL_SHAPE = numberArg('--real-shape', 1) !== 0;
 const RUNS = numberArg('--runs', sized(20, 2));
 const WARMUP = numberArg('--warmup', sized(3, 1));
 
@@ -83,16 +88,18 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     await con.run(`CREATE TABLE ${t} AS ${t === 'rates' ? rateRowsSql(files) : `SELECT * FROM ${files}`}`);
   }
   for (const statement of DERIVED_TABLES_SQL) await con.run(statement.text);
-  console.log(`  ${'endpoint'.padEnd(70)} ${'cold'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'native p50'.padStart(11)} ${'WASM/native'.padStart(11)}`);
+  console.log(`  ${'endpoint'.padEnd(70)} ${'cold'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'native p50'.padStart(11)} ${'WASM/native'.padStart(11)} ${'JSON bytes'.padStart(11)}`);
   // First call of each endpoint (cold: loads its rate row groups, DuckDB's wasm not yet tiered up),
   // then WARMUP passes over every call, unmeasured, so the first endpoint measured does not pay for
   // V8's tier-up of the wasm alone (it otherwise shows 2-3x the p50 of the same SQL measured later).
   const coldMs: number[] = [];
+  const bytes: number[] = [];
   for (const [method, p, query] of calls) {
     const t1 = performance.now();
     const r = await service.handle({ method, path: p, query });
     coldMs.push(performance.now() - t1);
     if (r.status !== 200) throw new Error(`${p} ${JSON.stringify(query)}: ${r.status} ${JSON.stringify(r.body)}`);
+    bytes.push(JSON.stringify(r.body).length);
   }
   for (let pass = 0; pass < WARMUP; pass++) for (const [method, p, query] of calls) await service.handle({ method, path: p, query });
   for (const [k, [method, p, query]] of calls.entries()) {
@@ -120,7 +127,8 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     const name = `${method} ${p}${Object.keys(query).length ? '?' + new URLSearchParams(query).toString() : ''}`;
     console.log(
       `  ${name.slice(0, 70).padEnd(70)} ${coldMs[k]!.toFixed(1).padStart(8)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)} ` +
-        `${(sqls.length ? n50.toFixed(1) : '-').padStart(11)} ${(sqls.length && n50 > 0 ? (pct(wasmSql, 50) / n50).toFixed(1) : '-').padStart(11)}`,
+        `${(sqls.length ? n50.toFixed(1) : '-').padStart(11)} ${(sqls.length && n50 > 0 ? (pct(wasmSql, 50) / n50).toFixed(1) : '-').padStart(11)} ` +
+        `${bytes[k]!.toLocaleString('en-US').padStart(11)}`,
     );
   }
   console.log(`  bytes read after all calls: ${service.bytesRead().toLocaleString('en-US')} of ${Object.values(manifest.tables).reduce((a, t) => a + t.bytes.reduce((x, y) => x + y, 0), 0).toLocaleString('en-US')} in the dataset`);
@@ -139,6 +147,15 @@ try {
       await convertCatalog(catalogPath, sampleDir, { quiet: true });
     }
     await benchDataset('sample dataset', sampleDir);
+  }
+  if (REAL_SHAPE) {
+    const t = performance.now();
+    const real = path.join(tmp, 'real-shape');
+    const shape = sized<GeneratedShape & { rateRows: number; services: number; providers: number }>(REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY);
+    await generateApiDataset(real, shape.rateRows, shape);
+    console.log(`\n(generated the real-file shape in ${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    await benchDataset(`real-file shape, ${shape.services.toLocaleString('en-US')} services, ${shape.providers.toLocaleString('en-US')} providers, 51 states`, real);
+    await rm(real, { recursive: true, force: true });
   }
   if (ROWS > 0) {
     const t = performance.now();

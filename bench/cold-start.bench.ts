@@ -1,0 +1,126 @@
+/**
+ * Benchmark (run by `npm run bench`): the live dashboard's cold start as a user meets it, in Debian's
+ * Chromium (headless, playwright-core) with the dataset served by the project's own server
+ * (scripts/server): the time from navigation to the first KPI figure on screen (the first
+ * `.summary-card__value` of /live-dashboard, noted by a MutationObserver in the page), the bytes the
+ * page and its data worker received until then, and the main thread's long tasks (Long Tasks API:
+ * the longest, and the time over 50 ms in all). Each dataset is opened twice: a first visit in a
+ * fresh profile (nothing cached) and a second visit of the same dataset in the same profile (HTTP
+ * cache with validators; V8's code cache of the compiled WASM).
+ * Datasets: the embedded sample and the real-file shape (bench/api-generate.ts REAL_FILE_SHAPE).
+ * Targets (issue 30): first figure < 1.5 s on the sample, < 2.5 s at the real-file shape, on a
+ * 2-core machine. Tiny mode (bench/tiny.ts): the tiny real-file shape only.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { convertCatalog } from '../scripts/convert/index';
+import { buildApp } from '../scripts/server/build-app';
+import { startServer } from '../scripts/server/index';
+import { generateSample } from '../scripts/sample/index';
+import { launchBrowser, signInDevelopment } from '../test/e2e/browser';
+import { routeUrl } from '../test/e2e/screens-helpers';
+import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
+import { sized, TINY } from './tiny';
+
+/** What one visit measured. */
+interface Visit {
+  /** Navigation start to the first KPI figure, ms. */
+  firstFigureMs: number;
+  /** Response bytes (headers and body, as received: a cache hit counts 0) until the first figure. */
+  bytes: number;
+  requests: number;
+  /** The longest task of the main thread until the first figure, ms (0: none over 50 ms). */
+  longestTaskMs: number;
+  /** The time over 50 ms of every long task until the first figure, ms. */
+  blockingMs: number;
+}
+
+/** Notes the first KPI figure's time and the long tasks, from the page's first script on. */
+const PAGE_PROBE = `(() => {
+  const w = window;
+  w.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const seen = () => {
+    if (w.__firstFigure === undefined && document.querySelector('.summary-card__value')) w.__firstFigure = performance.now();
+  };
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+})();`;
+
+async function visit(browser: Awaited<ReturnType<typeof launchBrowser>>, url: string): Promise<Visit> {
+  const page = await browser.context.newPage();
+  let bytes = 0;
+  let requests = 0;
+  let counting = true;
+  const onFinished = (request: import('playwright-core').Request): void => {
+    if (!counting) return;
+    requests++;
+    void request.sizes().then((s) => { bytes += s.responseBodySize + s.responseHeadersSize; }, () => undefined);
+  };
+  browser.context.on('requestfinished', onFinished);
+  await page.addInitScript(PAGE_PROBE);
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForFunction(() => (window as unknown as { __firstFigure?: number }).__firstFigure !== undefined, undefined, { timeout: 120_000, polling: 50 });
+  counting = false;
+  const probe = await page.evaluate(() => {
+    const w = window as unknown as { __firstFigure: number; __longTasks: number[] };
+    return { first: w.__firstFigure, tasks: w.__longTasks.filter((d) => d > 0) };
+  });
+  browser.context.off('requestfinished', onFinished);
+  await page.close();
+  return {
+    firstFigureMs: probe.first,
+    bytes,
+    requests,
+    longestTaskMs: Math.max(0, ...probe.tasks),
+    blockingMs: probe.tasks.reduce((a, d) => a + Math.max(0, d - 50), 0),
+  };
+}
+
+async function benchDataset(label: string, distDir: string, dataDir: string): Promise<void> {
+  const server = await startServer({ distDir, dataDir, port: 0, log: () => {} });
+  const browser = await launchBrowser();
+  try {
+    // signed in without loading a page (which would fetch the app and the dataset before the first visit)
+    const token = await signInDevelopment(browser.context, server.url);
+    await browser.context.addInitScript(`localStorage.setItem('access_token', ${JSON.stringify(token)});`);
+    const url = routeUrl(server.url, '/live-dashboard');
+    console.log(`\n${label}`);
+    for (const name of ['first visit (nothing cached)', 'second visit (same profile)']) {
+      const v = await visit(browser, url);
+      console.log(`  ${name.padEnd(30)} first figure at ${v.firstFigureMs.toFixed(0).padStart(5)} ms, ${v.bytes.toLocaleString('en-US').padStart(11)} bytes ` +
+        `in ${v.requests} responses, longest task ${v.longestTaskMs.toFixed(0)} ms, blocking ${v.blockingMs.toFixed(0)} ms`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-cold-start-'));
+try {
+  const t = performance.now();
+  const { outDir: distDir } = await buildApp(path.join(tmp, 'dist'));
+  console.log(`(app built in ${((performance.now() - t) / 1000).toFixed(0)} s; targets: first figure < 1500 ms on the sample, < 2500 ms at the real-file shape)`);
+  if (TINY) console.log('tiny mode: the sample dataset is left out');
+  else {
+    let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
+    if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
+      const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
+      sampleDir = path.join(tmp, 'sample-dataset');
+      await convertCatalog(catalogPath, sampleDir, { quiet: true });
+    }
+    await benchDataset('sample dataset', distDir, sampleDir);
+  }
+  const shape = sized<GeneratedShape & { rateRows: number; services: number; providers: number }>(REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY);
+  const real = path.join(tmp, 'real-shape');
+  await generateApiDataset(real, shape.rateRows, shape);
+  await benchDataset(`real-file shape: ${shape.rateRows.toLocaleString('en-US')} rate rows, ${shape.services.toLocaleString('en-US')} services, ` +
+    `${shape.providers.toLocaleString('en-US')} providers, 51 states`, distDir, real);
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}
