@@ -167,6 +167,22 @@ export interface ServicePricingResult {
   summary: ServicePricingSummary;
 }
 
+/**
+ * `GET /api/dashboard-figures` result: the live dashboard's KPI cards and Top 10 Overpaid Services
+ * (docs/methodology.md, Dashboard figures), computed in the worker over every record of
+ * `GET /api/service-pricing` with the same `shared_providers` by contract/dashboard-figures.ts, so
+ * the page receives only what it draws. Variances percent, money USD.
+ */
+export interface DashboardFiguresResult {
+  /** The snapshot month `YYYY-MM` of the figures (the dataset's latest). */
+  snapshot: string;
+  /** The competitor insurer ids compared against (every insurer but the reference). */
+  competitors: string[];
+  kpis: DashboardKpis;
+  /** The ten largest variances of the counted units, largest first (ties: code, then unit order). */
+  top: CountedRecord[];
+}
+
 /** Error body of every non-2xx /api answer (docs/architecture.md). */
 export interface ApiErrorBody {
   message: string;
@@ -176,6 +192,8 @@ export interface ApiErrorBody {
 export type ApiErrorCode = 'not_found' | 'bad_request' | 'internal' | 'unauthorized' | 'unavailable';
 
 export type { Alert, AlertSeverity, AlertType } from './alert-rules';
+export type { CountedRecord, DashboardKpis } from './dashboard-figures';
+import type { CountedRecord, DashboardKpis } from './dashboard-figures';
 import type { Alert } from './alert-rules';
 export type {
   DatasetInfo,
@@ -228,6 +246,12 @@ export interface AcknowledgeAllResult {
 export interface Api {
   'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
   'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
+  /**
+   * The live dashboard's KPI cards and Top 10 (docs/methodology.md, Dashboard figures), from every
+   * unit of service-pricing at the latest snapshot against every competitor: a few KB however
+   * many units the dataset has.
+   */
+  'GET /api/dashboard-figures': { params: SharedProvidersParam; result: DashboardFiguresResult };
   /** Variance by Region (docs/methodology.md): one entry per state with rates, by state code. */
   'GET /api/regional-comparison': { params: { snapshot?: string } & SharedProvidersParam; result: RegionalComparison[] };
   /** The map modal's rows for one state (`state` required). */

@@ -138,6 +138,16 @@ export function compareUnits(a: UnitKey, b: UnitKey): number {
   );
 }
 
+/** A unit of one billing code. */
+export interface CodeUnit extends UnitKey {
+  service_code: string;
+}
+
+/** Order of units of any codes: code, then compareUnits. */
+export function compareCodeUnits(a: CodeUnit, b: CodeUnit): number {
+  return textOrder(a.service_code, b.service_code) || compareUnits(a, b);
+}
+
 /**
  * Whether a unit of billing class `billingClass` passes the billing-class filter (docs/methodology.md, Rows
  * that count, Filters): the Professional chip (`professional`) shows professional and `both`

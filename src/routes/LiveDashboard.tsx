@@ -1,8 +1,9 @@
 /**
  * The live dashboard 'Data Comparison Tool (Live)' (/live-dashboard), docs/screens.md (Live
  * dashboard), on the worker's /api: the three KPI cards and 'Top 10 Overpaid Services' from
- * `GET /api/service-pricing` (every comparison unit; the figures count the units with a variance
- * that are not thin, and name a unit by its code and badges), 'Overpayment Trend Over Time' from
+ * `GET /api/dashboard-figures` (computed in the worker over every comparison unit, so the page
+ * receives only the figures and ten records; the figures count the units with a variance that are
+ * not thin, and name a unit by its code and badges), 'Overpayment Trend Over Time' from
  * `GET /api/overpayment-trend`, 'Variance by Region' from `GET /api/regional-comparison` with
  * the state modal from `GET /api/regional-services`, and the alerts list. The charts' axes fit
  * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
@@ -18,7 +19,7 @@ import type { ChartOptions } from '../charts/chart-options';
 import { RegionMapPanel, TopOverpaidPanel, TrendPanel } from '../components/dashboard/DashboardPanels';
 import { KpiCards } from '../components/dashboard/KpiCards';
 import { PanelRow } from '../components/dashboard/Panel';
-import { comparisonPathOf, dashboardKpis, fitDomain, topOverpaid } from '../components/live/dashboard-figures';
+import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figures';
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
 import { SharedProvidersNote, SharedProvidersSwitch } from '../components/live/SharedProviders';
@@ -40,17 +41,16 @@ export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
   const shared = parseSharedProviders(search);
   const sharedParam = sharedProvidersParam(shared);
-  const pricing = useApi('GET /api/service-pricing', sharedParam);
+  const figures = useApi('GET /api/dashboard-figures', sharedParam);
   const regional = useApi('GET /api/regional-comparison', sharedParam);
   const trend = useApi('GET /api/overpayment-trend', sharedParam);
   const insurers = useApi('GET /api/insurers', {});
-  const loads = [pricing, regional, trend, insurers];
+  const loads = [figures, regional, trend, insurers];
   const failed = loads.find((l) => l.status === 'error');
-  const ready = pricing.data && regional.data && trend.data && insurers.data;
+  const ready = figures.data && regional.data && trend.data && insurers.data;
 
-  const records = useMemo(() => pricing.data?.records ?? [], [pricing.data]);
-  const kpis = useMemo(() => dashboardKpis(records), [records]);
-  const topRecords = useMemo(() => topOverpaid(records), [records]);
+  const kpis = figures.data?.kpis;
+  const topRecords = useMemo(() => figures.data?.top ?? [], [figures.data]);
   const top: OverpaidServiceRow[] = useMemo(
     () => topRecords.map((r) => ({
       serviceName: r.service_name || r.service_code, serviceCode: r.service_code, variance: r.reference_variance,
@@ -81,7 +81,7 @@ export function LiveDashboard(): ReactElement {
       <PageHeader id="live-dashboard-title" title="Data Comparison Tool (Live)"
         description={<>
           {ready && reference
-            ? `${reference.name} negotiated rates against ${formatCount(pricing.data.competitors.length)} competitor insurers, snapshot ${pricing.data.snapshot}.`
+            ? `${reference.name} negotiated rates against ${formatCount(figures.data.competitors.length)} competitor insurers, snapshot ${figures.data.snapshot}.`
             : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
           <Link className="live-method" to="/methodology#dashboard-figures">How these figures are computed</Link>
         </>}
@@ -97,7 +97,7 @@ export function LiveDashboard(): ReactElement {
       )}
       {!failed && !ready && <p className="live-status" role="status">Loading dashboard data...</p>}
 
-      {!failed && ready && (
+      {!failed && ready && kpis && (
         <>
           <KpiCards
             averageOverpayment={{

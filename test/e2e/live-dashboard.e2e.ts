@@ -7,9 +7,10 @@
 // 99213 $88.95 (PFS, non-facility). The other live screens: live-screens.e2e.ts.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
-import { BOOT, bodyRows, focused, serveLiveFixture, squash } from './live-table';
+import { apiCalls, BOOT, bodyRows, focused, recordApiCalls, serveLiveFixture, squash } from './live-table';
 import { bothWidths, routeUrl, signIn } from './screens-helpers';
 
 let live: RunningServer;
@@ -17,9 +18,21 @@ let browser: Browser;
 
 const url = (path: string) => routeUrl(live.url, path);
 
+/**
+ * The dashboard's figures come from `GET /api/dashboard-figures`: the page never asks for every
+ * comparison unit (`GET /api/service-pricing` without `limit`), which is megabytes at real size.
+ */
+async function expectNoEveryUnitCall(page: Page): Promise<void> {
+  const calls = await apiCalls(page);
+  expect(calls.filter((u) => u.includes('/api/dashboard-figures')).length).toBeGreaterThan(0);
+  const everyUnit = calls.filter((u) => u.includes('/api/service-pricing') && !new URL(u, live.url).searchParams.has('limit'));
+  expect(everyUnit).toEqual([]);
+}
+
 beforeAll(async () => {
   live = await serveLiveFixture(inject('distDir'));
   browser = await launchBrowser();
+  await recordApiCalls(browser.page);
   await signIn(browser.page, live.url);
 });
 
@@ -56,6 +69,15 @@ describe('live dashboard', () => {
     expect(yTicks[0]).toBeLessThanOrEqual(-8.7);
     expect(yTicks.at(-1)).toBeGreaterThanOrEqual(2.2);
     expect(await trend.locator('g[aria-label="x-axis tick label"] text').allTextContents()).toEqual(['2025-01', '2025-02']);
+
+    await expectNoEveryUnitCall(page);
+    // The figures' answer holds the top 10 and the KPI card's top, not every unit.
+    const bytes = await page.evaluate(async () => {
+      const size = async (path: string) => (await (await fetch(path)).text()).length;
+      return { figures: await size('/api/dashboard-figures'), every: await size('/api/service-pricing') };
+    });
+    expect(bytes.figures).toBeLessThan(20_000);
+    expect(bytes.figures).toBeLessThan(bytes.every / 2);
   });
 
   it("opens a state's modal with its live rows, and keeps it in the URL", async () => {
@@ -185,6 +207,7 @@ describe('live dashboard', () => {
     await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
     await items.first().getByText(/Acknowledged by Development User on/).waitFor();
     expect(await items.first().getByRole('button').count()).toBe(0);
+    await expectNoEveryUnitCall(page);
     await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
     // Nor did any page of this file print a console error: index.html names the tab's icon (public/favicon.svg),
     // so Chromium asks for no /favicon.ico (which the server answers 404).

@@ -1,7 +1,7 @@
 /**
  * Helpers of the live screens' end-to-end tests (live-*.e2e.ts, shared-providers.e2e.ts): a server
- * over the live screens' fixture, a table's rows, cells and columns by their visible text, what
- * must be on screen, focus, and sideways page overflow.
+ * over the live screens' fixture, the /api calls of the page, a table's rows, cells and columns by
+ * their visible text, what must be on screen, focus, and sideways page overflow.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,34 @@ export const bodyRows = async (table: Locator): Promise<string[]> => (await tabl
 
 /** Whether `el` has the focus. */
 export const focused = (el: Locator): Promise<boolean> => el.evaluate((e) => e === document.activeElement);
+
+/**
+ * Records every call of window.fetch as the app wraps it, from the page's next load on: the /api
+ * requests are answered in the page by the fetch interceptor (no network request Playwright could
+ * see), so an init script wraps whatever function the interceptor assigns to window.fetch. Read
+ * them with `apiCalls`; the list starts empty at each load.
+ */
+export async function recordApiCalls(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const calls: string[] = [];
+    (window as unknown as { __apiCalls: string[] }).__apiCalls = calls;
+    let current = window.fetch;
+    Object.defineProperty(window, 'fetch', {
+      configurable: true,
+      get: () => current,
+      set(fn: typeof fetch) {
+        current = (input, init) => {
+          calls.push(input instanceof Request ? input.url : String(input));
+          return fn(input, init);
+        };
+      },
+    });
+  });
+}
+
+/** The /api URLs the page asked since it loaded (query strings included); see recordApiCalls. */
+export const apiCalls = (page: Page): Promise<string[]> =>
+  page.evaluate(() => ((window as unknown as { __apiCalls?: string[] }).__apiCalls ?? []).filter((u) => u.includes('/api/')));
 
 /**
  * Serves the build at `distDir` over the live screens' fixture (test/fixtures/live/live-mrfs.ts,

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
-import { BOOT, pageOverflow, serveLiveFixture, squash } from './live-table';
+import { apiCalls, BOOT, pageOverflow, recordApiCalls, serveLiveFixture, squash } from './live-table';
 import { VIEWPORTS, routeUrl, signIn } from './screens-helpers';
 
 const HELP = 'Prices only at providers that the reference insurer and at least one competitor both have rates with';
@@ -27,10 +27,6 @@ let server: RunningServer;
 let browser: Browser;
 
 const url = (path: string) => routeUrl(server.url, path);
-
-/** The /api URLs the page asked since it loaded (query strings included). */
-const apiCalls = (page: Page): Promise<string[]> =>
-  page.evaluate(() => ((window as unknown as { __apiCalls?: string[] }).__apiCalls ?? []).filter((u) => u.includes('/api/')));
 
 /** The text of the elements an element's aria-describedby names. */
 const description = (el: Locator): Promise<string> =>
@@ -42,22 +38,7 @@ beforeAll(async () => {
   server = await serveLiveFixture(inject('distDir'));
   browser = await launchBrowser();
   const { page } = browser;
-  // Records every call of window.fetch as the app wraps it (the interceptor assigns window.fetch).
-  await page.addInitScript(() => {
-    const calls: string[] = [];
-    (window as unknown as { __apiCalls: string[] }).__apiCalls = calls;
-    let current = window.fetch;
-    Object.defineProperty(window, 'fetch', {
-      configurable: true,
-      get: () => current,
-      set(fn: typeof fetch) {
-        current = (input, init) => {
-          calls.push(input instanceof Request ? input.url : String(input));
-          return fn(input, init);
-        };
-      },
-    });
-  });
+  await recordApiCalls(page);
   await signIn(page, server.url);
 });
 
@@ -166,7 +147,7 @@ describe('live dashboard: At shared providers', () => {
       expect(await page.getByRole('checkbox', { name: 'At shared providers', exact: true }).isChecked()).toBe(true);
       expect(await note.isVisible()).toBe(true);
       const calls = await apiCalls(page);
-      for (const path of ['/api/service-pricing', '/api/regional-comparison', '/api/overpayment-trend']) {
+      for (const path of ['/api/dashboard-figures', '/api/regional-comparison', '/api/overpayment-trend']) {
         const asked = calls.filter((u) => u.includes(path)).map(sharedParam);
         expect(asked.length, path).toBeGreaterThan(0);
         expect(asked.every((v) => v === 'true'), `${path}: ${asked.join(', ')}`).toBe(true);

@@ -235,6 +235,7 @@ describe('rate-rows with shared_providers: the rows behind a shared price', () =
 describe('bad shared_providers values', () => {
   const routes: Array<[string, Record<string, string>]> = [
     ['/api/service-pricing', {}],
+    ['/api/dashboard-figures', {}],
     ['/api/regional-comparison', {}],
     ['/api/overpayment-trend', {}],
     ['/api/regional-services', { state: 'CA' }],

@@ -10,6 +10,7 @@ import type { Endpoint } from './endpoint';
 import { ApiError, errorResponse } from './errors';
 import { insurers } from './insurers';
 import { servicePricing } from './service-pricing';
+import { dashboardFigures } from './dashboard-figures';
 import { regionalComparison } from './regional-comparison';
 import { regionalServices } from './regional-services';
 import { overpaymentTrend } from './overpayment-trend';
@@ -27,6 +28,7 @@ import { providers } from './providers';
 export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/insurers': insurers,
   'GET /api/service-pricing': servicePricing,
+  'GET /api/dashboard-figures': dashboardFigures,
   'GET /api/regional-comparison': regionalComparison,
   'GET /api/regional-services': regionalServices,
   'GET /api/overpayment-trend': overpaymentTrend,

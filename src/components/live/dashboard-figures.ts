@@ -1,54 +1,18 @@
 /**
- * The live dashboard's figures from `GET /api/service-pricing` records (docs/methodology.md, Dashboard
- * figures), and axis domains that fit the data (the fixed 0-30 % and 8-20 % axes are the sample
- * screens'). A record is one comparison unit; "service" in these figures means a unit that has a
- * variance and is not thin (a thin unit is listed elsewhere with its mark, and counts in none). Pure.
+ * UI helpers of the live dashboard: axis domains that fit the data (the fixed 0-30 % and 8-20 %
+ * axes are the sample screens') and the way from a Top 10 bar into the live comparison. The
+ * figures themselves (docs/methodology.md, Dashboard figures) are computed by
+ * contract/dashboard-figures.ts, re-exported here for the screens and their tests. Pure.
  */
-import type { LiveServicePricingRecord } from '../../../contract/api';
-import { averageOverpayment } from '../../../contract/metrics';
 import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
-import { compareCodeUnits } from './unit-format';
 
-/** A unit that enters the dashboard figures: it has a variance and is not thin. */
-export type CountedRecord = LiveServicePricingRecord & { reference_variance: number };
-
-export interface DashboardKpis {
-  /** Claims-weighted mean of reference_variance over the counted units, percent; null when there is none. */
-  averageOverpayment: number | null;
-  /** The counted unit with the largest variance (ties: code, then unit order), or null. */
-  top: CountedRecord | null;
-  /** Share of the counted units whose variance is above 0, percent; null when there is none. */
-  claimsAboveMarket: number | null;
-  /** Counted units (with a variance, not thin). */
-  withVariance: number;
-  /** Units with a variance left out because they are thin. */
-  thinLeftOut: number;
-}
-
-/** The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin. */
-export function countedRecords(records: readonly LiveServicePricingRecord[]): CountedRecord[] {
-  return records.filter((r): r is CountedRecord => r.reference_variance !== null && !r.thin);
-}
-
-/** The three KPI cards (docs/methodology.md, Dashboard figures). */
-export function dashboardKpis(records: readonly LiveServicePricingRecord[]): DashboardKpis {
-  const v = countedRecords(records);
-  const top = topOverpaid(records, 1)[0] ?? null;
-  return {
-    averageOverpayment: averageOverpayment(v.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),
-    top,
-    claimsAboveMarket: v.length === 0 ? null : (100 * v.filter((r) => r.reference_variance > 0).length) / v.length,
-    withVariance: v.length,
-    thinLeftOut: records.filter((r) => r.reference_variance !== null && r.thin).length,
-  };
-}
-
-/** The `n` largest variances of the counted units, descending; ties by code, then unit order. */
-export function topOverpaid(records: readonly LiveServicePricingRecord[], n = 10): CountedRecord[] {
-  return countedRecords(records)
-    .sort((a, b) => b.reference_variance - a.reference_variance || compareCodeUnits(a, b))
-    .slice(0, n);
-}
+export {
+  countedRecords,
+  dashboardKpis,
+  topOverpaid,
+  type CountedRecord,
+  type DashboardKpis,
+} from '../../../contract/dashboard-figures';
 
 /** A step of 1, 2, 5 x 10^k giving about `ticks` intervals over `span`. */
 function niceStep(span: number, ticks: number): number {

@@ -5,12 +5,10 @@
  */
 import type { MedicareBasis } from '../../../contract/api';
 import { DEFAULT_VALIDATION, type ValidationReason, type ValidationSettings } from '../../../contract/dataset';
-import { compareUnits, type UnitKey } from '../../../contract/metrics';
+import type { CodeUnit, UnitKey } from '../../../contract/metrics';
 
-/** A unit of one billing code. */
-export interface CodeUnit extends UnitKey {
-  service_code: string;
-}
+// The order of units lives with the methodology's rules, so the worker sorts as the screens do.
+export { compareCodeUnits, type CodeUnit } from '../../../contract/metrics';
 
 /** Badge text of a billing class: `Professional`, `Institutional`, `Both` (a unit of its own). */
 export function classLabel(billingClass: string): string {
@@ -62,11 +60,6 @@ export function unitShortText(u: UnitKey): string {
 /** A stable key of a unit of a code: `99213|professional|global|non-facility` (never the code alone). */
 export function unitRowKey(u: CodeUnit): string {
   return `${u.service_code}|${u.billing_class}|${u.component}|${u.setting}`;
-}
-
-/** Order of units: code, then contract/metrics.ts compareUnits. */
-export function compareCodeUnits(a: CodeUnit, b: CodeUnit): number {
-  return (a.service_code < b.service_code ? -1 : a.service_code > b.service_code ? 1 : 0) || compareUnits(a, b);
 }
 
 const normalized = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
