@@ -239,6 +239,29 @@ export interface AcknowledgeAllResult {
   alerts: Alert[];
 }
 
+/** `GET /api/alerts-page` page size when `limit` is absent (the live dashboard's first page). */
+export const ALERTS_PAGE_DEFAULT_LIMIT = 20;
+/** The largest `limit` of `GET /api/alerts-page`. */
+export const ALERTS_PAGE_MAX_LIMIT = 200;
+
+/** Query parameters of `GET /api/alerts-page`; both optional, decimal integers on the wire. */
+export interface AlertsPageParams {
+  /** Alerts to skip, from 0 (default 0); past the end gives no items. */
+  offset?: number;
+  /** Alerts to return, 1..ALERTS_PAGE_MAX_LIMIT (default ALERTS_PAGE_DEFAULT_LIMIT). */
+  limit?: number;
+}
+
+/** `GET /api/alerts-page` result: one slice of the `GET /api/alerts` list with the list's counts. */
+export interface AlertsPage {
+  /** Alerts in the whole list. */
+  total: number;
+  /** Alerts of the whole list not acknowledged. */
+  open: number;
+  /** The alerts at [offset, offset + limit) of the list, in its order (docs/methodology.md, Alerts). */
+  items: Alert[];
+}
+
 /**
  * The route map. Adding an endpoint edits this and adds one file under workers/api/.
  * A `{name}` path segment is a path parameter: it reaches the endpoint's parser as `query[name]`.
@@ -258,6 +281,12 @@ export interface Api {
   'GET /api/regional-services': { params: { state: string; snapshot?: string } & SharedProvidersParam; result: RegionalServiceRow[] };
   'GET /api/overpayment-trend': { params: SharedProvidersParam; result: TrendPoint[] };
   'GET /api/alerts': { params: Record<string, never>; result: Alert[] };
+  /**
+   * One page of the `GET /api/alerts` list, in its order, with the whole list's total and open
+   * counts, so that a screen receives only the alerts it shows. 400 for an `offset` or `limit` that
+   * is not a decimal integer in range (AlertsPageParams).
+   */
+  'GET /api/alerts-page': { params: AlertsPageParams; result: AlertsPage };
   'PUT /api/alerts/{id}/acknowledge': { params: { id: string }; result: Alert };
   'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };
   'GET /api/service-names': { params: Record<string, never>; result: ServiceListItem[] };

@@ -198,11 +198,21 @@ describe('live dashboard', () => {
     const items = page.locator('.alerts-list__item');
     // 3 price spikes of 99213 (NY, All, CA) and 2 outliers (70551 All, 99213 CA).
     await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
+    // The panel renders one page of at most 20 rows (GET /api/alerts-page); 5 alerts fit it, so no 'Show more'
+    // (paging past the first page: test/ui/alerts-paging.test.ts).
+    const panel = page.locator('.live-alerts');
+    expect(await items.count()).toBeLessThanOrEqual(20);
+    expect(await panel.getByText('Showing 5 of 5 alerts', { exact: true }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+    expect(await panel.getByText('5 open of 5', { exact: true }).count()).toBe(1);
     const first = items.first();
     expect(squash(await first.innerText())).toContain('NY');
     await first.getByRole('button', { name: /^Acknowledge/ }).click();
     await first.getByText(/Acknowledged by Development User on/).waitFor();
     expect(await page.getByRole('button', { name: /^Acknowledge Price|^Acknowledge Outlier/ }).count()).toBe(4);
+    // The row changed in place: still first, the count of rows the same, one fewer open.
+    expect(await items.count()).toBe(5);
+    await panel.getByText('4 open of 5', { exact: true }).waitFor();
     await page.reload();
     await expect.poll(() => items.count(), { timeout: BOOT }).toBe(5);
     await items.first().getByText(/Acknowledged by Development User on/).waitFor();

@@ -1,5 +1,5 @@
 /**
- * `GET /api/alerts`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
+ * `GET /api/alerts`, `GET /api/alerts-page`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
  * docs/methodology.md "Alerts" for the reference insurer, per comparison unit and state plus `All`, between
  * the latest snapshot and the one before it (rules, support and order in contract/alert-rules.ts),
  * with the acknowledgements of the AckStore (who: the request's signed-in user; when: now). An
@@ -15,12 +15,13 @@ import {
   type AlertFigures,
   type RankedAlert,
 } from '../../contract/alert-rules';
+import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Acknowledgement } from '../acks/ack-store';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { ApiError } from './errors';
-import { required } from './params';
+import { optional, parseInteger, required } from './params';
 import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, type PricedService } from './pricing-core';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */
@@ -115,6 +116,34 @@ export const alerts: Endpoint<'GET /api/alerts'> = {
   route: 'GET /api/alerts',
   parse: () => ({}),
   run: (_params, ctx) => withAcks(ctx),
+};
+
+/**
+ * `GET /api/alerts-page[?offset][&limit]`: the alerts at [offset, offset + limit) of the
+ * `GET /api/alerts` list (same order, same acknowledgements), with the list's total and open
+ * counts. offset >= 0 (default 0), limit 1..ALERTS_PAGE_MAX_LIMIT (default ALERTS_PAGE_DEFAULT_LIMIT).
+ * @throws ApiError 400 for a bad offset or limit
+ */
+export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
+  route: 'GET /api/alerts-page',
+  parse: (query) => {
+    const p: AlertsPageParams = {};
+    const offset = optional(query, 'offset');
+    if (offset !== undefined) p.offset = parseInteger('offset', offset, 0, Number.MAX_SAFE_INTEGER);
+    const limit = optional(query, 'limit');
+    if (limit !== undefined) p.limit = parseInteger('limit', limit, 1, ALERTS_PAGE_MAX_LIMIT);
+    return p;
+  },
+  async run(params, ctx) {
+    const all = await withAcks(ctx);
+    const offset = params.offset ?? 0;
+    const limit = params.limit ?? ALERTS_PAGE_DEFAULT_LIMIT;
+    return {
+      total: all.length,
+      open: all.reduce((n, a) => (a.acknowledged ? n : n + 1), 0),
+      items: all.slice(offset, offset + limit),
+    };
+  },
 };
 
 export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {

@@ -14,7 +14,7 @@ import { dashboardFigures } from './dashboard-figures';
 import { regionalComparison } from './regional-comparison';
 import { regionalServices } from './regional-services';
 import { overpaymentTrend } from './overpayment-trend';
-import { alerts, acknowledgeAlert, acknowledgeAll } from './alerts';
+import { alerts, alertsPage, acknowledgeAlert, acknowledgeAll } from './alerts';
 import { serviceNames } from './service-names';
 import { providersForService } from './providers-for-service';
 import { insurersForService } from './insurers-for-service';
@@ -33,6 +33,7 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/regional-services': regionalServices,
   'GET /api/overpayment-trend': overpaymentTrend,
   'GET /api/alerts': alerts,
+  'GET /api/alerts-page': alertsPage,
   'PUT /api/alerts/{id}/acknowledge': acknowledgeAlert,
   'PUT /api/alerts/acknowledge-all': acknowledgeAll,
   'GET /api/service-names': serviceNames,
