@@ -48,13 +48,20 @@ export interface TrendPoint {
   value: number;
 }
 
-/** `GET /api/service-names` item, docs/screens.md (Entities). */
+/** `GET /api/service-names` and `GET /api/services-search` item, docs/screens.md (Entities). */
 export interface ServiceListItem {
   /** The billing code. */
   id: string;
   name: string;
   billing_code_type: string;
   category: string;
+}
+
+/** `GET /api/services-search` result: one page of the matches and their total. */
+export interface ServicesSearch {
+  items: ServiceListItem[];
+  /** Services matching `q` (every CPT/HCPCS service without `q`). */
+  total: number;
 }
 
 /** A provider of `GET /api/providers-for-service`. */

@@ -203,6 +203,7 @@ export type {
   RegionalComparison,
   RegionalServiceRow,
   ServiceListItem,
+  ServicesSearch,
   ProviderListItem,
   ProvidersForService,
   InsurerListItem,
@@ -214,6 +215,7 @@ import type {
   RegionalComparison,
   RegionalServiceRow,
   ServiceListItem,
+  ServicesSearch,
   ProvidersForService,
   InsurerListItem,
   TrendPoint,
@@ -290,6 +292,12 @@ export interface Api {
   'PUT /api/alerts/{id}/acknowledge': { params: { id: string }; result: Alert };
   'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };
   'GET /api/service-names': { params: Record<string, never>; result: ServiceListItem[] };
+  /**
+   * Service search for typing ahead (workers/api/services-search.ts): `q` a case-insensitive substring
+   * of name, code, category, description or keywords; prefix matches (name or code) first, then by
+   * name, then code; blank `q` = every service by name. `limit` 1..100, default 10; `total` counts all matches.
+   */
+  'GET /api/services-search': { params: { q?: string; limit?: number }; result: ServicesSearch };
   'GET /api/providers-for-service': {
     params: { service_id: string; q?: string; limit?: number };
     result: ProvidersForService;

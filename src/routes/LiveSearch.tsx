@@ -1,16 +1,18 @@
 /**
  * /live-search 'Live Service Price Search', docs/screens.md (Live search) and docs/methodology.md (Live
- * search): Service Name, then Provider (typed ahead: one code can have 100,000 providers) and
- * Insurer once a service is chosen; changing the service clears both and reloads their lists;
- * Search is enabled only with all three. Results: Service, Provider, Insurer, Price, Reference
+ * search): Service Name (typed ahead against `GET /api/services-search`: a real dataset has about
+ * 17,000 services), then Provider (typed ahead: one code can have 100,000 providers) and Insurer
+ * (the service's few insurers, filtered in the page) once a service is chosen, each an
+ * Autocomplete of at most 10 options that becomes a chip once chosen; changing the service clears
+ * both and reloads their lists; Search is enabled only with all three. Results: Service, Provider, Insurer, Price, Reference
  * Price, Market Average, one row per rate variant with its '% of Medicare' (at the provider's
  * locality, or national), its validation result (a failed rate is shown with its reason and enters
  * neither Reference Price nor Market Average), its unit (class, component, setting), negotiated
  * type, place of service and modifiers. The selection lives in the URL; list loads fail silently.
  */
-import { useCallback, useId, useMemo, useState, type ReactElement } from 'react';
+import { useCallback, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { PriceDetail, ProviderListItem } from '../../contract/api';
+import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api';
 import { formatCount, formatUsd } from '../../contract/format';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { apiCall } from '../api/client';
@@ -38,6 +40,23 @@ const DOLLAR_TYPES: readonly string[] = DOLLAR_NEGOTIATED_TYPES;
 /** Whether a result row is a dollar rate (the only kind that is validated and has a '% of Medicare'). */
 const isDollar = (d: PriceDetail) => d.price_unit === 'usd' && DOLLAR_TYPES.includes(d.negotiated_type.toLowerCase()) && d.price > 0;
 
+/** Options an autocomplete shows at most, docs/screens.md (Shared components). */
+const OPTIONS = 10;
+
+/**
+ * The service's insurers matching `q` (trimmed, case-insensitive substring of name or id), prefix
+ * matches first (product spec 5, search matching), the list's order otherwise (the reference
+ * insurer first, then by name); at most OPTIONS of them and the number that matched.
+ */
+function filterInsurers(list: readonly InsurerListItem[], q: string): SearchResult<InsurerListItem> {
+  const t = q.trim().toLowerCase();
+  const hit = (i: InsurerListItem, f: (s: string) => boolean) => f(i.name.toLowerCase()) || f(i.id.toLowerCase());
+  const matched = list.filter((i) => hit(i, (s) => s.includes(t)));
+  const prefix = matched.filter((i) => hit(i, (s) => s.startsWith(t)));
+  const ordered = [...prefix, ...matched.filter((i) => !prefix.includes(i))];
+  return { options: ordered.slice(0, OPTIONS), total: matched.length };
+}
+
 /** The rate rows behind a result row: its unit at the provider (a class outside the three units: a class filter). */
 function unitSelection(d: PriceDetail, provider: string): RateRowsSelection {
   const cls = d.billing_class.toLowerCase();
@@ -50,22 +69,35 @@ export function LiveSearch(): ReactElement {
   const [state, setState] = useUrlState(parseLiveSearch, writeLiveSearch);
   const [trace, setTrace] = useState<PriceDetail | null>(null);
   const validation = useValidationSettings();
-  const serviceId = useId();
-  const insurerId = useId();
-  const services = useApi('GET /api/service-names', {});
-  const sorted = useMemo(() => [...(services.data ?? [])].sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1)), [services.data]);
   const sid = state.service;
+  // The chosen service's name, for a URL that names only its code: the code is a prefix match of
+  // itself, so it is among the first answers (other codes or names starting with it come along).
+  const chosenService = useApi('GET /api/services-search', sid ? { q: sid, limit: 100 } : null);
+  const chosen = chosenService.data?.items.find((s) => s.id === sid);
+  const serviceName = chosen ? `${chosen.name} (${chosen.id})` : sid;
   const providers = useApi('GET /api/providers-for-service', sid ? { service_id: sid, limit: 1 } : null);
   const insurers = useApi('GET /api/insurers-for-service', sid ? { service_id: sid } : null);
   const chosenProvider = useApi('GET /api/providers-for-service', sid && state.provider ? { service_id: sid, q: state.provider, limit: 5 } : null);
   const providerName = chosenProvider.data?.items.find((p) => p.id === state.provider)?.name ?? state.provider;
+  const insurerName = insurers.data?.find((i) => i.id === state.insurer)?.name ?? state.insurer;
   const details = useApi('GET /api/service-price-details',
     state.run && canSearch(state) ? { service_id: state.service!, provider_id: state.provider!, insurer_id: state.insurer! } : null);
+
+  const searchServices = useCallback(async (q: string): Promise<SearchResult<ServiceListItem>> => {
+    try {
+      const r = await apiCall('GET /api/services-search', { q, limit: OPTIONS });
+      return { options: r.items, total: r.total };
+    } catch {
+      return { options: [], total: 0 };
+    }
+  }, []);
+  const insurerList = insurers.data;
+  const searchInsurers = useCallback((q: string): SearchResult<InsurerListItem> => filterInsurers(insurerList ?? [], q), [insurerList]);
 
   const searchProviders = useCallback(async (q: string): Promise<SearchResult<ProviderListItem>> => {
     if (!sid) return { options: [], total: 0 };
     try {
-      const r = await apiCall('GET /api/providers-for-service', { service_id: sid, q, limit: 10 });
+      const r = await apiCall('GET /api/providers-for-service', { service_id: sid, q, limit: OPTIONS });
       return { options: r.items, total: r.total };
     } catch {
       return { options: [], total: 0 };
@@ -109,12 +141,21 @@ export function LiveSearch(): ReactElement {
         e.preventDefault();
         if (canSearch(state)) setState({ ...state, run: true });
       }}>
-        <div className="filter-field">
-          <label htmlFor={serviceId}>Service Name</label>
-          <select id={serviceId} className="select" value={sid ?? ''} onChange={(e) => setState(withService(state, e.target.value || null))}>
-            <option value="">Select a service</option>
-            {sorted.map((s) => <option key={s.id} value={s.id}>{`${s.name} (${s.id})`}</option>)}
-          </select>
+        <div className="filter-field live-search__service">
+          {sid ? (
+            <>
+              <span>Service Name</span>
+              <span className="chip chip--service live-search__chosen">
+                <span>{serviceName}</span>
+                <button type="button" aria-label={`Clear service ${serviceName ?? ''}`} onClick={() => setState(withService(state, null))}><CloseIcon /></button>
+              </span>
+            </>
+          ) : (
+            <Autocomplete label="Service Name" placeholder="Type a service name or code" listWhenEmpty
+              search={searchServices} optionKey={(s) => s.id}
+              renderOption={(s) => <span className="option-text"><span>{s.name}</span><small>{`${s.id} · ${s.category}`}</small></span>}
+              onSelect={(s) => setState(withService(state, s.id))} />
+          )}
         </div>
         <div className="filter-field live-search__provider">
           {state.provider ? (
@@ -133,13 +174,22 @@ export function LiveSearch(): ReactElement {
           )}
           {sid && providers.data && <small className="live-sub">{`${formatCount(providers.data.total)} providers have rates for this service`}</small>}
         </div>
-        <div className="filter-field">
-          <label htmlFor={insurerId}>Insurer</label>
-          <select id={insurerId} className="select" value={state.insurer ?? ''} disabled={!sid}
-            onChange={(e) => setState({ ...state, insurer: e.target.value || null, run: false })}>
-            <option value="">{sid ? 'Select an insurer' : 'Choose a service first'}</option>
-            {(insurers.data ?? []).map((i) => <option key={i.id} value={i.id}>{i.name}</option>)}
-          </select>
+        <div className="filter-field live-search__insurer">
+          {state.insurer ? (
+            <>
+              <span>Insurer</span>
+              <span className="chip chip--service live-search__chosen">
+                <span>{insurerName}</span>
+                <button type="button" aria-label={`Clear insurer ${insurerName ?? ''}`} onClick={() => setState({ ...state, insurer: null, run: false })}><CloseIcon /></button>
+              </span>
+            </>
+          ) : (
+            <Autocomplete key={sid ?? ''} label="Insurer" listWhenEmpty debounceMs={0}
+              placeholder={sid ? 'Type an insurer name' : 'Choose a service first'}
+              search={searchInsurers} optionKey={(i) => i.id}
+              renderOption={(i) => <span className="option-text"><span>{i.name}</span><small>{i.id}</small></span>}
+              onSelect={(i) => setState({ ...state, insurer: i.id, run: false })} />
+          )}
         </div>
         <button type="submit" className="button button--primary live-search__submit" disabled={!canSearch(state)}>Search</button>
       </form>

@@ -66,7 +66,10 @@ const SCREENS: Screen[] = [
     await p.getByText(/^\d+ open of \d+$/).waitFor({ timeout: 30_000 }); // the alerts loaded
   } },
   { name: 'live-comparison', path: '/live-comparison', ready: (p) => p.getByRole('row').filter({ hasText: '70551' }).waitFor({ timeout: BOOT }) },
-  { name: 'live-search', path: '/live-search', ready: (p) => p.getByLabel('Service Name').locator('option', { hasText: '99213' }).waitFor({ state: 'attached', timeout: BOOT }) },
+  { name: 'live-search', path: '/live-search', ready: async (p) => {
+    await p.getByRole('combobox', { name: 'Service Name', exact: true }).waitFor({ timeout: BOOT });
+    await expect.poll(() => p.locator('.autocomplete__spinner').count(), { timeout: BOOT }).toBe(0); // the first services loaded
+  } },
   { name: 'dataset', path: '/dataset', ready: (p) => expect.poll(() => p.getByTestId('dataset-origin').textContent(), { timeout: BOOT }).toBe('Server (/data/)') },
   { name: 'data-coverage', path: '/data-coverage', ready: (p) => p.getByRole('table', { name: 'Coverage per insurer and snapshot' }).waitFor({ timeout: BOOT }) },
   { name: 'methodology', path: '/methodology', ready: (p) => p.getByRole('heading', { name: 'CMS reference files and their notices' }).waitFor({ timeout: 30_000 }) },
@@ -111,7 +114,8 @@ const STATES: State[] = [
     const dialog = p.getByRole('dialog', { name: /Rate rows behind the prices/ });
     await dialog.getByRole('table', { name: /^Rate rows of / }).first().waitFor({ timeout: 60_000 });
   } },
-  { name: 'live-search-results', path: '/live-search?service=99213&provider=1234567893&insurer=alpha&run=1', ready: readyOf('live-search'),
+  { name: 'live-search-results', path: '/live-search?service=99213&provider=1234567893&insurer=alpha&run=1',
+    ready: (p) => p.getByRole('button', { name: /^Clear service / }).waitFor({ timeout: BOOT }),
     open: (p) => p.getByRole('table', { name: 'Price details' }).waitFor({ timeout: 60_000 }) },
 ];
 

@@ -17,6 +17,7 @@ import type {
   RegionalComparison,
   RegionalServiceRow,
   ServiceListItem,
+  ServicesSearch,
   ServicePricingResult,
   TrendPoint,
 } from '../../contract/api';
@@ -74,6 +75,18 @@ describe('live search', () => {
     const s = await ok<ServiceListItem[]>('/api/service-names');
     expect(s.map((x) => x.id)).toEqual(['70450', '80053', '99213', '99283', 'G0008']);
     expect(s[4]).toEqual({ id: 'G0008', name: 'Flu vaccine administration', billing_code_type: 'HCPCS', category: 'Vaccines' });
+  });
+
+  it('services-search: the converted services table, matched on name, description and keywords', async () => {
+    // Names of test/fixtures/api/services.csv, by name: Comprehensive, CT head, Emergency, Flu, Office.
+    const all = await ok<ServicesSearch>('/api/services-search');
+    expect([all.items.map((x) => x.id), all.total]).toEqual([['80053', '70450', '99283', 'G0008', '99213'], 5]);
+    const names = await ok<ServiceListItem[]>('/api/service-names');
+    expect(all.items.find((x) => x.id === 'G0008')).toEqual(names.find((x) => x.id === 'G0008'));
+    // 'visit' is inside two names (no prefix): by name, one a page, the total 2.
+    expect(await ok<ServicesSearch>('/api/services-search', { q: 'Visit', limit: '1' })).toEqual({ items: [names.find((x) => x.id === '99283')], total: 2 });
+    expect((await ok<ServicesSearch>('/api/services-search', { q: 'tomography' })).items.map((x) => x.id)).toEqual(['70450']); // description
+    expect((await ok<ServicesSearch>('/api/services-search', { q: 'shot' })).items.map((x) => x.id)).toEqual(['G0008']); // keywords
   });
 
   it('providers-for-service: every provider with any row (dollar or not), paged with the total', async () => {

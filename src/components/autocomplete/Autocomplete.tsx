@@ -2,7 +2,8 @@
  * The autocomplete box, docs/screens.md (Shared components): at most 10 options, the note
  * 'Showing 10 of n results' when more match, keyboard ArrowUp/ArrowDown/Enter/Escape, a clear
  * button, a loading spinner while the search runs, and 'No results found for "..."' with the
- * hint when nothing matches. ARIA 1.2 combobox with a listbox popup.
+ * hint when nothing matches. ARIA 1.2 combobox with a listbox popup. With `listWhenEmpty` an empty
+ * box searches too (`search('')`), so focusing it shows the first options before any typing.
  */
 import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { CloseIcon } from '../Icons';
@@ -24,6 +25,8 @@ export interface AutocompleteProps<T> {
   onSelect: (option: T) => void;
   /** Delay before searching after a keystroke, ms. */
   debounceMs?: number;
+  /** Search with the empty query too (the list's first options on focus); default false: nothing until typed. */
+  listWhenEmpty?: boolean;
 }
 
 /** The hint under 'No results found'. */
@@ -32,7 +35,7 @@ export const NO_RESULTS_HINT = 'Try searching for service names, CPT codes, prov
 type State<T> = { status: 'idle' } | { status: 'loading' } | { status: 'done'; query: string; result: SearchResult<T> };
 
 export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
-  const { label, placeholder, search, optionKey, renderOption, onSelect, debounceMs = 150 } = props;
+  const { label, placeholder, search, optionKey, renderOption, onSelect, debounceMs = 150, listWhenEmpty = false } = props;
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -43,7 +46,7 @@ export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
 
   useEffect(() => {
     const q = query.trim();
-    if (!q) {
+    if (!q && !listWhenEmpty) {
       setState({ status: 'idle' });
       return;
     }
@@ -60,10 +63,12 @@ export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [query, search, debounceMs]);
+  }, [query, search, debounceMs, listWhenEmpty]);
 
   const options = state.status === 'done' ? state.result.options : [];
-  const expanded = open && state.status !== 'idle';
+  // An empty box with an empty list (listWhenEmpty, nothing to list yet) has no popup to show.
+  const nothing = state.status === 'done' && state.query === '' && state.result.total === 0;
+  const expanded = open && state.status !== 'idle' && !nothing;
   const choose = (option: T) => {
     onSelect(option);
     setQuery('');
@@ -132,7 +137,7 @@ export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
         {state.status === 'done' && state.result.total > options.length && (
           <p className="autocomplete__note">{`Showing ${options.length} of ${state.result.total.toLocaleString('en-US')} results`}</p>
         )}
-        {state.status === 'done' && state.result.total === 0 && (
+        {state.status === 'done' && state.result.total === 0 && state.query !== '' && (
           <div className="autocomplete__empty">
             <p>{`No results found for "${state.query}"`}</p>
             <p className="muted">{NO_RESULTS_HINT}</p>
