@@ -68,6 +68,7 @@ async function benchDataset(label: string, dir: string): Promise<void> {
   const calls: Array<[string, string, Record<string, string>]> = [
     ['GET', '/api/insurers', {}],
     ['GET', '/api/service-pricing', {}],
+    ['GET', '/api/dashboard-figures', {}],
     ['GET', '/api/service-pricing', { limit: '50', offset: '0', sort: 'savings', only_overpaying: 'true' }],
     ['GET', '/api/service-pricing', { limit: '50', state: 'CA', billing_class: 'professional' }],
     ['GET', '/api/service-pricing', { limit: '50', providers: provider, services: code }],
@@ -75,7 +76,9 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     ['GET', '/api/regional-services', { state: 'CA' }],
     ['GET', '/api/overpayment-trend', {}],
     ['GET', '/api/alerts', {}],
+    ['GET', '/api/alerts-page', { offset: '0', limit: '20' }],
     ['GET', '/api/service-names', {}],
+    ['GET', '/api/services-search', { q: code.slice(0, 3), limit: '10' }],
     ['GET', '/api/providers-for-service', { service_id: code, q: '1', limit: '10' }],
     ['GET', '/api/insurers-for-service', { service_id: code }],
     ['GET', '/api/service-price-details', { service_id: code, provider_id: provider, insurer_id: manifest.reference_insurer }],
