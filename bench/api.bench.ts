@@ -16,13 +16,10 @@
  * minute), 20,000 generated rate rows over 500 providers, 2 runs, 1 warm-up pass.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { rateRowsSql, type DatasetManifest } from '../contract/dataset';
-import { generateSample } from '../scripts/sample/index';
-import { convertCatalog } from '../scripts/convert/index';
 import { createDataService } from '../workers/data-service';
 import { nodePlatform } from '../workers/platform-node';
 import { memoryAckStore } from '../workers/acks/ack-store';
@@ -31,6 +28,7 @@ import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
 import { sqlList } from '../scripts/convert/spool';
+import { sampleDataset } from './sample-dataset';
 import { numberArg, sized, TINY } from './tiny';
 
 const ROWS = numberArg('--rows', sized(10_000_000, 20_000));
@@ -143,12 +141,7 @@ const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-api-bench-'));
 try {
   if (TINY) console.log('tiny mode: the sample dataset is left out');
   else {
-    let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
-    if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
-      const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
-      sampleDir = path.join(tmp, 'sample-dataset');
-      await convertCatalog(catalogPath, sampleDir, { quiet: true });
-    }
+    const sampleDir = await sampleDataset(tmp);
     await benchDataset('sample dataset', sampleDir);
   }
   if (REAL_SHAPE) {

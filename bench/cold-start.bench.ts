@@ -11,17 +11,15 @@
  * Targets (issue 30): first figure < 1.5 s on the sample, < 2.5 s at the real-file shape, on a
  * 2-core machine. Tiny mode (bench/tiny.ts): the tiny real-file shape only.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { convertCatalog } from '../scripts/convert/index';
 import { buildApp } from '../scripts/server/build-app';
 import { startServer } from '../scripts/server/index';
-import { generateSample } from '../scripts/sample/index';
 import { launchBrowser, signInDevelopment } from '../test/e2e/browser';
 import { routeUrl } from '../test/e2e/screens-helpers';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
+import { sampleDataset } from './sample-dataset';
 import { sized, TINY } from './tiny';
 
 /** What one visit measured. */
@@ -108,12 +106,7 @@ try {
   console.log(`(app built in ${((performance.now() - t) / 1000).toFixed(0)} s; targets: first figure < 1500 ms on the sample, < 2500 ms at the real-file shape)`);
   if (TINY) console.log('tiny mode: the sample dataset is left out');
   else {
-    let sampleDir = path.resolve(import.meta.dirname, '../data/dataset');
-    if (!existsSync(path.join(sampleDir, 'manifest.json'))) {
-      const { catalogPath } = await generateSample(path.join(tmp, 'sample'));
-      sampleDir = path.join(tmp, 'sample-dataset');
-      await convertCatalog(catalogPath, sampleDir, { quiet: true });
-    }
+    const sampleDir = await sampleDataset(tmp);
     await benchDataset('sample dataset', distDir, sampleDir);
   }
   const shape = sized<GeneratedShape & { rateRows: number; services: number; providers: number }>(REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY);

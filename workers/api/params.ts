@@ -77,3 +77,17 @@ export function parseSharedProviders(query: Readonly<Record<string, string>>): {
   const value = optional(query, 'shared_providers');
   return value !== undefined && parseBoolean('shared_providers', value) ? { shared_providers: true } : {};
 }
+
+/**
+ * The type-ahead parameters of a search endpoint: `q` trimmed and lower-cased (absent when absent
+ * or blank: every row matches), `limit` an integer 1..`maxLimit` (absent: the endpoint's default).
+ * @throws ApiError 400 `invalid limit: <value>`.
+ */
+export function parseSearch(query: Readonly<Record<string, string>>, maxLimit: number): { q?: string; limit?: number } {
+  const p: { q?: string; limit?: number } = {};
+  const q = optional(query, 'q')?.trim().toLowerCase();
+  if (q) p.q = q;
+  const limit = optional(query, 'limit');
+  if (limit !== undefined) p.limit = parseInteger('limit', limit, 1, maxLimit);
+  return p;
+}

@@ -7,7 +7,7 @@
 import type { ProvidersForService, ProviderListItem } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
-import { optional, parseInteger } from './params';
+import { parseSearch } from './params';
 import { latestSnapshot } from './pricing-core';
 import { parseServiceId } from './service-code';
 import { chosenRows } from './snapshots';
@@ -18,14 +18,7 @@ export const MAX_PROVIDER_LIMIT = 10_000;
 
 export const providersForService: Endpoint<'GET /api/providers-for-service'> = {
   route: 'GET /api/providers-for-service',
-  parse(query, ctx) {
-    const p: { service_id: string; q?: string; limit?: number } = { service_id: parseServiceId(query, ctx) };
-    const q = optional(query, 'q');
-    if (q !== undefined) p.q = q.trim().toLowerCase();
-    const limit = optional(query, 'limit');
-    if (limit !== undefined) p.limit = parseInteger('limit', limit, 1, MAX_PROVIDER_LIMIT);
-    return p;
-  },
+  parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx), ...parseSearch(query, MAX_PROVIDER_LIMIT) }),
   async run(params, ctx): Promise<ProvidersForService> {
     await ctx.rates.ensure([params.service_id]);
     const q = params.q ?? '';

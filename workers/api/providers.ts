@@ -7,7 +7,7 @@
 import type { ProviderSearchItem, ProviderSearchResult } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
-import { optional, parseInteger } from './params';
+import { parseSearch } from './params';
 
 /** Page size when `limit` is absent, and the largest allowed. */
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -15,14 +15,7 @@ export const MAX_SEARCH_LIMIT = 1000;
 
 export const providers: Endpoint<'GET /api/providers'> = {
   route: 'GET /api/providers',
-  parse(query) {
-    const p: { q?: string; limit?: number } = {};
-    const q = optional(query, 'q');
-    if (q !== undefined) p.q = q.trim().toLowerCase();
-    const limit = optional(query, 'limit');
-    if (limit !== undefined) p.limit = parseInteger('limit', limit, 1, MAX_SEARCH_LIMIT);
-    return p;
-  },
+  parse: (query) => parseSearch(query, MAX_SEARCH_LIMIT),
   run(params, { db }): ProviderSearchResult {
     const q = params.q ?? '';
     const rows = db.all<ProviderSearchItem & { total: number; [k: string]: string | number | null }>(sql`

@@ -12,7 +12,7 @@ import type { ServiceListItem, ServicesSearch } from '../../contract/api';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
-import { optional, parseInteger } from './params';
+import { parseSearch } from './params';
 
 /** Page size when `limit` is absent (the autocomplete's 10 options), and the largest allowed. */
 export const DEFAULT_SERVICES_LIMIT = 10;
@@ -20,14 +20,7 @@ export const MAX_SERVICES_LIMIT = 100;
 
 export const servicesSearch: Endpoint<'GET /api/services-search'> = {
   route: 'GET /api/services-search',
-  parse(query) {
-    const p: { q?: string; limit?: number } = {};
-    const q = optional(query, 'q')?.trim().toLowerCase();
-    if (q) p.q = q;
-    const limit = optional(query, 'limit');
-    if (limit !== undefined) p.limit = parseInteger('limit', limit, 1, MAX_SERVICES_LIMIT);
-    return p;
-  },
+  parse: (query) => parseSearch(query, MAX_SERVICES_LIMIT),
   run(params, { db }): ServicesSearch {
     const q = params.q ?? '';
     // contains(x, '') and starts_with(x, '') are true: an empty q keeps every service, all "prefix".
