@@ -1,26 +1,14 @@
 /**
- * Entry point: installs the fetch interceptor (which starts the data worker), mounts the router,
- * and removes the initial page loader of index.html 100 ms after start.
+ * Entry point, kept small so it runs as soon as the page has it (docs/architecture.md, Cold start):
+ * installs the fetch interceptor, which starts the data worker (DuckDB-WASM and the dataset's
+ * tables) and fetches the dataset's first view, then loads the app (src/app.tsx), whose download
+ * and start overlap the worker's boot instead of preceding it.
  */
-// The base stylesheet comes first so the components' own CSS, imported later, overrides it.
-import './styles/theme.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
 import { installFetchInterceptor } from './api/interceptor';
-import { createAppRouter } from './router';
-
-/** Delay before the initial page loader goes away, ms. */
-const PAGE_LOADER_DELAY_MS = 100;
 
 installFetchInterceptor();
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={createAppRouter()} />
-  </StrictMode>,
-);
-
-setTimeout(() => document.getElementById('page-loader')?.remove(), PAGE_LOADER_DELAY_MS);
+import('./app').catch((error: unknown) => {
+  const loader = document.querySelector('#page-loader span');
+  if (loader) loader.textContent = `Compete could not load: ${error instanceof Error ? error.message : String(error)}. Reload the page.`;
+});

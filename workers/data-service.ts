@@ -8,28 +8,32 @@ import type { ApiRequest, ApiResponse } from '../contract/api';
 import { TABLE_NAMES, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { SourceError } from './db/errors';
-import { fetchTable, insertTable } from './db/load';
+import type { Database } from './db/database';
+import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
-import { dispatch } from './api/registry';
+import { dispatch, readsFirstTablesOnly } from './api/registry';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
 import { SnapshotProblem, verifyLocal } from './local/verify-local';
 import { parseManifest } from './manifest';
-import { countingSource, type ByteSource, type Platform } from './platform';
+import { countingSource, type ByteSource, type ParquetToIpc, type Platform } from './platform';
 
 export { parseManifest } from './manifest';
 
 /** Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md). */
 export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates');
 
-/** Timings of the last boot, in milliseconds (for benchmarks and the report). */
+/** Timings of the last boot, in milliseconds since `init` (for benchmarks and the report). */
 export interface BootTimings {
   manifest: number;
   database: number;
+  /** Ready: FIRST_TABLES loaded. */
   total: number;
+  /** Every boot table loaded (LATER_TABLES too); null until then. */
+  allTables: number | null;
 }
 
 export interface DataService extends DataWorkerApi {
@@ -44,7 +48,22 @@ export interface DataService extends DataWorkerApi {
 export interface DataServiceOptions {
   /** Where acknowledgements live; default IndexedDB when present, else memory. */
   acks?: AckStore;
+  /**
+   * Whether the tables the statistics' endpoints do not read (LATER_TABLES) load behind the first
+   * answers; default true. The converter's first view (scripts/convert/first-view.ts) sets false:
+   * an endpoint reading them then fails with DuckDB's error.
+   */
+  laterTables?: boolean;
 }
+
+/**
+ * The tables loaded before the service reports ready: the ones the statistics' endpoints read
+ * (registry.ts STATS_ROUTES: the dashboards, the trend, the alerts, the service search).
+ */
+export const FIRST_TABLES: readonly TableName[] = ['services', 'claims_volume', 'price_stats'];
+
+/** The boot tables loaded behind the first answers; every other endpoint waits for them. */
+export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t));
 
 function failure(e: unknown): BootState & { status: 'failed' } {
   const reason = e instanceof Error ? e.message : String(e);
@@ -84,22 +103,44 @@ export function createDataService(platform: Platform, options: DataServiceOption
       rowGroups.catch(() => {});
       const manifest = parseManifest(await source.read('manifest.json'));
       const manifestAt = performance.now() - t0;
-      const fetched = Promise.all(BOOT_TABLES.map((t) => fetchTable(source, t, manifest.tables[t].files)));
+      const fetchAll = (names: readonly TableName[]) => Promise.all(names.map((t) => fetchTable(source, t, manifest.tables[t].files)));
+      const fetched = fetchAll(FIRST_TABLES);
+      // the later tables' bytes come in beside the first ones; they are decoded once those answer
+      const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
+      laterFetched?.catch(() => {});
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) insertTable(db, decode, table);
       prepareDerivedTables(db);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
-      const ctx: ApiContext = { db, manifest, rates, acks, dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) } };
+      const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
+      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
+      laterLoaded.catch(() => {});
+      const ctx: ApiContext = {
+        db, manifest, rates, acks, laterTables: laterLoaded,
+        dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
+      };
       return {
         ctx,
-        timings: { manifest: manifestAt, database: at, total: performance.now() - t0 },
+        timings,
         state: { status: 'ready', createdAt: manifest.created_at, snapshots: manifest.snapshots, referenceInsurer: manifest.reference_insurer, origin },
       };
     } catch (e) {
       (await dbOpening.catch(() => null))?.close();
       return { state: failure(e) };
     }
+  }
+
+  /**
+   * Inserts the later tables one per task, so that requests for the first tables, queued meanwhile,
+   * are answered between them. Rejects with the first table that fails to load.
+   */
+  async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>, done: () => void): Promise<void> {
+    for (const table of await fetched) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      insertTable(db, decode, table);
+    }
+    done();
   }
 
   async function current(): Promise<Opened | undefined> {
@@ -121,6 +162,13 @@ export function createDataService(platform: Platform, options: DataServiceOption
         if (state.status === 'failed' && state.httpStatus === 401) return errorResponse(401, 'unauthorized', reason);
         return errorResponse(503, 'unavailable', `dataset not loaded: ${reason}`);
       }
+      if (!readsFirstTablesOnly(request)) {
+        try {
+          await ctx.laterTables;
+        } catch (e) {
+          return errorResponse(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
       return dispatch(request, ctx);
     },
     async openLocal(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
@@ -131,7 +179,13 @@ export function createDataService(platform: Platform, options: DataServiceOption
         if (e instanceof SnapshotProblem) return { ok: false, file: e.file, problem: e.problem };
         return { ok: false, file: 'manifest.json', problem: e instanceof Error ? e.message : String(e) };
       }
-      const opened = await open(localSource(byPath), 'local', dirName || 'local files');
+      let opened = await open(localSource(byPath), 'local', dirName || 'local files');
+      // Every table must load before the switch, not only the first ones.
+      const later = await opened.ctx?.laterTables.then(() => null, (e: unknown) => e);
+      if (later) {
+        opened.ctx?.db.close();
+        opened = { state: failure(later) };
+      }
       if (opened.state.status !== 'ready') {
         const reason = opened.state.status === 'failed' ? opened.state.reason : 'not loaded';
         const file = /(?:decode|read) ([^:]+):/.exec(reason)?.[1] ?? 'dataset';

@@ -13,6 +13,7 @@ import { medicareData } from './medicare-data';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { prepareValidation } from './validation';
 import { fillSourceValidation, makeManifest, medicareManifest, noFailures } from './manifest-checks';
+import { startFirstView, type FirstViewWriter } from './first-view';
 import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
 import { openSpool, sqlList, type Spool } from './spool';
@@ -208,6 +209,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const workDir = path.join(tmpDir, '.work');
   let spool: Spool | null = null;
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), billingCodes);
+  let firstView: FirstViewWriter | null = null;
   try {
     await mkdir(workDir, { recursive: true });
     spool = await openSpool(workDir);
@@ -267,6 +269,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       }
     }
     await pool.close();
+    // DuckDB-WASM's compile (for the first view) runs beside the tables' build, not the parser threads
+    firstView = startFirstView();
     const con = spool.con;
     await con.run('CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR)');
     for (const [id, ins, snap] of sourceRows) await con.run('INSERT INTO sources VALUES ($1, $2, $3)', [id, ins, snap]);
@@ -302,6 +306,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     await rm(workDir, { recursive: true, force: true });
     await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
     await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    await firstView.write(tmpDir, createdAt);
     await swapIntoPlace(tmpDir, target);
     const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
@@ -309,6 +314,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     return { outDir: path.resolve(outDir), manifest };
   } catch (e) {
     await pool.close();
+    await firstView?.dispose();
     spool?.close();
     await rm(tmpDir, { recursive: true, force: true });
     throw e;

@@ -2,14 +2,20 @@
  * The fetch interceptor, the only door to the data (docs/architecture.md). It wraps `window.fetch`:
  * every same-origin request under `/api/` except `/api/auth/*` goes to the data worker through
  * comlink and comes back as a real `Response` (JSON body, the worker's HTTP status,
- * `content-type: application/json`); everything else passes through untouched.
+ * `content-type: application/json`); everything else passes through untouched. The live
+ * dashboard's default requests are answered from the dataset's first view while the worker boots
+ * (src/api/first-view.ts).
  */
 import * as Comlink from 'comlink';
 import type { ApiErrorBody, ApiRequest } from '../../contract/api';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';
+import { fetchFirstView, type FirstViewIndex } from './first-view';
 import { isNullBodyStatus, toWorkerRequest } from './worker-route';
+
+/** Where the server serves the dataset. */
+const DATA_URL = '/data/';
 
 interface DataWorker {
   remote: Comlink.Remote<DataWorkerApi>;
@@ -19,6 +25,12 @@ interface DataWorker {
 }
 
 let worker: DataWorker | null = null;
+
+/**
+ * The server dataset's first view (src/api/first-view.ts): null when there is none, when the worker
+ * opened a dataset of another `created_at`, or once a local snapshot is open.
+ */
+let firstView: Promise<FirstViewIndex | null> | null = null;
 
 /** Creates the worker once and starts `init({ dataUrl: '/data/' })` at once. */
 function dataWorker(): DataWorker {
@@ -31,11 +43,27 @@ function dataWorker(): DataWorker {
   });
   crashed.catch(() => undefined);
   const remote = Comlink.wrap<DataWorkerApi>(raw);
-  const boot = Promise.race([remote.init({ dataUrl: '/data/' }), crashed]).catch(
+  const boot = Promise.race([remote.init({ dataUrl: DATA_URL }), crashed]).catch(
     (error: unknown): BootState => ({ status: 'failed', reason: errorText(error) }),
   );
   worker = { remote, boot, crashed };
+  const view = firstView;
+  // A first view of another dataset than the one the worker opened is never used again.
+  void boot.then(async (state) => {
+    const index = await view;
+    if (index && state.status === 'ready' && state.createdAt !== index.createdAt && firstView === view) firstView = null;
+  });
   return worker;
+}
+
+/**
+ * Starts everything the first screen needs, in parallel, as early as the page can: the data worker
+ * (DuckDB-WASM's download and compile, the dataset's tables) and the first view's fetch with
+ * `nativeFetch`. Idempotent.
+ */
+export function startDataAccess(nativeFetch: typeof fetch = window.fetch.bind(window)): void {
+  firstView ??= fetchFirstView(nativeFetch, DATA_URL);
+  dataWorker();
 }
 
 /**
@@ -46,7 +74,10 @@ export async function openLocalDataset(files: LocalFile[], onProgress?: (p: Hash
   const { remote, boot, crashed } = dataWorker();
   await boot;
   const progress = onProgress ? Comlink.proxy(onProgress) : undefined;
-  return Promise.race([remote.openLocal(files, progress), crashed]);
+  const result = await Promise.race([remote.openLocal(files, progress), crashed]);
+  // From now on the worker answers from the local snapshot: the server's first view no longer applies.
+  if (result.ok) firstView = Promise.resolve(null);
+  return result;
 }
 
 /** The worker's boot state (loading until init settles); starts the worker if needed. */
@@ -77,8 +108,13 @@ function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
-/** Asks the worker; a crashed worker or a failed call becomes a 503 with an ApiErrorBody. */
+/**
+ * Answers from the first view when it holds the request, else asks the worker; a crashed worker or
+ * a failed call becomes a 503 with an ApiErrorBody.
+ */
 async function answer(request: ApiRequest, signal: AbortSignal): Promise<Response> {
+  const recorded = (await firstView)?.lookup(request);
+  if (recorded) return jsonResponse(recorded.status, recorded.body);
   const { remote, boot, crashed } = dataWorker();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(abortError(signal));
@@ -106,7 +142,7 @@ export function installFetchInterceptor(): void {
   if (installed) return;
   installed = true;
   const nativeFetch = window.fetch.bind(window);
-  dataWorker();
+  startDataAccess(nativeFetch);
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');

@@ -45,6 +45,7 @@ describe('live dashboard', () => {
   it('shows the hand-computed KPI cards and charts whose axes fit the data', async () => {
     const { page } = browser;
     await page.goto(url('/live-dashboard'));
+    await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).waitFor({ timeout: BOOT });
     expect(await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).count()).toBe(1);
     const cards = page.locator('.card-grid');
     await cards.waitFor({ timeout: BOOT });
@@ -71,6 +72,8 @@ describe('live dashboard', () => {
     expect(await trend.locator('g[aria-label="x-axis tick label"] text').allTextContents()).toEqual(['2025-01', '2025-02']);
 
     await expectNoEveryUnitCall(page);
+    // The default view's answers came from the dataset's first view (docs/architecture.md, Cold start).
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/data/first-view.json')).length)).toBe(1);
     // The figures' answer holds the top 10 and the KPI card's top, not every unit.
     const bytes = await page.evaluate(async () => {
       const size = async (path: string) => (await (await fetch(path)).text()).length;

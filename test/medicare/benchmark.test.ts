@@ -19,18 +19,14 @@ const CF = 32.3465;
 const cents = (x: number): number => Math.round(x * 100) / 100;
 
 let ref: MedicareReference;
-let loadMs = 0;
 beforeAll(async () => {
-  const t0 = performance.now();
   ref = await loadMedicareReference();
-  loadMs = performance.now() - t0;
 });
 
 describe('loadMedicareReference', () => {
   it('reads the year and the conversion factor from the PFS file', () => {
     expect(ref.year).toBe(2025);
     expect(ref.conversionFactor).toBe(CF);
-    expect(loadMs).toBeLessThan(10_000);
   });
 
   it('lists the files with their SHA-256 and the copyright notices', async () => {

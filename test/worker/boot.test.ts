@@ -174,7 +174,7 @@ describe('failures inside a handler', () => {
       db,
       manifest,
       rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
-      acks: memoryAckStore(),
+      acks: memoryAckStore(), laterTables: Promise.resolve(),
       dataset: { origin: 'local' as const, name: 'empty', bytesRead: () => 0 },
     };
     const res = await dispatch({ method: 'GET', path: '/api/service-pricing', query: {} }, ctx);

@@ -141,7 +141,7 @@ beforeAll(async () => {
   ]);
   prepareDerivedTables(db);
   ctx = {
-    db, manifest, acks: memoryAckStore(),
+    db, manifest, acks: memoryAckStore(), laterTables: Promise.resolve(),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     dataset: { origin: 'local', name: 'per-unit', bytesRead: () => 0 },
   };

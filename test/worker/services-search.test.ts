@@ -48,7 +48,7 @@ beforeAll(async () => {
   ctx = {
     db,
     manifest: {} as DatasetManifest,
-    acks: memoryAckStore(),
+    acks: memoryAckStore(), laterTables: Promise.resolve(),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     dataset: { origin: 'local', name: 'services-search', bytesRead: () => 0 },
   };

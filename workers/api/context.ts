@@ -26,4 +26,10 @@ export interface ApiContext {
   /** Alert acknowledgements (IndexedDB in the browser). */
   acks: AckStore;
   dataset: DatasetOrigin;
+  /**
+   * Settles when the boot tables beyond the first ones (workers/data-service.ts LATER_TABLES) are
+   * loaded; rejects with the reason when one cannot be. Endpoints outside registry.ts STATS_ROUTES
+   * run only after it.
+   */
+  laterTables: Promise<void>;
 }

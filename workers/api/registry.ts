@@ -50,6 +50,33 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
 
 const ROUTES = Object.keys(ENDPOINTS) as ApiRoute[];
 
+/**
+ * The routes answered from the first tables alone (`services`, `claims_volume`, `price_stats` and
+ * the manifest; workers/data-service.ts FIRST_TABLES), so they need not wait for the provider
+ * tables and the Medicare benchmarks to load. test/worker/staged-boot.test.ts runs each of them
+ * on a service that never loads the others.
+ */
+export const STATS_ROUTES: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
+  'GET /api/insurers',
+  'GET /api/dashboard-figures',
+  'GET /api/regional-comparison',
+  'GET /api/overpayment-trend',
+  'GET /api/alerts',
+  'GET /api/alerts-page',
+  'PUT /api/alerts/{id}/acknowledge',
+  'PUT /api/alerts/acknowledge-all',
+  'GET /api/service-names',
+  'GET /api/services-search',
+  'GET /api/dataset',
+]);
+
+/** True when `request` goes to a route of STATS_ROUTES (with any query). */
+export function readsFirstTablesOnly(request: ApiRequest): boolean {
+  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
+  const match = matchRoute(request.method.toUpperCase(), path);
+  return match !== null && STATS_ROUTES.has(match.route);
+}
+
 /** The route matching `method path` and its path parameters, exact routes before patterned ones. */
 export function matchRoute(method: string, path: string): { route: ApiRoute; pathParams: Record<string, string> } | null {
   const segs = path.split('/');

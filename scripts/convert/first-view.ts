@@ -1,0 +1,71 @@
+/**
+ * Writes `first-view.json` (contract/first-view.ts) into a dataset directory whose tables and
+ * manifest.json are written: the worker's data service, on Node with the same DuckDB-WASM build and
+ * the same SQL as the browser (workers/data-service.ts), opens the directory with only the tables
+ * the statistics read (FIRST_TABLES) and answers FIRST_VIEW_REQUESTS; their 200 answers are
+ * recorded. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
+ * start).
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, FIRST_VIEW_REQUESTS, type FirstView } from '../../contract/first-view';
+import { memoryAckStore } from '../../workers/acks/ack-store';
+import { createDataService } from '../../workers/data-service';
+import type { Database } from '../../workers/db/database';
+import { nodePlatform } from '../../workers/platform-node';
+
+/** A first view being prepared: DuckDB-WASM boots while the conversion runs. */
+export interface FirstViewWriter {
+  /** Writes `dir/first-view.json` (see writeFirstView); returns its size in bytes. Once only. */
+  write(dir: string, createdAt: string): Promise<number>;
+  /** Closes the database when `write` was never called (a failed conversion). Never throws. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts DuckDB-WASM's boot now (about 1.5-2.5 s of wasm compile on Node, mostly off the main
+ * thread), so that writing the first view at the end of a conversion does not wait for it.
+ */
+export function startFirstView(): FirstViewWriter {
+  let database: Promise<Database> | null = nodePlatform.openDatabase();
+  database.catch(() => {});
+  return {
+    write(dir, createdAt) {
+      if (!database) throw new Error('first view: already written');
+      const opened = database;
+      database = null;
+      return writeFirstView(dir, createdAt, () => opened);
+    },
+    async dispose() {
+      const opened = database;
+      database = null;
+      (await opened?.catch(() => null))?.close();
+    },
+  };
+}
+
+/**
+ * Computes the first view of the dataset in `dir` and writes `dir/first-view.json`; returns its size
+ * in bytes. `createdAt` is the manifest's `created_at`.
+ * @throws Error naming the request when the data service cannot open the dataset or answers
+ *   anything but 200: a dataset whose dashboard the worker cannot answer is not written.
+ */
+export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<number> {
+  const platform = { ...nodePlatform, openDatabase };
+  const service = createDataService(platform, { acks: memoryAckStore(), laterTables: false });
+  try {
+    const state = await service.init({ dataUrl: dir });
+    if (state.status !== 'ready') throw new Error(`first view: the data service cannot open the dataset: ${state.status === 'failed' ? state.reason : state.status}`);
+    const view: FirstView = { format: FIRST_VIEW_FORMAT, created_at: createdAt, answers: [] };
+    for (const { path: p, query } of FIRST_VIEW_REQUESTS) {
+      const res = await service.handle({ method: 'GET', path: p, query });
+      if (res.status !== 200) throw new Error(`first view: GET ${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      view.answers.push({ path: p, query, status: res.status, body: res.body });
+    }
+    const text = JSON.stringify(view);
+    await writeFile(path.join(dir, FIRST_VIEW_FILE), text);
+    return Buffer.byteLength(text);
+  } finally {
+    await service.close();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The staged boot (workers/data-service.ts): the service is ready once the first tables
+ * (`services`, `claims_volume`, `price_stats`) are loaded; the provider tables and the Medicare
+ * benchmarks load behind. Every route of registry.ts STATS_ROUTES must answer from the first
+ * tables alone: here a service that never loads the others answers each of them exactly as a fully
+ * loaded one does, and a route outside the set fails there (so the test can tell the difference).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRequest, ApiRoute } from '../../contract/api';
+import { memoryAckStore } from '../../workers/acks/ack-store';
+import { createDataService, type DataService } from '../../workers/data-service';
+import { ENDPOINTS, STATS_ROUTES, readsFirstTablesOnly } from '../../workers/api/registry';
+import { nodePlatform } from '../../workers/platform-node';
+import { bootFixture, type BootedFixture } from './fixture-dataset';
+
+let full: BootedFixture;
+let firstOnly: DataService;
+
+beforeAll(async () => {
+  // min_providers 1: the fixture then raises alerts (test/worker/alerts.test.ts)
+  full = await bootFixture({ validation: { min_providers: 1 } });
+  firstOnly = createDataService(nodePlatform, { acks: memoryAckStore(), laterTables: false });
+  expect((await firstOnly.init({ dataUrl: full.dir + '/' })).status).toBe('ready');
+});
+
+afterAll(async () => {
+  await firstOnly?.close();
+  await full?.dispose();
+});
+
+/** One request per statistics route, with the parameters a screen sends. */
+const STATS_REQUESTS: Array<[ApiRoute, ApiRequest]> = [
+  ['GET /api/insurers', { method: 'GET', path: '/api/insurers', query: {} }],
+  ['GET /api/dashboard-figures', { method: 'GET', path: '/api/dashboard-figures', query: {} }],
+  ['GET /api/dashboard-figures', { method: 'GET', path: '/api/dashboard-figures', query: { shared_providers: '1' } }],
+  ['GET /api/regional-comparison', { method: 'GET', path: '/api/regional-comparison', query: { shared_providers: '1' } }],
+  ['GET /api/overpayment-trend', { method: 'GET', path: '/api/overpayment-trend', query: {} }],
+  ['GET /api/alerts', { method: 'GET', path: '/api/alerts', query: {} }],
+  ['GET /api/alerts-page', { method: 'GET', path: '/api/alerts-page', query: { offset: '0', limit: '20' } }],
+  ['GET /api/service-names', { method: 'GET', path: '/api/service-names', query: {} }],
+  ['GET /api/services-search', { method: 'GET', path: '/api/services-search', query: { q: 'mri' } }],
+];
+
+describe('staged boot', () => {
+  it('answers every statistics route from the first tables alone, as the fully loaded service does', async () => {
+    const covered = new Set(STATS_REQUESTS.map(([route]) => route));
+    // the per-alert acknowledgement and the dataset description are checked on their own below
+    expect([...STATS_ROUTES].filter((r) => !covered.has(r)).sort())
+      .toEqual(['GET /api/dataset', 'PUT /api/alerts/acknowledge-all', 'PUT /api/alerts/{id}/acknowledge']);
+    for (const [route, request] of STATS_REQUESTS) {
+      expect(readsFirstTablesOnly(request), route).toBe(true);
+      const [a, b] = [await firstOnly.handle(request), await full.service.handle(request)];
+      expect(a.status, `${route}: ${JSON.stringify(a.body)}`).toBe(200);
+      expect(JSON.stringify(a.body), route).toBe(JSON.stringify(b.body));
+    }
+    const dataset = await firstOnly.handle({ method: 'GET', path: '/api/dataset', query: {} });
+    expect(dataset.status).toBe(200);
+    const alerts = (await firstOnly.handle({ method: 'GET', path: '/api/alerts', query: {} })).body as Array<{ id: string }>;
+    expect(alerts.length).toBeGreaterThan(1);
+    const ack = await firstOnly.handle({ method: 'PUT', path: `/api/alerts/${alerts[0]!.id}/acknowledge`, query: {}, user: 'Pat' });
+    expect(ack.status).toBe(200);
+    const all = await firstOnly.handle({ method: 'PUT', path: '/api/alerts/acknowledge-all', query: {}, user: 'Pat' });
+    expect(all.status).toBe(200);
+  });
+
+  it('sends the other routes after the later tables: without them a provider route fails', async () => {
+    const request: ApiRequest = { method: 'GET', path: '/api/providers', query: { limit: '1' } };
+    expect(readsFirstTablesOnly(request)).toBe(false);
+    expect(Object.keys(ENDPOINTS)).toContain('GET /api/providers');
+    expect((await full.service.handle(request)).status).toBe(200);
+    expect((await firstOnly.handle(request)).status).toBe(500);
+  });
+
+  it('reports when every boot table is loaded', async () => {
+    await full.service.handle({ method: 'GET', path: '/api/providers', query: { limit: '1' } });
+    const t = full.service.timings()!;
+    expect(t.allTables).not.toBeNull();
+    expect(t.allTables!).toBeGreaterThanOrEqual(t.total);
+    expect(firstOnly.timings()!.allTables).toBeNull();
+  });
+});
