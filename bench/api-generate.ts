@@ -38,6 +38,11 @@ export interface GeneratedShape {
   services?: number;
   /** Whether the providers spread over the 51 state areas rather than 10 states. */
   allStates?: boolean;
+  /**
+   * The manifest's `validation.min_providers` (default 2, docs/methodology.md). With few rate rows a
+   * code, every unit rests on one provider and is thin at 2: 1 gives the dashboards figures.
+   */
+  minProviders?: number;
 }
 
 /**
@@ -150,7 +155,7 @@ export async function generateApiDataset(dir: string, rateRows: number, options:
     })),
     counts: { rate_rows: tables.rates.rows, unresolved_rate_rows: 0, provider_groups: PROVIDERS * sources, providers: PROVIDERS, services: SERVICES, problems: 0, unresolved_provider_references: 0 },
     claims_by_state: false,
-    validation: { ...DEFAULT_VALIDATION },
+    validation: { ...DEFAULT_VALIDATION, ...(options.minProviders === undefined ? {} : { min_providers: options.minProviders }) },
     medicare: { year: 2025, conversion_factor: 32.3465, files: [], notices: [], cpt_descriptors: false },
     headline: { snapshot: SNAPSHOTS[SNAPSHOTS.length - 1]!, avg_overpayment_unvalidated: null, avg_overpayment_validated: null },
   };

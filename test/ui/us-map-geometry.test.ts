@@ -1,8 +1,11 @@
 // The state map's shapes, docs/screens.md (Shared components): the bundled us-atlas
-// topology, Albers USA with a Puerto Rico inset, 700 x 420.
+// topology, Albers USA with a Puerto Rico inset, 700 x 420, computed ahead of time into
+// src/components/map/state-shapes.json.
 import { describe, expect, it } from 'vitest';
 import { geoAlbersUsa } from 'd3-geo';
 import { geoAlbersUsaPr } from '../../src/components/map/albers-usa-pr';
+import { computeStateShapes } from '../../src/components/map/us-map-compute';
+import shapeFile from '../../src/components/map/state-shapes.json';
 import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from '../../src/components/map/us-map-geometry';
 import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../src/components/map/us-states';
 
@@ -15,6 +18,10 @@ function points(d: string): Array<[number, number]> {
 }
 
 describe('US state map geometry', () => {
+  it('is the committed state-shapes.json, computed from us-atlas (else run: npx tsx scripts/state-shapes.ts)', () => {
+    expect(shapeFile).toEqual(computeStateShapes());
+  });
+
   it('draws the 51 valid state areas and Puerto Rico, unavailable', () => {
     const shapes = stateShapes();
     expect(VALID_STATE_AREA_COUNT).toBe(51);
