@@ -77,6 +77,8 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     ['GET', '/api/alerts-page', { offset: '0', limit: '20' }],
     ['GET', '/api/service-names', {}],
     ['GET', '/api/services-search', { q: code.slice(0, 3), limit: '10' }],
+    ['GET', '/api/services-search', { limit: '1' }],
+    ['GET', '/api/service-categories', {}],
     ['GET', '/api/providers-for-service', { service_id: code, q: '1', limit: '10' }],
     ['GET', '/api/insurers-for-service', { service_id: code }],
     ['GET', '/api/service-price-details', { service_id: code, provider_id: provider, insurer_id: manifest.reference_insurer }],

@@ -293,9 +293,15 @@ export interface Api {
   'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };
   'GET /api/service-names': { params: Record<string, never>; result: ServiceListItem[] };
   /**
+   * The distinct non-empty categories of the CPT/HCPCS services (workers/api/service-categories.ts),
+   * by name: the live comparison's category filter, without the whole service list.
+   */
+  'GET /api/service-categories': { params: Record<string, never>; result: string[] };
+  /**
    * Service search for typing ahead (workers/api/services-search.ts): `q` a case-insensitive substring
    * of name, code, category, description or keywords; prefix matches (name or code) first, then by
-   * name, then code; blank `q` = every service by name. `limit` 1..100, default 10; `total` counts all matches.
+   * name, then code; blank `q` = every service by name. `limit` 1..100, default 10; `total` counts all
+   * matches (blank `q`: every service, the live comparison's Available Services).
    */
   'GET /api/services-search': { params: { q?: string; limit?: number }; result: ServicesSearch };
   'GET /api/providers-for-service': {

@@ -1,8 +1,12 @@
 /**
  * /live-comparison, docs/screens.md (Live comparison): the reference
  * insurer's prices against the selected competitors on the worker's /api. Search (unified or
- * separate) with chips and counters, the four summary cards, insurer checkboxes with market share,
- * category, 'Show only overpaying services', Professional/Institutional, the three sorts, the
+ * separate; services and providers typed ahead, src/components/live/LiveSearchPanel.tsx) with chips
+ * and the Available counters (the totals of `GET /api/services-search` and `GET /api/providers`
+ * without `q`); a chip the URL gives is named by looking its id up in the same searches, and the
+ * category list comes from `GET /api/service-categories`, so the page never loads every service
+ * (`GET /api/service-names`, megabytes at real size). The four summary cards, insurer checkboxes
+ * with market share, category, 'Show only overpaying services', Professional/Institutional, the three sorts, the
  * results table with Previous/Next, 'Page n' and rows per page. Every filter is in the URL
  * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
  * cover the whole filtered set. One row per comparison unit (class, component, setting), with its
@@ -40,20 +44,35 @@ import './LiveComparison.css';
 import '../components/live/live.css';
 import { PageHeader } from '../components/PageHeader';
 
-/** Names of selected providers: from the search that added them, else looked up by id. */
-function useProviderNames(ids: readonly string[]): Map<string, string> {
+/** A provider's name by its id: the id is a prefix match of itself (`GET /api/providers`). */
+const providerName = (id: string): Promise<string | undefined> =>
+  apiCall('GET /api/providers', { q: id, limit: 1 }).then((r) => r.items.find((p) => p.id === id)?.name);
+
+/**
+ * A service's name by its code, as the live search names its chosen service: the code is a prefix
+ * match of itself (`GET /api/services-search`), among the first answers with the names and other
+ * codes starting with it.
+ */
+const serviceName = (id: string): Promise<string | undefined> =>
+  apiCall('GET /api/services-search', { q: id, limit: 100 }).then((r) => r.items.find((s) => s.id === id)?.name);
+
+/**
+ * Names of ids the URL selects but no search of this page has named (a bookmark, a link from the
+ * dashboard), looked up once each by `lookup` (a module-level function); an id whose look-up finds
+ * nothing or fails is its own name.
+ */
+function useLookedUpNames(ids: readonly string[], lookup: (id: string) => Promise<string | undefined>): Map<string, string> {
   const [names, setNames] = useState<Map<string, string>>(new Map());
   const missing = ids.filter((id) => !names.has(id)).join(',');
   useEffect(() => {
     if (!missing) return;
     let live = true;
-    void Promise.all(missing.split(',').map((id) => apiCall('GET /api/providers', { q: id, limit: 1 }).then(
-      (r) => [id, r.items.find((p) => p.id === id)?.name ?? id] as const, () => [id, id] as const)))
+    void Promise.all(missing.split(',').map((id) => lookup(id).then((name) => [id, name ?? id] as const, () => [id, id] as const)))
       .then((pairs) => live && setNames((m) => new Map([...m, ...pairs])));
     return () => {
       live = false;
     };
-  }, [missing]);
+  }, [missing, lookup]);
   return names;
 }
 
@@ -61,11 +80,16 @@ export function LiveComparison(): ReactElement {
   const [state, setState] = useUrlState(parseLiveComparison, writeLiveComparison);
   const [retry, setRetry] = useState(0);
   const [trace, setTrace] = useState<{ record: LiveServicePricingRecord; first: string | null } | null>(null);
+  // Names of the services and providers chosen in the search, from the option chosen.
+  const [serviceNames, setServiceNames] = useState<Map<string, string>>(new Map());
   const [providerNames, setProviderNames] = useState<Map<string, string>>(new Map());
   const insurers = useApi('GET /api/insurers', {}, String(retry));
-  const serviceList = useApi('GET /api/service-names', {});
+  const categoryList = useApi('GET /api/service-categories', {});
+  // The Available counters: the totals of the two searches without q.
+  const serviceCount = useApi('GET /api/services-search', { limit: 1 });
   const providerCount = useApi('GET /api/providers', { limit: 1 });
-  const looked = useProviderNames(state.providers.filter((id) => !providerNames.has(id)));
+  const lookedServices = useLookedUpNames(state.services.filter((id) => !serviceNames.has(id)), serviceName);
+  const lookedProviders = useLookedUpNames(state.providers.filter((id) => !providerNames.has(id)), providerName);
 
   const list = insurers.data ?? insurers.previous;
   const reference = list?.find((i) => i.isReference) ?? null;
@@ -87,13 +111,13 @@ export function LiveComparison(): ReactElement {
     const current = selectionOf(s.competitors);
     return withChange(s, { competitors: competitors.map((c) => c.id).filter((c) => (c === id ? on : current.includes(c))) });
   }), [setState, selectionOf, competitors]);
-  const services = serviceList.data ?? [];
   // the categories offered: exactly those of the dataset's services (the rows carry these)
-  const categories = useMemo(() => datasetCategories(serviceList.data ?? []), [serviceList.data]);
-  const serviceNames = new Map(services.map((s) => [s.id, s.name]));
+  const categories = useMemo(() => datasetCategories(categoryList.data ?? []), [categoryList.data]);
   const add = (hit: LiveHit) => {
     if (hit.kind === 'service') {
-      if (!state.services.includes(hit.service.id)) change({ services: [...state.services, hit.service.id] });
+      const s = hit.service;
+      setServiceNames((m) => new Map(m).set(s.id, s.name));
+      if (!state.services.includes(s.id)) change({ services: [...state.services, s.id] });
     } else {
       const p: ProviderSearchItem = hit.provider;
       setProviderNames((m) => new Map(m).set(p.id, p.name));
@@ -123,10 +147,10 @@ export function LiveComparison(): ReactElement {
         </>} />
 
       <div className="section panel">
-        <LiveSearchPanel mode={state.mode} onMode={(mode) => setState({ ...state, mode })} services={services}
-          providerTotal={providerCount.data?.total ?? null}
-          selectedServices={state.services.map((id) => ({ id, name: serviceNames.get(id) ?? id }))}
-          selectedProviders={state.providers.map((id) => ({ id, name: providerNames.get(id) ?? looked.get(id) ?? id }))}
+        <LiveSearchPanel mode={state.mode} onMode={(mode) => setState({ ...state, mode })}
+          serviceTotal={serviceCount.data?.total ?? null} providerTotal={providerCount.data?.total ?? null}
+          selectedServices={state.services.map((id) => ({ id, name: serviceNames.get(id) ?? lookedServices.get(id) ?? id }))}
+          selectedProviders={state.providers.map((id) => ({ id, name: providerNames.get(id) ?? lookedProviders.get(id) ?? id }))}
           onAdd={add}
           onRemoveService={(id) => change({ services: state.services.filter((s) => s !== id) })}
           onRemoveProvider={(id) => change({ providers: state.providers.filter((p) => p !== id) })} />

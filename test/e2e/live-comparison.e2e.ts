@@ -14,7 +14,7 @@ import { startServer, type RunningServer } from '../../scripts/server/index';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/server/security-headers';
 import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
 import { E2E_CATALOG } from './setup';
-import { cellTexts, columnIndex, expectUnitAndMedicareVisible, pageOverflow, squash } from './live-table';
+import { apiCalls, cellTexts, columnIndex, expectUnitAndMedicareVisible, pageOverflow, recordApiCalls, squash } from './live-table';
 import { signIn } from './screens-helpers';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
@@ -75,7 +75,24 @@ let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  await recordApiCalls(browser.page);
 });
+
+/**
+ * The comparison types services ahead (`GET /api/services-search`) and takes its categories from
+ * `GET /api/service-categories`: since the page loaded it never asked for every service
+ * (`GET /api/service-names`, megabytes at real size). The interceptor answers /api in the page, so
+ * the calls are the page's fetches (recordApiCalls), not network requests.
+ */
+async function expectNoServiceNames(page: Browser['page']): Promise<void> {
+  const calls = await apiCalls(page);
+  expect(calls.filter((u) => u.includes('/api/service-pricing')).length, 'the page loaded its rows').toBeGreaterThan(0);
+  expect(calls.filter((u) => new URL(u, origin).pathname === '/api/service-names')).toEqual([]);
+}
+
+/** The text of a counter of the search panel ('Available Services', ...). */
+const counter = async (page: Browser['page'], label: string) =>
+  squash(await page.locator('dt').filter({ hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]').innerText());
 afterAll(async () => {
   await browser?.close();
 });
@@ -137,6 +154,7 @@ describe('live comparison, end to end', () => {
     }
 
     await expect.poll(() => page.getByText('3 services shown').count()).toBe(1);
+    await expectNoServiceNames(page);
     // Summary cards: savings 34,950 + 33,000 + 25,500 = 93,450; claims-weighted variance
     // (1,200 x 28.519 + 300 x 21.154 + 5,000 x 45.133) / 6,500 = 40.96 -> +41.0%.
     for (const text of ['$93,450', '+41.0%', '3 / 3', '2 Insurers']) {
@@ -164,6 +182,7 @@ describe('live comparison, end to end', () => {
     await category.locator('option', { hasText: 'Radiology' }).waitFor({ state: 'attached', timeout: BOOT_TIMEOUT });
     // Exactly the dataset's categories (this catalog has no services file: derived from the codes, docs/methodology.md (Names and categories)).
     expect(await category.locator('option').allInnerTexts()).toEqual(['All Categories', 'Lab', 'Office visit', 'Radiology']);
+    expect((await apiCalls(page)).filter((u) => u.includes('/api/service-categories')).length).toBeGreaterThan(0);
     await category.selectOption('Lab');
     await page.waitForURL((u) => u.searchParams.get('category') === 'Lab');
     const bodyRows = page.getByRole('table').getByRole('row').filter({ hasNot: page.getByRole('columnheader') });
@@ -180,7 +199,43 @@ describe('live comparison, end to end', () => {
       if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
       await screenshot(page, `live-comparison-category-${name}`);
     }
+    await expectNoServiceNames(page);
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('finds a service typed in the unified search, selects it, and names its chip from the URL, never loading every service', async () => {
+    const { page } = browser;
+    await page.goto(new URL('live-comparison', baseUrl).href);
+    await page.getByRole('table').getByRole('row').filter({ hasText: '70551' }).waitFor({ timeout: BOOT_TIMEOUT });
+    // The counters are the totals of the two searches without q: 3 services and 3 providers in this catalog.
+    await expect.poll(() => counter(page, 'Available Services')).toBe('3');
+    await expect.poll(() => counter(page, 'Available Providers')).toBe('3');
+
+    // 'brain' is inside the name of 70551 ('Mri brain stem w/o dye'), not its start: found by the worker's search.
+    // (The option's badge reads 'SERVICE': upper-cased by CSS.)
+    const box = page.getByRole('combobox', { name: 'Search services and providers' });
+    await box.fill('brain');
+    const options = page.getByRole('listbox', { name: 'Search services and providers suggestions' }).getByRole('option');
+    await expect.poll(() => options.allInnerTexts().then((t) => t.map(squash)), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/^Service ?Mri brain stem w\/o dye ?70551 · Radiology$/i)]);
+    await options.first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('services')).toBe('70551');
+    const chips = page.getByRole('list', { name: 'Selected items' });
+    expect(squash(await chips.innerText())).toBe('70551 Mri brain stem w/o dye');
+    await expect.poll(() => page.getByText('1 services shown', { exact: false }).count(), { timeout: BOOT_TIMEOUT }).toBe(1);
+    const bodyRows = page.getByRole('table').getByRole('row').filter({ hasNot: page.getByRole('columnheader') });
+    expect((await bodyRows.allInnerTexts()).map(squash)).toEqual([expect.stringContaining('70551')]);
+    expect(await counter(page, 'Selected Services')).toBe('1');
+    const searches = (await apiCalls(page)).filter((u) => u.includes('/api/services-search'));
+    expect(searches.some((u) => new URL(u, origin).searchParams.get('q') === 'brain')).toBe(true);
+    await expectNoServiceNames(page);
+
+    // A URL naming only the code (a bookmark): the chip still shows the service's name, looked up by its code.
+    await page.reload();
+    await page.getByRole('table').getByRole('row').filter({ hasText: '70551' }).waitFor({ timeout: BOOT_TIMEOUT });
+    await expect.poll(() => chips.innerText().then(squash), { timeout: 30_000 }).toBe('70551 Mri brain stem w/o dye');
+    await expectNoServiceNames(page);
+    await screenshot(page, 'live-comparison-search-service-1280x800');
   });
 
   it('marks a thin unit low confidence and leaves it out of the cards, at both widths', async () => {

@@ -47,7 +47,7 @@ describe('category in the live comparison URL', () => {
     const services = [
       { category: 'Surgery' }, { category: 'Laboratory' }, { category: 'laboratory' }, { category: 'Surgery' }, { category: '' }, { category: null },
     ];
-    expect(datasetCategories(services)).toEqual(['Laboratory', 'laboratory', 'Surgery']);
+    expect(datasetCategories(services.map((s) => s.category))).toEqual(['Laboratory', 'laboratory', 'Surgery']);
     expect(datasetCategories([])).toEqual([]);
   });
 });

@@ -1,13 +1,14 @@
 /**
  * The live screens' pure parts: the comparison's URL state (every filter in the URL, defaults left
  * out), the API parameters it means, the default competitors and the live-search selection rules
- * (docs/screens.md: Live comparison, Live search), the RFC 4180 CSV writer, the dashboard KPIs (docs/methodology.md) and axis fitting.
+ * (docs/screens.md: Live comparison, Live search), the comparison's search calls (typed ahead, 5 + 5
+ * unified, 10 separate), the RFC 4180 CSV writer, the dashboard KPIs (docs/methodology.md) and axis fitting.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
 import { csvField, toCsv } from '../../src/components/live/csv';
 import { dashboardKpis, fitDomain, topOverpaid } from '../../src/components/live/dashboard-figures';
-import { matchServices } from '../../src/components/live/LiveSearchPanel';
+import { searchProvidersOnly, searchServicesOnly, searchUnified } from '../../src/components/live/LiveSearchPanel';
 import {
   DEFAULT_STATE, defaultCompetitors, exportFileName, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
 } from '../../src/url-state/live-comparison-state';
@@ -67,18 +68,44 @@ describe('live search state', () => {
     expect(canSearch(withService(s, '70551'))).toBe(false);
     expect(parseLiveSearch(writeLiveSearch(new URLSearchParams(), s))).toEqual(s);
   });
+});
 
-  it('matches services by name, code or category, prefix first', () => {
-    const list = [
-      { id: '99213', name: 'Office visit', billing_code_type: 'CPT', category: 'Office visit' },
-      { id: '70551', name: 'MRI brain', billing_code_type: 'CPT', category: 'Radiology' },
-      { id: '80053', name: 'Metabolic panel, office lab', billing_code_type: 'CPT', category: 'Lab' },
-    ];
-    expect(matchServices(list, 'OFFICE', 10).options.map((s) => s.id)).toEqual(['99213', '80053']);
-    expect(matchServices(list, '705', 10).options.map((s) => s.id)).toEqual(['70551']);
-    // 'a': 'MRI brain' and 'Metabolic panel' match ('Office visit' has no a): one shown of 2.
-    expect(matchServices(list, 'a', 1)).toMatchObject({ total: 2 });
-    expect(matchServices(list, 'a', 1).options).toHaveLength(1);
+describe("live comparison's search", () => {
+  const service = (i: number) => ({ id: `7055${i}`, name: `MRI ${i}`, billing_code_type: 'CPT', category: 'Radiology' });
+  const provider = (i: number) => ({ id: `100000000${i}`, name: `MRI Center ${i}`, npi: `100000000${i}`, state: 'CA' });
+  /** Answers services-search and providers with as many items as asked (`limit`) of 12 and 40 matches; records the URLs. */
+  function stubWorker(failing: string | null = null): string[] {
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      urls.push(url);
+      const u = new URL(url, 'http://x');
+      const limit = Number(u.searchParams.get('limit'));
+      const body = u.pathname === failing ? { message: 'down', error: { code: 'internal', message: 'down' } }
+        : u.pathname === '/api/services-search' ? { items: Array.from({ length: limit }, (_, i) => service(i)), total: 12 }
+          : { items: Array.from({ length: limit }, (_, i) => provider(i)), total: 40 };
+      return new Response(JSON.stringify(body), { status: u.pathname === failing ? 500 : 200, headers: { 'content-type': 'application/json' } });
+    });
+    return urls;
+  }
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('types services and providers ahead against the worker: 5 of each in the unified box, services first', async () => {
+    const urls = stubWorker();
+    const r = await searchUnified('mri');
+    expect(urls.sort()).toEqual(['/api/providers?q=mri&limit=5', '/api/services-search?q=mri&limit=5']);
+    expect(r.options.map((h) => h.kind)).toEqual([...Array(5).fill('service'), ...Array(5).fill('provider')]);
+    expect(r.total).toBe(52);
+  });
+
+  it('asks 10 in each separate box, and keeps the other kind when one search fails', async () => {
+    const urls = stubWorker();
+    expect((await searchServicesOnly('mri')).options).toHaveLength(10);
+    expect((await searchProvidersOnly('mri')).total).toBe(40);
+    expect(urls).toEqual(['/api/services-search?q=mri&limit=10', '/api/providers?q=mri&limit=10']);
+    vi.unstubAllGlobals();
+    stubWorker('/api/services-search');
+    const r = await searchUnified('mri');
+    expect([r.options.length, r.total]).toEqual([5, 40]);
   });
 });
 

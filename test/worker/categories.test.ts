@@ -1,8 +1,9 @@
 /**
  * The live comparison's category filter over the fixture dataset: the categories it offers
- * (src/url-state/categories.ts datasetCategories over `GET /api/service-names`) are exactly the
+ * (src/url-state/categories.ts datasetCategories over `GET /api/service-categories`) are exactly the
  * distinct categories of the dataset's services table, names the services file gave included
- * ('Vaccines' is none of the derived ones), and choosing one filters the rows to it.
+ * ('Vaccines' is none of the derived ones), the same as those of `GET /api/service-names`, and
+ * choosing one filters the rows to it.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
@@ -34,9 +35,13 @@ async function distinctCategories(f: BootedFixture): Promise<string[]> {
 
 describe('category filter', () => {
   it('offers exactly the distinct categories of the dataset\'s services', async () => {
-    const offered = datasetCategories(await okBody<ServiceListItem[]>(fx.strict, '/api/service-names'));
+    const listed = await okBody<string[]>(fx.strict, '/api/service-categories');
+    const offered = datasetCategories(listed);
     const distinct = await distinctCategories(fx.strict);
     expect([...offered].sort()).toEqual([...distinct].sort());
+    expect(listed).toEqual(offered); // already distinct and in order
+    // the categories of every service: the same list, without loading every service
+    expect(datasetCategories((await okBody<ServiceListItem[]>(fx.strict, '/api/service-names')).map((s) => s.category))).toEqual(offered);
     expect(new Set(offered).size).toBe(offered.length);
     // the fixture's services.csv names them; 'Vaccines' is not a derived category, 'Surgical' not in the data
     expect(offered).toEqual(['Emergency', 'Lab', 'Office visit', 'Radiology', 'Vaccines']);
@@ -44,7 +49,7 @@ describe('category filter', () => {
   });
 
   it('every row carries an offered category, and choosing one keeps only its rows', async () => {
-    const offered = datasetCategories(await okBody<ServiceListItem[]>(fx.loose, '/api/service-names'));
+    const offered = datasetCategories(await okBody<string[]>(fx.loose, '/api/service-categories'));
     const all = await okBody<ServicePricingResult>(fx.loose, '/api/service-pricing', { only_overpaying: 'false' });
     expect(all.records.length).toBeGreaterThan(0);
     for (const r of all.records) expect(offered).toContain(r.category);

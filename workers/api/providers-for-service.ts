@@ -1,8 +1,10 @@
 /**
  * `GET /api/providers-for-service?service_id[&q][&limit]`: every provider with any rate row (dollar
  * or not) for the service in its insurer's latest snapshot (docs/methodology.md, Names and categories), for
- * typing ahead: `q` matches name or id case-insensitively (substring); prefix matches first, then by
- * name. The service's rate rows load on demand by billing code.
+ * typing ahead through the shared type-ahead SQL (workers/api/type-ahead-sql.ts, the product spec's
+ * search matching): `q` matches name or id case-insensitively (substring); prefix matches first,
+ * then by name (case-insensitive), then by id. Answers one page (`limit`, default 100, 1..10,000)
+ * and the total of matches. The service's rate rows load on demand by billing code.
  */
 import type { ProvidersForService, ProviderListItem } from '../../contract/api';
 import { sql } from '../db/sql';
@@ -11,6 +13,7 @@ import { parseSearch } from './params';
 import { latestSnapshot } from './pricing-core';
 import { parseServiceId } from './service-code';
 import { chosenRows } from './snapshots';
+import { typeAheadSql } from './type-ahead-sql';
 
 /** Page size when `limit` is absent, and the largest allowed. */
 export const DEFAULT_PROVIDER_LIMIT = 100;
@@ -21,24 +24,20 @@ export const providersForService: Endpoint<'GET /api/providers-for-service'> = {
   parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx), ...parseSearch(query, MAX_PROVIDER_LIMIT) }),
   async run(params, ctx): Promise<ProvidersForService> {
     await ctx.rates.ensure([params.service_id]);
-    const q = params.q ?? '';
-    const rows = ctx.db.all<ProviderListItem & { total: number; [k: string]: string | number | null }>(sql`
-      WITH found AS (
+    const search = typeAheadSql<ProviderListItem>({
+      with: sql`found AS (
         SELECT DISTINCT g.provider_id FROM rates r
         JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
         WHERE r.billing_code = ${params.service_id} AND ${chosenRows(ctx.manifest, latestSnapshot(ctx), 'r')}
-      ), matched AS (
-        SELECT f.provider_id AS id, coalesce(p.name, f.provider_id) AS name, p.npi, p.state,
-          (starts_with(lower(coalesce(p.name, '')), ${q}) OR starts_with(lower(f.provider_id), ${q})) AS prefix
-        FROM found f LEFT JOIN providers p ON p.provider_id = f.provider_id
-        WHERE contains(lower(coalesce(p.name, '')), ${q}) OR contains(lower(f.provider_id), ${q})
-      )
-      SELECT id, name, npi, state, (count(*) OVER ())::INTEGER AS total FROM matched
-      ORDER BY prefix DESC, lower(name), id
-      LIMIT ${params.limit ?? DEFAULT_PROVIDER_LIMIT}`);
-    return {
-      items: rows.map(({ id, name, npi, state }) => ({ id, name, npi, state })),
-      total: rows[0]?.total ?? 0,
-    };
+      )`,
+      from: sql`found f LEFT JOIN providers p ON p.provider_id = f.provider_id`,
+      id: sql`f.provider_id`,
+      name: sql`p.name`,
+      columns: { npi: sql`p.npi`, state: sql`p.state` },
+      ties: 'id',
+      q: params.q,
+      limit: params.limit ?? DEFAULT_PROVIDER_LIMIT,
+    });
+    return search.page(ctx.db.all(search.query));
   },
 };

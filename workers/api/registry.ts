@@ -16,6 +16,7 @@ import { regionalServices } from './regional-services';
 import { overpaymentTrend } from './overpayment-trend';
 import { alerts, alertsPage, acknowledgeAlert, acknowledgeAll } from './alerts';
 import { serviceNames } from './service-names';
+import { serviceCategories } from './service-categories';
 import { servicesSearch } from './services-search';
 import { providersForService } from './providers-for-service';
 import { insurersForService } from './insurers-for-service';
@@ -38,6 +39,7 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'PUT /api/alerts/{id}/acknowledge': acknowledgeAlert,
   'PUT /api/alerts/acknowledge-all': acknowledgeAll,
   'GET /api/service-names': serviceNames,
+  'GET /api/service-categories': serviceCategories,
   'GET /api/services-search': servicesSearch,
   'GET /api/providers-for-service': providersForService,
   'GET /api/insurers-for-service': insurersForService,

@@ -1,12 +1,15 @@
 /**
- * Search of the live comparison, docs/screens.md (Live comparison): Unified or Separate search,
- * services from `GET /api/service-names` (matched in the page: case-insensitive substring of name,
- * code or category, prefix matches first) and providers from `GET /api/providers?q` (typed ahead:
- * a dataset can hold 100,000 providers), in the shared search panel (src/components/search/
- * SearchPanelFrame.tsx: chips for the selection and the Available/Selected counters). Unified
- * shows at most 5 services and 5 providers; separate boxes at most 10 each.
+ * Search of the live comparison, docs/screens.md (Live comparison): Unified or Separate search, in
+ * the shared search panel (src/components/search/SearchPanelFrame.tsx: chips for the selection and
+ * the Available/Selected counters). Both kinds are typed ahead against the worker, so the page never
+ * holds a whole list (a real dataset has about 17,000 services and can hold 100,000 providers):
+ * services from `GET /api/services-search?q&limit` (name, code, category, description or keywords),
+ * providers from `GET /api/providers?q&limit` (name or id); each answers prefix matches first
+ * (workers/api/type-ahead-sql.ts) and the total of its matches. Unified shows at most 5 services and
+ * 5 providers, both asked at once; separate boxes at most 10 each. The Available counters are the
+ * screen's (the two totals without `q`).
  */
-import { useCallback, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
 import { apiCall } from '../../api/client';
 import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
@@ -15,17 +18,21 @@ import type { SearchMode } from '../../url-state/live-comparison-state';
 
 export type LiveHit = { kind: 'service'; service: ServiceListItem } | { kind: 'provider'; provider: ProviderSearchItem };
 
-/** Services matching `q` (name, code, category; case-insensitive), prefix matches first, then by name. */
-export function matchServices(services: readonly ServiceListItem[], q: string, limit: number): SearchResult<ServiceListItem> {
-  const needle = q.trim().toLowerCase();
-  const hits = services
-    .map((s) => ({ s, fields: [s.name, s.id, s.category].map((f) => f.toLowerCase()) }))
-    .filter(({ fields }) => fields.some((f) => f.includes(needle)))
-    .map(({ s, fields }) => ({ s, prefix: fields.some((f) => f.startsWith(needle)) }))
-    .sort((a, b) => Number(b.prefix) - Number(a.prefix) || a.s.name.localeCompare(b.s.name) || (a.s.id < b.s.id ? -1 : 1));
-  return { options: hits.slice(0, limit).map((h) => h.s), total: hits.length };
+/** Options the unified box shows at most of each kind, and each separate box. */
+export const UNIFIED_LIMIT = 5;
+export const SEPARATE_LIMIT = 10;
+
+/** Services matching `q` (the worker's rule), at most `limit`, and how many match; none on a failure. */
+async function searchServices(q: string, limit: number): Promise<SearchResult<ServiceListItem>> {
+  try {
+    const r = await apiCall('GET /api/services-search', { q, limit });
+    return { options: r.items, total: r.total };
+  } catch {
+    return { options: [], total: 0 };
+  }
 }
 
+/** Providers matching `q` (the worker's rule), at most `limit`, and how many match; none on a failure. */
 async function searchProviders(q: string, limit: number): Promise<SearchResult<ProviderSearchItem>> {
   try {
     const r = await apiCall('GET /api/providers', { q, limit });
@@ -33,6 +40,27 @@ async function searchProviders(q: string, limit: number): Promise<SearchResult<P
   } catch {
     return { options: [], total: 0 };
   }
+}
+
+const asService = (service: ServiceListItem): LiveHit => ({ kind: 'service', service });
+const asProvider = (provider: ProviderSearchItem): LiveHit => ({ kind: 'provider', provider });
+
+/** The unified box: services first, then providers, at most UNIFIED_LIMIT of each; the total of both. */
+export async function searchUnified(q: string): Promise<SearchResult<LiveHit>> {
+  const [s, p] = await Promise.all([searchServices(q, UNIFIED_LIMIT), searchProviders(q, UNIFIED_LIMIT)]);
+  return { options: [...s.options.map(asService), ...p.options.map(asProvider)], total: s.total + p.total };
+}
+
+/** The separate services box: at most SEPARATE_LIMIT services and their total. */
+export async function searchServicesOnly(q: string): Promise<SearchResult<LiveHit>> {
+  const s = await searchServices(q, SEPARATE_LIMIT);
+  return { options: s.options.map(asService), total: s.total };
+}
+
+/** The separate providers box: at most SEPARATE_LIMIT providers and their total. */
+export async function searchProvidersOnly(q: string): Promise<SearchResult<LiveHit>> {
+  const p = await searchProviders(q, SEPARATE_LIMIT);
+  return { options: p.options.map(asProvider), total: p.total };
 }
 
 const hitKey = (h: LiveHit) => (h.kind === 'service' ? `s:${h.service.id}` : `p:${h.provider.id}`);
@@ -44,8 +72,9 @@ const renderHit = (h: LiveHit) => (h.kind === 'service'
 export interface LiveSearchPanelProps {
   mode: SearchMode;
   onMode(mode: SearchMode): void;
-  services: readonly ServiceListItem[];
-  /** Total providers of the dataset, or null while unknown. */
+  /** Total services of the dataset (services-search's total without `q`), or null while unknown. */
+  serviceTotal: number | null;
+  /** Total providers of the dataset (providers' total without `q`), or null while unknown. */
   providerTotal: number | null;
   selectedServices: ReadonlyArray<{ id: string; name: string }>;
   selectedProviders: ReadonlyArray<{ id: string; name: string }>;
@@ -55,36 +84,19 @@ export interface LiveSearchPanelProps {
 }
 
 export function LiveSearchPanel(props: LiveSearchPanelProps): ReactElement {
-  const { mode, onMode, services, onAdd } = props;
-  const unified = useCallback(async (q: string): Promise<SearchResult<LiveHit>> => {
-    const s = matchServices(services, q, 5);
-    const p = await searchProviders(q, 5);
-    return {
-      options: [...s.options.map((service): LiveHit => ({ kind: 'service', service })), ...p.options.map((provider): LiveHit => ({ kind: 'provider', provider }))],
-      total: s.total + p.total,
-    };
-  }, [services]);
-  const serviceOnly = useCallback((q: string): SearchResult<LiveHit> => {
-    const s = matchServices(services, q, 10);
-    return { options: s.options.map((service) => ({ kind: 'service', service })), total: s.total };
-  }, [services]);
-  const providerOnly = useCallback(async (q: string): Promise<SearchResult<LiveHit>> => {
-    const p = await searchProviders(q, 10);
-    return { options: p.options.map((provider) => ({ kind: 'provider', provider })), total: p.total };
-  }, []);
-
+  const { mode, onMode, onAdd } = props;
   return (
-    <SearchPanelFrame mode={mode} onMode={onMode} available={{ services: services.length, providers: props.providerTotal }}
+    <SearchPanelFrame mode={mode} onMode={onMode} available={{ services: props.serviceTotal, providers: props.providerTotal }}
       unified={
         <Autocomplete label="Search services and providers" placeholder="Service name, CPT code, category, provider name or NPI"
-          search={unified} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+          search={searchUnified} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
       }
       separate={
         <>
           <Autocomplete label="Search services" placeholder="Service name, CPT code or category"
-            search={serviceOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} />
+            search={searchServicesOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
           <Autocomplete label="Search providers" placeholder="Provider name or NPI"
-            search={providerOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
+            search={searchProvidersOnly} optionKey={hitKey} renderOption={renderHit} onSelect={onAdd} debounceMs={200} />
         </>
       }
       services={props.selectedServices.map((s) => ({ key: s.id, label: `${s.id} ${s.name}`, name: s.name, onRemove: () => props.onRemoveService(s.id) }))}

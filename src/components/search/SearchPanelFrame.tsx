@@ -22,7 +22,7 @@ export interface SearchPanelFrameProps {
   mode: SearchMode;
   onMode(mode: SearchMode): void;
   /** How many services and providers there are to choose from (null: not known yet, shown as '-'). */
-  available: { services: number; providers: number | null };
+  available: { services: number | null; providers: number | null };
   /** The box of the unified mode (services and providers in one list). */
   unified: ReactNode;
   /** The boxes of the separate mode: one for services, one for providers. */
@@ -49,7 +49,7 @@ export function SearchPanelFrame({ mode, onMode, available, unified, separate, s
           ))}
         </div>
         <dl className="counters">
-          <div><dt>Available Services</dt><dd>{formatCount(available.services)}</dd></div>
+          <div><dt>Available Services</dt><dd>{available.services === null ? '-' : formatCount(available.services)}</dd></div>
           <div><dt>Selected Services</dt><dd>{formatCount(services.length)}</dd></div>
           <div><dt>Available Providers</dt><dd>{available.providers === null ? '-' : formatCount(available.providers)}</dd></div>
           <div><dt>Selected Providers</dt><dd>{formatCount(providers.length)}</dd></div>
