@@ -218,6 +218,13 @@ describe('live dashboard', () => {
     await items.first().getByText(/Acknowledged by Development User on/).waitFor();
     expect(await items.first().getByRole('button').count()).toBe(0);
     await expectNoEveryUnitCall(page);
+    // One request per call after the reload, the alerts' first page included (the production build has no
+    // StrictMode double effects; a development build, which runs every effect twice, would ask twice).
+    await page.locator('.card-grid').waitFor({ timeout: BOOT });
+    await page.getByRole('img', { name: /Overpayment Trend Over Time/ }).waitFor();
+    await page.locator('path[data-state="NY"]').waitFor();
+    const calls = (await apiCalls(page)).map((u) => new URL(u, live.url)).map((u) => u.pathname + u.search).sort();
+    expect(calls).toEqual(['/api/alerts-page?offset=0&limit=20', '/api/dashboard-figures', '/api/insurers', '/api/overpayment-trend', '/api/regional-comparison']);
     await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
     // Nor did any page of this file print a console error: index.html names the tab's icon (public/favicon.svg),
     // so Chromium asks for no /favicon.ico (which the server answers 404).
