@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
-import { apiCalls, BOOT, pageOverflow, recordApiCalls, serveLiveFixture, squash } from './live-table';
+import { apiCalls, BOOT, kpiCards, pageOverflow, recordApiCalls, serveLiveFixture, squash } from './live-table';
 import { VIEWPORTS, routeUrl, signIn } from './screens-helpers';
 
 const HELP = 'Prices only at providers that the reference insurer and at least one competitor both have rates with';
@@ -120,7 +120,7 @@ describe('live comparison: At shared providers', () => {
 });
 
 describe('live dashboard: At shared providers', () => {
-  const cards = (page: Page) => page.locator('.card-grid');
+  const cards = kpiCards;
 
   it('switches every figure but the alerts, keeps it in the URL, and says so, at both widths', async () => {
     const { page } = browser;
