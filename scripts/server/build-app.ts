@@ -18,9 +18,13 @@ export async function buildApp(
   options: { logLevel?: 'info' | 'warn' | 'error' | 'silent' } = {},
 ): Promise<{ outDir: string }> {
   const out = resolve(PROJECT_ROOT, outDir);
-  // Vite sets process.env.NODE_ENV = 'production' when it is unset; restore it, or a server
-  // started later in this process would believe it runs in production (auth-config.ts).
+  // Vite replaces process.env.NODE_ENV in the bundle by the process's NODE_ENV, when set, rather
+  // than by the build's mode: under vitest (NODE_ENV=test) React's development build would ship,
+  // with StrictMode running every effect twice. Build for production whatever the caller's
+  // NODE_ENV, then restore it, or a server started later in this process would believe it runs in
+  // production (auth-config.ts).
   const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   try {
     await build({
       root: PROJECT_ROOT,

@@ -16,6 +16,9 @@ export interface TrendRow {
 /** Axis domain of the chart, percent. */
 export const TREND_DOMAIN: [number, number] = [8, 20];
 
+/** The chart's height, px. */
+export const TREND_HEIGHT = 300;
+
 /** `options.domain` replaces the fixed 8-20 % axis (the live dashboard fits its data). */
 export function overpaymentTrendChart(rows: readonly TrendRow[], options: ChartOptions & { domain?: [number, number] } = {}): SVGSVGElement | HTMLElement {
   const data = [...rows];
@@ -25,7 +28,7 @@ export function overpaymentTrendChart(rows: readonly TrendRow[], options: ChartO
   const rotate = base.width < 480;
   return Plot.plot({
     ...base,
-    height: 300,
+    height: TREND_HEIGHT,
     marginLeft: 48,
     marginBottom: rotate ? 40 : 30,
     x: { type: 'point', domain: data.map((d) => d.month), label: null, padding: 0.3, tickRotate: rotate ? -45 : 0 },

@@ -22,6 +22,9 @@ export interface OverpaidServiceRow {
 /** Axis domain of the chart, percent. */
 export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
 
+/** The chart's height in px for `bars` rows (at most 10 are drawn). */
+export const topOverpaidHeight = (bars: number): number => 40 + Math.min(bars, 10) * 30;
+
 export interface TopOverpaidOptions extends ChartOptions {
   /** Replaces the fixed 0-30 % axis (the live dashboard fits its data). */
   domain?: [number, number];
@@ -48,7 +51,7 @@ export function topOverpaidChart(rows: readonly OverpaidServiceRow[], options: T
   };
   return Plot.plot({
     ...base,
-    height: 40 + data.length * 30,
+    height: topOverpaidHeight(data.length),
     marginLeft,
     marginRight: 48,
     x: { domain: options.domain ?? TOP_OVERPAID_DOMAIN, label: 'Overpayment (%)', grid: true, ticks: base.width < 480 ? 3 : 6, tickFormat: (d: number) => `${d}%` },

@@ -9,6 +9,11 @@
  * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
  * 'At shared providers' (docs/methodology.md, Per comparison unit; `shared_providers=1` in the URL) sends
  * the option to every figure's endpoint (the alerts stay over every provider) and shows a note.
+ * Each panel shows as soon as its own call answers, and until then its loading text or its error
+ * in its own place (PanelPending), so that one slow or failing call hides nothing else and nothing
+ * moves when a panel fills: the cards and the top 10 wait for the figures, the trend for its call,
+ * the map for the regional comparison; the description naming the reference insurer waits for the
+ * insurers and the figures, the state modal for the insurers.
  */
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -17,15 +22,16 @@ import { overpaymentTrendChart, type TrendRow } from '../charts/overpayment-tren
 import { topOverpaidChart, type OverpaidServiceRow } from '../charts/top-overpaid-chart';
 import type { ChartOptions } from '../charts/chart-options';
 import { RegionMapPanel, TopOverpaidPanel, TrendPanel } from '../components/dashboard/DashboardPanels';
-import { KpiCards } from '../components/dashboard/KpiCards';
+import { KpiCards, KpiCardsPending } from '../components/dashboard/KpiCards';
 import { PanelRow } from '../components/dashboard/Panel';
 import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figures';
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
+import { PanelPending } from '../components/live/PanelPending';
 import { SharedProvidersNote, SharedProvidersSwitch } from '../components/live/SharedProviders';
 import { UnitBadges } from '../components/live/UnitParts';
 import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
-import { useApi } from '../components/live/use-api';
+import { useApi, type ApiLoad } from '../components/live/use-api';
 import { PageHeader } from '../components/PageHeader';
 import { overpaymentLevel } from '../components/map/overpayment-level';
 import { STATE_AREAS } from '../components/map/us-states';
@@ -37,6 +43,11 @@ export { LIVE_PRICES_NOTE } from '../components/live/LiveStateModal';
 
 const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]));
 
+/** A panel's pending content while `load` has no data (its loading text, or its error), else undefined. */
+function pendingOf(load: ApiLoad<unknown>, what: string): ReactElement | undefined {
+  return load.data ? undefined : <PanelPending load={load} loading={`Loading ${what}...`} failed={`Failed to load ${what}.`} />;
+}
+
 export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
   const shared = parseSharedProviders(search);
@@ -45,9 +56,6 @@ export function LiveDashboard(): ReactElement {
   const regional = useApi('GET /api/regional-comparison', sharedParam);
   const trend = useApi('GET /api/overpayment-trend', sharedParam);
   const insurers = useApi('GET /api/insurers', {});
-  const loads = [figures, regional, trend, insurers];
-  const failed = loads.find((l) => l.status === 'error');
-  const ready = figures.data && regional.data && trend.data && insurers.data;
 
   const kpis = figures.data?.kpis;
   const topRecords = useMemo(() => figures.data?.top ?? [], [figures.data]);
@@ -80,7 +88,7 @@ export function LiveDashboard(): ReactElement {
       <title>Data Comparison Tool (Live) · Compete</title>
       <PageHeader id="live-dashboard-title" title="Data Comparison Tool (Live)"
         description={<>
-          {ready && reference
+          {figures.data && reference
             ? `${reference.name} negotiated rates against ${formatCount(figures.data.competitors.length)} competitor insurers, snapshot ${figures.data.snapshot}.`
             : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
           <Link className="live-method" to="/methodology#dashboard-figures">How these figures are computed</Link>
@@ -89,59 +97,58 @@ export function LiveDashboard(): ReactElement {
 
       {shared && <SharedProvidersNote what="Figures" extra="The alerts stay over every provider." />}
 
-      {failed && (
+      {insurers.status === 'error' && (
         <div className="live-error-panel panel" role="alert">
-          <p><strong>Failed to load dashboard data.</strong></p>
-          {failed.status === 'error' && <p className="live-error-panel__detail">{failed.message}</p>}
+          <p><strong>Failed to load insurers.</strong></p>
+          <p className="live-error-panel__detail">{insurers.message}</p>
         </div>
       )}
-      {!failed && !ready && <p className="live-status" role="status">Loading dashboard data...</p>}
 
-      {!failed && ready && kpis && (
-        <>
-          <KpiCards
-            averageOverpayment={{
-              value: formatSignedPercent(kpis.averageOverpayment),
-              tone: kpis.averageOverpayment !== null && kpis.averageOverpayment > 0 ? 'bad' : 'neutral',
-              subtitle: `Claims-weighted over ${formatCount(kpis.withVariance)} services with a variance${kpis.thinLeftOut > 0
-                ? ` · ${formatCount(kpis.thinLeftOut)} low-confidence left out` : ''}`,
-            }}
-            topService={kpis.top ? {
-              value: kpis.top.service_name || kpis.top.service_code,
-              subtitle: `${kpis.top.billing_code_type} ${kpis.top.service_code} · ${unitText(kpis.top)} · ${formatSignedPercent(kpis.top.reference_variance)} against market`,
-            } : { value: '-', subtitle: 'No service has a variance' }}
-            claimsAboveMarket={formatPercent(kpis.claimsAboveMarket)} />
+      {kpis ? (
+        <KpiCards
+          averageOverpayment={{
+            value: formatSignedPercent(kpis.averageOverpayment),
+            tone: kpis.averageOverpayment !== null && kpis.averageOverpayment > 0 ? 'bad' : 'neutral',
+            subtitle: `Claims-weighted over ${formatCount(kpis.withVariance)} services with a variance${kpis.thinLeftOut > 0
+              ? ` · ${formatCount(kpis.thinLeftOut)} low-confidence left out` : ''}`,
+          }}
+          topService={kpis.top ? {
+            value: kpis.top.service_name || kpis.top.service_code,
+            subtitle: `${kpis.top.billing_code_type} ${kpis.top.service_code} · ${unitText(kpis.top)} · ${formatSignedPercent(kpis.top.reference_variance)} against market`,
+          } : { value: '-', subtitle: 'No service has a variance' }}
+          claimsAboveMarket={formatPercent(kpis.claimsAboveMarket)} />
+      ) : <KpiCardsPending busy={figures.status !== 'error'} text={figures.status === 'error' ? 'Failed to load figures.' : 'Loading figures...'} />}
 
-          <PanelRow wideLeft>
-            <TopOverpaidPanel chart={topChart} rows={top} domain={topDomain}
-              subtitle={<>Percent against the market average · <Link to="/methodology#a-units-prices-and-figures">variance</Link> · select a bar for its prices</>}
-              empty="No service has a variance with enough providers behind it.">
-              <details className="live-top-links">
-                <summary>Open a service in the comparison</summary>
-                <ol>
-                  {topRecords.map((r) => (
-                    <li key={unitRowKey(r)}>
-                      <Link to={comparisonPathOf(r.service_code, r.reference_variance, shared)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
-                      <span className="live-top-links__value">{formatSignedPercent(r.reference_variance)}</span>
-                      <span className="live-top-links__unit"><UnitBadges unit={r} /></span>
-                    </li>
-                  ))}
-                </ol>
-              </details>
-            </TopOverpaidPanel>
-            <TrendPanel chart={trendChart} rows={trendRows} domain={trendDomain} empty="No month has a variance."
-              subtitle={<>Average overpayment by snapshot month · <Link to="/methodology#dashboard-figures">trend</Link></>} />
-          </PanelRow>
+      <PanelRow wideLeft>
+        <TopOverpaidPanel chart={topChart} rows={top} domain={topDomain} pending={pendingOf(figures, 'figures')}
+          subtitle={<>Percent against the market average · <Link to="/methodology#a-units-prices-and-figures">variance</Link> · select a bar for its prices</>}
+          empty="No service has a variance with enough providers behind it.">
+          {figures.data ? (
+            <details className="live-top-links">
+              <summary>Open a service in the comparison</summary>
+              <ol>
+                {topRecords.map((r) => (
+                  <li key={unitRowKey(r)}>
+                    <Link to={comparisonPathOf(r.service_code, r.reference_variance, shared)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
+                    <span className="live-top-links__value">{formatSignedPercent(r.reference_variance)}</span>
+                    <span className="live-top-links__unit"><UnitBadges unit={r} /></span>
+                  </li>
+                ))}
+              </ol>
+            </details>
+          ) : <div className="live-top-links" aria-hidden="true">{'\u00a0'}</div> /* the closed list's line, held */}
+        </TopOverpaidPanel>
+        <TrendPanel chart={trendChart} rows={trendRows} domain={trendDomain} empty="No month has a variance." pending={pendingOf(trend, 'trend')}
+          subtitle={<>Average overpayment by snapshot month · <Link to="/methodology#dashboard-figures">trend</Link></>} />
+      </PanelRow>
 
-          <PanelRow wideLeft>
-            <RegionMapPanel subtitle="Average overpayment per state · select a state for its service prices"
-              values={{}} stateValues={stateValues} level={overpaymentLevel} onSelect={(a) => setState(a.code)} />
-            <LiveAlerts />
-          </PanelRow>
-        </>
-      )}
+      <PanelRow wideLeft>
+        <RegionMapPanel subtitle="Average overpayment per state · select a state for its service prices" pending={pendingOf(regional, 'map')}
+          values={{}} stateValues={stateValues} level={overpaymentLevel} onSelect={(a) => setState(a.code)} />
+        <LiveAlerts />
+      </PanelRow>
 
-      {ready && openArea?.available && (
+      {insurers.data && openArea?.available && (
         <LiveStateModal key={openArea.code} area={openArea} reference={reference ?? null} competitors={insurers.data.filter((i) => !i.isReference)}
           sharedProviders={shared} onClose={() => setState(null)} />
       )}

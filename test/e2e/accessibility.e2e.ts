@@ -60,9 +60,11 @@ const SCREENS: Screen[] = [
   } },
   { name: 'overview', path: '/overview', ready: (p) => p.locator('.specialty-list li').nth(4).waitFor() },
   { name: 'live-dashboard', path: '/live-dashboard', ready: async (p) => {
-    await p.locator('.card-grid').waitFor({ timeout: BOOT });
+    // Every panel loaded: the cards (no longer aria-busy), both charts and the map's states.
+    await p.locator('.card-grid:not([aria-busy="true"])').waitFor({ timeout: BOOT });
     await p.getByRole('img', { name: /Top 10 Overpaid Services/ }).locator('g[aria-label="bar"] rect').first().waitFor();
     await p.getByRole('img', { name: /Overpayment Trend Over Time/ }).waitFor();
+    await p.locator('path[data-state="CA"]').waitFor({ timeout: BOOT });
     await p.getByText(/^\d+ open of \d+$/).waitFor({ timeout: 30_000 }); // the alerts loaded
   } },
   { name: 'live-comparison', path: '/live-comparison', ready: (p) => p.getByRole('row').filter({ hasText: '70551' }).waitFor({ timeout: BOOT }) },

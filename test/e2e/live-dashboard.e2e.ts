@@ -1,5 +1,6 @@
 // The live dashboard in Debian's Chromium at 1280x800 and 390x844: KPI cards, charts, the state
-// modal and its rate rows, the Top 10's way into the live comparison, and the alerts. Dataset: the
+// modal and its rate rows, the Top 10's way into the live comparison, the alerts, and each panel
+// showing when its own call answers (one call held, one failing). Dataset: the
 // live screens' fixture (serveLiveFixture in live-table.ts, `min_providers: 1`; every expected figure
 // is computed by hand in test/fixtures/live/README.md, arithmetic repeated below). Names are the CMS
 // descriptors (docs/methodology.md, Names and categories: 70551 'Mri brain stem w/o dye', 99213
@@ -10,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
-import { apiCalls, BOOT, bodyRows, focused, recordApiCalls, serveLiveFixture, squash } from './live-table';
-import { bothWidths, routeUrl, signIn } from './screens-helpers';
+import { apiCalls, BOOT, bodyRows, focused, kpiCards, recordApiCalls, serveLiveFixture, squash } from './live-table';
+import { bothWidths, routeUrl, signIn, VIEWPORTS } from './screens-helpers';
 
 let live: RunningServer;
 let browser: Browser;
@@ -47,7 +48,7 @@ describe('live dashboard', () => {
     await page.goto(url('/live-dashboard'));
     await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).waitFor({ timeout: BOOT });
     expect(await page.getByRole('heading', { name: 'Data Comparison Tool (Live)' }).count()).toBe(1);
-    const cards = page.locator('.card-grid');
+    const cards = kpiCards(page);
     await cards.waitFor({ timeout: BOOT });
     const text = squash(await cards.innerText()).toLowerCase();
     // (1,000 x 13.0435 + 100 x 20.6897 - 500 x 23.0769) / 1,600 = +2.23 %; top 70551 at 120 / 580 = +20.7 %;
@@ -196,6 +197,85 @@ describe('live dashboard', () => {
     await bothWidths(page, 'live-dashboard-top-links', () => page.getByText('Open a service in the comparison').click({ timeout: BOOT }));
   });
 
+  it('shows each panel when its own call answers, each waiting or failing in its own place without moving the others', async () => {
+    // A page of its own: the fetch wrapper below must not outlive this test. It holds the figures and
+    // the trend until the test releases them, and answers the regional comparison with a 500.
+    const page = await browser.context.newPage();
+    try {
+      await page.addInitScript(() => {
+        const w = window as unknown as { release: Record<string, () => void> };
+        w.release = {};
+        const held = new Map(['/api/dashboard-figures', '/api/overpayment-trend'].map((path) => [path, new Promise<void>((r) => { w.release[path] = r; })]));
+        let current = window.fetch;
+        Object.defineProperty(window, 'fetch', {
+          configurable: true,
+          get: () => current,
+          set(fn: typeof fetch) {
+            current = async (input, init) => {
+              const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+              await held.get(path);
+              if (path !== '/api/regional-comparison') return fn(input, init);
+              const message = 'regional figures unavailable';
+              return new Response(JSON.stringify({ message, error: { code: 'internal', message } }), { status: 500, headers: { 'content-type': 'application/json' } });
+            };
+          },
+        });
+      });
+      const release = (path: string) => page.evaluate((p) => (window as unknown as { release: Record<string, () => void> }).release[p]!(), path);
+      const status = (text: string) => page.getByRole('status').filter({ hasText: text });
+      const alertsPanel = page.locator('.live-alerts');
+      const trendImg = page.getByRole('img', { name: /Overpayment Trend Over Time/ });
+      // Where the alerts panel, last on the page, stands: its box, and its distance below the cards (whose own
+      // height follows the figures' texts, which wrap).
+      const layout = async () => {
+        const cards = (await page.locator('.card-grid').boundingBox())!;
+        const alerts = (await alertsPanel.boundingBox())!;
+        return { alerts, belowCards: alerts.y - cards.y - cards.height };
+      };
+      for (const vp of VIEWPORTS) {
+        await page.setViewportSize({ width: vp.width, height: vp.height });
+        await page.goto(url('/live-dashboard'));
+        // The alerts and the map's error come while the figures and the trend still load.
+        await page.getByText(/^\d+ open of \d+$/).waitFor({ timeout: BOOT });
+        const mapError = page.getByRole('alert').filter({ hasText: 'Failed to load map.' });
+        await mapError.waitFor({ timeout: BOOT });
+        expect(squash(await mapError.innerText())).toBe('Failed to load map. regional figures unavailable');
+        expect(await page.locator('path[data-state]').count()).toBe(0);
+        await status('Loading trend...').waitFor();
+        await status('Loading figures...').waitFor();
+        expect(await page.locator('.card-grid[aria-busy="true"] .summary-card').count()).toBe(3);
+        expect(await trendImg.count()).toBe(0);
+        expect(squash(await page.locator('.page-header').innerText())).toContain('Negotiated rates of the reference insurer against its competitors');
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screenshot(page, `live-dashboard-pending-${vp.name}`);
+        const before = await layout();
+
+        // The figures: the cards, the top 10 and the description naming the reference insurer; the trend still loading.
+        await release('/api/dashboard-figures');
+        await kpiCards(page).waitFor();
+        expect(squash(await kpiCards(page).innerText()).toLowerCase()).toContain('average overpayment +2.2%');
+        await page.getByRole('img', { name: /Top 10 Overpaid Services/ }).locator('g[aria-label="bar"] rect').nth(9).waitFor();
+        expect(squash(await page.locator('.page-header').innerText())).toContain('Reference Health negotiated rates against 3 competitor insurers, snapshot 2025-02.');
+        expect([await status('Loading figures...').count(), await status('Loading trend...').count()]).toEqual([0, 1]);
+        const withFigures = await layout();
+
+        await release('/api/overpayment-trend');
+        await trendImg.waitFor();
+        expect(await status('Loading trend...').count()).toBe(0);
+        // The map's error stays in its place.
+        expect(await mapError.count()).toBe(1);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screenshot(page, `live-dashboard-map-failed-${vp.name}`);
+        // Nothing moved: the panels held their places while their calls were pending.
+        expect(withFigures.belowCards, `${vp.name}: figures`).toBe(before.belowCards);
+        expect([withFigures.alerts.width, withFigures.alerts.height]).toEqual([before.alerts.width, before.alerts.height]);
+        expect(await alertsPanel.boundingBox(), `${vp.name}: trend`).toEqual(withFigures.alerts);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
   it('acknowledges an alert, shows who and when, and keeps it after a reload', async () => {
     const { page } = browser;
     const items = page.locator('.alerts-list__item');
@@ -221,6 +301,13 @@ describe('live dashboard', () => {
     await items.first().getByText(/Acknowledged by Development User on/).waitFor();
     expect(await items.first().getByRole('button').count()).toBe(0);
     await expectNoEveryUnitCall(page);
+    // One request per call after the reload, the alerts' first page included (the production build has no
+    // StrictMode double effects; a development build, which runs every effect twice, would ask twice).
+    await kpiCards(page).waitFor({ timeout: BOOT });
+    await page.getByRole('img', { name: /Overpayment Trend Over Time/ }).waitFor();
+    await page.locator('path[data-state="NY"]').waitFor();
+    const calls = (await apiCalls(page)).map((u) => new URL(u, live.url)).map((u) => u.pathname + u.search).sort();
+    expect(calls).toEqual(['/api/alerts-page?offset=0&limit=20', '/api/dashboard-figures', '/api/insurers', '/api/overpayment-trend', '/api/regional-comparison']);
     await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
     // Nor did any page of this file print a console error: index.html names the tab's icon (public/favicon.svg),
     // so Chromium asks for no /favicon.ico (which the server answers 404).

@@ -267,11 +267,16 @@ describe('data coverage and methodology', () => {
 });
 
 describe('without a dataset', () => {
-  it('says so on the dashboard and the comparison', async () => {
+  it('says so on the dashboard, in each panel, and the comparison', async () => {
     const { page } = browser;
     await signIn(page, empty.url);
     await page.goto(url('/live-dashboard', empty.url));
-    await page.getByText('Failed to load dashboard data.').waitFor({ timeout: BOOT });
+    // Each call fails on its own: every panel shows its error in its place, the insurers' under the header.
+    for (const what of ['figures', 'trend', 'map', 'insurers']) {
+      await page.getByRole('alert').filter({ hasText: `Failed to load ${what}.` }).waitFor({ timeout: BOOT });
+    }
+    await page.locator('.live-alerts').getByRole('alert').waitFor({ timeout: BOOT });
+    expect(await page.locator('.page').getByRole('status').count()).toBe(0);
     await screenshot(page, 'live-dashboard-error-1280x800');
     await page.goto(url('/live-comparison?page=3', empty.url));
     await page.getByText('Error loading data.').waitFor({ timeout: BOOT });

@@ -47,6 +47,12 @@ export async function recordApiCalls(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The live dashboard's KPI cards once their figures are there: while they load, the cards stand in
+ * their places in an `aria-busy` grid (src/components/dashboard/KpiCards.tsx KpiCardsPending).
+ */
+export const kpiCards = (page: Page): Locator => page.locator('.card-grid:not([aria-busy="true"])');
+
 /** The /api URLs the page asked since it loaded (query strings included); see recordApiCalls. */
 export const apiCalls = (page: Page): Promise<string[]> =>
   page.evaluate(() => ((window as unknown as { __apiCalls?: string[] }).__apiCalls ?? []).filter((u) => u.includes('/api/')));

@@ -1,7 +1,9 @@
 // The shell and the sign-in routes in Debian's Chromium, docs/screens.md (Shell and sign-in, Routes):
 // redirects, the initial loader, navigation with exact-path highlighting, the small-screen menu's
 // open/close paths, the user label and menu, logout, the placeholders; a screenshot of every
-// screen at 1280x800 and 390x844 (test-results/screenshots, git-ignored).
+// screen at 1280x800 and 390x844 (test-results/screenshots, git-ignored), named `shell-<screen>-<size>`:
+// taken as soon as the heading shows (the live screens still loading), they must not overwrite the
+// screens' own tests' captures of the same name (live-dashboard-1280x800, live-search-..., login-...).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
 import { TEST_USER, VIEWPORTS, fakeJwt, openRoute, storeToken } from './screens-helpers';
@@ -188,7 +190,7 @@ describe('every screen at both widths', () => {
       const { page } = browser;
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await storeToken(page, baseUrl);
-      await screenshot(page, `login-${vp.name}`);
+      await screenshot(page, `shell-login-${vp.name}`);
       for (const [name, path, title] of SCREENS) {
         await openRoute(page, baseUrl, path);
         await page.getByRole('heading', { name: title, level: 1, exact: true }).waitFor();
@@ -196,7 +198,7 @@ describe('every screen at both widths', () => {
         if (name === 'dashboard') await page.locator('.plot-figure svg').nth(1).waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-        await screenshot(page, `${name}-${vp.name}`);
+        await screenshot(page, `shell-${name}-${vp.name}`);
       }
     });
   }

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
-import { apiCalls, BOOT, pageOverflow, recordApiCalls, serveLiveFixture, squash } from './live-table';
+import { apiCalls, BOOT, kpiCards, pageOverflow, recordApiCalls, serveLiveFixture, squash } from './live-table';
 import { VIEWPORTS, routeUrl, signIn } from './screens-helpers';
 
 const HELP = 'Prices only at providers that the reference insurer and at least one competitor both have rates with';
@@ -120,7 +120,7 @@ describe('live comparison: At shared providers', () => {
 });
 
 describe('live dashboard: At shared providers', () => {
-  const cards = (page: Page) => page.locator('.card-grid');
+  const cards = kpiCards;
 
   it('switches every figure but the alerts, keeps it in the URL, and says so, at both widths', async () => {
     const { page } = browser;
@@ -155,9 +155,8 @@ describe('live dashboard: At shared providers', () => {
       const alerts = calls.filter((u) => u.includes('/api/alerts'));
       expect(alerts.length).toBeGreaterThan(0);
       expect(alerts.map(sharedParam)).not.toContain('true');
-      // The panel asks for its first page only, never the full list (the dashboard may mount it more than once).
-      const asked = new Set(alerts.map((u) => new URL(u, 'http://x')).map((u) => u.pathname + u.search));
-      expect([...asked]).toEqual(['/api/alerts-page?offset=0&limit=20']);
+      // The panel asks for its first page only, once, never the full list.
+      expect(alerts.map((u) => new URL(u, 'http://x')).map((u) => u.pathname + u.search)).toEqual(['/api/alerts-page?offset=0&limit=20']);
       if (width < 500) expect(await pageOverflow(page)).toBe(0);
       await page.getByRole('img', { name: /Overpayment Trend Over Time/ }).waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -3,12 +3,15 @@
  * alerts.test.ts (its header derives them), three of them acknowledged first so that the open
  * count differs from the total. Pages of every size, concatenated, are the GET /api/alerts list in
  * its order; total and open are counted here from that list; offset and limit out of range are the
- * registry's 400 (workers/api/params.ts parseInteger).
+ * registry's 400 (workers/api/params.ts parseInteger). Last, the pages follow acknowledgements made
+ * after they were first asked for (the worker keeps the merged list until the next one): through
+ * either PUT, and stored by someone else (another tab's worker on the same IndexedDB).
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
-import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPage, type ApiErrorBody } from '../../contract/api';
+import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AcknowledgeAllResult, type AlertsPage, type ApiErrorBody } from '../../contract/api';
+import { indexedDbAckStore } from '../../workers/acks/ack-store';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 
 let f: BootedFixture;
@@ -91,5 +94,66 @@ describe('GET /api/alerts-page', () => {
       const body = res.body as ApiErrorBody;
       expect([body.error.code, body.message]).toEqual(['bad_request', message]);
     }
+  });
+});
+
+describe('GET /api/alerts-page after acknowledgements', () => {
+  /** GET /api/alerts now, and the pages of 2 concatenated, which must be that list. */
+  async function listAndPages(): Promise<{ list: Alert[]; first: AlertsPage }> {
+    const res = await f.get('/api/alerts');
+    expect(res.status).toBe(200);
+    const list = res.body as Alert[];
+    const items: Alert[] = [];
+    for (let offset = 0; offset < list.length; offset += 2) items.push(...(await page({ offset: String(offset), limit: '2' })).items);
+    expect(items).toEqual(list);
+    const first = await page({ limit: '9' });
+    expect([first.total, first.open, first.items]).toEqual([list.length, list.filter((a) => !a.acknowledged).length, list]);
+    return { list, first };
+  }
+
+  const put = (path: string, user?: string) => f.service.handle({ method: 'PUT', path, query: {}, user });
+
+  it('counts one fewer open and shows the alert acknowledged after PUT .../acknowledge, in step with GET /api/alerts', async () => {
+    const before = await listAndPages();
+    // Asked twice: the second answer is the kept list, the same.
+    expect((await listAndPages()).first).toEqual(before.first);
+    expect(before.first.open).toBe(6);
+    const i = before.first.items.findIndex((a) => !a.acknowledged);
+    const target = before.first.items[i]!;
+    const res = await put(`/api/alerts/${target.id}/acknowledge`, 'Quinn Later');
+    expect(res.status).toBe(200);
+    expect([(res.body as Alert).id, (res.body as Alert).acknowledgedBy]).toEqual([target.id, 'Quinn Later']);
+
+    const after = await listAndPages();
+    expect([after.first.total, after.first.open]).toEqual([9, 5]);
+    const shown = (await page({ offset: String(i), limit: '1' })).items[0]!;
+    expect([shown.id, shown.acknowledged, shown.acknowledgedBy]).toEqual([target.id, true, 'Quinn Later']);
+    expect(shown.acknowledgedAt).toBe((res.body as Alert).acknowledgedAt);
+    // Nothing else changed.
+    expect(after.first.items.filter((_, j) => j !== i)).toEqual(before.first.items.filter((_, j) => j !== i));
+  });
+
+  it("follows an acknowledgement another tab's worker stored in the same IndexedDB", async () => {
+    const before = await listAndPages();
+    const target = before.first.items.find((a) => !a.acknowledged)!;
+    await indexedDbAckStore().put([[target.id, { by: 'Other Tab', at: '2025-03-01T10:00:00.000Z' }]]);
+    const after = await listAndPages();
+    expect(after.first.open).toBe(before.first.open - 1);
+    expect(after.list.filter((a) => a.acknowledgedBy === 'Other Tab').map((a) => a.id)).toEqual([target.id]);
+  });
+
+  it('counts 0 open after PUT /api/alerts/acknowledge-all, every page acknowledged', async () => {
+    expect((await page({})).open).toBe(4);
+    const res = await put('/api/alerts/acknowledge-all', 'Pat Pager');
+    expect(res.status).toBe(200);
+    const body = res.body as AcknowledgeAllResult;
+    expect(body.acknowledged).toBe(4);
+    const after = await listAndPages();
+    expect([after.first.total, after.first.open]).toEqual([9, 0]);
+    expect(after.list.every((a) => a.acknowledged)).toBe(true);
+    expect(body.alerts).toEqual(after.list);
+    // A second acknowledge-all finds nothing open and changes nothing.
+    expect(((await put('/api/alerts/acknowledge-all')).body as AcknowledgeAllResult).acknowledged).toBe(0);
+    expect((await listAndPages()).first).toEqual(after.first);
   });
 });

@@ -14,6 +14,12 @@ export interface Acknowledgement {
 export interface AckStore {
   /** Every acknowledgement, by alert id. */
   all(): Promise<Map<string, Acknowledgement>>;
+  /**
+   * How many acknowledgements are stored. Entries are only ever added (put keeps an existing one and
+   * nothing deletes), so a size that has not changed means contents that have not changed: the
+   * alerts endpoints key what they merged on it (workers/api/alerts.ts).
+   */
+  size(): Promise<number>;
   /** Stores acknowledgements (an existing one is kept: the first acknowledgement wins). */
   put(entries: ReadonlyArray<readonly [string, Acknowledgement]>): Promise<void>;
 }
@@ -23,6 +29,7 @@ export function memoryAckStore(): AckStore {
   const map = new Map<string, Acknowledgement>();
   return {
     all: async () => new Map(map),
+    size: async () => map.size,
     async put(entries) {
       for (const [id, a] of entries) if (!map.has(id)) map.set(id, a);
     },
@@ -44,6 +51,9 @@ export function indexedDbAckStore(name = 'compete-alerts'): AckStore {
     async all() {
       const rows = await (await db).getAll('acknowledgements');
       return new Map(rows.map((r) => [r.id, { by: r.by, at: r.at }]));
+    },
+    async size() {
+      return (await db).count('acknowledgements');
     },
     async put(entries) {
       const tx = (await db).transaction('acknowledgements', 'readwrite');

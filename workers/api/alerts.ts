@@ -5,6 +5,11 @@
  * with the acknowledgements of the AckStore (who: the request's signed-in user; when: now). An
  * acknowledgement stored under the id an alert had when alerts were per service (legacyAlertId)
  * carries over to every alert of the same type, code, region and snapshot.
+ *
+ * The alerts are computed once per dataset (computeAlerts). Their merge with the acknowledgements,
+ * and its open count, is kept per dataset too, until the store holds another acknowledgement: an
+ * acknowledgement through these endpoints drops it, and its key, the store's size, catches one
+ * stored by anyone else (another tab's worker on the same IndexedDB). A page is then a slice.
  */
 import {
   ALL_REGION,
@@ -103,19 +108,46 @@ export function acknowledgementOf(a: Alert, acks: ReadonlyMap<string, Acknowledg
   return acks.get(a.id) ?? acks.get(legacyAlertId(a.type, a.serviceCode, a.region, a.createdAt.slice(0, 7)));
 }
 
-/** The alerts with their stored acknowledgements. */
-async function withAcks(ctx: ApiContext): Promise<Alert[]> {
+/** The alerts with their stored acknowledgements, and how many are open (not acknowledged). */
+interface MergedAlerts {
+  /** The store's size when it was read for this merge (AckStore.size: equal size, same contents). */
+  ackCount: number;
+  alerts: readonly Alert[];
+  open: number;
+}
+
+const mergedByContext = new WeakMap<ApiContext, MergedAlerts>();
+
+/** The alerts with their stored acknowledgements: the kept merge while the store's size is the same, else a new one. */
+async function withAcks(ctx: ApiContext): Promise<MergedAlerts> {
+  const kept = mergedByContext.get(ctx);
+  if (kept && kept.ackCount === (await ctx.acks.size())) return kept;
   const acks = await ctx.acks.all();
-  return computeAlerts(ctx).map((a) => {
+  let open = 0;
+  const alerts = computeAlerts(ctx).map((a) => {
     const ack = acknowledgementOf(a, acks);
+    if (!ack) open++;
     return ack ? { ...a, acknowledged: true, acknowledgedBy: ack.by, acknowledgedAt: ack.at } : a;
   });
+  // Keyed on the size of the map merged, not of an earlier read: a put in between only makes the next call merge again.
+  const merged = { ackCount: acks.size, alerts, open };
+  mergedByContext.set(ctx, merged);
+  return merged;
+}
+
+/** Stores acknowledgements and drops the kept merge of `ctx`. */
+async function storeAcks(ctx: ApiContext, entries: ReadonlyArray<readonly [string, Acknowledgement]>): Promise<void> {
+  try {
+    await ctx.acks.put(entries);
+  } finally {
+    mergedByContext.delete(ctx);
+  }
 }
 
 export const alerts: Endpoint<'GET /api/alerts'> = {
   route: 'GET /api/alerts',
   parse: () => ({}),
-  run: (_params, ctx) => withAcks(ctx),
+  run: async (_params, ctx) => (await withAcks(ctx)).alerts.slice(),
 };
 
 /**
@@ -135,14 +167,10 @@ export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
     return p;
   },
   async run(params, ctx) {
-    const all = await withAcks(ctx);
+    const { alerts: all, open } = await withAcks(ctx);
     const offset = params.offset ?? 0;
     const limit = params.limit ?? ALERTS_PAGE_DEFAULT_LIMIT;
-    return {
-      total: all.length,
-      open: all.reduce((n, a) => (a.acknowledged ? n : n + 1), 0),
-      items: all.slice(offset, offset + limit),
-    };
+    return { total: all.length, open, items: all.slice(offset, offset + limit) };
   },
 };
 
@@ -151,8 +179,8 @@ export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
   parse: (query) => ({ id: required(query, 'id') }),
   async run({ id }, ctx, request): Promise<Alert> {
     if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
-    await ctx.acks.put([[id, { by: request.user || UNKNOWN_USER, at: new Date().toISOString() }]]);
-    return (await withAcks(ctx)).find((a) => a.id === id)!;
+    await storeAcks(ctx, [[id, { by: request.user || UNKNOWN_USER, at: new Date().toISOString() }]]);
+    return (await withAcks(ctx)).alerts.find((a) => a.id === id)!;
   },
 };
 
@@ -160,9 +188,9 @@ export const acknowledgeAll: Endpoint<'PUT /api/alerts/acknowledge-all'> = {
   route: 'PUT /api/alerts/acknowledge-all',
   parse: () => ({}),
   async run(_params, ctx, request) {
-    const open = (await withAcks(ctx)).filter((a) => !a.acknowledged);
+    const open = (await withAcks(ctx)).alerts.filter((a) => !a.acknowledged);
     const ack = { by: request.user || UNKNOWN_USER, at: new Date().toISOString() };
-    await ctx.acks.put(open.map((a) => [a.id, ack] as const));
-    return { acknowledged: open.length, alerts: await withAcks(ctx) };
+    await storeAcks(ctx, open.map((a) => [a.id, ack] as const));
+    return { acknowledged: open.length, alerts: (await withAcks(ctx)).alerts.slice() };
   },
 };

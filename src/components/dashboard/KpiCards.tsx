@@ -1,6 +1,7 @@
 /**
  * The dashboards' three KPI cards (docs/screens.md: Sample dashboard, Live dashboard): 'Average Overpayment',
- * 'Top Overpaid Service' and 'Claims Above Market', from figures the screen formats.
+ * 'Top Overpaid Service' and 'Claims Above Market', from figures the screen formats; and the same
+ * three cards in their places while the figures load (`aria-busy`) or after they failed.
  */
 import type { ReactElement } from 'react';
 import { AlertIcon, DollarIcon, TrendUpIcon } from '../Icons';
@@ -22,6 +23,21 @@ export function KpiCards({ averageOverpayment, topService, claimsAboveMarket }: 
       <SummaryCard title="Top Overpaid Service" value={topService.value} subtitle={topService.subtitle} icon={<AlertIcon />} />
       <SummaryCard title="Claims Above Market" value={claimsAboveMarket}
         subtitle="Share of services priced above market" icon={<DollarIcon />} />
+    </div>
+  );
+}
+
+/**
+ * The three cards without figures: '…' and `text` ('Loading figures...') while `busy` (the grid is
+ * `aria-busy`), '-' and `text` (the error) otherwise. The screen announces the state elsewhere.
+ */
+export function KpiCardsPending({ text, busy }: { text: string; busy: boolean }): ReactElement {
+  const value = busy ? '…' : '-';
+  return (
+    <div className="card-grid card-grid--pending" aria-busy={busy}>
+      <SummaryCard title="Average Overpayment" value={value} subtitle={text} icon={<TrendUpIcon />} />
+      <SummaryCard title="Top Overpaid Service" value={value} subtitle={text} icon={<AlertIcon />} />
+      <SummaryCard title="Claims Above Market" value={value} subtitle={text} icon={<DollarIcon />} />
     </div>
   );
 }

@@ -2,9 +2,10 @@
  * The US state map 'Variance by Region', docs/screens.md (Shared components): 700 x 420,
  * Albers USA with a Puerto Rico inset, each state coloured by its region's overpayment (above 17,
  * 15, 13 %, else lightest). Available states are buttons (click, Enter or Space) that call
- * `onSelect`; Puerto Rico is greyed out and not clickable.
+ * `onSelect`; Puerto Rico is greyed out and not clickable. While the figures load, `pending` takes
+ * the states' place at the map's size, under the same legend.
  */
-import { useMemo, type ReactElement } from 'react';
+import { useMemo, type ReactElement, type ReactNode } from 'react';
 import { formatPercent } from '../../../contract/format';
 import type { Region, StateArea } from './us-states';
 import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from './us-map-geometry';
@@ -27,40 +28,46 @@ export interface UsStateMapProps {
    * is coloured and described by its own figure, 'no data' when absent.
    */
   stateValues?: Partial<Record<string, number>>;
+  /** Shown instead of the states, in a box of the map's size (its figures' loading text, or their error). */
+  pending?: ReactNode;
 }
 
-export function UsStateMap({ values, level, onSelect, stateValues }: UsStateMapProps): ReactElement {
+export function UsStateMap({ values, level, onSelect, stateValues, pending }: UsStateMapProps): ReactElement {
   const shapes = useMemo(() => stateShapes(), []);
   return (
     <div className="us-map">
-      <svg viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`} width={MAP_WIDTH} height={MAP_HEIGHT} className="us-map__svg"
-        role="group" aria-label="Map of US states coloured by average overpayment of their region">
-        {shapes.map(({ area, d }) => {
-          const value = stateValues ? stateValues[area.code] : values[area.region];
-          if (!area.available) {
+      {pending !== undefined ? (
+        <div className="us-map__svg us-map__pending" style={{ aspectRatio: `${MAP_WIDTH} / ${MAP_HEIGHT}` }}>{pending}</div>
+      ) : (
+        <svg viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`} width={MAP_WIDTH} height={MAP_HEIGHT} className="us-map__svg"
+          role="group" aria-label="Map of US states coloured by average overpayment of their region">
+          {shapes.map(({ area, d }) => {
+            const value = stateValues ? stateValues[area.code] : values[area.region];
+            if (!area.available) {
+              return (
+                <path key={area.fips} d={d} fill={UNAVAILABLE_FILL} className="us-map__state is-unavailable"
+                  data-state={area.code} aria-label={`${area.name}: no data`} role="img" aria-disabled="true">
+                  <title>{`${area.name}: no data`}</title>
+                </path>
+              );
+            }
+            const text = `${area.name}, ${area.region}: ${value === undefined ? 'no data' : `${formatPercent(value)} average overpayment`}`;
             return (
-              <path key={area.fips} d={d} fill={UNAVAILABLE_FILL} className="us-map__state is-unavailable"
-                data-state={area.code} aria-label={`${area.name}: no data`} role="img" aria-disabled="true">
-                <title>{`${area.name}: no data`}</title>
+              <path key={area.fips} d={d} fill={stateValues && value === undefined ? NO_DATA_FILL : MAP_FILLS[level(value)]} className="us-map__state" data-state={area.code}
+                role="button" tabIndex={0} aria-label={text}
+                onClick={() => onSelect(area)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    onSelect(area);
+                  }
+                }}>
+                <title>{text}</title>
               </path>
             );
-          }
-          const text = `${area.name}, ${area.region}: ${value === undefined ? 'no data' : `${formatPercent(value)} average overpayment`}`;
-          return (
-            <path key={area.fips} d={d} fill={stateValues && value === undefined ? NO_DATA_FILL : MAP_FILLS[level(value)]} className="us-map__state" data-state={area.code}
-              role="button" tabIndex={0} aria-label={text}
-              onClick={() => onSelect(area)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') {
-                  e.preventDefault();
-                  onSelect(area);
-                }
-              }}>
-              <title>{text}</title>
-            </path>
-          );
-        })}
-      </svg>
+          })}
+        </svg>
+      )}
       <ul className="us-map__legend" aria-label="Legend">
         <li><span style={{ background: MAP_FILLS[3] }} aria-hidden="true" />Above 17%</li>
         <li><span style={{ background: MAP_FILLS[2] }} aria-hidden="true" />15-17%</li>
