@@ -39,6 +39,7 @@ const STATS_REQUESTS: Array<[ApiRoute, ApiRequest]> = [
   ['GET /api/alerts-page', { method: 'GET', path: '/api/alerts-page', query: { offset: '0', limit: '20' } }],
   ['GET /api/service-names', { method: 'GET', path: '/api/service-names', query: {} }],
   ['GET /api/services-search', { method: 'GET', path: '/api/services-search', query: { q: 'mri' } }],
+  ['GET /api/service-categories', { method: 'GET', path: '/api/service-categories', query: {} }],
 ];
 
 describe('staged boot', () => {

@@ -55,6 +55,7 @@ beforeAll(async () => {
     db,
     manifest: {} as DatasetManifest,
     acks: memoryAckStore(),
+    laterTables: Promise.resolve(),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     dataset: { origin: 'local', name: 'type-ahead', bytesRead: () => 0 },
   };

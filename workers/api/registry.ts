@@ -69,6 +69,7 @@ export const STATS_ROUTES: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
   'PUT /api/alerts/acknowledge-all',
   'GET /api/service-names',
   'GET /api/services-search',
+  'GET /api/service-categories',
   'GET /api/dataset',
 ]);
 
