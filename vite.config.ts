@@ -50,6 +50,8 @@ export default defineConfig({
     alias: { '@duckdb/duckdb-wasm/blocking': duckdbBlocking },
   },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 4096 },
+  // One stylesheet for the whole app, loaded with the entry: the screens are lazy chunks
+  // (src/router.tsx), and a component may rely on a rule another screen's module imports.
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 4096, cssCodeSplit: false },
   server: { port: 5173 },
 });
