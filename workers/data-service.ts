@@ -14,7 +14,8 @@ import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
-import { dispatch, readsFirstTablesOnly } from './api/registry';
+import { dispatch } from './api/registry';
+import { ResultMemo } from './api/memo';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
 import { SnapshotProblem, verifyLocal } from './local/verify-local';
@@ -39,6 +40,8 @@ export interface BootTimings {
 export interface DataService extends DataWorkerApi {
   /** Boot timings once ready, else null. */
   timings(): BootTimings | null;
+  /** Forgets the answers kept for the open dataset (benchmarks time the computation with it). */
+  forgetAnswers(): void;
   /** Bytes read from the open dataset so far (boot tables plus rate row groups), or 0. */
   bytesRead(): number;
   /** Closes DuckDB (tests). */
@@ -58,9 +61,16 @@ export interface DataServiceOptions {
 
 /**
  * The tables loaded before the service reports ready: the ones the statistics' endpoints read
- * (registry.ts STATS_ROUTES: the dashboards, the trend, the alerts, the service search).
+ * (the endpoints declaring `reads: 'first-tables'`, registry.ts STATS_ROUTES: the dashboards, the
+ * trend, the alerts, the service search).
  */
 export const FIRST_TABLES: readonly TableName[] = ['services', 'claims_volume', 'price_stats'];
+
+/**
+ * What ctx.memo keeps (api/memo.ts), in records: two national pricing passes of the real-file shape
+ * (40,000 units each, about 1.4 KB a record on the heap) besides the small answers.
+ */
+export const MEMO_CAPACITY = 100_000;
 
 /** The boot tables loaded behind the first answers; every other endpoint waits for them. */
 export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t));
@@ -117,7 +127,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
       laterLoaded.catch(() => {});
       const ctx: ApiContext = {
-        db, manifest, rates, acks, laterTables: laterLoaded,
+        db, manifest, rates, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY),
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       return {
@@ -162,13 +172,6 @@ export function createDataService(platform: Platform, options: DataServiceOption
         if (state.status === 'failed' && state.httpStatus === 401) return errorResponse(401, 'unauthorized', reason);
         return errorResponse(503, 'unavailable', `dataset not loaded: ${reason}`);
       }
-      if (!readsFirstTablesOnly(request)) {
-        try {
-          await ctx.laterTables;
-        } catch (e) {
-          return errorResponse(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
       return dispatch(request, ctx);
     },
     async openLocal(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
@@ -199,6 +202,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       return { ok: true, state: opened.state };
     },
     timings: () => latest?.timings ?? null,
+    forgetAnswers: () => latest?.ctx?.memo.clear(),
     bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,
     async close(): Promise<void> {
       (await current())?.ctx?.db.close();

@@ -3,6 +3,7 @@
  * converted dataset, failed with a reason otherwise, 401 kept as httpStatus; handle() before and
  * after; one boot behind one promise; DuckDB never reaches for an extension.
  */
+import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +15,6 @@ import { SourceError } from '../../workers/db/errors';
 import { openNodeDatabase } from '../../workers/db/open-node';
 import { sql } from '../../workers/db/sql';
 import { dispatch } from '../../workers/api/registry';
-import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { Platform } from '../../workers/platform';
 import { convertFixture } from './fixture-dataset';
 import { splitRateRowGroups } from './small-row-groups';
@@ -170,13 +170,7 @@ describe('failures inside a handler', () => {
     // An empty database: the endpoint's SQL finds none of the dataset's tables.
     const db = await openNodeDatabase();
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    const ctx = {
-      db,
-      manifest,
-      rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
-      acks: memoryAckStore(), laterTables: Promise.resolve(),
-      dataset: { origin: 'local' as const, name: 'empty', bytesRead: () => 0 },
-    };
+    const ctx = memoryContext(db, 'empty', manifest);
     const res = await dispatch({ method: 'GET', path: '/api/service-pricing', query: {} }, ctx);
     expect(res.status).toBe(500);
     const body = res.body as ApiErrorBody;

@@ -18,11 +18,11 @@
  * Medicare (national): 99214 professional/global/non-facility 130 (PFS: work 1.5, PE 1.6, MP 0.1).
  * Claims: 71250 professional 50, institutional 20; 99214 professional 100; 80053 professional 30, institutional 10.
  */
+import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
 import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/dataset';
-import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { ApiContext } from '../../workers/api/context';
 import { dispatch } from '../../workers/api/registry';
 import type { Database } from '../../workers/db/database';
@@ -140,11 +140,7 @@ beforeAll(async () => {
     ['99214', P, 'global', NF, 130, 'pfs', 1.5, 1.6, 0.1],
   ]);
   prepareDerivedTables(db);
-  ctx = {
-    db, manifest, acks: memoryAckStore(), laterTables: Promise.resolve(),
-    rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
-    dataset: { origin: 'local', name: 'per-unit', bytesRead: () => 0 },
-  };
+  ctx = memoryContext(db, 'per-unit', manifest);
 });
 afterAll(() => db?.close());
 

@@ -5,10 +5,9 @@
  * the limit's bounds, and the answer's speed at 20,000 services. Every expected list is worked out
  * by hand from SERVICES below.
  */
+import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody, ServicesSearch } from '../../contract/api';
-import type { DatasetManifest } from '../../contract/dataset';
-import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { ApiContext } from '../../workers/api/context';
 import { dispatch } from '../../workers/api/registry';
 import type { Database } from '../../workers/db/database';
@@ -45,13 +44,7 @@ function fill(into: Database, rows: Service[]): void {
 beforeAll(async () => {
   db = await openNodeDatabase();
   fill(db, SERVICES);
-  ctx = {
-    db,
-    manifest: {} as DatasetManifest,
-    acks: memoryAckStore(), laterTables: Promise.resolve(),
-    rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
-    dataset: { origin: 'local', name: 'services-search', bytesRead: () => 0 },
-  };
+  ctx = memoryContext(db, 'services-search');
 });
 afterAll(() => db?.close());
 

@@ -1,7 +1,8 @@
 /**
  * The staged boot (workers/data-service.ts): the service is ready once the first tables
  * (`services`, `claims_volume`, `price_stats`) are loaded; the provider tables and the Medicare
- * benchmarks load behind. Every route of registry.ts STATS_ROUTES must answer from the first
+ * benchmarks load behind. Every route of registry.ts STATS_ROUTES (the endpoints declaring
+ * `reads: 'first-tables'`) must answer from the first
  * tables alone: here a service that never loads the others answers each of them exactly as a fully
  * loaded one does, and a route outside the set fails there (so the test can tell the difference).
  */
@@ -9,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiRoute } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
-import { ENDPOINTS, STATS_ROUTES, readsFirstTablesOnly } from '../../workers/api/registry';
+import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';
+import { FIRST_VIEW_REQUESTS } from '../../contract/first-view';
 import { nodePlatform } from '../../workers/platform-node';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 
@@ -49,7 +51,7 @@ describe('staged boot', () => {
     expect([...STATS_ROUTES].filter((r) => !covered.has(r)).sort())
       .toEqual(['GET /api/dataset', 'PUT /api/alerts/acknowledge-all', 'PUT /api/alerts/{id}/acknowledge']);
     for (const [route, request] of STATS_REQUESTS) {
-      expect(readsFirstTablesOnly(request), route).toBe(true);
+      expect(matchRoute(request.method, request.path)?.route, route).toBe(route);
       const [a, b] = [await firstOnly.handle(request), await full.service.handle(request)];
       expect(a.status, `${route}: ${JSON.stringify(a.body)}`).toBe(200);
       expect(JSON.stringify(a.body), route).toBe(JSON.stringify(b.body));
@@ -66,10 +68,19 @@ describe('staged boot', () => {
 
   it('sends the other routes after the later tables: without them a provider route fails', async () => {
     const request: ApiRequest = { method: 'GET', path: '/api/providers', query: { limit: '1' } };
-    expect(readsFirstTablesOnly(request)).toBe(false);
+    expect(STATS_ROUTES.has('GET /api/providers')).toBe(false);
     expect(Object.keys(ENDPOINTS)).toContain('GET /api/providers');
     expect((await full.service.handle(request)).status).toBe(200);
     expect((await firstOnly.handle(request)).status).toBe(500);
+  });
+
+  it('answers the first view from the first tables: its requests are all statistics routes', () => {
+    // The interceptor serves them from first-view.json while the worker boots; the converter
+    // computes them on a service that loads the first tables only (scripts/convert/first-view.ts).
+    for (const r of FIRST_VIEW_REQUESTS) {
+      const match = matchRoute('GET', r.path);
+      expect(match && STATS_ROUTES.has(match.route), r.path).toBe(true);
+    }
   });
 
   it('reports when every boot table is loaded', async () => {

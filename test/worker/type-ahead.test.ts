@@ -5,10 +5,9 @@
  * written straight into DuckDB. Every expected list is worked out by hand from the rows below.
  * providers-for-service, over the converted fixture: live-endpoints.test.ts.
  */
+import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderSearchResult, ServicesSearch } from '../../contract/api';
-import type { DatasetManifest } from '../../contract/dataset';
-import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { ApiContext } from '../../workers/api/context';
 import { dispatch } from '../../workers/api/registry';
 import { typeAheadSql } from '../../workers/api/type-ahead-sql';
@@ -51,14 +50,7 @@ beforeAll(async () => {
   db.exec(new SqlFragment(`INSERT INTO providers VALUES ${values(PROVIDERS)}`, []));
   db.exec(new SqlFragment('CREATE TABLE services (billing_code VARCHAR, billing_code_type VARCHAR, name VARCHAR, category VARCHAR, description VARCHAR, keywords VARCHAR, published_name VARCHAR)', []));
   db.exec(new SqlFragment(`INSERT INTO services VALUES ${values(SERVICES.map((s) => [...s, null]))}`, []));
-  ctx = {
-    db,
-    manifest: {} as DatasetManifest,
-    acks: memoryAckStore(),
-    laterTables: Promise.resolve(),
-    rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
-    dataset: { origin: 'local', name: 'type-ahead', bytesRead: () => 0 },
-  };
+  ctx = memoryContext(db, 'type-ahead');
 });
 afterAll(() => db?.close());
 

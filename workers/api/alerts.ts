@@ -32,8 +32,6 @@ import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, type
 /** Who an acknowledgement names when the page knows no signed-in name. */
 export const UNKNOWN_USER = 'unknown user';
 
-const computed = new WeakMap<ApiContext, Alert[]>();
-
 const unitKey = (r: PricedService): string => `${r.state}|${r.service_code}|${r.billing_class}|${r.component}|${r.setting}`;
 
 /** `month -> (state|unit -> record)` for the months asked, from one statement. */
@@ -66,8 +64,10 @@ const figures = (r: PricedService | undefined): AlertFigures => ({
 
 /** The alerts of the dataset, unacknowledged, sorted; computed once per dataset. @throws DatabaseError */
 export function computeAlerts(ctx: ApiContext): Alert[] {
-  const cached = computed.get(ctx);
-  if (cached) return cached;
+  return ctx.memo.get('alerts', () => rankAlerts(ctx));
+}
+
+function rankAlerts(ctx: ApiContext): Alert[] {
   const months = [...ctx.manifest.snapshots].sort();
   const latest = months[months.length - 1];
   const previous = months[months.length - 2];
@@ -94,9 +94,7 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
       }),
     );
   }
-  const out = ranked.sort(compareRankedAlerts).map((x) => x.alert);
-  computed.set(ctx, out);
-  return out;
+  return ranked.sort(compareRankedAlerts).map((x) => x.alert);
 }
 
 /**
@@ -116,22 +114,24 @@ interface MergedAlerts {
   open: number;
 }
 
-const mergedByContext = new WeakMap<ApiContext, MergedAlerts>();
+/** Per list of computeAlerts (kept in ctx.memo, so forgetting the answers forgets the merge too). */
+const mergedByAlerts = new WeakMap<readonly Alert[], MergedAlerts>();
 
 /** The alerts with their stored acknowledgements: the kept merge while the store's size is the same, else a new one. */
 async function withAcks(ctx: ApiContext): Promise<MergedAlerts> {
-  const kept = mergedByContext.get(ctx);
+  const computed = computeAlerts(ctx);
+  const kept = mergedByAlerts.get(computed);
   if (kept && kept.ackCount === (await ctx.acks.size())) return kept;
   const acks = await ctx.acks.all();
   let open = 0;
-  const alerts = computeAlerts(ctx).map((a) => {
+  const alerts = computed.map((a) => {
     const ack = acknowledgementOf(a, acks);
     if (!ack) open++;
     return ack ? { ...a, acknowledged: true, acknowledgedBy: ack.by, acknowledgedAt: ack.at } : a;
   });
   // Keyed on the size of the map merged, not of an earlier read: a put in between only makes the next call merge again.
   const merged = { ackCount: acks.size, alerts, open };
-  mergedByContext.set(ctx, merged);
+  mergedByAlerts.set(computed, merged);
   return merged;
 }
 
@@ -140,12 +140,13 @@ async function storeAcks(ctx: ApiContext, entries: ReadonlyArray<readonly [strin
   try {
     await ctx.acks.put(entries);
   } finally {
-    mergedByContext.delete(ctx);
+    mergedByAlerts.delete(computeAlerts(ctx));
   }
 }
 
 export const alerts: Endpoint<'GET /api/alerts'> = {
   route: 'GET /api/alerts',
+  reads: 'first-tables',
   parse: () => ({}),
   run: async (_params, ctx) => (await withAcks(ctx)).alerts.slice(),
 };
@@ -158,6 +159,7 @@ export const alerts: Endpoint<'GET /api/alerts'> = {
  */
 export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
   route: 'GET /api/alerts-page',
+  reads: 'first-tables',
   parse: (query) => {
     const p: AlertsPageParams = {};
     const offset = optional(query, 'offset');
@@ -176,6 +178,7 @@ export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
 
 export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
   route: 'PUT /api/alerts/{id}/acknowledge',
+  reads: 'first-tables',
   parse: (query) => ({ id: required(query, 'id') }),
   async run({ id }, ctx, request): Promise<Alert> {
     if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
@@ -186,6 +189,7 @@ export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
 
 export const acknowledgeAll: Endpoint<'PUT /api/alerts/acknowledge-all'> = {
   route: 'PUT /api/alerts/acknowledge-all',
+  reads: 'first-tables',
   parse: () => ({}),
   async run(_params, ctx, request) {
     const open = (await withAcks(ctx)).alerts.filter((a) => !a.acknowledged);

@@ -3,6 +3,7 @@ import type { DatasetManifest } from '../../contract/dataset';
 import type { Database } from '../db/database';
 import type { RatesLoader } from '../db/rates';
 import type { AckStore } from '../acks/ack-store';
+import type { ResultMemo } from './memo';
 
 /** Where the open dataset came from, for `GET /api/dataset`. */
 export interface DatasetOrigin {
@@ -28,8 +29,10 @@ export interface ApiContext {
   dataset: DatasetOrigin;
   /**
    * Settles when the boot tables beyond the first ones (workers/data-service.ts LATER_TABLES) are
-   * loaded; rejects with the reason when one cannot be. Endpoints outside registry.ts STATS_ROUTES
-   * run only after it.
+   * loaded; rejects with the reason when one cannot be. Endpoints that do not declare
+   * `reads: 'first-tables'` (endpoint.ts) run only after it.
    */
   laterTables: Promise<void>;
+  /** Answers and pricing passes kept for this dataset (memo.ts). */
+  memo: ResultMemo;
 }

@@ -119,4 +119,4 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
   };
 }
 
-export const coverage: Endpoint<'GET /api/coverage'> = { route: 'GET /api/coverage', parse: () => ({}), run };
+export const coverage: Endpoint<'GET /api/coverage'> = { route: 'GET /api/coverage', parse: () => ({}), run, pure: true };

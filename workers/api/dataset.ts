@@ -4,6 +4,7 @@ import type { Endpoint } from './endpoint';
 
 export const dataset: Endpoint<'GET /api/dataset'> = {
   route: 'GET /api/dataset',
+  reads: 'first-tables',
   parse: () => ({}),
   run: (_params, { manifest, dataset: d, rates }): DatasetInfo => ({
     origin: d.origin,

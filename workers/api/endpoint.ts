@@ -14,4 +14,15 @@ export interface Endpoint<R extends ApiRoute> {
    * @throws ApiError, DatabaseError, SourceError (answered 500, or 401 when the server refused a read)
    */
   run(params: Api[R]['params'], ctx: ApiContext, request: ApiRequest): Api[R]['result'] | Promise<Api[R]['result']>;
+  /**
+   * `first-tables`: the endpoint reads only the manifest and the first tables (`services`,
+   * `claims_volume`, `price_stats`, their derived tables; workers/data-service.ts FIRST_TABLES), so
+   * it answers while the others load. Otherwise dispatch waits for every boot table.
+   */
+  reads?: 'first-tables';
+  /**
+   * The answer depends only on the dataset and the parsed parameters (no acknowledgement, no user):
+   * dispatch keeps it in `ctx.memo`, one entry per parameter set.
+   */
+  pure?: true;
 }

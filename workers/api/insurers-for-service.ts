@@ -12,6 +12,7 @@ import { chosenRows } from './snapshots';
 
 export const insurersForService: Endpoint<'GET /api/insurers-for-service'> = {
   route: 'GET /api/insurers-for-service',
+  pure: true,
   parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx) }),
   async run(params, ctx): Promise<InsurerListItem[]> {
     await ctx.rates.ensure([params.service_id]);

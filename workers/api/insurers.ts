@@ -13,6 +13,7 @@ function percent(share: number): number {
 
 export const insurers: Endpoint<'GET /api/insurers'> = {
   route: 'GET /api/insurers',
+  reads: 'first-tables',
   parse: () => ({}),
   run(_params, { manifest }): LiveInsurer[] {
     const ref = manifest.reference_insurer;

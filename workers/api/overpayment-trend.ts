@@ -14,6 +14,8 @@ import { allCompetitors, priceServicesByMonth, unitsAverageOverpayment } from '.
 
 export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
+  pure: true,
+  reads: 'first-tables',
   parse: (query) => parseSharedProviders(query),
   run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();

@@ -80,7 +80,7 @@ export type PricedService = LiveServicePricingRecord & {
 type Selection = Omit<PricingSelection, 'snapshot'>;
 
 interface UnitRow {
-  [key: string]: string | number | null | Array<{ id: string; price: number; providers: number }>;
+  [key: string]: string | number | null | string[] | number[];
   month: string;
   state: string;
   service_code: string;
@@ -95,7 +95,10 @@ interface UnitRow {
   reference_providers: number | null;
   market_average: number | null;
   competitor_provider_total: number | null;
-  competitor_prices: Array<{ id: string; price: number; providers: number }> | null;
+  /** The competitors' ids in ascending order, with their medians (USD) and supports alongside; null without competitor prices. */
+  competitor_ids: string[] | null;
+  competitor_medians: number[] | null;
+  competitor_counts: number[] | null;
   medicare_rate: number | null;
   claims_professional: number;
   claims_institutional: number;
@@ -168,36 +171,50 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
   // A provider selection at shared providers matches against every insurer of the dataset.
   const chosenAll =
     shared && s.providers !== undefined ? sql`, chosen_all AS (${chosenRows(db, months, [s.reference, ...datasetCompetitors])})` : sql``;
-  const claimsState = claimsByState ? sql`p.state` : sql`${ALL_STATES}`;
+  const claimsState = claimsByState ? sql`u.state` : sql`${ALL_STATES}`;
+  // Three parallel lists rather than a list of structs: Arrow's struct rows cost the conversion to
+  // plain values (workers/db/database.ts) several times what the whole query does.
+  const competitor = sql`FILTER (WHERE p.insurer_id <> ${s.reference})`;
   const competitorPrices =
     s.competitorPrices === false
-      ? sql`NULL`
-      : sql`list(struct_pack(id := p.insurer_id, price := p.price, providers := p.provider_count)) FILTER (WHERE p.insurer_id <> ${s.reference})`;
+      ? sql`NULL AS competitor_ids, NULL AS competitor_medians, NULL AS competitor_counts`
+      : sql`list(p.insurer_id ORDER BY p.insurer_id) ${competitor} AS competitor_ids,
+        list(p.price ORDER BY p.insurer_id) ${competitor} AS competitor_medians,
+        list(p.provider_count ORDER BY p.insurer_id) ${competitor} AS competitor_counts`;
+  // The prices are grouped to units on their own keys first, and only the unit rows (a tenth of
+  // the price rows) are joined to the service's text columns and claims: grouping or hash-joining
+  // every price row with those columns costs DuckDB several times the whole aggregation.
   return sql`
-    WITH chosen AS (${chosenRows(db, months, insurers)})${chosenAll}, prices AS (${prices})
-    SELECT p.month, p.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name,
-      s.published_name, s.category, p.billing_class, p.component, p.setting,
-      max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
-      max(p.provider_count) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_providers,
-      avg(p.price) FILTER (WHERE p.insurer_id <> ${s.reference}) AS market_average,
-      sum(p.provider_count) FILTER (WHERE p.insurer_id <> ${s.reference})::INTEGER AS competitor_provider_total,
-      ${competitorPrices} AS competitor_prices,
-      max(p.medicare_rate) AS medicare_rate,
-      coalesce(any_value(cl.professional), 0) AS claims_professional,
-      coalesce(any_value(cl.institutional), 0) AS claims_institutional
-    FROM services s
-    JOIN prices p ON p.billing_code = s.billing_code
-    LEFT JOIN claims_totals cl ON cl.billing_code = s.billing_code AND cl.state = ${claimsState}
-    WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category} ${services}
-    GROUP BY p.month, p.state, s.billing_code, s.billing_code_type, s.name, s.published_name, s.category,
-      p.billing_class, p.component, p.setting
-    ORDER BY p.month, p.state, s.billing_code`;
+    WITH chosen AS (${chosenRows(db, months, insurers)})${chosenAll},
+    wanted AS (SELECT billing_code FROM services s WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category} ${services}),
+    prices AS (${prices}),
+    units AS (
+      SELECT p.month, p.state, p.billing_code, p.billing_class, p.component, p.setting,
+        max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
+        max(p.provider_count) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_providers,
+        avg(p.price) FILTER (WHERE p.insurer_id <> ${s.reference}) AS market_average,
+        sum(p.provider_count) FILTER (WHERE p.insurer_id <> ${s.reference})::INTEGER AS competitor_provider_total,
+        ${competitorPrices},
+        max(p.medicare_rate) AS medicare_rate
+      FROM prices p SEMI JOIN wanted w ON w.billing_code = p.billing_code
+      GROUP BY p.month, p.state, p.billing_code, p.billing_class, p.component, p.setting)
+    SELECT u.month, u.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name,
+      s.published_name, s.category, u.billing_class, u.component, u.setting,
+      u.reference_price, u.reference_providers, u.market_average, u.competitor_provider_total,
+      u.competitor_ids, u.competitor_medians, u.competitor_counts, u.medicare_rate,
+      coalesce(cl.professional, 0) AS claims_professional,
+      coalesce(cl.institutional, 0) AS claims_institutional
+    FROM units u
+    JOIN services s ON s.billing_code = u.billing_code
+    LEFT JOIN claims_totals cl ON cl.billing_code = u.billing_code AND cl.state = ${claimsState}
+    ORDER BY u.month, u.state, u.billing_code`;
 }
 
 function toRecord(r: UnitRow, claims: number, minProviders: number): PricedService {
   const variance = referenceVariance(r.reference_price, r.market_average);
   const overpayment = variance == null ? null : r.reference_price! - r.market_average!;
-  const competitors = (r.competitor_prices ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ids = r.competitor_ids ?? [];
+  const competitors = ids.map((id, i) => ({ id, price: r.competitor_medians![i]!, providers: r.competitor_counts![i]! }));
   const competitorPct = competitors
     .map((c) => [c.id, medicarePct(c.price, r.medicare_rate)] as const)
     .filter((e): e is readonly [string, number] => e[1] !== null);
@@ -211,7 +228,7 @@ function toRecord(r: UnitRow, claims: number, minProviders: number): PricedServi
   // Mean of the competitors' % of Medicare; without their list (competitorPrices false) the same
   // from the mean price, the unit's benchmark being one amount.
   const marketPct =
-    r.competitor_prices === null
+    r.competitor_ids === null
       ? medicarePct(r.market_average, r.medicare_rate)
       : competitorPct.length === 0
         ? null

@@ -15,6 +15,8 @@ import { countingUnits, EVERY_STATE, priceMarket, unitsAverageOverpayment } from
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
+  pure: true,
+  reads: 'first-tables',
   parse: (query, ctx) => ({ ...parseSnapshot(query, ctx.manifest.snapshots), ...parseSharedProviders(query) }),
   run(params, ctx): RegionalComparison[] {
     const rows = priceMarket(ctx, EVERY_STATE, params);

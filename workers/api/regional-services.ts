@@ -13,6 +13,7 @@ import { priceMarket } from './pricing-core';
 
 export const regionalServices: Endpoint<'GET /api/regional-services'> = {
   route: 'GET /api/regional-services',
+  pure: true,
   parse(query, ctx) {
     return {
       state: parseStateCode('state', required(query, 'state')),

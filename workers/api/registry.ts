@@ -3,7 +3,7 @@
  * one dispatch function. Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one
  * line below.
  */
-import type { ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
+import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
 import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
@@ -53,32 +53,11 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
 const ROUTES = Object.keys(ENDPOINTS) as ApiRoute[];
 
 /**
- * The routes answered from the first tables alone (`services`, `claims_volume`, `price_stats` and
- * the manifest; workers/data-service.ts FIRST_TABLES), so they need not wait for the provider
- * tables and the Medicare benchmarks to load. test/worker/staged-boot.test.ts runs each of them
- * on a service that never loads the others.
+ * The routes answered from the first tables alone (their endpoints declare `reads: 'first-tables'`),
+ * which need not wait for the provider tables and the Medicare benchmarks to load.
+ * test/worker/staged-boot.test.ts runs each of them on a service that never loads the others.
  */
-export const STATS_ROUTES: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
-  'GET /api/insurers',
-  'GET /api/dashboard-figures',
-  'GET /api/regional-comparison',
-  'GET /api/overpayment-trend',
-  'GET /api/alerts',
-  'GET /api/alerts-page',
-  'PUT /api/alerts/{id}/acknowledge',
-  'PUT /api/alerts/acknowledge-all',
-  'GET /api/service-names',
-  'GET /api/services-search',
-  'GET /api/service-categories',
-  'GET /api/dataset',
-]);
-
-/** True when `request` goes to a route of STATS_ROUTES (with any query). */
-export function readsFirstTablesOnly(request: ApiRequest): boolean {
-  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-  const match = matchRoute(request.method.toUpperCase(), path);
-  return match !== null && STATS_ROUTES.has(match.route);
-}
+export const STATS_ROUTES: ReadonlySet<ApiRoute> = new Set(ROUTES.filter((r) => ENDPOINTS[r].reads === 'first-tables'));
 
 /** The route matching `method path` and its path parameters, exact routes before patterned ones. */
 export function matchRoute(method: string, path: string): { route: ApiRoute; pathParams: Record<string, string> } | null {
@@ -112,14 +91,29 @@ export function matchRoute(method: string, path: string): { route: ApiRoute; pat
   return found;
 }
 
+/** Small answers weigh 1 in ctx.memo; the pricing passes weigh their records (service-pricing.ts). */
+const ANSWER_WEIGHT = 1;
+
 async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-  return { status: 200, body: await endpoint.run(endpoint.parse(query, ctx), ctx, request) };
+  const params = endpoint.parse(query, ctx);
+  if (endpoint.reads !== 'first-tables') {
+    try {
+      await ctx.laterTables;
+    } catch (e) {
+      throw new ApiError(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const run = (): Promise<Api[R]['result']> => Promise.resolve(endpoint.run(params, ctx, request));
+  // parse builds its parameters in one fixed order, so equal parameters give equal keys
+  const body = endpoint.pure ? await ctx.memo.get(`${endpoint.route} ${JSON.stringify(params)}`, run, ANSWER_WEIGHT) : await run();
+  return { status: 200, body };
 }
 
 /**
  * Answers one request: 200 with the endpoint's result; 404 for an unknown route; 400 for a bad
- * parameter; 401 when the server refused a dataset read; 500 with the reason for any other
- * failure (a DuckDB error included). Never rejects.
+ * parameter; 401 when the server refused a dataset read; 503 when a boot table the endpoint needs
+ * failed to load; 500 with the reason for any other failure (a DuckDB error included). Endpoints
+ * not answered from the first tables wait for every boot table. Never rejects.
  */
 export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<ApiResponse> {
   const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;

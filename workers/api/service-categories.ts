@@ -11,6 +11,8 @@ import type { Endpoint } from './endpoint';
 
 export const serviceCategories: Endpoint<'GET /api/service-categories'> = {
   route: 'GET /api/service-categories',
+  pure: true,
+  reads: 'first-tables',
   parse: () => ({}),
   run: (_params, { db }) =>
     db.all<{ category: string }>(sql`

@@ -9,6 +9,8 @@ import type { Endpoint } from './endpoint';
 
 export const serviceNames: Endpoint<'GET /api/service-names'> = {
   route: 'GET /api/service-names',
+  pure: true,
+  reads: 'first-tables',
   parse: () => ({}),
   run: (_params, { db }) =>
     db.all<ServiceListItem & Record<string, string>>(sql`

@@ -42,6 +42,7 @@ const unitOf = (type: string): PriceUnit => (type === 'percentage' ? 'percent' :
 
 export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
   route: 'GET /api/service-price-details',
+  pure: true,
   parse(query, ctx) {
     const service_id = parseServiceId(query, ctx);
     const provider_id = required(query, 'provider_id');

@@ -6,7 +6,8 @@
  * Figures per unit come from pricing-core.ts (price_stats, or the rate rows of a provider
  * selection, loaded by billing code on demand); `shared_providers=1` takes every price at shared
  * providers (docs/methodology.md, Per comparison unit, At shared providers). The summary cards count only
- * units with a variance that are not thin; Average Overpayment from contract/metrics.ts.
+ * units with a variance that are not thin; Average Overpayment from contract/metrics.ts. One pricing
+ * pass per selection is kept in ctx.memo (memo.ts): its sorts and pages are picked from it.
  */
 import {
   BILLING_CLASS_FILTERS,
@@ -100,11 +101,16 @@ function compareBy(sort: ServiceSort) {
   };
 }
 
-async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
-  const { manifest } = ctx;
-  const reference = manifest.reference_insurer;
-  const snapshot = params.snapshot ?? latestSnapshot(ctx);
-  const competitors = params.competitors ?? allCompetitors(ctx);
+/** One pricing pass of a selection (every sort and page of it), kept in ctx.memo. */
+interface PricingPass {
+  /** The selection's units, in pricing order. */
+  all: LiveServicePricingRecord[];
+  summary: ServicePricingResult['summary'];
+  /** `sort|only_overpaying` -> the units kept, sorted (made on first use). */
+  views: Map<string, LiveServicePricingRecord[]>;
+}
+
+async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[]): Promise<PricingPass> {
   if (params.providers) {
     // Rate rows of the wanted services only (docs/architecture.md): the chips' codes, else every
     // service of the category (all row groups when no category narrows it).
@@ -114,7 +120,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
   }
   const all = priceServices(ctx, {
     snapshot,
-    reference,
+    reference: ctx.manifest.reference_insurer,
     competitors,
     billingClass: params.billing_class ?? 'all',
     state: params.state ?? ALL_STATES,
@@ -132,8 +138,38 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     services_total: counted.length,
     comparing_against: competitors.length,
   };
-  const kept = params.only_overpaying ? all.filter((r) => r.overpayment !== null && r.overpayment > 0) : all;
-  kept.sort(compareBy(params.sort ?? 'overpayment'));
+  return { all, summary, views: new Map() };
+}
+
+async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
+  const { manifest } = ctx;
+  const reference = manifest.reference_insurer;
+  const snapshot = params.snapshot ?? latestSnapshot(ctx);
+  const competitors = params.competitors ?? allCompetitors(ctx);
+  // What the units depend on; the sort, the filter and the page only pick from them.
+  const selection = {
+    snapshot,
+    competitors,
+    billing_class: params.billing_class,
+    state: params.state,
+    category: params.category,
+    services: params.services,
+    providers: params.providers,
+    shared: params.shared_providers === true,
+  };
+  const pass = await ctx.memo.get(
+    `service-pricing ${JSON.stringify(selection)}`,
+    () => pricingPass(ctx, params, snapshot, competitors),
+    (p) => p.all.length,
+  );
+  const sort = params.sort ?? 'overpayment';
+  const viewKey = `${sort}|${params.only_overpaying === true}`;
+  let kept = pass.views.get(viewKey);
+  if (!kept) {
+    kept = params.only_overpaying ? pass.all.filter((r) => r.overpayment !== null && r.overpayment > 0) : [...pass.all];
+    kept.sort(compareBy(sort));
+    pass.views.set(viewKey, kept);
+  }
   const offset = params.offset ?? 0;
   const limit = params.limit ?? null;
   return {
@@ -144,7 +180,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     snapshot,
     reference_insurer: reference,
     competitors,
-    summary,
+    summary: pass.summary,
   };
 }
 

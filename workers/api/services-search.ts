@@ -23,6 +23,7 @@ export const MAX_SERVICES_LIMIT = 100;
 
 export const servicesSearch: Endpoint<'GET /api/services-search'> = {
   route: 'GET /api/services-search',
+  reads: 'first-tables',
   parse: (query) => parseSearch(query, MAX_SERVICES_LIMIT),
   run(params, { db }): ServicesSearch {
     const search = typeAheadSql<ServiceListItem>({

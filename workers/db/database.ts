@@ -34,8 +34,11 @@ export interface DuckConnectionLike {
   close(): void;
 }
 
+/** The parts of an Arrow table (apache-arrow v17) the result conversion reads. */
 interface ArrowTableLike {
-  toArray(): Array<{ toJSON(): Record<string, unknown> }>;
+  numRows: number;
+  schema: { fields: Array<{ name: string }> };
+  getChildAt(index: number): Iterable<unknown> | null;
 }
 
 /**
@@ -63,12 +66,22 @@ export function toPlain(value: unknown): PlainValue {
   throw new DatabaseError(`unsupported value in result: ${String(value)}`);
 }
 
-function rowsOf<Row>(table: unknown): Row[] {
-  return (table as ArrowTableLike).toArray().map((r) => {
-    const out: Record<string, PlainValue> = {};
-    for (const [k, x] of Object.entries(r.toJSON())) out[k] = toPlain(x);
-    return out as Row;
+/**
+ * The rows of an Arrow result as plain objects. Column by column: iterating a column vector costs a
+ * fraction of Arrow's row proxies (`toArray()` + `toJSON()` per row), which dominated the pricing
+ * queries' 40,000-row answers.
+ */
+function rowsOf<Row>(result: unknown): Row[] {
+  const table = result as ArrowTableLike;
+  const rows: Array<Record<string, PlainValue>> = [];
+  for (let i = 0; i < table.numRows; i++) rows.push({});
+  table.schema.fields.forEach((field, c) => {
+    const column = table.getChildAt(c);
+    if (column === null) throw new DatabaseError(`result column ${field.name} is missing`);
+    let i = 0;
+    for (const value of column) rows[i++]![field.name] = toPlain(value);
   });
+  return rows as Row[];
 }
 
 function wrap<T>(what: string, run: () => T): T {

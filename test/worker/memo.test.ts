@@ -1,0 +1,113 @@
+/**
+ * Answers kept per dataset (workers/api/memo.ts): the memo's own rules, and on the converted
+ * fixture that a pure endpoint's repeated call and the other sorts and pages of one service-pricing
+ * selection run no SQL, while their answers equal freshly computed ones.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import type { ServicePricingResult } from '../../contract/api';
+import { memoryAckStore } from '../../workers/acks/ack-store';
+import { ResultMemo } from '../../workers/api/memo';
+import { createDataService, type DataService } from '../../workers/data-service';
+import type { Database } from '../../workers/db/database';
+import { nodePlatform } from '../../workers/platform-node';
+import { convertFixture } from './fixture-dataset';
+
+describe('ResultMemo', () => {
+  it('computes a key once and serves it again', () => {
+    const memo = new ResultMemo(10);
+    let runs = 0;
+    const a = memo.get('k', () => ({ n: ++runs }));
+    expect(memo.get('k', () => ({ n: ++runs }))).toBe(a);
+    expect(runs).toBe(1);
+  });
+
+  it('drops the least recently used entries once the weights exceed the capacity', () => {
+    const memo = new ResultMemo(10);
+    memo.get('a', () => 'a', 4);
+    memo.get('b', () => 'b', 4);
+    memo.get('a', () => 'again'); // a is now the most recent
+    memo.get('c', () => 'c', 4); // 12 > 10: b goes
+    expect(memo.get('a', () => 'recomputed')).toBe('a');
+    expect(memo.get('b', () => 'recomputed')).toBe('recomputed');
+    // an entry heavier than the capacity is kept alone
+    memo.get('huge', () => 'huge', (v: string) => v.length * 100);
+    expect(memo.size).toBe(1);
+    expect(memo.get('huge', () => 'other')).toBe('huge');
+  });
+
+  it('shares a pending promise, weighs it once resolved, and drops it when it rejects', async () => {
+    const memo = new ResultMemo(5);
+    let runs = 0;
+    const slow = (): Promise<number[]> => new Promise((resolve) => setTimeout(() => resolve([++runs, 0, 0]), 5));
+    const [x, y] = [memo.get('p', slow, (v) => v.length), memo.get('p', slow, (v) => v.length)];
+    expect(x).toBe(y);
+    await x;
+    memo.get('q', () => 'q', 3); // 3 + 3 > 5: p goes
+    await expect(memo.get('p', slow, (v) => v.length)).resolves.toEqual([2, 0, 0]);
+    const failing = memo.get('f', () => Promise.reject(new Error('read refused')));
+    await expect(failing).rejects.toThrow('read refused');
+    await expect(memo.get('f', () => Promise.resolve('read'))).resolves.toBe('read');
+    memo.clear();
+    expect(memo.size).toBe(0);
+  });
+});
+
+describe('answers kept per dataset', () => {
+  let root: string;
+  let service: DataService;
+  let queries = 0;
+
+  beforeAll(async () => {
+    const converted = await convertFixture();
+    root = converted.root;
+    const platform = {
+      ...nodePlatform,
+      async openDatabase(): Promise<Database> {
+        const db = await nodePlatform.openDatabase();
+        return { ...db, all: (q) => (queries++, db.all(q)) } as Database;
+      },
+    };
+    service = createDataService(platform, { acks: memoryAckStore() });
+    expect((await service.init({ dataUrl: converted.dir + '/' })).status).toBe('ready');
+  });
+  afterAll(async () => {
+    await service?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  const get = async <T>(path: string, query: Record<string, string>): Promise<{ body: T; queries: number }> => {
+    const before = queries;
+    const res = await service.handle({ method: 'GET', path, query });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { body: res.body as T, queries: queries - before };
+  };
+
+  it('prices a service-pricing selection once for all its sorts and pages', async () => {
+    const first = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', sort: 'overpayment' });
+    expect(first.queries).toBeGreaterThan(0);
+    const page2 = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
+    expect(page2.queries).toBe(0);
+    const whole = await get<ServicePricingResult>('/api/service-pricing', {});
+    expect(whole.queries).toBe(0);
+    expect(first.body.records).toEqual(whole.body.records.slice(0, 2));
+    expect(first.body.summary).toEqual(whole.body.summary);
+    // another selection is priced afresh
+    expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(0);
+    // and the kept answers are the ones a fresh computation gives
+    service.forgetAnswers();
+    const again = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
+    expect(again.queries).toBeGreaterThan(0);
+    expect(again.body).toEqual(page2.body);
+  });
+
+  it('keeps a pure endpoint answer, not a search', async () => {
+    const trend = await get('/api/regional-comparison', { shared_providers: '1' });
+    expect(trend.queries).toBeGreaterThan(0);
+    const repeat = await get('/api/regional-comparison', { shared_providers: '1' });
+    expect(repeat.queries).toBe(0);
+    expect(repeat.body).toEqual(trend.body);
+    expect((await get('/api/services-search', { q: 'office' })).queries).toBeGreaterThan(0);
+    expect((await get('/api/services-search', { q: 'office' })).queries).toBeGreaterThan(0);
+  });
+});
