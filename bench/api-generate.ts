@@ -73,15 +73,15 @@ export async function generateApiDataset(dir: string, rateRows: number, options:
   await con.run(`
     CREATE TABLE src AS SELECT i * ${SNAPSHOTS.length} + s AS source_id, CASE WHEN i = 0 THEN 'ref' ELSE 'ins' || i END AS insurer_id,
       ([${SNAPSHOTS.map((x) => `'${x}'`).join(', ')}])[s + 1] AS snapshot, i FROM range(${INSURERS}) a(i), range(${SNAPSHOTS.length}) b(s);
-    CREATE TABLE codes AS SELECT k, (10021 + k * ${codeStep})::VARCHAR AS billing_code, 50 + (hash(k) % 2000) AS base FROM range(${SERVICES}) t(k);
+    CREATE TABLE codes AS SELECT k, (10021 + k * ${codeStep})::VARCHAR AS billing_code, (50 + (hash(k) % 2000))::DOUBLE AS base FROM range(${SERVICES}) t(k);
     CREATE TABLE providers AS SELECT (1000000000 + p)::VARCHAR AS provider_id, (1000000000 + p)::VARCHAR AS npi,
       'Provider ' || p AS name, CASE WHEN p % 3 = 0 THEN '2' ELSE '1' END AS entity_type,
       ([${states}])[(p % ${STATES.length}) + 1] AS state, lpad((p % 99999)::VARCHAR, 5, '0') AS postal_code, '207Q00000X' AS taxonomy_code,
       CASE WHEN p % 4 = 0 THEN NULL ELSE '01112-05' END AS medicare_locality,
-      CASE WHEN p % 4 = 0 THEN NULL ELSE 1.088 END AS gpci_work, CASE WHEN p % 4 = 0 THEN NULL ELSE 1.419 END AS gpci_pe,
-      CASE WHEN p % 4 = 0 THEN NULL ELSE 0.445 END AS gpci_mp
+      CASE WHEN p % 4 = 0 THEN NULL ELSE 1.088::DOUBLE END AS gpci_work, CASE WHEN p % 4 = 0 THEN NULL ELSE 1.419::DOUBLE END AS gpci_pe,
+      CASE WHEN p % 4 = 0 THEN NULL ELSE 0.445::DOUBLE END AS gpci_mp
       FROM range(${PROVIDERS}) t(p);
-    CREATE TABLE provider_groups AS SELECT s.source_id || ':' || p.provider_id AS provider_group_key, s.source_id,
+    CREATE TABLE provider_groups AS SELECT s.source_id || ':' || p.provider_id AS provider_group_key, s.source_id::INTEGER AS source_id,
       p.provider_id AS provider_group_id, p.provider_id, p.npi, 'npi' AS tin_type, p.npi AS tin_value
       FROM src s, providers p;
     CREATE TABLE rates AS

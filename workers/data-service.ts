@@ -119,7 +119,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
       laterFetched?.catch(() => {});
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
-      for (const table of tables) insertTable(db, decode, table);
+      for (const table of tables) await insertTable(db, decode, table);
       prepareDerivedTables(db);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
@@ -142,13 +142,14 @@ export function createDataService(platform: Platform, options: DataServiceOption
   }
 
   /**
-   * Inserts the later tables one per task, so that requests for the first tables, queued meanwhile,
-   * are answered between them. Rejects with the first table that fails to load.
+   * Inserts the later tables one row group per task, so that requests for the first tables, queued
+   * meanwhile, are answered between them. Rejects with the first table that fails to load.
    */
   async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>, done: () => void): Promise<void> {
+    const yieldTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
     for (const table of await fetched) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      insertTable(db, decode, table);
+      await yieldTask();
+      await insertTable(db, decode, table, yieldTask);
     }
     done();
   }

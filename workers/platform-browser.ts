@@ -8,7 +8,7 @@ import parquetWasm from 'parquet-wasm/esm/parquet_wasm_bg.wasm?url';
 import { openBrowserDatabase } from './db/open-browser';
 import { SourceError } from './db/errors';
 import { openRowGroupFile } from './db/row-group-reader';
-import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
+import { rowGroupDecoder, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
 
 async function get(url: URL, range?: [number, number]): Promise<Response> {
   let res: Response;
@@ -55,7 +55,7 @@ export const browserPlatform: Platform = {
   openDatabase: openBrowserDatabase,
   async parquetDecoder(): Promise<ParquetToIpc> {
     await parquetInit();
-    return (bytes: Uint8Array) => readParquet(bytes).intoIPCStream();
+    return rowGroupDecoder({ readParquet, ParquetFile } as unknown as ParquetWasmLike);
   },
   async parquetRowGroups(): Promise<ReadRowGroups> {
     await parquetInit();

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { openNodeDatabase } from './db/open-node';
 import { SourceError } from './db/errors';
 import { openRowGroupFile } from './db/row-group-reader';
-import type { BlobLike, ByteSource, ParquetToIpc, Platform, ReadRowGroups } from './platform';
+import { rowGroupDecoder, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
 
 const require = createRequire(import.meta.url);
 type ParquetNode = typeof import('parquet-wasm/node');
@@ -59,8 +59,7 @@ export const nodePlatform: Platform = {
   origin: 'local',
   openDatabase: openNodeDatabase,
   async parquetDecoder(): Promise<ParquetToIpc> {
-    const pq = parquet();
-    return (bytes: Uint8Array) => pq.readParquet(bytes).intoIPCStream();
+    return rowGroupDecoder(parquet() as unknown as ParquetWasmLike);
   },
   async parquetRowGroups(): Promise<ReadRowGroups> {
     const pq = parquet();

@@ -20,18 +20,34 @@ export async function fetchTable(source: ByteSource, name: string, files: readon
 }
 
 /**
- * Decodes each file and creates the DuckDB table `table.name` from the first, appending the
- * others. `name` must come from a closed list (contract/dataset.ts TABLE_NAMES).
- * @throws DatabaseError when decoding or inserting fails.
+ * Decodes each file and creates the DuckDB table `table.name` from its first row group, appending
+ * the others, row group by row group (platform.ts rowGroupDecoder). `between` runs after each row
+ * group inserted (the later tables yield to queued requests there). `name` must come from a closed
+ * list (contract/dataset.ts TABLE_NAMES).
+ * @throws DatabaseError naming the file when decoding fails, or DuckDB's error when inserting does.
  */
-export function insertTable(db: Database, decode: ParquetToIpc, table: TableBytes): void {
-  table.parts.forEach((bytes, i) => {
-    let ipc: Uint8Array;
+export async function insertTable(db: Database, decode: ParquetToIpc, table: TableBytes, between?: () => Promise<void>): Promise<void> {
+  let created = false;
+  for (const [i, bytes] of table.parts.entries()) {
+    const failed = (e: unknown): DatabaseError =>
+      new DatabaseError(`cannot decode ${table.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
+    let streams: Iterator<Uint8Array>;
     try {
-      ipc = decode(bytes);
+      streams = (await decode(bytes))[Symbol.iterator]();
     } catch (e) {
-      throw new DatabaseError(`cannot decode ${table.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
+      throw failed(e);
     }
-    db.insertArrowIpc(table.name, ipc, i > 0);
-  });
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = streams.next();
+      } catch (e) {
+        throw failed(e);
+      }
+      if (next.done) break;
+      db.insertArrowIpc(table.name, next.value, created);
+      created = true;
+      await between?.();
+    }
+  }
 }
