@@ -230,7 +230,7 @@ describe('live dashboard', () => {
       const layout = async () => {
         const cards = (await page.locator('.card-grid').boundingBox())!;
         const alerts = (await alertsPanel.boundingBox())!;
-        return { alerts, belowCards: alerts.y - cards.y - cards.height };
+        return { alerts, belowCards: alerts.y - cards.y - cards.height, cardsHeight: cards.height };
       };
       for (const vp of VIEWPORTS) {
         await page.setViewportSize({ width: vp.width, height: vp.height });
@@ -268,6 +268,9 @@ describe('live dashboard', () => {
         await screenshot(page, `live-dashboard-map-failed-${vp.name}`);
         // Nothing moved: the panels held their places while their calls were pending.
         expect(withFigures.belowCards, `${vp.name}: figures`).toBe(before.belowCards);
+        // The cards' placeholders hold about the figures' lines (a line of 20 px either way; at phone
+        // width the cards stand one a row, else they grew by three or four lines).
+        expect(Math.abs(withFigures.cardsHeight - before.cardsHeight), `${vp.name}: cards`).toBeLessThanOrEqual(20);
         expect([withFigures.alerts.width, withFigures.alerts.height]).toEqual([before.alerts.width, before.alerts.height]);
         expect(await alertsPanel.boundingBox(), `${vp.name}: trend`).toEqual(withFigures.alerts);
       }

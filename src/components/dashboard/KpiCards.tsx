@@ -17,7 +17,7 @@ export interface KpiCardsProps {
 
 export function KpiCards({ averageOverpayment, topService, claimsAboveMarket }: KpiCardsProps): ReactElement {
   return (
-    <div className="card-grid">
+    <div className="card-grid card-grid--kpi">
       <SummaryCard title="Average Overpayment" value={averageOverpayment.value} tone={averageOverpayment.tone}
         subtitle={averageOverpayment.subtitle} icon={<TrendUpIcon />} />
       <SummaryCard title="Top Overpaid Service" value={topService.value} subtitle={topService.subtitle} icon={<AlertIcon />} />
@@ -34,7 +34,7 @@ export function KpiCards({ averageOverpayment, topService, claimsAboveMarket }: 
 export function KpiCardsPending({ text, busy }: { text: string; busy: boolean }): ReactElement {
   const value = busy ? '…' : '-';
   return (
-    <div className="card-grid card-grid--pending" aria-busy={busy}>
+    <div className="card-grid card-grid--kpi card-grid--pending" aria-busy={busy}>
       <SummaryCard title="Average Overpayment" value={value} subtitle={text} icon={<TrendUpIcon />} />
       <SummaryCard title="Top Overpaid Service" value={value} subtitle={text} icon={<AlertIcon />} />
       <SummaryCard title="Claims Above Market" value={value} subtitle={text} icon={<DollarIcon />} />
