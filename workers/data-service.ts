@@ -67,8 +67,8 @@ export interface DataServiceOptions {
 export const FIRST_TABLES: readonly TableName[] = ['services', 'claims_volume', 'price_stats'];
 
 /**
- * What ctx.memo keeps (api/memo.ts), in records: two national pricing passes of the real-file shape
- * (40,000 units each, about 1.4 KB a record on the heap) besides the small answers.
+ * What ctx.memo keeps (api/memo.ts), in answer rows: two national pricing passes of the real-file
+ * shape (40,000 units each, about 1.4 KB a record on the heap) or their worth of smaller answers.
  */
 export const MEMO_CAPACITY = 100_000;
 

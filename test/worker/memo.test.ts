@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import type { ServicePricingResult } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import { ResultMemo } from '../../workers/api/memo';
+import { answerWeight, ResultMemo } from '../../workers/api/memo';
 import { createDataService, type DataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
 import { nodePlatform } from '../../workers/platform-node';
@@ -34,6 +34,18 @@ describe('ResultMemo', () => {
     memo.get('huge', () => 'huge', (v: string) => v.length * 100);
     expect(memo.size).toBe(1);
     expect(memo.get('huge', () => 'other')).toBe('huge');
+  });
+
+  it('weighs an answer by its rows', () => {
+    expect(answerWeight([1, 2, 3])).toBe(3);
+    expect(answerWeight({ total: 9, items: [1, 2], other: [3] })).toBe(3);
+    expect(answerWeight({ kpis: {} })).toBe(1);
+    expect(answerWeight([])).toBe(1);
+    // kept answers of many rows push out older ones
+    const memo = new ResultMemo(5);
+    memo.get('small', () => [1], answerWeight);
+    memo.get('rows', () => [1, 2, 3, 4, 5], answerWeight);
+    expect(memo.get('small', () => 'recomputed')).toBe('recomputed');
   });
 
   it('shares a pending promise, weighs it once resolved, and drops it when it rejects', async () => {
@@ -107,7 +119,9 @@ describe('answers kept per dataset', () => {
     const repeat = await get('/api/regional-comparison', { shared_providers: '1' });
     expect(repeat.queries).toBe(0);
     expect(repeat.body).toEqual(trend.body);
-    expect((await get('/api/services-search', { q: 'office' })).queries).toBeGreaterThan(0);
-    expect((await get('/api/services-search', { q: 'office' })).queries).toBeGreaterThan(0);
+    for (const [path, query] of [['/api/services-search', { q: 'office' }], ['/api/providers-for-service', { service_id: '99213', q: '1' }]] as const) {
+      expect((await get(path, query)).queries, path).toBeGreaterThan(0);
+      expect((await get(path, query)).queries, path).toBeGreaterThan(0);
+    }
   });
 });

@@ -114,14 +114,17 @@ interface MergedAlerts {
   open: number;
 }
 
-/** Per list of computeAlerts (kept in ctx.memo, so forgetting the answers forgets the merge too). */
-const mergedByAlerts = new WeakMap<readonly Alert[], MergedAlerts>();
+/** Per dataset, the last merge and the list of computeAlerts it was made from. */
+const mergedByContext = new WeakMap<ApiContext, MergedAlerts & { from: readonly Alert[] }>();
 
-/** The alerts with their stored acknowledgements: the kept merge while the store's size is the same, else a new one. */
+/**
+ * The alerts with their stored acknowledgements: the kept merge while it was made from the kept
+ * alert list (ctx.memo may have forgotten it) and the store's size is the same, else a new one.
+ */
 async function withAcks(ctx: ApiContext): Promise<MergedAlerts> {
   const computed = computeAlerts(ctx);
-  const kept = mergedByAlerts.get(computed);
-  if (kept && kept.ackCount === (await ctx.acks.size())) return kept;
+  const kept = mergedByContext.get(ctx);
+  if (kept && kept.from === computed && kept.ackCount === (await ctx.acks.size())) return kept;
   const acks = await ctx.acks.all();
   let open = 0;
   const alerts = computed.map((a) => {
@@ -130,8 +133,8 @@ async function withAcks(ctx: ApiContext): Promise<MergedAlerts> {
     return ack ? { ...a, acknowledged: true, acknowledgedBy: ack.by, acknowledgedAt: ack.at } : a;
   });
   // Keyed on the size of the map merged, not of an earlier read: a put in between only makes the next call merge again.
-  const merged = { ackCount: acks.size, alerts, open };
-  mergedByAlerts.set(computed, merged);
+  const merged = { ackCount: acks.size, alerts, open, from: computed };
+  mergedByContext.set(ctx, merged);
   return merged;
 }
 
@@ -140,7 +143,7 @@ async function storeAcks(ctx: ApiContext, entries: ReadonlyArray<readonly [strin
   try {
     await ctx.acks.put(entries);
   } finally {
-    mergedByAlerts.delete(computeAlerts(ctx));
+    mergedByContext.delete(ctx);
   }
 }
 

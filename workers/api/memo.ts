@@ -8,6 +8,18 @@
  * weight is what the caller says an entry holds (records, or 1 for a small answer). A promise that
  * rejects is dropped, so a failed read is tried again on the next call.
  */
+/**
+ * The weight of an answer kept in a ResultMemo: its rows (an array's length, or the lengths of an
+ * object's array fields added up: `items`, `records`, ...), at least 1.
+ */
+export function answerWeight(value: unknown): number {
+  if (Array.isArray(value)) return Math.max(1, value.length);
+  if (value === null || typeof value !== 'object') return 1;
+  let rows = 0;
+  for (const field of Object.values(value)) if (Array.isArray(field)) rows += field.length;
+  return Math.max(1, rows);
+}
+
 export class ResultMemo {
   private readonly entries = new Map<string, { value: unknown; weight: number }>();
   private held = 0;

@@ -21,7 +21,6 @@ export const MAX_PROVIDER_LIMIT = 10_000;
 
 export const providersForService: Endpoint<'GET /api/providers-for-service'> = {
   route: 'GET /api/providers-for-service',
-  pure: true,
   parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx), ...parseSearch(query, MAX_PROVIDER_LIMIT) }),
   async run(params, ctx): Promise<ProvidersForService> {
     await ctx.rates.ensure([params.service_id]);

@@ -7,6 +7,7 @@ import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api'
 import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
+import { answerWeight } from './memo';
 import { ApiError, errorResponse } from './errors';
 import { insurers } from './insurers';
 import { servicePricing } from './service-pricing';
@@ -91,9 +92,6 @@ export function matchRoute(method: string, path: string): { route: ApiRoute; pat
   return found;
 }
 
-/** Small answers weigh 1 in ctx.memo; the pricing passes weigh their records (service-pricing.ts). */
-const ANSWER_WEIGHT = 1;
-
 async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
   const params = endpoint.parse(query, ctx);
   if (endpoint.reads !== 'first-tables') {
@@ -105,7 +103,7 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
   }
   const run = (): Promise<Api[R]['result']> => Promise.resolve(endpoint.run(params, ctx, request));
   // parse builds its parameters in one fixed order, so equal parameters give equal keys
-  const body = endpoint.pure ? await ctx.memo.get(`${endpoint.route} ${JSON.stringify(params)}`, run, ANSWER_WEIGHT) : await run();
+  const body = endpoint.pure ? await ctx.memo.get(`${endpoint.route} ${JSON.stringify(params)}`, run, answerWeight) : await run();
   return { status: 200, body };
 }
 
