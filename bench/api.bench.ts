@@ -74,6 +74,8 @@ async function benchDataset(label: string, dir: string): Promise<void> {
     ['GET', '/api/service-pricing', { limit: '50', providers: provider, services: code }],
     ['GET', '/api/regional-comparison', {}],
     ['GET', '/api/regional-services', { state: 'CA' }],
+    ['GET', '/api/regional-services-page', { state: 'CA', limit: '50' }],
+    ['GET', '/api/regional-services-page', { state: 'CA', q: code.slice(0, 3), sort: 'service', direction: 'asc', limit: '50' }],
     ['GET', '/api/overpayment-trend', {}],
     ['GET', '/api/alerts', {}],
     ['GET', '/api/alerts-page', { offset: '0', limit: '20' }],

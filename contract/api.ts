@@ -195,6 +195,7 @@ export type { Alert, AlertSeverity, AlertType } from './alert-rules';
 export type { CountedRecord, DashboardKpis } from './dashboard-figures';
 import type { CountedRecord, DashboardKpis } from './dashboard-figures';
 import type { Alert } from './alert-rules';
+import type { SortDirection } from './sort-rows';
 export type {
   DatasetInfo,
   MedicareBasis,
@@ -264,6 +265,44 @@ export interface AlertsPage {
   items: Alert[];
 }
 
+/** `GET /api/regional-services-page` page size when `limit` is absent (the state modal's first page). */
+export const REGIONAL_SERVICES_PAGE_DEFAULT_LIMIT = 50;
+/** The largest `limit` of `GET /api/regional-services-page` (no screen renders more rows). */
+export const REGIONAL_SERVICES_PAGE_MAX_LIMIT = 200;
+/** The sort keys of `GET /api/regional-services-page`: the state modal's columns. */
+export const REGIONAL_SERVICES_SORTS = ['service', 'your_price', 'market_avg', 'overpayment_pct'] as const;
+/** One sort key of `GET /api/regional-services-page`. */
+export type RegionalServicesSort = (typeof REGIONAL_SERVICES_SORTS)[number];
+
+/** Query parameters of `GET /api/regional-services-page`: the state, the market, the search, the sort and the page. */
+export interface RegionalServicesPageParams extends SharedProvidersParam {
+  /** Two-letter state code (required). */
+  state: string;
+  snapshot?: string;
+  /** Case-insensitive substring of the billing code or the service name; blank = every unit. */
+  q?: string;
+  /** The column sorted (default `overpayment_pct`); `service` sorts by 'code name'. Nulls last either way. */
+  sort?: RegionalServicesSort;
+  /** Default `desc`. */
+  direction?: SortDirection;
+  /** Units to skip, from 0 (default 0); past the end gives no items. */
+  offset?: number;
+  /** Units to return, 1..REGIONAL_SERVICES_PAGE_MAX_LIMIT (default REGIONAL_SERVICES_PAGE_DEFAULT_LIMIT). */
+  limit?: number;
+}
+
+/** `GET /api/regional-services-page` result: one slice of the state's units, with the counts a screen shows. */
+export interface RegionalServicesPage {
+  /** Comparison units of the state (the `GET /api/regional-services` rows), whatever `q`. */
+  total: number;
+  /** Units matching `q` (= total without `q`). */
+  matched: number;
+  /** Units of the state marked thin (low confidence), whatever `q`. */
+  thin: number;
+  /** The matching units at [offset, offset + limit) in the order asked. */
+  items: RegionalServiceRow[];
+}
+
 /**
  * The route map. Adding an endpoint edits this and adds one file under workers/api/.
  * A `{name}` path segment is a path parameter: it reaches the endpoint's parser as `query[name]`.
@@ -281,6 +320,12 @@ export interface Api {
   'GET /api/regional-comparison': { params: { snapshot?: string } & SharedProvidersParam; result: RegionalComparison[] };
   /** The map modal's rows for one state (`state` required). */
   'GET /api/regional-services': { params: { state: string; snapshot?: string } & SharedProvidersParam; result: RegionalServiceRow[] };
+  /**
+   * The same rows a page at a time, searched and sorted in the worker, so that the state modal
+   * receives only the rows it shows (a state has thousands of units at a national dataset's size).
+   * 400 for a bad state, snapshot, sort, direction, offset or limit.
+   */
+  'GET /api/regional-services-page': { params: RegionalServicesPageParams; result: RegionalServicesPage };
   'GET /api/overpayment-trend': { params: SharedProvidersParam; result: TrendPoint[] };
   'GET /api/alerts': { params: Record<string, never>; result: Alert[] };
   /**

@@ -98,6 +98,35 @@ describe('the live screens at 20,000 services and 50,000 providers', () => {
     });
   });
 
+  it("live dashboard's state modal: a page of the state's units, more on demand, sorted and searched by the worker", async () => {
+    await atBothWidths('live-state-modal', '/live-dashboard?state=CA', async (page) => {
+      const dialog = page.getByRole('dialog', { name: 'California (West) - Service Price Comparison' });
+      const body = dialog.locator('tbody tr');
+      const count = dialog.getByRole('status').filter({ hasText: /units/ });
+      await body.first().waitFor({ timeout: BOOT });
+      // thousands of units in CA at this shape: the first page only
+      const total = Number((await count.innerText()).match(/^Showing 50 of ([\d,]+) units$/)![1]!.replace(/,/g, ''));
+      expect(total).toBeGreaterThan(MAX_ROWS);
+      expect(await body.count()).toBe(50);
+      await dialog.getByRole('button', { name: 'Show more' }).click();
+      await count.getByText(`Showing 100 of ${total.toLocaleString('en-US')} units`).waitFor({ timeout: BOOT });
+      expect(await body.count()).toBe(100);
+      // a sort is the worker's, over every unit: Your Price ascending starts at the state's lowest price
+      await dialog.getByRole('button', { name: 'Your Price', exact: true }).click();
+      await count.getByText(`Showing 50 of ${total.toLocaleString('en-US')} units`).waitFor({ timeout: BOOT });
+      const prices = async () => (await dialog.locator('tbody tr td:nth-of-type(1)').allInnerTexts()).map((t) => Number(t.replace(/[$,]/g, '')));
+      const lowest = await prices();
+      expect(lowest).toEqual([...lowest].sort((a, b) => a - b));
+      // a search on a code shown narrows the rows to the units matching it
+      const code = (await body.first().locator('th').innerText()).match(/\b(\d{5})\b/)![1]!;
+      await dialog.getByRole('searchbox', { name: 'Find a service in CA' }).fill(code);
+      await count.getByText(new RegExp(`^Showing \\d+ of \\d+ units matching "${code}"`)).waitFor({ timeout: BOOT });
+      expect((await body.allInnerTexts()).every((t) => t.includes(code))).toBe(true);
+      await dialog.getByRole('searchbox', { name: 'Find a service in CA' }).fill('');
+      await count.getByText(`Showing 50 of ${total.toLocaleString('en-US')} units`).waitFor({ timeout: BOOT });
+    });
+  });
+
   it('live dashboard at shared providers (computed by the worker, not the first view)', async () => {
     await atBothWidths('live-dashboard-shared', '/live-dashboard?shared_providers=1', async (page) => {
       await page.locator('.summary-card__value').first().waitFor({ timeout: BOOT });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
-import type { ServicePricingResult } from '../../contract/api';
+import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { answerWeight, ResultMemo } from '../../workers/api/memo';
 import { createDataService, type DataService } from '../../workers/data-service';
@@ -111,6 +111,19 @@ describe('answers kept per dataset', () => {
     const again = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
     expect(again.queries).toBeGreaterThan(0);
     expect(again.body).toEqual(page2.body);
+  });
+
+  it("prices a state's units once for the modal's every page, sort and search", async () => {
+    const first = await get<RegionalServicesPage>('/api/regional-services-page', { state: 'CA', limit: '2' });
+    expect(first.queries).toBeGreaterThan(0);
+    for (const query of [{ offset: '2' }, { sort: 'service', direction: 'asc' }, { q: '99' }] as Record<string, string>[]) {
+      expect((await get('/api/regional-services-page', { state: 'CA', ...query })).queries, JSON.stringify(query)).toBe(0);
+    }
+    const whole = await get<RegionalServiceRow[]>('/api/regional-services', { state: 'CA' });
+    expect(whole.queries).toBe(0);
+    expect(first.body.items).toEqual(whole.body.slice(0, 2));
+    // at shared providers the state is priced afresh
+    expect((await get('/api/regional-services-page', { state: 'CA', shared_providers: '1' })).queries).toBeGreaterThan(0);
   });
 
   it('keeps a pure endpoint answer, not a search', async () => {

@@ -13,7 +13,7 @@ import { insurers } from './insurers';
 import { servicePricing } from './service-pricing';
 import { dashboardFigures } from './dashboard-figures';
 import { regionalComparison } from './regional-comparison';
-import { regionalServices } from './regional-services';
+import { regionalServices, regionalServicesPage } from './regional-services';
 import { overpaymentTrend } from './overpayment-trend';
 import { alerts, alertsPage, acknowledgeAlert, acknowledgeAll } from './alerts';
 import { serviceNames } from './service-names';
@@ -34,6 +34,7 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/dashboard-figures': dashboardFigures,
   'GET /api/regional-comparison': regionalComparison,
   'GET /api/regional-services': regionalServices,
+  'GET /api/regional-services-page': regionalServicesPage,
   'GET /api/overpayment-trend': overpaymentTrend,
   'GET /api/alerts': alerts,
   'GET /api/alerts-page': alertsPage,

@@ -3,13 +3,14 @@
  * Service Price Comparison', a sortable table (Service, Your Price, Market Avg, Overpayment %),
  * the note on the data's origin, and 'No data for this region.' when the region has no entry.
  * With `renderPrice` the caller draws the price cells (the live dashboard makes them buttons that
- * open the rate rows behind each price).
+ * open the rate rows behind each price). With `sorting` the rows are a page the caller sorted (the
+ * live modal asks the worker for one), with `toolbar` above the table and `footer` below it.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatPercent, formatUsd } from '../../../contract/format';
 import type { StateArea } from './us-states';
 import { Dialog } from '../dialog/Dialog';
-import { DataTable, type Column } from '../table/DataTable';
+import { DataTable, type Column, type DataTableProps } from '../table/DataTable';
 
 /** One row of the modal's table: prices USD, overpayment percent. */
 export interface RegionPriceRow {
@@ -37,6 +38,14 @@ export interface RegionModalProps {
   renderPrice?(row: RegionPriceRow, column: RegionPriceColumn, text: string): ReactNode;
   /** Draws the service cell (the live modal adds the unit's badges); absent = `service` as text. */
   renderService?(row: RegionPriceRow): ReactNode;
+  /** The caller's sort of `rows` (column keys: service, yourPrice, marketAvg, overpaymentPct); absent = the table sorts. */
+  sorting?: DataTableProps<RegionPriceRow>['sorting'];
+  /** Above the table (the live modal's search and counts). */
+  toolbar?: ReactNode;
+  /** Below the table (the live modal's 'Show more'). */
+  footer?: ReactNode;
+  /** With no row though the region has data (a search that matched none): this text instead of 'No data for this region.' ('' = none). */
+  noRowsText?: string;
 }
 
 function columns(renderPrice: RegionModalProps['renderPrice'], renderService: RegionModalProps['renderService']): Column<RegionPriceRow>[] {
@@ -54,15 +63,17 @@ export function regionModalTitle(area: StateArea): string {
   return `${area.name} (${area.region}) - Service Price Comparison`;
 }
 
-export function RegionModal({ area, rows, note, onClose, renderPrice, renderService }: RegionModalProps): ReactElement {
+export function RegionModal({ area, rows, note, onClose, renderPrice, renderService, sorting, toolbar, footer, noRowsText }: RegionModalProps): ReactElement {
   return (
     <Dialog title={regionModalTitle(area)} onClose={onClose}>
+      {toolbar}
       {rows.length === 0 ? (
-        <p className="region-modal__empty">No data for this region.</p>
+        noRowsText !== '' && <p className="region-modal__empty">{noRowsText ?? 'No data for this region.'}</p>
       ) : (
         <DataTable caption={`Service prices in the ${area.region}`} columns={columns(renderPrice, renderService)} rows={rows} rowKey={(r) => r.key ?? r.service}
-          initialSort={{ key: 'overpaymentPct', direction: 'desc' }} />
+          initialSort={{ key: 'overpaymentPct', direction: 'desc' }} sorting={sorting} />
       )}
+      {footer}
       <p className="muted region-modal__note">{note}</p>
     </Dialog>
   );

@@ -28,6 +28,12 @@ export interface DataTableProps<Row> {
   rowKey: (row: Row) => string;
   /** Initial sort, e.g. { key: 'savings', direction: 'desc' }. */
   initialSort?: SortState;
+  /**
+   * A sort kept by the caller, whose `rows` come already in that order (e.g. a page the worker
+   * sorted): the headers show `sort` and a header button calls `onSortChange` with the next sort;
+   * the table then sorts nothing itself.
+   */
+  sorting?: { sort: SortState; onSortChange(next: SortState): void };
   /** Row checkboxes: the selected keys and the change handler. */
   selection?: { selected: ReadonlySet<string>; onChange(next: Set<string>): void; rowLabel(row: Row): string };
   /** Paging text: the offset of the first row and the total count. */
@@ -43,14 +49,17 @@ const isEmpty = (v: ReactNode) => v === null || v === undefined || v === '' || v
 
 export function DataTable<Row>(props: DataTableProps<Row>): ReactElement {
   const { caption, columns, rows, rowKey, selection, paging, rowClassName, empty = 'No rows.' } = props;
-  const [sort, setSort] = useState<SortState | null>(props.initialSort ?? null);
+  const [ownSort, setSort] = useState<SortState | null>(props.initialSort ?? null);
+  const sorting = props.sorting;
+  const sort = sorting ? sorting.sort : ownSort;
   const sorted = useMemo(() => {
-    const col = columns.find((c) => c.key === sort?.key);
-    return sort && col?.sortValue ? sortRows(rows, col.sortValue, sort.direction) : [...rows];
-  }, [rows, columns, sort]);
+    if (sorting) return rows;
+    const col = columns.find((c) => c.key === ownSort?.key);
+    return ownSort && col?.sortValue ? sortRows(rows, col.sortValue, ownSort.direction) : [...rows];
+  }, [rows, columns, ownSort, sorting]);
 
-  const toggle = (key: string) =>
-    setSort((s) => ({ key, direction: s?.key === key && s.direction === 'asc' ? 'desc' : 'asc' }));
+  const nextSort = (s: SortState | null, key: string): SortState => ({ key, direction: s?.key === key && s.direction === 'asc' ? 'desc' : 'asc' });
+  const toggle = (key: string) => (sorting ? sorting.onSortChange(nextSort(sorting.sort, key)) : setSort((s) => nextSort(s, key)));
   const allKeys = sorted.map(rowKey);
   const allSelected = selection !== undefined && allKeys.length > 0 && allKeys.every((k) => selection.selected.has(k));
 

@@ -1,24 +1,11 @@
 /** Pure helpers of the generic table: sorting and the paging text, docs/screens.md (Shared components). */
+import type { SortDirection } from '../../../contract/sort-rows';
+
+export { sortRows } from '../../../contract/sort-rows';
 
 export interface SortState {
   key: string;
-  direction: 'asc' | 'desc';
-}
-
-/**
- * Rows sorted by `value`, stable; numbers numerically, strings by en-US collation; null values
- * last in both directions.
- */
-export function sortRows<Row>(rows: readonly Row[], value: (r: Row) => number | string | null, direction: 'asc' | 'desc'): Row[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  return rows
-    .map((row, i) => ({ row, i, v: value(row) }))
-    .sort((a, b) => {
-      if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
-      const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v), 'en-US');
-      return c * sign || a.i - b.i;
-    })
-    .map((x) => x.row);
+  direction: SortDirection;
 }
 
 /** 'Showing 1 to 25 of 140 results' (en-US grouping); 'Showing 0 of 0 results' when empty. */
