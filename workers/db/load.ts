@@ -31,21 +31,21 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
   for (const [i, bytes] of table.parts.entries()) {
     const failed = (e: unknown): DatabaseError =>
       new DatabaseError(`cannot decode ${table.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
-    let streams: Iterator<Uint8Array>;
-    try {
-      streams = (await decode(bytes))[Symbol.iterator]();
-    } catch (e) {
-      throw failed(e);
-    }
+    const streams = decode(bytes)[Symbol.asyncIterator]();
     for (;;) {
       let next: IteratorResult<Uint8Array>;
       try {
-        next = streams.next();
+        next = await streams.next();
       } catch (e) {
         throw failed(e);
       }
       if (next.done) break;
-      db.insertArrowIpc(table.name, next.value, created);
+      try {
+        db.insertArrowIpc(table.name, next.value, created);
+      } catch (e) {
+        await streams.return?.();
+        throw e;
+      }
       created = true;
       await between?.();
     }
