@@ -23,10 +23,35 @@ export interface CatalogInsurer {
   files: CatalogFile[];
 }
 
+/**
+ * Which plans of a table of contents a run is for (CMS table-of-contents schema,
+ * `reporting_plans[]`): a plan matches when it meets every criterion given (within a list, any
+ * value). A reporting structure is followed when one of its plans matches; its in-network files
+ * are read once however many structures list them.
+ */
+export interface CatalogPlanFilter {
+  /** Case-insensitive regular expression searched in `plan_name`, e.g. `"\\bPPO\\b"`. */
+  plan_name?: string;
+  /** `plan_id` values (HIOS, EIN or other), compared as written, trimmed. */
+  plan_id?: string[];
+  /** `plan_market_type`. */
+  plan_market_type?: 'group' | 'individual';
+  /** Employer identification numbers (`12-3456789` or `123456789`): plans with `plan_id_type` EIN and that `plan_id`. */
+  ein?: string[];
+}
+
 export interface CatalogFilters {
   /** Path of a text file, one billing code per line, or an inline list. */
   billing_codes?: string | string[];
   states?: string[];
+  /** Follow only the reporting structures of a table of contents that serve these plans. */
+  plans?: CatalogPlanFilter;
+  /**
+   * Case-insensitive regular expression searched in each in-network file's name (the last path
+   * segment of its location, without the query), e.g. `"_PPO_"`: files named directly and files
+   * listed by a table of contents alike.
+   */
+  file_name?: string;
 }
 
 export interface Catalog {

@@ -58,6 +58,17 @@ const catalogSchema = {
       properties: {
         billing_codes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
         states: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+        plans: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            plan_name: { type: 'string', minLength: 1 },
+            plan_id: { type: 'array', items: { type: 'string', minLength: 1 } },
+            plan_market_type: { enum: ['group', 'individual'] },
+            ein: { type: 'array', items: { type: 'string', pattern: '^\\d{2}-?\\d{7}$' } },
+          },
+        },
+        file_name: { type: 'string', minLength: 1 },
       },
     },
     validation: {
@@ -79,7 +90,7 @@ const KNOWN: Record<string, readonly string[]> = {
   '': ['reference_insurer', 'insurers', 'npi_registry', 'claims_volume', 'services', 'filters', 'validation', 'cpt_descriptors'],
   insurer: ['id', 'name', 'short_name', 'market_share', 'member_count', 'regions', 'files'],
   file: ['snapshot', 'url', 'table_of_contents'],
-  filters: ['billing_codes', 'states'],
+  filters: ['billing_codes', 'states', 'plans', 'file_name'],
 };
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(catalogSchema);
@@ -150,7 +161,7 @@ export function localInputs(catalog: Catalog): Array<[string, string]> {
 /**
  * Reads and checks a catalog file.
  * @throws CatalogError when the file is unreadable, not JSON, misses a required field, names a
- *   reference insurer it does not list, or names a local CSV or billing-code file that is missing or
+ *   reference insurer it does not list, has a filter pattern that is not a regular expression, or names a local CSV or billing-code file that is missing or
  *   not a file (`<catalog>: npi_registry <path>: not a file (a directory)`).
  */
 export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
@@ -171,6 +182,14 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   const v = validationSettings(catalog);
   if (v.min_ratio >= v.max_ratio) {
     throw new CatalogError(`${catalogPath}: field validation.min_ratio (${v.min_ratio}) must be below validation.max_ratio (${v.max_ratio})`);
+  }
+  for (const [field, pattern] of [['filters.plans.plan_name', catalog.filters?.plans?.plan_name], ['filters.file_name', catalog.filters?.file_name]] as const) {
+    if (pattern === undefined) continue;
+    try {
+      new RegExp(pattern, 'i');
+    } catch (e) {
+      throw new CatalogError(`${catalogPath}: field ${field} is not a valid regular expression (${(e as Error).message})`);
+    }
   }
   const warnings: string[] = [];
   unknownFields(catalog, '', '', warnings);

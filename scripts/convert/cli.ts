@@ -1,5 +1,5 @@
 /**
- * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--jobs N] [--quiet]
+ * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--plan <plan.json>] [--jobs N] [--quiet]
  *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
  * (docs/converter.md). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
  * stderr (the previous dataset is then untouched), among them `--out` refused (output-guard.ts:
@@ -18,6 +18,7 @@ import { convertCatalog, type ConvertOptions } from './index';
 interface CliOptions {
   catalog: string;
   out: string;
+  plan?: string;
   jobs?: string;
   quiet?: boolean;
   remote: boolean;
@@ -46,6 +47,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
     .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
     .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
+    .option('--plan <file>', 'convert exactly the files of this plan (npm run plan -- --out <file>)')
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')
     .option('--no-remote', 'do not fetch remote provider references (provider_references[].location)')
@@ -67,6 +69,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       quiet: opts.quiet === true,
       log: (line) => write(line + '\n'),
       jobs: int('--jobs', opts.jobs),
+      ...(opts.plan !== undefined ? { plan: opts.plan } : {}),
       remoteReferences: opts.remote,
       referenceCacheDir: opts.referenceCache,
       fetchPolicy: {

@@ -9,7 +9,7 @@
  */
 
 /** The fetch signature used (the global fetch fits; tests inject a failing or local one). */
-export type FetchFn = (url: string, init?: { signal?: AbortSignal; redirect?: 'manual' }) => Promise<Response>;
+export type FetchFn = (url: string, init?: { signal?: AbortSignal; redirect?: 'manual'; method?: 'GET' | 'HEAD' }) => Promise<Response>;
 
 /** Knobs of the HTTP client. */
 export interface FetchPolicy {
@@ -102,10 +102,10 @@ export function describeFetchError(e: unknown): string {
  * @throws RefusedLocationError for a target that is not http(s), also when an injected fetch
  *   followed the redirects itself (`Response.url`); HttpError after MAX_REDIRECTS redirects.
  */
-async function follow(url: string, policy: FetchPolicy, signal: AbortSignal): Promise<Response> {
+async function follow(url: string, policy: FetchPolicy, signal: AbortSignal, method: 'GET' | 'HEAD'): Promise<Response> {
   let at = url;
   for (let hops = 0; ; hops++) {
-    const res = await policy.fetch(at, { signal, redirect: 'manual' });
+    const res = await policy.fetch(at, { signal, redirect: 'manual', ...(method === 'HEAD' ? { method } : {}) });
     const target = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
     if (target === null) {
       const landed = res.url ? refusalOf(res.url) : null;
@@ -127,13 +127,13 @@ async function follow(url: string, policy: FetchPolicy, signal: AbortSignal): Pr
   }
 }
 
-async function attempt<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean): Promise<T> {
+async function attempt<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean, method: 'GET' | 'HEAD'): Promise<T> {
   const refused = refusalOf(url);
   if (refused) throw new RefusedLocationError(url, refused);
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`timed out after ${policy.timeoutMs} ms`)), policy.timeoutMs);
   try {
-    const res = await follow(url, policy, ac.signal);
+    const res = await follow(url, policy, ac.signal, method);
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw new HttpError(res.status, `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`);
@@ -148,10 +148,10 @@ async function attempt<T>(url: string, policy: FetchPolicy, body: (r: Response) 
   }
 }
 
-async function withRetries<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean): Promise<T> {
+async function withRetries<T>(url: string, policy: FetchPolicy, body: (r: Response) => Promise<T>, wholeBody: boolean, method: 'GET' | 'HEAD' = 'GET'): Promise<T> {
   for (let n = 0; ; n++) {
     try {
-      return await attempt(url, policy, body, wholeBody);
+      return await attempt(url, policy, body, wholeBody, method);
     } catch (e) {
       if (n >= policy.retries || !retryable(e)) throw e;
       await new Promise((r) => setTimeout(r, policy.backoffMs * 2 ** n));
@@ -188,6 +188,20 @@ export function fetchStream(url: string, policy: FetchPolicy): Promise<{ body: A
     const size = Number(res.headers.get('content-length')) || undefined;
     return { body: res.body as unknown as AsyncIterable<Uint8Array>, size };
   }, false);
+}
+
+/**
+ * The size of `url` as a HEAD request gives it (Content-Length, bytes), after its redirects, with
+ * the policy's time-out and retries; null when the server gives none.
+ * @throws as fetchBytes.
+ */
+export function fetchHeadSize(url: string, policy: FetchPolicy): Promise<number | null> {
+  return withRetries(url, policy, async (res) => {
+    await res.body?.cancel().catch(() => {});
+    const header = res.headers.get('content-length');
+    const size = header === null ? NaN : Number(header);
+    return Number.isSafeInteger(size) && size >= 0 ? size : null;
+  }, true, 'HEAD');
 }
 
 /** Runs at most `n` of the given tasks at a time; resolves with their results in order. */

@@ -28,6 +28,7 @@ import { assertNoInput, listedInputs, prepareOutput } from './output-guard';
 import { makeProgress } from './progress';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
+import { readRunPlan } from './run-plan';
 import { RemoteReferenceResolver } from './remote-references';
 import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
 
@@ -52,6 +53,12 @@ export interface ConvertOptions {
   fetchPolicy?: Partial<FetchPolicy>;
   /** A directory keeping fetched provider-reference files across runs (keyed on the URL without query). */
   referenceCacheDir?: string;
+  /**
+   * A plan file (run-plan.ts, `npm run plan -- --out`): convert exactly its files instead of
+   * following the catalog's files and tables of contents; the catalog still gives the insurers,
+   * the CSV inputs, the billing-code and state filters and the validation settings.
+   */
+  plan?: string;
 }
 
 export interface ConvertResult {
@@ -198,6 +205,7 @@ async function spoolSource(c: SourceContext, url: string, file: PlannedFile, sou
 export async function convertCatalog(catalogPath: string, outDir: string, options: ConvertOptions = {}): Promise<ConvertResult> {
   const log = options.quiet ? () => {} : (options.log ?? ((l: string) => process.stderr.write(l + '\n')));
   const { catalog, baseDir, sha256: catalogSha, warnings } = await loadCatalog(catalogPath);
+  const fromPlan = options.plan === undefined ? null : await readRunPlan(options.plan, catalog);
   const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
   warnings.forEach((w) => log(`warning: ${w}`));
   const problems = new ProblemLog();
@@ -213,7 +221,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   try {
     await mkdir(workDir, { recursive: true });
     spool = await openSpool(workDir);
-    const plan = await planFiles(catalog, baseDir, problems, policy, workDir);
+    const plan = fromPlan ?? (await planFiles(catalog, baseDir, problems, policy, workDir));
     await assertNoInput(outDir, target, listedInputs(plan.files));
     const sources: ManifestSource[] = [];
     const sourceOf: number[][] = [];

@@ -1,14 +1,17 @@
 /**
  * The converter's reading plan (docs/converter.md, The catalog: `files[]`): every in-network file a catalog names,
- * directly (`url`) or through a table of contents (`table_of_contents`, all of its
- * `reporting_structure[].in_network_files` followed), plus the reporting structures of each table
- * for the manifest (`reporting_structures`, contract/dataset.ts).
+ * directly (`url`) or through a table of contents (`table_of_contents`, its
+ * `reporting_structure[].in_network_files` followed for the structures that serve a plan the
+ * catalog's `filters.plans` selects, all without it), kept when its name passes `filters.file_name`,
+ * plus the reporting structures of each table for the manifest (`reporting_structures`,
+ * contract/dataset.ts).
  */
 import type { Catalog } from '../../contract/catalog';
 import type { ManifestReportingStructure } from '../../contract/dataset';
 import { resolveLocation } from './catalog';
 import type { FetchPolicy } from './fetch-policy';
 import type { ProblemLog } from './problems';
+import { fileNameMatcher, planMatcher } from './plan-filter';
 import { readTocListing, type TocStructure } from './table-of-contents';
 
 /** One in-network file to read, with where it came from. */
@@ -24,6 +27,8 @@ export interface PlannedFile {
   location: string;
   /** The table of contents that led to it, as the catalog named it. */
   tableOfContents?: string;
+  /** The descriptions the table of contents gives it (publishers name the network there). */
+  descriptions?: string[];
 }
 
 /** A table of contents read while planning, with its files' indices into the plan. */
@@ -49,16 +54,23 @@ export interface ReadingPlan {
 export async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog, policy: FetchPolicy, tmpDir: string): Promise<ReadingPlan> {
   const files: PlannedFile[] = [];
   const tocs: PlannedToc[] = [];
+  const selection = { plan: planMatcher(catalog.filters?.plans), file: fileNameMatcher(catalog.filters) };
   for (const ins of catalog.insurers) {
     for (const f of ins.files) {
-      if (f.url) files.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location: resolveLocation(baseDir, f.url) });
+      if (f.url) {
+        const location = resolveLocation(baseDir, f.url);
+        if (!selection.file || selection.file(location)) files.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location });
+      }
       if (!f.table_of_contents) continue;
       const label = f.table_of_contents;
-      const listing = await readTocListing(resolveLocation(baseDir, label), label, policy, tmpDir);
+      const listing = await readTocListing(resolveLocation(baseDir, label), label, policy, tmpDir, selection);
       for (const p of listing.problems) problems.add({ file: label, ...p });
+      if (listing.structures.length === 0 && listing.structureCount > 0) {
+        problems.warnings.push(`${label}: none of its ${listing.structureCount} reporting structures serves a plan and a file the catalog's filters select`);
+      }
       const first = files.length;
       for (const loc of listing.files) {
-        files.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label });
+        files.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label, descriptions: loc.descriptions });
       }
       tocs.push({
         insurerId: ins.id,

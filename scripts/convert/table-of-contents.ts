@@ -27,12 +27,22 @@ export interface TocFile {
   url: string;
   /** Resolved: a local path or an http(s) URL. */
   location: string;
+  /** The distinct non-empty `description`s the table gives the file (publishers name the network there). */
+  descriptions: string[];
 }
 
-/** One reporting structure: its plans and the in-network files it lists (indices into `files`). */
+/** What of a table of contents to follow (plan-filter.ts; null = everything). */
+export interface TocSelection {
+  /** A reporting structure is followed when one of its plans passes; its plans are then those that pass. */
+  plan: ((plan: TocReportingPlan) => boolean) | null;
+  /** A listed file is kept when its resolved location passes. */
+  file: ((location: string) => boolean) | null;
+}
+
+/** One reporting structure followed: its plans (those the selection keeps) and the in-network files it lists (indices into `files`). */
 export interface TocStructure {
   reporting_plans: TocReportingPlan[];
-  /** Plans listed, including those beyond MAX_PLANS_PER_STRUCTURE. */
+  /** Plans kept, including those beyond MAX_PLANS_PER_STRUCTURE. */
   plan_count: number;
   files: number[];
 }
@@ -42,6 +52,8 @@ export interface TocListing {
   header: TocHeader;
   files: TocFile[];
   structures: TocStructure[];
+  /** Reporting structures in the table, followed or not. */
+  structureCount: number;
   /** Tolerated problems (JSON path and byte offset in the decompressed index). */
   problems: MrfProblem[];
 }
@@ -95,10 +107,17 @@ export function resolveListed(written: string, base: string, remote: boolean): s
  * Reads the table of contents at `location` (a path or http(s) URL).
  * @param label the name used in errors and problems (as the catalog wrote it)
  * @param tmpDir where a zipped index is spooled
+ * @param selection the structures and files to follow (catalog filters); default all
  * @throws MrfReadError naming `label` and the byte offset when the table cannot be read (missing,
  *   not a file, a failed fetch), is not JSON, or is truncated.
  */
-export async function readTocListing(location: string, label: string, policy: FetchPolicy, tmpDir?: string): Promise<TocListing> {
+export async function readTocListing(
+  location: string,
+  label: string,
+  policy: FetchPolicy,
+  tmpDir?: string,
+  selection: TocSelection = { plan: null, file: null },
+): Promise<TocListing> {
   const isUrl = isHttpUrl(location);
   const base = isUrl ? location : pathToFileURL(path.resolve(location)).href;
   const seen = new Map<string, number>();
@@ -107,9 +126,13 @@ export async function readTocListing(location: string, label: string, policy: Fe
   const problems: MrfProblem[] = [];
   const input = await open(location, label, policy);
   let header: TocHeader;
+  let structureCount = 0;
   try {
     const json = openContainer(label, buffers(input), { tmpDir });
-    ({ header } = await readTableOfContents(label, json, (s) => {
+    ({ header, structures: structureCount } = await readTableOfContents(label, json, (s) => {
+      const keepPlan = selection.plan;
+      const plans = keepPlan ? s.reporting_plans.filter((p) => keepPlan(p)) : s.reporting_plans;
+      if (keepPlan && plans.length === 0) return;
       const indices: number[] = [];
       for (const [k, written] of s.in_network_files.entries()) {
         const where = `$.reporting_structure[${s.index}].in_network_files[${k}].location`;
@@ -122,18 +145,23 @@ export async function readTocListing(location: string, label: string, policy: Fe
           problems.push({ code: 'refused_location', path: where, offset: s.offset, message: `${shownLocation(written)} refused: ${loc.refused}; skipped` });
           continue;
         }
+        if (selection.file && !selection.file(loc)) continue;
         let at = seen.get(loc);
         if (at === undefined) {
-          at = files.push({ url: written, location: loc }) - 1;
+          at = files.push({ url: written, location: loc, descriptions: [] }) - 1;
           seen.set(loc, at);
         }
+        const description = s.in_network_descriptions[k] ?? '';
+        const described = files[at]!.descriptions;
+        if (description && !described.includes(description)) described.push(description);
         if (!indices.includes(at)) indices.push(at);
       }
-      structures.push({ reporting_plans: s.reporting_plans.slice(0, MAX_PLANS_PER_STRUCTURE), plan_count: s.reporting_plans.length, files: indices });
+      if (selection.file && indices.length === 0) return;
+      structures.push({ reporting_plans: plans.slice(0, MAX_PLANS_PER_STRUCTURE), plan_count: plans.length, files: indices });
     }, problems));
   } catch (e) {
     if (e instanceof MrfReadError) throw new MrfReadError(label, e.offset, `table of contents: ${e.reason}`);
     throw new MrfReadError(label, 0, `cannot read table of contents (${(e as Error).message})`);
   }
-  return { header, files, structures, problems };
+  return { header, files, structures, structureCount, problems };
 }

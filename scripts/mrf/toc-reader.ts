@@ -24,6 +24,8 @@ export interface TocReportingStructure {
   reporting_plans: TocReportingPlan[];
   /** `in_network_files[].location` as written, in order (empty ones dropped with a problem). */
   in_network_files: string[];
+  /** `in_network_files[].description` of each kept location ('' when absent), in the same order. */
+  in_network_descriptions: string[];
 }
 
 /** Root scalars of the index ('' when absent). */
@@ -69,15 +71,17 @@ export function normalizeReportingStructure(ctx: ElementContext, raw: unknown, i
   const plans = Array.isArray(raw.reporting_plans) ? raw.reporting_plans : [];
   if (plans.length === 0) report(ctx, 'missing_field', `${path}.reporting_plans`, 'no reporting_plans');
   const files = Array.isArray(raw.in_network_files) ? raw.in_network_files : [];
-  const out: TocReportingStructure = { index, offset: ctx.offset, reporting_plans: [], in_network_files: [] };
+  const out: TocReportingStructure = { index, offset: ctx.offset, reporting_plans: [], in_network_files: [], in_network_descriptions: [] };
   plans.forEach((p, k) => {
     const n = plan(ctx, p, `${path}.reporting_plans[${k}]`);
     if (n) out.reporting_plans.push(n);
   });
   files.forEach((f, k) => {
     const location = isObject(f) ? text(f.location).trim() : '';
-    if (location) out.in_network_files.push(location);
-    else report(ctx, 'missing_field', `${path}.in_network_files[${k}].location`, 'in-network file without location; skipped');
+    if (location) {
+      out.in_network_files.push(location);
+      out.in_network_descriptions.push(isObject(f) ? text(f.description).trim() : '');
+    } else report(ctx, 'missing_field', `${path}.in_network_files[${k}].location`, 'in-network file without location; skipped');
   });
   return out;
 }

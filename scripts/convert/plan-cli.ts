@@ -1,0 +1,152 @@
+/**
+ * `npm run plan -- --catalog <catalog.json> [--out <plan.json>] [--no-head] [--fetch-timeout <ms>]
+ *   [--fetch-retries <n>] [--fetch-concurrency <n>]` (docs/converter.md, Plans): reads the catalog's
+ * tables of contents with its filters and prints, per insurer and snapshot, the in-network files a
+ * conversion would read after dedup, their distinct plans and their size (HEAD requests, unless
+ * `--no-head`: then only local files have a size, and the plan needs no network beyond the tables
+ * of contents), then the total. `--out` writes the plan as JSON (run-plan.ts RunPlan), atomically,
+ * for `npm run convert -- --plan <plan.json>`. Exit 0 when planned, 1 with a one-line reason on
+ * stderr otherwise.
+ */
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { loadCatalog } from './catalog';
+import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
+import { planFiles } from './plan-files';
+import { ProblemLog } from './problems';
+import { planCountsOf, planSizes, runPlanOf, summarizePlan, type RunPlan } from './run-plan';
+
+interface PlanCliOptions {
+  catalog: string;
+  out?: string;
+  head: boolean;
+  fetchTimeout?: string;
+  fetchRetries?: string;
+  fetchConcurrency?: string;
+}
+
+/** A positive (or, with `zero`, non-negative) integer option; throws a one-line reason otherwise. */
+function int(name: string, v: string | undefined, zero = false): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < (zero ? 0 : 1)) throw new Error(`invalid ${name}: ${v}`);
+  return n;
+}
+
+/** Bytes as GB/MB/KB with one decimal (10^9, 10^6, 10^3). */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(1)} KB`;
+  return `${bytes} B`;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The printed summary of `plan`: a line per insurer and snapshot, then the total (`planCounts`: run-plan.ts planCountsOf). */
+export function planReport(plan: RunPlan, listed: number, planCounts?: ReadonlyMap<string, number>): string[] {
+  const groups = summarizePlan(plan, planCounts);
+  const rows = groups.map((g) => [g.insurer_id, g.snapshot ?? "file's month", count(g.files), count(g.plans), formatSize(g.bytes), count(g.unknown)]);
+  const head = ['insurer', 'snapshot', 'files', 'plans', 'known size', 'size unknown'];
+  const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k]!.length)));
+  const line = (r: string[]): string => r.map((c, k) => (k < 2 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join('  ').trimEnd();
+  const total = groups.reduce((a, g) => ({ files: a.files + g.files, bytes: a.bytes + g.bytes, unknown: a.unknown + g.unknown }), { files: 0, bytes: 0, unknown: 0 });
+  return [
+    line(head),
+    ...rows.map(line),
+    `total: ${count(total.files)} in-network files to read (${count(listed)} listings before dedup), ${formatSize(total.bytes)} known` +
+      (total.unknown ? `, ${count(total.unknown)} of unknown size` : ''),
+  ];
+}
+
+/**
+ * Runs the plan command on `argv` (the arguments after the script name).
+ * @param out where the summary goes (stdout); `err` where warnings and errors go (stderr)
+ * @returns the exit code: 0 when planned (and written with --out), 1 otherwise.
+ */
+export async function runPlanCli(
+  argv: string[],
+  out: (text: string) => void = (t) => void process.stdout.write(t),
+  err: (text: string) => void = (t) => void process.stderr.write(t),
+  fetchPolicy: Partial<FetchPolicy> = {},
+): Promise<number> {
+  const program = new Command()
+    .name('plan')
+    .description("List the in-network files a conversion of the catalog would read, with their plans and sizes")
+    .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
+    .option('--out <file>', 'write the plan as JSON (for npm run convert -- --plan <file>)')
+    .option('--no-head', 'ask no file size from the servers (offline; local files still have theirs)')
+    .option('--fetch-timeout <ms>', 'time-out of one HTTP request, milliseconds (default 30000)')
+    .option('--fetch-retries <n>', 'retries on network errors, time-outs, 429 and 5xx (default 3)')
+    .option('--fetch-concurrency <n>', 'HEAD requests in flight (default 8)')
+    .exitOverride()
+    .configureOutput({ writeErr: err, writeOut: out });
+  let opts: PlanCliOptions;
+  let policy: FetchPolicy;
+  try {
+    program.parse(argv, { from: 'user' });
+    opts = program.opts<PlanCliOptions>();
+    const timeoutMs = int('--fetch-timeout', opts.fetchTimeout);
+    const retries = int('--fetch-retries', opts.fetchRetries, true);
+    const concurrency = int('--fetch-concurrency', opts.fetchConcurrency);
+    policy = {
+      ...DEFAULT_FETCH_POLICY,
+      ...fetchPolicy,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(retries !== undefined ? { retries } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+    };
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    err(`plan: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-plan-'));
+  try {
+    const { catalog, baseDir, warnings } = await loadCatalog(opts.catalog);
+    const problems = new ProblemLog();
+    problems.warnings.push(...warnings);
+    const reading = await planFiles(catalog, baseDir, problems, policy, tmp);
+    const planDir = opts.out ? path.dirname(path.resolve(opts.out)) : process.cwd();
+    const plan = runPlanOf(reading, planDir);
+    const failed = await planSizes(plan, planDir, policy, opts.head);
+    for (const w of problems.warnings) err(`warning: ${w}\n`);
+    if (problems.total) err(`warning: ${count(problems.total)} problems in the tables of contents (entries skipped); a conversion lists them in report.json\n`);
+    for (const f of failed.slice(0, 5)) err(`warning: no size for ${f.url}: ${f.reason}\n`);
+    if (failed.length > 5) err(`warning: no size for ${count(failed.length - 5)} more files\n`);
+    const listed = reading.tocs.reduce((a, t) => a + t.structures.reduce((b, s) => b + s.files.length, 0), 0) + reading.files.filter((f) => !f.tableOfContents).length;
+    for (const l of planReport(plan, listed, planCountsOf(reading))) out(l + '\n');
+    if (opts.out) {
+      const target = path.resolve(opts.out);
+      const part = `${target}.${process.pid}.part`;
+      try {
+        await writeFile(part, JSON.stringify(plan, null, 1) + '\n');
+        await rename(part, target);
+      } finally {
+        await rm(part, { force: true });
+      }
+      out(`plan written to ${opts.out}\n`);
+    }
+    return 0;
+  } catch (e) {
+    err(`plan: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);
+    return 1;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** This module's URL when it is the program run (`tsx plan-cli.ts`), else ''. */
+function entryUrl(): string {
+  try {
+    return process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
+  } catch {
+    return '';
+  }
+}
+
+if (import.meta.url === entryUrl()) process.exit(await runPlanCli(process.argv.slice(2)));
