@@ -42,6 +42,8 @@ export interface DataService extends DataWorkerApi {
   timings(): BootTimings | null;
   /** Forgets the answers kept for the open dataset (benchmarks time the computation with it). */
   forgetAnswers(): void;
+  /** The open dataset's context once ready, else undefined (tests call an endpoint's parts on it). */
+  context(): ApiContext | undefined;
   /** Bytes read from the open dataset so far (boot tables plus rate row groups), or 0. */
   bytesRead(): number;
   /** Closes DuckDB (tests). */
@@ -204,6 +206,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
     },
     timings: () => latest?.timings ?? null,
     forgetAnswers: () => latest?.ctx?.memo.clear(),
+    context: () => latest?.ctx,
     bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,
     async close(): Promise<void> {
       (await current())?.ctx?.db.close();

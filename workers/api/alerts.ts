@@ -34,14 +34,20 @@ export const UNKNOWN_USER = 'unknown user';
 
 const unitKey = (r: PricedService): string => `${r.state}|${r.service_code}|${r.billing_class}|${r.component}|${r.setting}`;
 
-/** `month -> (state|unit -> record)` for the months asked, from one statement. */
-function figuresAt(ctx: ApiContext, months: readonly string[]): Map<string, Map<string, PricedService>> {
+/**
+ * `month -> (state|unit -> record)` for `latest` and `previous`, from one statement, for the codes
+ * where some unit could raise an alert (pricing-core.ts `alertCandidates`): at a national dataset's
+ * size most units move little, and the others are never converted to records.
+ */
+function figuresAt(ctx: ApiContext, latest: string | undefined, previous: string | undefined, candidatesOnly: boolean): Map<string, Map<string, PricedService>> {
+  const months = [latest, previous].filter((m): m is string => m !== undefined);
   const selection = {
     reference: ctx.manifest.reference_insurer,
     competitors: allCompetitors(ctx),
     billingClass: 'all' as const,
     state: EVERY_STATE,
     competitorPrices: false,
+    alertCandidates: latest === undefined || !candidatesOnly ? undefined : { latest, previous },
   };
   const byMonth = priceServicesByMonth(ctx, selection, months);
   const out = new Map<string, Map<string, PricedService>>();
@@ -67,11 +73,16 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
   return ctx.memo.get('alerts', () => rankAlerts(ctx));
 }
 
-function rankAlerts(ctx: ApiContext): Alert[] {
+/**
+ * The alert list computed afresh. `candidatesOnly` false prices every unit rather than the codes
+ * the SQL pre-filter keeps: the same list, slower (test/worker/alert-candidates.test.ts compares them).
+ * @throws DatabaseError
+ */
+export function rankAlerts(ctx: ApiContext, candidatesOnly = true): Alert[] {
   const months = [...ctx.manifest.snapshots].sort();
   const latest = months[months.length - 1];
   const previous = months[months.length - 2];
-  const at = figuresAt(ctx, [latest, previous].filter((m): m is string => m !== undefined));
+  const at = figuresAt(ctx, latest, previous, candidatesOnly);
   const now = at.get(latest ?? '') ?? new Map<string, PricedService>();
   const before = at.get(previous ?? '') ?? new Map<string, PricedService>();
   const minProviders = minProvidersOf(ctx);

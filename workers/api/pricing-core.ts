@@ -67,6 +67,14 @@ export interface PricingSelection {
    * Read from price_stats scope `shared`, or for a provider selection from the rate rows.
    */
   sharedProviders?: boolean | undefined;
+  /**
+   * Only the (state, code) groups where a unit could raise an alert between these two months
+   * (contract/alert-rules.ts evaluateAlerts): a variance of 20 % or more at `latest`, or the
+   * reference price or the market average moved by 10 % or more from `previous`, each tested with
+   * 0.01 point of slack so that the rows kept are a superset of those the rules pick. Whole code
+   * groups are kept, so the claims each unit receives (claimsByUnit) are unchanged.
+   */
+  alertCandidates?: { latest: string; previous: string | undefined } | undefined;
 }
 
 /** A live service pricing record of one state (`ALL` = national), with what the dashboards need beside it. */
@@ -184,6 +192,23 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
   // The prices are grouped to units on their own keys first, and only the unit rows (a tenth of
   // the price rows) are joined to the service's text columns and claims: grouping or hash-joining
   // every price row with those columns costs DuckDB several times the whole aggregation.
+  const a = s.alertCandidates;
+  const candidates = a
+    ? sql`,
+    moves AS (
+      SELECT state, billing_code,
+        max(reference_price) FILTER (WHERE month = ${a.latest}) AS ref_now,
+        max(reference_price) FILTER (WHERE month = ${a.previous ?? ''}) AS ref_before,
+        max(market_average) FILTER (WHERE month = ${a.latest}) AS market_now,
+        max(market_average) FILTER (WHERE month = ${a.previous ?? ''}) AS market_before
+      FROM units GROUP BY state, billing_code, billing_class, component, setting),
+    candidates AS (
+      SELECT DISTINCT state, billing_code FROM moves
+      WHERE (market_now <> 0 AND 100 * (ref_now - market_now) / market_now >= 19.99)
+        OR (ref_before <> 0 AND 100 * (ref_now - ref_before) / ref_before >= 9.99)
+        OR (market_before <> 0 AND abs(100 * (market_now - market_before) / market_before) >= 9.99))`
+    : sql``;
+  const onlyCandidates = a ? sql`SEMI JOIN candidates k ON k.state = u.state AND k.billing_code = u.billing_code` : sql``;
   return sql`
     WITH chosen AS (${chosenRows(db, months, insurers)})${chosenAll},
     wanted AS (SELECT billing_code FROM services s WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category} ${services}),
@@ -197,14 +222,14 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
         ${competitorPrices},
         max(p.medicare_rate) AS medicare_rate
       FROM prices p SEMI JOIN wanted w ON w.billing_code = p.billing_code
-      GROUP BY p.month, p.state, p.billing_code, p.billing_class, p.component, p.setting)
+      GROUP BY p.month, p.state, p.billing_code, p.billing_class, p.component, p.setting)${candidates}
     SELECT u.month, u.state, s.billing_code AS service_code, s.billing_code_type, s.name AS service_name,
       s.published_name, s.category, u.billing_class, u.component, u.setting,
       u.reference_price, u.reference_providers, u.market_average, u.competitor_provider_total,
       u.competitor_ids, u.competitor_medians, u.competitor_counts, u.medicare_rate,
       coalesce(cl.professional, 0) AS claims_professional,
       coalesce(cl.institutional, 0) AS claims_institutional
-    FROM units u
+    FROM units u ${onlyCandidates}
     JOIN services s ON s.billing_code = u.billing_code
     LEFT JOIN claims_totals cl ON cl.billing_code = u.billing_code AND cl.state = ${claimsState}
     ORDER BY u.month, u.state, u.billing_code`;
