@@ -105,7 +105,7 @@ export interface ManifestSource {
   snapshot: string;
   /**
    * Where the file came from, as the catalog or table of contents named it; `<url>#<entry name>`
-   * for one JSON entry of a zip archive that bundles several (scripts/convert/open-sources.ts).
+   * for one JSON entry of a zip or 7z archive that bundles several (scripts/convert/open-sources.ts).
    */
   url: string;
   /** The table of contents that led to it, when any. */
@@ -115,7 +115,7 @@ export interface ManifestSource {
   last_updated_on: string;
   /** The schema version the file claims (CMS `version`), '' when absent. */
   version: string;
-  /** Size of the file as read (compressed, if it was; the whole archive for a zip entry), in bytes. */
+  /** Size of the file as read (compressed, if it was; the whole archive for a zip or 7z entry), in bytes. */
   bytes: number;
   /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;

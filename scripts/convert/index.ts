@@ -266,7 +266,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
           shown.stop();
           // after the last source, the parser threads' heaps go before DuckDB grows (peak RSS)
           if (k === plan.files.length - 1 && j === opened.sources.length - 1) await pool.close();
-          if (input.note) problems.add({ file: input.url, code: 'zip_entries_ignored', path: '$', offset: 0, message: input.note });
+          if (input.note) problems.add({ file: input.url, code: input.note.code, path: '$', offset: 0, message: input.note.message });
           const source = await spoolSource({ spool, problems, remote, workDir, log }, input.url, file, sourceId, result);
           ids.push(sourceId);
           sources.push(source);

@@ -1,15 +1,15 @@
 /**
- * The sources of one planned in-network file (plan-files.ts): the file itself, or, for a zip
+ * The sources of one planned in-network file (plan-files.ts): the file itself, or, for a zip or 7z
  * archive (recognised by its magic bytes, open-container.ts), each of its JSON entries. Every
- * source of a zip carries the size and SHA-256 of the archive as stored, the file its publisher
- * serves and an auditor can check; a zip that holds one JSON entry is one source under the
- * archive's url, one that bundles several in-network files a source per JSON entry,
- * `<url>#<entry name>`. Files of a zip that are not JSON are noted in `report.json`
- * (`zip_entries_ignored`).
+ * source of an archive carries the size and SHA-256 of the archive as stored, the file its
+ * publisher serves and an auditor can check; an archive that holds one JSON entry is one source
+ * under the archive's url, one that bundles several in-network files a source per JSON entry,
+ * `<url>#<entry name>`. Files of an archive that are not JSON are noted in `report.json`
+ * (`zip_entries_ignored`, `7z_entries_ignored`). Zip and 7z follow the same rules, by the same code.
  */
 import { createReadStream } from 'node:fs';
 import { InputMeter } from '../mrf/meter-input';
-import { openZipArchive, peekContainer, type ZipArchive } from '../mrf/open-container';
+import { entriesIgnoredCode, openArchive, peekContainer, type Archive, type ArchiveKind, type EntriesIgnoredCode } from '../mrf/open-container';
 import { MrfReadError } from '../mrf/types';
 import { isHttpUrl, statLocalFile } from './catalog';
 import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -21,28 +21,36 @@ export interface SourceInput {
   url: string;
   /** The name errors give (MrfReadError): the local path or the url, `#<entry>` for one entry of several. */
   name: string;
-  /** The stored bytes to read (once): the file's, or the zip entry's as extracted. */
+  /** The stored bytes to read (once): the file's, or the archive entry's as extracted. */
   open(): AsyncIterable<Uint8Array>;
   /** Size of those bytes, when known (progress). */
   size: number | null;
-  /** For a zip entry, the archive as stored, which describes the source (read-source.ts `archive`). */
-  archive?: { bytes: number; sha256: string };
-  /** What the archive held besides (the `zip_entries_ignored` note), on its first source. */
-  note?: string;
+  /** For an archive entry, the archive as stored, which describes the source (read-source.ts `archive`). */
+  archive?: StoredArchive;
+  /** What the archive held besides (the `<kind>_entries_ignored` note), on its first source. */
+  note?: { code: EntriesIgnoredCode; message: string };
 }
 
-/** The sources of one planned file; `close()` deletes what was spooled for them (a zip's copy). */
+/** An archive as stored: its kind, bytes and SHA-256 (lower-case hex). */
+export interface StoredArchive {
+  kind: ArchiveKind;
+  bytes: number;
+  sha256: string;
+}
+
+/** The sources of one planned file; `close()` deletes what was spooled for them (an archive's copy). */
 export interface OpenedFile {
   sources: SourceInput[];
   close(): Promise<void>;
 }
 
 /**
- * Opens planned `file` (a local path or an http(s) URL) and lists its sources. A zip archive is
- * spooled into `tmpDir` first, its stored bytes reported to `onProgress` meanwhile; other files are
- * read as they stream.
+ * Opens planned `file` (a local path or an http(s) URL) and lists its sources. A zip or 7z archive
+ * is spooled into `tmpDir` first, its stored bytes reported to `onProgress` meanwhile; other files
+ * are read as they stream.
  * @throws MrfReadError naming the file: cannot open, read or fetch it, not a file (a directory, a
- *   FIFO ...), a refused container, a corrupt zip or one without a JSON entry (all at offset 0).
+ *   FIFO ...), a refused container, a corrupt zip or 7z or one without a JSON entry, 7-Zip cannot
+ *   run (all at offset 0).
  */
 export async function openSources(
   file: PlannedFile,
@@ -55,30 +63,35 @@ export async function openSources(
   const { kind, bytes } = await peekContainer(name, input).catch((e: unknown) => {
     throw e instanceof MrfReadError ? e : new MrfReadError(name, 0, `cannot read (${describeFetchError(e)})`);
   });
-  if (kind !== 'zip') {
+  if (kind === 'json' || kind === 'gzip') {
     return { sources: [{ url: file.url, name, open: () => bytes, size }], close: async () => {} };
   }
   const meter = new InputMeter(size, { onProgress });
-  const zip = await openZipArchive(name, meter.pipe(bytes), tmpDir);
-  const archive = { bytes: meter.bytes, sha256: meter.done() };
-  return { sources: entrySources(file, name, zip, archive), close: () => zip.close() };
+  const archive = await openArchive(kind, name, meter.pipe(bytes), tmpDir);
+  const stored: StoredArchive = { kind, bytes: meter.bytes, sha256: meter.done() };
+  return { sources: entrySources(file, name, archive, stored), close: () => archive.close() };
 }
 
-function entrySources(file: PlannedFile, name: string, zip: ZipArchive, archive: { bytes: number; sha256: string }): SourceInput[] {
-  const n = zip.ignored.length;
-  const listed = `(${zip.ignored.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''})`;
-  if (zip.json.length === 1) {
-    const { name: entry, size } = zip.json[0]!;
-    const note = n === 0 ? undefined : `zip entry ${entry} read; ${n} other entries ignored ${listed}`;
-    return [{ url: file.url, name, open: () => zip.open(entry), size, archive, note }];
+/** One source per JSON entry of `archive` (one under the file's own url when it is the only one), the ignored files noted on the first. */
+function entrySources(file: PlannedFile, name: string, archive: Archive, stored: StoredArchive): SourceInput[] {
+  const n = archive.ignored.length;
+  const listed = `(${archive.ignored.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''})`;
+  const code = entriesIgnoredCode(archive.kind);
+  if (archive.json.length === 1) {
+    const { name: entry, size } = archive.json[0]!;
+    const note = n === 0 ? undefined : { code, message: `${archive.kind} entry ${entry} read; ${n} other entries ignored ${listed}` };
+    return [{ url: file.url, name, open: () => archive.open(entry), size, archive: stored, note }];
   }
-  const ignored = n === 0 ? undefined : `${zip.json.length} JSON entries of the zip archive read as sources of their own; ${n} other entries ignored ${listed}`;
-  return zip.json.map(({ name: entry, size }, k) => ({
+  const ignored = n === 0 ? undefined : {
+    code,
+    message: `${archive.json.length} JSON entries of the ${archive.kind} archive read as sources of their own; ${n} other entries ignored ${listed}`,
+  };
+  return archive.json.map(({ name: entry, size }, k) => ({
     url: `${file.url}#${entry}`,
     name: `${name}#${entry}`,
-    open: () => zip.open(entry),
+    open: () => archive.open(entry),
     size,
-    archive,
+    archive: stored,
     note: k === 0 ? ignored : undefined,
   }));
 }

@@ -13,6 +13,7 @@ import { peekBillingCode } from '../mrf/peek-billing-code';
 import { RootScanner, type ScanEvent } from '../mrf/root-scanner';
 import { scanChunks } from '../mrf/scan-chunks';
 import type { MrfHeader, MrfProblem } from '../mrf/types';
+import type { StoredArchive } from './open-sources';
 import type { BatchMessage, ParsePool, SourceDone } from './parse-pool';
 
 /** Bytes of element text per batch sent to a parser thread. */
@@ -27,21 +28,21 @@ export interface ReadSourceOptions {
   inputBytes?: number;
   onProgress?: (bytesRead: number, totalBytes: number | null) => void;
   splitBytes?: number;
-  /** Where a zip archive is spooled (default: `dir`). */
+  /** Where a zip or 7z archive is spooled (default: `dir`). */
   tmpDir?: string;
   /**
-   * The input is an entry of the zip archive stored as `bytes` with SHA-256 `sha256`
-   * (open-sources.ts): the result carries these, the entry's bytes are not hashed again, and a zip
-   * inside is refused.
+   * The input is an entry of the archive of kind `kind` stored as `bytes` with SHA-256 `sha256`
+   * (open-sources.ts): the result carries these, the entry's bytes are not hashed again, and an
+   * archive inside is refused.
    */
-  archive?: { bytes: number; sha256: string };
+  archive?: StoredArchive;
 }
 
 /** What one read gives. */
 export interface ReadSourceResult {
   header: MrfHeader;
   jsonBytes: number;
-  /** Bytes of the input as stored (the archive's, for a zip entry). */
+  /** Bytes of the input as stored (the archive's, for an archive entry). */
   inputBytes: number;
   /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;
@@ -134,8 +135,8 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
       return batchers[ev.array].add(ev.index, 0, ev.offset, ev.bytes, ev.split === true);
     }
   };
-  const onNote = (message: string): void => void problems.push({ code: 'zip_entries_ignored', path: '$', offset: 0, message });
-  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }, o.archive ? 1 : 0), scanner, handle);
+  const onNote = (message: string, code: string): void => void problems.push({ code, path: '$', offset: 0, message });
+  await scanChunks(name, openContainer(name, meter.pipe(input), { tmpDir: o.tmpDir ?? o.dir, onNote }, o.archive?.kind), scanner, handle);
   for (const b of Object.values(batchers)) await b.flush();
   const spooled = await pool.finish(o.sourceId);
   const ctx: ElementContext = { offset: 0, problems };

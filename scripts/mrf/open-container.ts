@@ -1,10 +1,11 @@
 /**
  * Turns the stored bytes of an MRF into its JSON bytes. The container is recognised by its magic
  * bytes, never by the file name (docs/converter.md, Quirks of real files): gzip (1f 8b, multi-member allowed) is
- * decompressed; zip (50 4b 03 04) is spooled to a temporary file (its directory sits at the end)
- * and read with yauzl: openContainer reads its first `.json` entry, itself sniffed again (a
- * `.json.gz` inside a zip), and the converter each of its JSON entries as a source of its own
- * (openZipArchive); anything else is taken as plain JSON (a UTF-8 BOM is left for the scanner).
+ * decompressed; zip (50 4b 03 04) and 7z (37 7a bc af 27 1c) archives are spooled to a temporary
+ * file (their directory sits at the end) and read, a zip with yauzl, a 7z with the 7-Zip binary
+ * (seven-zip.ts): openContainer reads an archive's first `.json` entry, itself sniffed again (a
+ * `.json.gz` inside a zip or a 7z), and the converter each of its JSON entries as a source of its
+ * own (openArchive); anything else is taken as plain JSON (a UTF-8 BOM is left for the scanner).
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +15,26 @@ import { Readable, pipeline } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
+import { openSevenZipFile } from './seven-zip.js';
 import { MrfReadError } from './types.js';
+
+/** What sniffContainer recognises. */
+export type ContainerKind = 'gzip' | 'zip' | '7z' | 'json';
+
+/** The containers that bundle files (read by openArchive). */
+export type ArchiveKind = 'zip' | '7z';
+
+/** The code of the report.json note that lists the files of an archive not read (docs/converter.md). */
+export type EntriesIgnoredCode = `${ArchiveKind}_entries_ignored`;
+
+/** `zip_entries_ignored` or `7z_entries_ignored`. */
+export const entriesIgnoredCode = (kind: ArchiveKind): EntriesIgnoredCode => `${kind}_entries_ignored`;
+
+/** Signature of a 7z archive (7-Zip's 7zFormat.txt: `'7' 'z' BC AF 27 1C`). */
+const SEVEN_ZIP_MAGIC = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
+
+/** Bytes sniffContainer needs to tell every container apart (the 7z signature's). */
+const HEAD_BYTES = SEVEN_ZIP_MAGIC.length;
 
 /** Containers we recognise only to refuse them with a clear reason. */
 const REFUSED: Array<{ magic: number[]; reason: string }> = [
@@ -26,16 +46,20 @@ const REFUSED: Array<{ magic: number[]; reason: string }> = [
 
 /** Options of openContainer. */
 export interface OpenContainerOptions {
-  /** Directory for the temporary copy of a zip archive (default: the system's temp dir). */
+  /** Directory for the temporary copy of a zip or 7z archive (default: the system's temp dir). */
   tmpDir?: string;
-  /** Told about what a zip holds besides the entry read (ignored entries). */
-  onNote?: (message: string) => void;
+  /** Told about what an archive holds besides the entry read (ignored entries), with the note's report.json code. */
+  onNote?: (message: string, code: EntriesIgnoredCode) => void;
 }
 
-/** Container kind from the first bytes; throws MrfReadError (offset 0) for a refused container. */
-export function sniffContainer(file: string, head: Uint8Array): 'gzip' | 'zip' | 'json' {
+/**
+ * Container kind from the first bytes (HEAD_BYTES of them suffice); throws MrfReadError (offset 0)
+ * for a refused container.
+ */
+export function sniffContainer(file: string, head: Uint8Array): ContainerKind {
   if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'zip';
+  if (SEVEN_ZIP_MAGIC.every((b, k) => head[k] === b)) return '7z';
   for (const { magic, reason } of REFUSED) {
     if (magic.every((b, k) => head[k] === b)) throw new MrfReadError(file, 0, reason);
   }
@@ -48,39 +72,64 @@ function zlibReason(err: Error & { code?: string }): string {
   return `read error (${err.message})`;
 }
 
-/** The entries of a zip archive that hold in-network JSON: every `.json` (or `.json.gz`) file, in the archive's order, else its only file. */
-function jsonEntries(files: yauzl.Entry[]): yauzl.Entry[] {
-  const json = files.filter((e) => /\.json(\.gz)?$/i.test(e.fileName));
+/**
+ * The entries of an archive that hold in-network JSON: every `.json` (or `.json.gz`) file, in the
+ * archive's order, else its only file (whatever its name).
+ */
+function jsonEntries<E>(files: E[], name: (e: E) => string): E[] {
+  const json = files.filter((e) => /\.json(\.gz)?$/i.test(name(e)));
   return json.length > 0 || files.length !== 1 ? json : files;
 }
 
 /**
- * A zip archive spooled to disk (its directory sits at the end, so it cannot be streamed), open
- * with yauzl. `json` are the entries that hold in-network JSON (a zip may bundle several files:
- * the converter reads each as its own source), `ignored` the names of the other files.
+ * A zip or 7z archive spooled to disk (its directory sits at the end, so it cannot be streamed).
+ * `json` are the entries that hold in-network JSON (an archive may bundle several files: the
+ * converter reads each as its own source), `ignored` the names of the other files.
  */
-export interface ZipArchive {
+export interface Archive {
+  readonly kind: ArchiveKind;
   /** The JSON entries, in the archive's order, with their bytes as extracted; never empty. */
   readonly json: ReadonlyArray<{ name: string; size: number }>;
-  /** Names of the files that are not JSON entries. */
+  /** Names of the files that are not JSON entries (folders are not listed). */
   readonly ignored: string[];
   /**
-   * The stored bytes of JSON entry `name` as extracted (`unzip -p`): JSON, or gzip for a
-   * `.json.gz` entry, which openContainer then opens.
+   * The stored bytes of JSON entry `name` as extracted (`unzip -p`, `7za e -so`): JSON, or gzip
+   * for a `.json.gz` entry, which openContainer then opens.
    * @throws MrfReadError (offset 0) for an encrypted or unreadable entry.
    */
   open(name: string): AsyncGenerator<Buffer>;
-  /** Closes the archive and deletes its copy. */
+  /** Closes the archive (a 7z's extractions still running are killed) and deletes its copy. */
   close(): Promise<void>;
+}
+
+/** Writes `bytes` to the file `copy` (an archive's temporary copy). */
+async function spool(bytes: AsyncIterable<Buffer>, copy: string): Promise<void> {
+  await pipelineAsync(Readable.from(bytes, { objectMode: false }), createWriteStream(copy));
+}
+
+/**
+ * Spools the archive `bytes` (the stored bytes of `file`, of kind `kind` as sniffed) into a
+ * temporary directory under `tmpDir` and opens it (openZipArchive, open7zArchive). The caller must
+ * `close()` it.
+ * @throws MrfReadError (offset 0) for a corrupt archive or one without a JSON entry; the copy is
+ *   then already deleted.
+ */
+export function openArchive(kind: ArchiveKind, file: string, bytes: AsyncIterable<Buffer>, tmpDir?: string): Promise<Archive> {
+  switch (kind) {
+    case 'zip':
+      return openZipArchive(file, bytes, tmpDir);
+    case '7z':
+      return open7zArchive(file, bytes, tmpDir);
+  }
 }
 
 /**
  * Spools the zip archive `bytes` (the stored bytes of `file`) into a temporary directory under
- * `tmpDir` and opens it. The caller must `close()` it.
+ * `tmpDir` and opens it with yauzl. The caller must `close()` it.
  * @throws MrfReadError (offset 0) for a corrupt archive or one without a JSON entry; the copy is
  *   then already deleted.
  */
-export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>, tmpDir?: string): Promise<ZipArchive> {
+export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>, tmpDir?: string): Promise<Archive> {
   const dir = await mkdtemp(path.join(tmpDir ?? os.tmpdir(), 'compete-zip-'));
   const copy = path.join(dir, 'archive.zip');
   let zip: yauzl.ZipFile | undefined;
@@ -89,7 +138,7 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await pipelineAsync(Readable.from(bytes, { objectMode: false }), createWriteStream(copy));
+    await spool(bytes, copy);
     try {
       zip = await yauzl.openPromise(copy, { lazyEntries: true, autoClose: false });
     } catch (e) {
@@ -97,11 +146,12 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
     }
     const files: yauzl.Entry[] = [];
     for await (const entry of zip.eachEntry()) if (!entry.fileName.endsWith('/')) files.push(entry);
-    const json = jsonEntries(files);
+    const json = jsonEntries(files, (e) => e.fileName);
     if (json.length === 0) throw new MrfReadError(file, 0, `zip archive holds no .json entry (${files.length} entries)`);
     const byName = new Map(json.map((e) => [e.fileName, e]));
     const archive = zip;
     return {
+      kind: 'zip',
       json: json.map((e) => ({ name: e.fileName, size: e.uncompressedSize })),
       ignored: files.filter((e) => !byName.has(e.fileName)).map((e) => e.fileName),
       async *open(name) {
@@ -124,16 +174,58 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
   }
 }
 
-/** Reads a zip archive from `bytes` (spooled to disk) and yields the stored bytes of its first JSON entry, noting the others. */
-async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContainerOptions): AsyncGenerator<Buffer> {
-  const zip = await openZipArchive(file, bytes, o.tmpDir);
+/**
+ * Spools the 7z archive `bytes` (the stored bytes of `file`) into a temporary directory under
+ * `tmpDir`, lists it with 7za (seven-zip.ts) and returns it; each `open()` runs one `7za e -so`
+ * whose stdout is streamed. The caller must `close()` it.
+ * @throws MrfReadError (offset 0) for a truncated or corrupt archive (`corrupt 7z archive (...)`),
+ *   one without a JSON entry, or when 7-Zip cannot run; the copy is then already deleted.
+ */
+export async function open7zArchive(file: string, bytes: AsyncIterable<Buffer>, tmpDir?: string): Promise<Archive> {
+  const dir = await mkdtemp(path.join(tmpDir ?? os.tmpdir(), 'compete-7z-'));
+  const copy = path.join(dir, 'archive.7z');
+  const seven = openSevenZipFile(file, copy);
+  const close = async (): Promise<void> => {
+    await seven.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
-    const [entry, ...more] = zip.json.map((e) => e.name);
-    const others = [...more, ...zip.ignored];
-    if (others.length) o.onNote?.(`zip entry ${entry} read; ${others.length} other entries ignored (${others.slice(0, 5).join(', ')})`);
-    yield* zip.open(entry!);
+    await spool(bytes, copy);
+    const files = (await seven.list()).filter((e) => !e.folder);
+    const json = jsonEntries(files, (e) => e.name);
+    if (json.length === 0) throw new MrfReadError(file, 0, `7z archive holds no .json entry (${files.length} entries)`);
+    const byName = new Map(json.map((e) => [e.name, e]));
+    return {
+      kind: '7z',
+      json: json.map((e) => ({ name: e.name, size: e.size })),
+      ignored: files.filter((e) => !byName.has(e.name)).map((e) => e.name),
+      async *open(name) {
+        const entry = byName.get(name);
+        if (!entry) throw new MrfReadError(file, 0, `7z archive has no JSON entry ${name}`);
+        yield* seven.extract(entry);
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    if (e instanceof MrfReadError) throw e;
+    throw new MrfReadError(file, 0, `corrupt 7z archive (${(e as Error).message})`);
+  }
+}
+
+/**
+ * Reads an archive of kind `kind` from `bytes` (spooled to disk) and yields the stored bytes of
+ * its first JSON entry, noting the others (`<kind> entry <name> read; <n> other entries ignored (...)`).
+ */
+async function* firstEntry(kind: ArchiveKind, file: string, bytes: AsyncIterable<Buffer>, o: OpenContainerOptions): AsyncGenerator<Buffer> {
+  const archive = await openArchive(kind, file, bytes, o.tmpDir);
+  try {
+    const [entry, ...more] = archive.json.map((e) => e.name);
+    const others = [...more, ...archive.ignored];
+    if (others.length) o.onNote?.(`${kind} entry ${entry} read; ${others.length} other entries ignored (${others.slice(0, 5).join(', ')})`, entriesIgnoredCode(kind));
+    yield* archive.open(entry!);
   } finally {
-    await zip.close();
+    await archive.close();
   }
 }
 
@@ -141,12 +233,12 @@ async function* unzip(file: string, bytes: AsyncIterable<Buffer>, o: OpenContain
  * The container of `input` from its first bytes (sniffContainer), and `input` whole again.
  * @throws MrfReadError (offset 0) for a refused container.
  */
-export async function peekContainer<T extends Uint8Array>(file: string, input: AsyncIterable<T>): Promise<{ kind: 'gzip' | 'zip' | 'json'; bytes: AsyncGenerator<T> }> {
+export async function peekContainer<T extends Uint8Array>(file: string, input: AsyncIterable<T>): Promise<{ kind: ContainerKind; bytes: AsyncGenerator<T> }> {
   const it = input[Symbol.asyncIterator]();
   const head: T[] = [];
   let headBytes = 0;
   let ended = false;
-  while (headBytes < 4) {
+  while (headBytes < HEAD_BYTES) {
     const r = await it.next();
     if (r.done) {
       ended = true;
@@ -172,24 +264,36 @@ export async function peekContainer<T extends Uint8Array>(file: string, input: A
 }
 
 /**
- * Yields the decompressed JSON bytes of `input` (chunks as Buffers, never reused).
- * @throws MrfReadError for a refused container or an unreadable zip (offset 0), or a
- *   truncated/corrupt gzip stream or an input error (offset = decompressed bytes yielded before
- *   the failure).
+ * Yields the decompressed JSON bytes of `input` (chunks as Buffers, never reused). `inside` is the
+ * kind of the archive `input` is an entry of, if any: an archive inside an archive is refused.
+ * @throws MrfReadError for a refused container, an archive inside an archive or an unreadable
+ *   zip or 7z (offset 0), or a truncated/corrupt gzip stream or an input error (offset =
+ *   decompressed bytes yielded before the failure).
  */
-export async function* openContainer(file: string, input: AsyncIterable<Buffer>, options: OpenContainerOptions = {}, depth = 0): AsyncGenerator<Buffer> {
+export async function* openContainer(file: string, input: AsyncIterable<Buffer>, options: OpenContainerOptions = {}, inside?: ArchiveKind): AsyncGenerator<Buffer> {
   const { kind, bytes: all } = await peekContainer(file, input);
-  if (kind === 'json') {
-    yield* all;
-    return;
+  switch (kind) {
+    case 'json':
+      yield* all;
+      return;
+    case 'zip':
+    case '7z':
+      if (inside) throw new MrfReadError(file, 0, `a ${kind} archive inside a ${inside} archive is not supported`);
+      yield* openContainer(file, firstEntry(kind, file, all, options), options, kind);
+      return;
+    case 'gzip':
+      yield* gunzipStream(file, all);
+      return;
   }
-  if (kind === 'zip') {
-    if (depth > 0) throw new MrfReadError(file, 0, 'a zip archive inside a zip archive is not supported');
-    yield* openContainer(file, unzip(file, all, options), options, depth + 1);
-    return;
-  }
+}
+
+/**
+ * The decompressed bytes of the gzip stream `input` (multi-member allowed).
+ * @throws MrfReadError at the decompressed bytes yielded before a truncated or corrupt stream.
+ */
+async function* gunzipStream(file: string, input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: 2 << 20 });
-  pipeline(Readable.from(all, { objectMode: false }), gunzip, () => {
+  pipeline(Readable.from(input, { objectMode: false }), gunzip, () => {
     // errors surface through the iteration of gunzip below
   });
   let yielded = 0;
