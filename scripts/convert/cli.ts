@@ -13,9 +13,10 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { abandonSync } from './atomic-dir';
+import { fetchPolicyOf, int, withFetchOptions, type FetchOptions } from './cli-options';
 import { convertCatalog, type ConvertOptions } from './index';
 
-interface CliOptions {
+interface CliOptions extends FetchOptions {
   catalog: string;
   out: string;
   plan?: string;
@@ -23,17 +24,6 @@ interface CliOptions {
   quiet?: boolean;
   remote: boolean;
   referenceCache?: string;
-  fetchTimeout?: string;
-  fetchRetries?: string;
-  fetchConcurrency?: string;
-}
-
-/** A positive (or, with `zero`, non-negative) integer option; throws a one-line reason otherwise. */
-function int(name: string, v: string | undefined, zero = false): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < (zero ? 0 : 1)) throw new Error(`invalid ${name}: ${v}`);
-  return n;
 }
 
 /**
@@ -42,7 +32,7 @@ function int(name: string, v: string | undefined, zero = false): number | undefi
  * @returns the exit code: 0 when the dataset was written, 1 otherwise.
  */
 export async function runConvertCli(argv: string[], write: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
-  const program = new Command()
+  const program = withFetchOptions(new Command()
     .name('convert')
     .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
     .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
@@ -51,10 +41,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')
     .option('--no-remote', 'do not fetch remote provider references (provider_references[].location)')
-    .option('--reference-cache <dir>', 'keep fetched provider-reference files in this directory across runs')
-    .option('--fetch-timeout <ms>', 'time-out of one HTTP request, milliseconds (default 30000)')
-    .option('--fetch-retries <n>', 'retries on network errors, time-outs, 429 and 5xx (default 3)')
-    .option('--fetch-concurrency <n>', 'provider-reference requests in flight (default 8)')
+    .option('--reference-cache <dir>', 'keep fetched provider-reference files in this directory across runs'), 'provider-reference requests')
     .exitOverride()
     .configureOutput({ writeErr: write, writeOut: write });
   let opts: CliOptions;
@@ -62,9 +49,6 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
   try {
     program.parse(argv, { from: 'user' });
     opts = program.opts<CliOptions>();
-    const timeoutMs = int('--fetch-timeout', opts.fetchTimeout);
-    const retries = int('--fetch-retries', opts.fetchRetries, true);
-    const concurrency = int('--fetch-concurrency', opts.fetchConcurrency);
     options = {
       quiet: opts.quiet === true,
       log: (line) => write(line + '\n'),
@@ -72,11 +56,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       ...(opts.plan !== undefined ? { plan: opts.plan } : {}),
       remoteReferences: opts.remote,
       referenceCacheDir: opts.referenceCache,
-      fetchPolicy: {
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        ...(retries !== undefined ? { retries } : {}),
-        ...(concurrency !== undefined ? { concurrency } : {}),
-      },
+      fetchPolicy: fetchPolicyOf(opts),
     };
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;

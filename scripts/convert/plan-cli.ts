@@ -15,26 +15,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { loadCatalog } from './catalog';
+import { fetchPolicyOf, withFetchOptions, type FetchOptions } from './cli-options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles } from './plan-files';
 import { ProblemLog } from './problems';
 import { planCountsOf, planSizes, runPlanOf, summarizePlan, type RunPlan } from './run-plan';
 
-interface PlanCliOptions {
+interface PlanCliOptions extends FetchOptions {
   catalog: string;
   out?: string;
   head: boolean;
-  fetchTimeout?: string;
-  fetchRetries?: string;
-  fetchConcurrency?: string;
-}
-
-/** A positive (or, with `zero`, non-negative) integer option; throws a one-line reason otherwise. */
-function int(name: string, v: string | undefined, zero = false): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < (zero ? 0 : 1)) throw new Error(`invalid ${name}: ${v}`);
-  return n;
 }
 
 /** Bytes as GB/MB/KB with one decimal (10^9, 10^6, 10^3). */
@@ -74,15 +64,12 @@ export async function runPlanCli(
   err: (text: string) => void = (t) => void process.stderr.write(t),
   fetchPolicy: Partial<FetchPolicy> = {},
 ): Promise<number> {
-  const program = new Command()
+  const program = withFetchOptions(new Command()
     .name('plan')
     .description("List the in-network files a conversion of the catalog would read, with their plans and sizes")
     .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
     .option('--out <file>', 'write the plan as JSON (for npm run convert -- --plan <file>)')
-    .option('--no-head', 'ask no file size from the servers (offline; local files still have theirs)')
-    .option('--fetch-timeout <ms>', 'time-out of one HTTP request, milliseconds (default 30000)')
-    .option('--fetch-retries <n>', 'retries on network errors, time-outs, 429 and 5xx (default 3)')
-    .option('--fetch-concurrency <n>', 'HEAD requests in flight (default 8)')
+    .option('--no-head', 'ask no file size from the servers (offline; local files still have theirs)'), 'HEAD requests')
     .exitOverride()
     .configureOutput({ writeErr: err, writeOut: out });
   let opts: PlanCliOptions;
@@ -90,16 +77,7 @@ export async function runPlanCli(
   try {
     program.parse(argv, { from: 'user' });
     opts = program.opts<PlanCliOptions>();
-    const timeoutMs = int('--fetch-timeout', opts.fetchTimeout);
-    const retries = int('--fetch-retries', opts.fetchRetries, true);
-    const concurrency = int('--fetch-concurrency', opts.fetchConcurrency);
-    policy = {
-      ...DEFAULT_FETCH_POLICY,
-      ...fetchPolicy,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(retries !== undefined ? { retries } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-    };
+    policy = { ...DEFAULT_FETCH_POLICY, ...fetchPolicy, ...fetchPolicyOf(opts) };
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     err(`plan: ${(e as Error).message}\n`);
