@@ -149,6 +149,11 @@ export function unitLabel(code: string, billingClass: string, component: string,
   return `${code} (${billingClass}${component === 'global' ? '' : `, ${component}`}, ${setting})`;
 }
 
+/** Percent change from the previous snapshot at which a price spike or a market shift is raised (docs/methodology.md, Alerts). */
+export const ALERT_CHANGE_PCT = 10;
+/** Reference variance, percent, at which an outlier is raised (docs/methodology.md, Alerts). */
+export const ALERT_OUTLIER_PCT = 20;
+
 /**
  * The alerts of one (unit, region), unacknowledged, with their rank (docs/methodology.md, Alerts):
  * - price_spike: reference price rose >= 10 % from the previous snapshot, both prices resting on at
@@ -190,14 +195,14 @@ export function evaluateAlerts(s: AlertSubject): RankedAlert[] {
   const ref = s.latest.referencePrice;
   const spike = change(s.previous.referencePrice, ref);
   const spikeSupported = s.latest.referenceProviders >= s.minProviders && s.previous.referenceProviders >= s.minProviders;
-  if (spike != null && spike >= 10 && ref != null && spikeSupported) {
+  if (spike != null && spike >= ALERT_CHANGE_PCT && ref != null && spikeSupported) {
     const from = s.previous.referencePrice!;
     push('price_spike', changeSeverity(spike), `Price spike: ${s.serviceName}`,
       `Our price for ${unit} in ${where} rose ${pct(spike)} from ${usd(from)} (${s.previousSnapshot}) to ${usd(ref)} (${s.snapshot}).`,
       Math.abs(ref - from), spike);
   }
   const v = s.latest.variance;
-  if (v != null && v >= 20 && ref != null && s.latest.marketAverage != null && !s.latest.thin) {
+  if (v != null && v >= ALERT_OUTLIER_PCT && ref != null && s.latest.marketAverage != null && !s.latest.thin) {
     push('outlier', outlierSeverity(v), `Outlier price: ${s.serviceName}`,
       `Our price for ${unit} in ${where} is ${pct(v)} above the market average (${usd(ref)} vs ${usd(s.latest.marketAverage)}).`,
       ref - s.latest.marketAverage, v);
@@ -205,7 +210,7 @@ export function evaluateAlerts(s: AlertSubject): RankedAlert[] {
   const market = s.latest.marketAverage;
   const shift = change(s.previous.marketAverage, market);
   const shiftSupported = s.latest.competitorProviders >= s.minProviders && s.previous.competitorProviders >= s.minProviders;
-  if (shift != null && Math.abs(shift) >= 10 && ref != null && market != null && shiftSupported) {
+  if (shift != null && Math.abs(shift) >= ALERT_CHANGE_PCT && ref != null && market != null && shiftSupported) {
     const from = s.previous.marketAverage!;
     push('market_shift', changeSeverity(shift), `Market shift: ${s.serviceName}`,
       `The market average for ${unit} in ${where} moved ${pct(shift)} from ${usd(from)} (${s.previousSnapshot}) to ${usd(market)} (${s.snapshot}).`,

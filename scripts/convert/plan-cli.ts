@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { formatCount } from '../../contract/format';
 import { loadCatalog } from './catalog';
 import { fetchPolicyOf, withFetchOptions, type FetchOptions } from './cli-options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
@@ -35,12 +36,11 @@ export function formatSize(bytes: number): string {
   return `${bytes} B`;
 }
 
-const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The printed summary of `plan`: a line per insurer and snapshot, then the total (`planCounts`: run-plan.ts planCountsOf). */
-export function planReport(plan: RunPlan, listed: number, planCounts?: ReadonlyMap<string, number>): string[] {
+export function planReport(plan: RunPlan, listed: number, planCounts: ReadonlyMap<string, number>): string[] {
   const groups = summarizePlan(plan, planCounts);
-  const rows = groups.map((g) => [g.insurer_id, g.snapshot ?? "file's month", count(g.files), count(g.plans), formatSize(g.bytes), count(g.unknown)]);
+  const rows = groups.map((g) => [g.insurer_id, g.snapshot ?? "file's month", formatCount(g.files), formatCount(g.plans), formatSize(g.bytes), formatCount(g.unknown)]);
   const head = ['insurer', 'snapshot', 'files', 'plans', 'known size', 'size unknown'];
   const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k]!.length)));
   const line = (r: string[]): string => r.map((c, k) => (k < 2 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join('  ').trimEnd();
@@ -48,8 +48,8 @@ export function planReport(plan: RunPlan, listed: number, planCounts?: ReadonlyM
   return [
     line(head),
     ...rows.map(line),
-    `total: ${count(total.files)} in-network files to read (${count(listed)} listings before dedup), ${formatSize(total.bytes)} known` +
-      (total.unknown ? `, ${count(total.unknown)} of unknown size` : ''),
+    `total: ${formatCount(total.files)} in-network files to read (${formatCount(listed)} listings before dedup), ${formatSize(total.bytes)} known` +
+      (total.unknown ? `, ${formatCount(total.unknown)} of unknown size` : ''),
   ];
 }
 
@@ -93,9 +93,9 @@ export async function runPlanCli(
     const plan = runPlanOf(reading, planDir);
     const failed = await planSizes(plan, planDir, policy, opts.head);
     for (const w of problems.warnings) err(`warning: ${w}\n`);
-    if (problems.total) err(`warning: ${count(problems.total)} problems in the tables of contents (entries skipped); a conversion lists them in report.json\n`);
+    if (problems.total) err(`warning: ${formatCount(problems.total)} problems in the tables of contents (entries skipped); a conversion lists them in report.json\n`);
     for (const f of failed.slice(0, 5)) err(`warning: no size for ${f.url}: ${f.reason}\n`);
-    if (failed.length > 5) err(`warning: no size for ${count(failed.length - 5)} more files\n`);
+    if (failed.length > 5) err(`warning: no size for ${formatCount(failed.length - 5)} more files\n`);
     const listed = reading.tocs.reduce((a, t) => a + t.structures.reduce((b, s) => b + s.files.length, 0), 0) + reading.files.filter((f) => !f.tableOfContents).length;
     for (const l of planReport(plan, listed, planCountsOf(reading))) out(l + '\n');
     if (opts.out) {

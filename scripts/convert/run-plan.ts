@@ -67,7 +67,7 @@ export interface RunPlanGroup {
   insurer_id: string;
   snapshot: string | null;
   files: number;
-  /** Distinct plans over the group's files (of those listed). */
+  /** Distinct plans of the reporting structures followed (planCountsOf). */
   plans: number;
   /** Sum of the known sizes, bytes. */
   bytes: number;
@@ -201,24 +201,23 @@ export function planCountsOf(reading: ReadingPlan): Map<string, number> {
 }
 
 /**
- * Per insurer and snapshot, in the plan's order: files, distinct plans (from `planCounts`,
- * planCountsOf, else over the plans the files list), known bytes and files of unknown size.
+ * Per insurer and snapshot, in the plan's order: files, distinct plans (`planCounts`, planCountsOf:
+ * 0 for a group without a table of contents), known bytes and files of unknown size.
  */
-export function summarizePlan(plan: RunPlan, planCounts?: ReadonlyMap<string, number>): RunPlanGroup[] {
-  const groups = new Map<string, RunPlanGroup & { planKeys: Set<string> }>();
+export function summarizePlan(plan: RunPlan, planCounts: ReadonlyMap<string, number>): RunPlanGroup[] {
+  const groups = new Map<string, RunPlanGroup>();
   for (const f of plan.files) {
     const key = groupKey(f.insurer_id, f.snapshot);
     let g = groups.get(key);
     if (!g) {
-      g = { insurer_id: f.insurer_id, snapshot: f.snapshot, files: 0, plans: 0, bytes: 0, unknown: 0, planKeys: new Set() };
+      g = { insurer_id: f.insurer_id, snapshot: f.snapshot, files: 0, plans: planCounts.get(key) ?? 0, bytes: 0, unknown: 0 };
       groups.set(key, g);
     }
     g.files++;
-    for (const p of f.plans) g.planKeys.add(planKey(p));
     if (f.bytes === null) g.unknown++;
     else g.bytes += f.bytes;
   }
-  return [...groups.values()].map(({ planKeys, ...g }) => ({ ...g, plans: planCounts?.get(groupKey(g.insurer_id, g.snapshot)) ?? planKeys.size }));
+  return [...groups.values()];
 }
 
 const planSchema = {

@@ -34,10 +34,14 @@ import {
   thinReason,
   unitPassesClassFilter,
 } from '../../contract/metrics';
+import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
 import type { Database } from '../db/database';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
+
+/** Percent points below the alert rules' thresholds at which the alert pre-filter still keeps a unit (float slack). */
+const ALERT_SLACK_PCT = 0.01;
 
 /** `state` value asking for every state and the national rows at once. */
 export const EVERY_STATE = '*' as const;
@@ -69,9 +73,9 @@ export interface PricingSelection {
   sharedProviders?: boolean | undefined;
   /**
    * Only the (state, code) groups where a unit could raise an alert between these two months
-   * (contract/alert-rules.ts evaluateAlerts): a variance of 20 % or more at `latest`, or the
-   * reference price or the market average moved by 10 % or more from `previous`, each tested with
-   * 0.01 point of slack so that the rows kept are a superset of those the rules pick. Whole code
+   * (contract/alert-rules.ts evaluateAlerts): a variance of ALERT_OUTLIER_PCT or more at `latest`,
+   * or the reference price or the market average moved by ALERT_CHANGE_PCT or more from
+   * `previous`, each tested with ALERT_SLACK_PCT point of slack so that the rows kept are a superset of those the rules pick. Whole code
    * groups are kept, so the claims each unit receives (claimsByUnit) are unchanged.
    */
   alertCandidates?: { latest: string; previous: string | undefined } | undefined;
@@ -193,6 +197,8 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
   // the price rows) are joined to the service's text columns and claims: grouping or hash-joining
   // every price row with those columns costs DuckDB several times the whole aggregation.
   const a = s.alertCandidates;
+  const outlier = ALERT_OUTLIER_PCT - ALERT_SLACK_PCT;
+  const change = ALERT_CHANGE_PCT - ALERT_SLACK_PCT;
   const candidates = a
     ? sql`,
     moves AS (
@@ -204,9 +210,9 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
       FROM units GROUP BY state, billing_code, billing_class, component, setting),
     candidates AS (
       SELECT DISTINCT state, billing_code FROM moves
-      WHERE (market_now <> 0 AND 100 * (ref_now - market_now) / market_now >= 19.99)
-        OR (ref_before <> 0 AND 100 * (ref_now - ref_before) / ref_before >= 9.99)
-        OR (market_before <> 0 AND abs(100 * (market_now - market_before) / market_before) >= 9.99))`
+      WHERE (market_now <> 0 AND 100 * (ref_now - market_now) / market_now >= ${outlier})
+        OR (ref_before <> 0 AND 100 * (ref_now - ref_before) / ref_before >= ${change})
+        OR (market_before <> 0 AND abs(100 * (market_now - market_before) / market_before) >= ${change}))`
     : sql``;
   const onlyCandidates = a ? sql`SEMI JOIN candidates k ON k.state = u.state AND k.billing_code = u.billing_code` : sql``;
   return sql`
