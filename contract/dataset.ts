@@ -140,6 +140,12 @@ export interface ManifestSource {
    * fetching is off, every remote reference the file declares. Absent in datasets of converter 0.1.
    */
   unresolved_provider_references?: number;
+  /**
+   * Whether this run took the source from the partition an earlier run ingested (its file
+   * unchanged: same ETag, Last-Modified and size, or SHA-256) rather than reading it
+   * (docs/converter.md, Two stages). Absent in datasets of converters before 0.10.
+   */
+  reused?: boolean;
 }
 
 /** A plan of a table of contents (CMS `reporting_plans[]`; docs/dataset.md); enums lower-cased. */

@@ -1,9 +1,12 @@
 /**
- * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--plan <plan.json>] [--jobs N] [--quiet]
+ * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--store <dir>] [--plan <plan.json>] [--jobs N] [--quiet]
  *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
- * (docs/converter.md). Exit 0 when the dataset was written; otherwise 1 with a one-line reason on
- * stderr (the previous dataset is then untouched), among them `--out` refused (output-guard.ts:
- * not absent, empty or a dataset, or an input). `--quiet` prints errors only.
+ * (docs/converter.md): both stages, ingest (files whose partition in the store is missing or out of
+ * date) and build. `--ingest-only` (`npm run ingest`) runs the first stage alone, into `--store`
+ * (or `<out>.store`); `--build-only` (`npm run build-dataset`) the second alone, from the store.
+ * Exit 0 when the dataset (or, ingest alone, every partition) was written; otherwise 1 with a
+ * one-line reason on stderr (the previous dataset is then untouched), among them `--out` refused
+ * (output-guard.ts: not absent, empty or a dataset, or an input). `--quiet` prints errors only.
  *
  * Run as a program, SIGINT, SIGTERM and SIGHUP end it at once: its temporary directory is removed
  * (atomic-dir.ts abandonSync), one stderr line says it was interrupted, exit 128 + the signal's
@@ -14,11 +17,14 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { abandonSync } from './atomic-dir';
 import { fetchPolicyOf, int, withFetchOptions, type FetchOptions } from './cli-options';
-import { convertCatalog, type ConvertOptions } from './index';
+import { convertCatalog, defaultStore, ingestCatalog, type ConvertOptions } from './index';
 
 interface CliOptions extends FetchOptions {
   catalog: string;
-  out: string;
+  out?: string;
+  store?: string;
+  ingestOnly?: boolean;
+  buildOnly?: boolean;
   plan?: string;
   jobs?: string;
   quiet?: boolean;
@@ -36,7 +42,10 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .name('convert')
     .description('Convert Transparency in Coverage in-network files named by a catalog into a Compete dataset')
     .requiredOption('--catalog <file>', 'catalog JSON (docs/converter.md, The catalog)')
-    .requiredOption('--out <dir>', 'dataset directory to write (replaced atomically)')
+    .option('--out <dir>', 'dataset directory to write (replaced atomically); required but with --ingest-only')
+    .option('--store <dir>', 'where the source partitions are kept across runs (default: <out>.store beside the dataset)')
+    .option('--ingest-only', 'the first stage alone: read the files whose partition is missing or out of date into the store')
+    .option('--build-only', 'the second stage alone: build the dataset from the partitions in the store, reading no file')
     .option('--plan <file>', 'convert exactly the files of this plan (npm run plan -- --out <file>)')
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')
@@ -57,14 +66,24 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       remoteReferences: opts.remote,
       referenceCacheDir: opts.referenceCache,
       fetchPolicy: fetchPolicyOf(opts),
+      ...(opts.store !== undefined ? { store: opts.store } : {}),
+      buildOnly: opts.buildOnly === true,
     };
+    if (opts.ingestOnly && opts.buildOnly) throw new Error('--ingest-only and --build-only exclude each other');
+    if (opts.ingestOnly ? opts.store === undefined && opts.out === undefined : opts.out === undefined) {
+      throw new Error(opts.ingestOnly ? '--ingest-only needs --store (or --out, whose store is <out>.store)' : "required option '--out <dir>' not specified");
+    }
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     write(`convert: ${(e as Error).message}\n`);
     return 1;
   }
   try {
-    await convertCatalog(opts.catalog, opts.out, options);
+    if (opts.ingestOnly) {
+      const r = await ingestCatalog(opts.catalog, opts.store ?? defaultStore(opts.out!), options);
+      return r.failed.length > 0 && r.ingested + r.reused === 0 ? 1 : 0;
+    }
+    await convertCatalog(opts.catalog, opts.out!, options);
     return 0;
   } catch (e) {
     write(`convert: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);

@@ -182,12 +182,24 @@ export function fetchBytes(url: string, policy: FetchPolicy, maxBytes = 256 * 10
  * time-out covers the headers only. `size` is Content-Length when given.
  * @throws as fetchBytes.
  */
-export function fetchStream(url: string, policy: FetchPolicy): Promise<{ body: AsyncIterable<Uint8Array>; size?: number }> {
+export function fetchStream(url: string, policy: FetchPolicy): Promise<{ body: AsyncIterable<Uint8Array>; size?: number; headers: Headers }> {
   return withRetries(url, policy, async (res) => {
     if (!res.body) throw new Error('empty response');
     const size = Number(res.headers.get('content-length')) || undefined;
-    return { body: res.body as unknown as AsyncIterable<Uint8Array>, size };
+    return { body: res.body as unknown as AsyncIterable<Uint8Array>, size, headers: res.headers };
   }, false);
+}
+
+/**
+ * The headers of a HEAD request to `url` (validators: ETag, Last-Modified, Content-Length), after
+ * its redirects, with the policy's time-out and retries.
+ * @throws as fetchBytes.
+ */
+export function fetchHead(url: string, policy: FetchPolicy): Promise<Headers> {
+  return withRetries(url, policy, async (res) => {
+    await res.body?.cancel().catch(() => {});
+    return res.headers;
+  }, true, 'HEAD');
 }
 
 /**

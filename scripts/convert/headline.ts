@@ -25,7 +25,8 @@ async function unitsOf(con: DuckDBConnection, table: string, where: string, mont
     SELECT billing_code, billing_class, component, setting,
            max(median_rate) FILTER (WHERE insurer_id = $2) AS reference_price,
            coalesce(max(provider_count) FILTER (WHERE insurer_id = $2), 0) AS reference_providers,
-           avg(median_rate) FILTER (WHERE insurer_id <> $2) AS market_average,
+           -- summed in insurer order: a parallel sum's order would move the last digits from run to run
+           avg(median_rate ORDER BY insurer_id) FILTER (WHERE insurer_id <> $2) AS market_average,
            coalesce(sum(provider_count) FILTER (WHERE insurer_id <> $2), 0) AS competitor_providers
     FROM p GROUP BY ALL ORDER BY ALL`, [month, reference]);
   return r.getRowObjects().map((o) => ({

@@ -6,7 +6,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetManifest, ManifestSource } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
-import { unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { loadCatalog, resolveLocation, validationSettings } from './catalog';
 import { medicareData } from './medicare-data';
@@ -17,23 +16,20 @@ import { startFirstView, type FirstViewWriter } from './first-view';
 import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
 import { openSpool, sqlList, type Spool } from './spool';
-import { ParsePool, type SourceDone } from './parse-pool';
-import { readSource, type ReadSourceResult } from './read-source';
-import { openSources, type OpenedFile } from './open-sources';
-import { monthOf } from './snapshot';
+import { ParsePool } from './parse-pool';
 import { buildTables } from './build-tables';
 import { writeDataset } from './write-dataset';
 import { makeTempSibling, swapIntoPlace } from './atomic-dir';
-import { assertNoInput, listedInputs, prepareOutput } from './output-guard';
-import { makeProgress } from './progress';
+import { assertNoInput, listedInputs, OutputRefused, prepareOutput } from './output-guard';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
-import { planFiles, reportingStructures, type PlannedFile } from './plan-files';
+import { planFiles, reportingStructures, type PlannedFile, type ReadingPlan } from './plan-files';
 import { readRunPlan } from './run-plan';
 import { RemoteReferenceResolver } from './remote-references';
-import { spoolRemoteGroups, type RemoteOutcome } from './spool-remote-groups';
+import { ingestFile, reusablePartition, type IngestContext } from './ingest';
+import { findPartitions, ingestSettings, sameSettings, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.9.0';
+export const CONVERTER_VERSION = '0.10.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -59,6 +55,14 @@ export interface ConvertOptions {
    * the CSV inputs, the billing-code and state filters and the validation settings.
    */
   plan?: string;
+  /**
+   * The store of source partitions (docs/converter.md, Two stages): a directory, default
+   * `<out>.store` beside the dataset (defaultStore), so that the next run with the same `--out`
+   * reuses the partitions of unchanged files.
+   */
+  store?: string;
+  /** Build the dataset from the partitions in the store only: nothing is read, fetched or ingested. */
+  buildOnly?: boolean;
 }
 
 export interface ConvertResult {
@@ -73,212 +77,171 @@ async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<
   return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
 }
 
-/** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
-async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void> {
-  for (const d of result.spooled) {
-    const prices = d.files.raw_prices ?? [];
-    const values = d.files.raw_values ?? [];
-    const shapes = d.files.raw_shapes ?? [];
-    await spool.loadPrices({ prices, values, shapes, valueCodes: d.valueCodes, shapeCodes: d.shapeCodes });
-    await Promise.all([...prices, ...values, ...shapes].map((f) => unlink(f)));
-  }
-  for (const table of ['raw_items', 'raw_groups'] as const) {
-    const files = result.spooled.flatMap((d) => d.files[table] ?? []);
-    await spool.load(table, files);
-    await Promise.all(files.map((f) => unlink(f)));
-  }
-}
-
-/** Where the parser threads reported each remote group (path, offset), by provider_group_id. */
-type RemoteSites = Map<string, { path: string; offset: number }>;
-
-/**
- * Takes the threads' `unresolved_remote_reference` problems ("not fetched") out of `done`, since
- * the references are about to be fetched; returns where each group was declared.
- */
-function takeRemoteProblems(done: SourceDone[]): RemoteSites {
-  const sites: RemoteSites = new Map();
-  for (const d of done) {
-    delete d.counts.unresolved_remote_reference;
-    d.kept = d.kept.filter((p) => {
-      if (p.code !== 'unresolved_remote_reference') return true;
-      const id = /^provider group (\S+) is remote/.exec(p.message)?.[1];
-      if (id !== undefined) sites.set(id, { path: p.path, offset: p.offset });
-      return false;
-    });
-  }
-  return sites;
-}
-
-/** Records the failures and remote-file problems of one source; returns its unresolved count. */
-function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, problems: ProblemLog): number {
-  const where = (id: string): { path: string; offset: number } =>
-    sites.get(id) ?? { path: `$.provider_references[?(@.provider_group_id==${id})]`, offset: -1 };
-  for (const f of outcome.failures) {
-    problems.add({
-      file: url,
-      // a location that is not http(s) is never fetched: the same code as in a table of contents
-      code: f.refused ? 'refused_location' : 'unresolved_remote_reference',
-      message: `provider group ${f.provider_group_id}: ${f.location}: ${f.reason}; its rates are unresolved`,
-      ...where(f.provider_group_id),
-    });
-  }
-  for (const { group, problem } of outcome.problems) {
-    problems.add({
-      file: url,
-      code: problem.code,
-      message: `in provider-reference file ${group.location} (group ${group.provider_group_id}) at ${problem.path}: ${problem.message}`,
-      ...where(group.provider_group_id),
-    });
-  }
-  return outcome.failures.length;
-}
-
-/** What spoolSource needs of the conversion. */
-interface SourceContext {
-  spool: Spool;
+/** The parts of a run both stages need, read from the catalog and the options. */
+interface Run {
+  catalog: Catalog;
+  baseDir: string;
+  catalogSha: string;
   problems: ProblemLog;
-  remote: RemoteReferenceResolver | null;
-  workDir: string;
+  billingCodes: Set<string> | undefined;
+  policy: FetchPolicy;
+  settings: IngestSettings;
+  fromPlan: ReadingPlan | null;
   log: (line: string) => void;
 }
 
-/**
- * Takes source `sourceId` (`url`, of planned `file`) from what readSource gave into the raw
- * tables: its spooled rows, its problems, its remote provider references (fetched unless `remote`
- * is null); returns its manifest entry (counts filled later: fillSourceCounts).
- * @throws when the source has no snapshot (neither the catalog nor `last_updated_on` gives one).
- */
-async function spoolSource(c: SourceContext, url: string, file: PlannedFile, sourceId: number, result: ReadSourceResult): Promise<ManifestSource> {
-  const { spool, problems, remote } = c;
-  await loadSpooled(spool, result);
-  for (const p of result.problems) problems.add({ file: url, ...p });
-  const sites = remote ? takeRemoteProblems(result.spooled) : new Map();
-  for (const d of result.spooled) problems.addCounted(url, d.kept, d.counts);
-  let unresolvedRefs: number;
-  let remoteNote: string;
-  if (remote) {
-    const outcome = await spoolRemoteGroups(spool, sourceId, remote, path.join(c.workDir, 'remote'));
-    unresolvedRefs = reportRemote(url, outcome, sites, problems);
-    remoteNote = `${outcome.used + outcome.unused} remote: ${outcome.resolved} fetched, ${unresolvedRefs} unresolved, ${outcome.unused} named by no rate`;
-  } else {
-    unresolvedRefs = await scalar(spool, `SELECT count(DISTINCT provider_group_id) FROM raw_groups
-      WHERE source_id = ${sourceId} AND remote_location IS NOT NULL AND provider_id IS NULL`);
-    remoteNote = `${unresolvedRefs} remote, not fetched`;
-  }
-  const h = result.header;
-  const snapshot = file.snapshot ?? monthOf(h.last_updated_on);
-  if (!snapshot) {
-    throw new Error(`${url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
-  }
-  const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
-  c.log(`${url}: ${sum('items')} items, ${result.skippedItems} skipped by the filter, ${sum('priceRows')} rate rows, ` +
-    `${sum('providerReferences')} provider references (${remoteNote}), ${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
-  return {
-    insurer_id: file.insurerId,
-    snapshot,
-    url,
-    ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
-    reporting_entity_name: h.reporting_entity_name,
-    reporting_entity_type: h.reporting_entity_type,
-    last_updated_on: h.last_updated_on,
-    version: h.version,
-    bytes: result.inputBytes,
-    sha256: result.sha256,
-    rate_rows: 0,
-    unresolved_rate_rows: 0,
-    provider_groups: 0,
-    validation: noFailures(),
-    median_medicare_pct: null,
-    problems: problems.countFor(url),
-    unresolved_provider_references: unresolvedRefs,
-  };
-}
-
-/**
- * Converts the catalog at `catalogPath` into the dataset directory `outDir`.
- * @throws Error with a one-line reason (naming the file and byte offset for an unreadable file)
- *   when no dataset was written; the previous `outDir` is then untouched. OutputRefused
- *   (output-guard.ts) before any source is read when `outDir` is not absent, empty or a dataset,
- *   or is or holds an input.
- */
-export async function convertCatalog(catalogPath: string, outDir: string, options: ConvertOptions = {}): Promise<ConvertResult> {
+async function startRun(catalogPath: string, options: ConvertOptions): Promise<Run> {
   const log = options.quiet ? () => {} : (options.log ?? ((l: string) => process.stderr.write(l + '\n')));
   const { catalog, baseDir, sha256: catalogSha, warnings } = await loadCatalog(catalogPath);
   const fromPlan = options.plan === undefined ? null : await readRunPlan(options.plan, catalog);
-  const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
   warnings.forEach((w) => log(`warning: ${w}`));
   const problems = new ProblemLog();
   problems.warnings.push(...warnings);
   const billingCodes = await readBillingCodes(catalog, baseDir);
   const policy: FetchPolicy = { ...DEFAULT_FETCH_POLICY, ...options.fetchPolicy };
-  const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(policy, options.referenceCacheDir);
-  const tmpDir = await makeTempSibling(target);
-  const workDir = path.join(tmpDir, '.work');
-  let spool: Spool | null = null;
-  const pool = new ParsePool(options.jobs ?? os.availableParallelism(), billingCodes);
-  let firstView: FirstViewWriter | null = null;
-  try {
-    await mkdir(workDir, { recursive: true });
-    spool = await openSpool(workDir);
-    const plan = fromPlan ?? (await planFiles(catalog, baseDir, problems, policy, workDir));
-    await assertNoInput(outDir, target, listedInputs(plan.files));
-    const sources: ManifestSource[] = [];
-    const sourceOf: number[][] = [];
-    const sourceRows: Array<[number, string, string]> = [];
-    const skip = (file: PlannedFile, url: string, e: unknown): void => {
+  const settings = ingestSettings(CONVERTER_VERSION, billingCodes, options.remoteReferences !== false);
+  return { catalog, baseDir, catalogSha, problems, billingCodes, policy, settings, fromPlan, log };
+}
+
+/** The default store of a dataset directory: `<out>.store` beside it (docs/converter.md, Two stages). */
+export const defaultStore = (outDir: string): string => `${path.resolve(outDir)}.store`;
+
+/** A planned file's partition as this run uses it. */
+interface UsedPartition extends StoredPartition {
+  /** Taken from the store as it was (not ingested by this run). */
+  reused: boolean;
+}
+
+/**
+ * The first stage over a plan: for each file, the store's partition when it is unchanged
+ * (ingest.ts reusablePartition), else a new ingest; with `existingOnly` (the build stage alone),
+ * the store's partition without a check and nothing ingested. A file reached through a table of
+ * contents that cannot be read (or has no partition) goes to `failed_files`; its entry is null.
+ * @throws for a file the catalog names directly that cannot be read or has no partition.
+ */
+async function partitionsOf(run: Run, plan: ReadingPlan, c: IngestContext, existingOnly: boolean): Promise<Array<UsedPartition | null>> {
+  const { problems, log } = run;
+  const out: Array<UsedPartition | null> = [];
+  for (const file of plan.files) {
+    if (existingOnly) {
+      const found = (await findPartitions(c.store, file)).find((p) => sameSettings(p.record.settings, c.settings));
+      if (found) {
+        out.push({ ...found, reused: true });
+        continue;
+      }
+      const reason = `not ingested: no partition in ${c.store} made with these settings (run ingest first)`;
+      if (!file.tableOfContents) throw new Error(`${file.url}: ${reason}`);
+      problems.failedFiles.push({ file: file.url, reason });
+      out.push(null);
+      continue;
+    }
+    const reuse = await reusablePartition(c, file);
+    if (reuse) {
+      log(`${file.url}: unchanged (${reuse.by === 'sha256' ? 'SHA-256' : reuse.by === 'etag' ? 'ETag' : 'Last-Modified and size'}), partition reused`);
+      out.push({ dir: reuse.dir, record: reuse.record, reused: true });
+      continue;
+    }
+    try {
+      out.push({ ...(await ingestFile(c, file)), reused: false });
+    } catch (e) {
       // docs/converter.md (What it reads, and what it does with bad input): a file reached through a table of contents that cannot be read is
       // recorded and the run goes on
       if (!file.tableOfContents) throw e;
-      problems.failedFiles.push({ file: url, reason: (e as Error).message });
-      log(`skipped ${url}: ${(e as Error).message}`);
-    };
-    for (const [k, file] of plan.files.entries()) {
-      const ids: number[] = [];
-      sourceOf.push(ids);
-      const progress = makeProgress(file.url, options.quiet === true);
-      let opened: OpenedFile;
-      try {
-        opened = await openSources(file, policy, workDir, (done, total) => progress.update(done, total));
-      } catch (e) {
-        progress.stop();
-        skip(file, file.url, e);
-        continue;
-      }
-      progress.stop();
-      try {
-        for (const [j, input] of opened.sources.entries()) {
-          const sourceId = sources.length;
-          const shown = makeProgress(input.url, options.quiet === true);
-          let result: ReadSourceResult;
-          try {
-            result = await readSource(input.name, input.open(), pool, {
-              sourceId, dir: workDir, billingCodes, splitBytes: options.splitBytes, archive: input.archive,
-              inputBytes: input.size ?? undefined, onProgress: (done, total) => shown.update(done, total),
-            });
-          } catch (e) {
-            shown.stop();
-            // what its threads spooled is dropped
-            for (const d of await pool.finish(sourceId)) await Promise.all(Object.values(d.files).flat().map((f) => unlink(f)));
-            skip(file, input.url, e);
-            continue;
-          }
-          shown.stop();
-          // after the last source, the parser threads' heaps go before DuckDB grows (peak RSS)
-          if (k === plan.files.length - 1 && j === opened.sources.length - 1) await pool.close();
-          if (input.note) problems.add({ file: input.url, code: input.note.code, path: '$', offset: 0, message: input.note.message });
-          const source = await spoolSource({ spool, problems, remote, workDir, log }, input.url, file, sourceId, result);
-          ids.push(sourceId);
-          sources.push(source);
-          sourceRows.push([sourceId, file.insurerId, source.snapshot]);
-        }
-      } finally {
-        await opened.close();
-      }
+      problems.failedFiles.push({ file: file.url, reason: (e as Error).message });
+      log(`skipped ${file.url}: ${(e as Error).message}`);
+      out.push(null);
     }
+  }
+  return out;
+}
+
+/** What `ingest` alone did. */
+export interface IngestResult {
+  store: string;
+  ingested: number;
+  reused: number;
+  /** Files that could not be read (reached through a table of contents), with the reason. */
+  failed: Array<{ file: string; reason: string }>;
+}
+
+/**
+ * The first stage alone (`npm run ingest`): every planned file of the catalog (or of
+ * `options.plan`) into its partition in `store`, unchanged ones reused. No dataset is written.
+ * @throws as convertCatalog for an unreadable file the catalog names directly; partitions written
+ *   before it stay in the store (a next run reuses them).
+ */
+export async function ingestCatalog(catalogPath: string, store: string, options: ConvertOptions = {}): Promise<IngestResult> {
+  const run = await startRun(catalogPath, options);
+  const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
+  const workDir = await makeTempSibling(path.join(path.resolve(store), 'work'));
+  const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
+  try {
+    const plan = run.fromPlan ?? (await planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir));
+    const c = ingestContext(run, options, path.resolve(store), pool, remote, workDir);
+    const parts = await partitionsOf(run, plan, c, false);
+    const used = parts.filter((p): p is UsedPartition => p !== null);
+    const result = { store: c.store, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
+    run.log(`${result.ingested} files ingested, ${result.reused} unchanged and reused, ${result.failed.length} unreadable, in ${c.store}`);
+    return result;
+  } finally {
+    await pool.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function ingestContext(run: Run, options: ConvertOptions, store: string, pool: ParsePool, remote: RemoteReferenceResolver | null, workDir: string): IngestContext {
+  return {
+    store, pool, billingCodes: run.billingCodes, settings: run.settings, policy: run.policy, remote,
+    splitBytes: options.splitBytes, workDir, quiet: options.quiet === true, log: run.log,
+  };
+}
+
+/**
+ * Converts the catalog at `catalogPath` into the dataset directory `outDir`: both stages, ingest
+ * (the files whose partition in the store is missing or out of date) and build; with
+ * `options.buildOnly`, the build alone from the partitions already in the store.
+ * @throws Error with a one-line reason (naming the file and byte offset for an unreadable file)
+ *   when no dataset was written; the previous `outDir` is then untouched. OutputRefused
+ *   (output-guard.ts) before any source is read when `outDir` is not absent, empty or a dataset,
+ *   or is or holds an input or the store.
+ */
+export async function convertCatalog(catalogPath: string, outDir: string, options: ConvertOptions = {}): Promise<ConvertResult> {
+  const run = await startRun(catalogPath, options);
+  const { catalog, baseDir, catalogSha, problems, log } = run;
+  const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
+  const store = path.resolve(options.store ?? defaultStore(target));
+  assertStoreOutside(outDir, target, store);
+  const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
+  const tmpDir = await makeTempSibling(target);
+  const workDir = path.join(tmpDir, '.work');
+  let spool: Spool | null = null;
+  const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
+  let firstView: FirstViewWriter | null = null;
+  try {
+    await mkdir(workDir, { recursive: true });
+    const plan = run.fromPlan ?? (await planFiles(catalog, baseDir, problems, run.policy, workDir));
+    await assertNoInput(outDir, target, listedInputs(plan.files));
+    const parts = await partitionsOf(run, plan, ingestContext(run, options, store, pool, remote, workDir), options.buildOnly === true);
     await pool.close();
     // DuckDB-WASM's compile (for the first view) runs beside the tables' build, not the parser threads
     firstView = startFirstView();
+    spool = await openSpool(workDir);
+    const sources: ManifestSource[] = [];
+    const sourceOf: number[][] = [];
+    const sourceRows: Array<[number, string, string]> = [];
+    for (const [k, part] of parts.entries()) {
+      const ids: number[] = [];
+      sourceOf.push(ids);
+      if (!part) continue;
+      const file = plan.files[k]!;
+      await spool.loadPartition(part.dir, sources.length);
+      problems.merge(part.record.problems);
+      for (const s of part.record.sources) {
+        ids.push(sources.length);
+        sourceRows.push([sources.length, file.insurerId, s.snapshot]);
+        sources.push(manifestSource(file, s, problems.countFor(s.url), part.reused));
+      }
+    }
     const con = spool.con;
     await con.run('CREATE TABLE sources (source_id INTEGER, insurer_id VARCHAR, snapshot VARCHAR)');
     for (const [id, ins, snap] of sourceRows) await con.run('INSERT INTO sources VALUES ($1, $2, $3)', [id, ins, snap]);
@@ -329,9 +292,42 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   }
 }
 
-async function scalar(spool: Spool, sql: string): Promise<number> {
-  const r = await spool.con.runAndReadAll(sql);
-  return Number(r.getRows()[0]?.[0] ?? 0);
+/**
+ * The manifest entry of partition source `s` of planned `file` (counts and validation filled by
+ * the build: fillSourceCounts, fillSourceValidation).
+ */
+function manifestSource(file: PlannedFile, s: PartitionSource, problems: number, reused: boolean): ManifestSource {
+  return {
+    insurer_id: file.insurerId,
+    snapshot: s.snapshot,
+    url: s.url,
+    ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
+    reporting_entity_name: s.reporting_entity_name,
+    ...(s.reporting_entity_type !== undefined ? { reporting_entity_type: s.reporting_entity_type } : {}),
+    last_updated_on: s.last_updated_on,
+    version: s.version,
+    bytes: s.bytes,
+    sha256: s.sha256,
+    rate_rows: 0,
+    unresolved_rate_rows: 0,
+    provider_groups: 0,
+    validation: noFailures(),
+    median_medicare_pct: null,
+    problems,
+    unresolved_provider_references: s.unresolved_provider_references,
+    reused,
+  };
+}
+
+/**
+ * Refuses a store that is the dataset directory or inside it (the swap would delete it).
+ * @throws OutputRefused naming both.
+ */
+function assertStoreOutside(outDir: string, target: string, store: string): void {
+  const rel = path.relative(target, store);
+  if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
+    throw new OutputRefused(`--out ${outDir} holds the store ${store}: the store must be outside the dataset directory`);
+  }
 }
 
 /** Rate rows, unresolved rate rows and declared provider groups of every source (named_refs, build-tables.ts). */

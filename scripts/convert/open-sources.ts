@@ -14,6 +14,10 @@ import { MrfReadError } from '../mrf/types';
 import { isHttpUrl, statLocalFile } from './catalog';
 import { describeFetchError, fetchStream, type FetchPolicy } from './fetch-policy';
 import type { PlannedFile } from './plan-files';
+import { validatorsOf, type SourceIdentity } from './source-store';
+
+/** HTTP validators of a stored file. */
+type Validators = Pick<SourceIdentity, 'etag' | 'last_modified' | 'content_length'>;
 
 /** One source to read (read-source.ts readSource). */
 export interface SourceInput {
@@ -41,6 +45,8 @@ export interface StoredArchive {
 /** The sources of one planned file; `close()` deletes what was spooled for them (an archive's copy). */
 export interface OpenedFile {
   sources: SourceInput[];
+  /** The HTTP validators the file was served with (source-store.ts SourceIdentity); none for a local file. */
+  validators: Validators;
   close(): Promise<void>;
 }
 
@@ -58,18 +64,18 @@ export async function openSources(
   tmpDir: string,
   onProgress: (bytesRead: number, totalBytes: number | null) => void,
 ): Promise<OpenedFile> {
-  const { name, input, size } = await openStored(file, policy);
+  const { name, input, size, validators } = await openStored(file, policy);
   // the first read's own error (EACCES, a reset connection) names no file
   const { kind, bytes } = await peekContainer(name, input).catch((e: unknown) => {
     throw e instanceof MrfReadError ? e : new MrfReadError(name, 0, `cannot read (${describeFetchError(e)})`);
   });
   if (kind === 'json' || kind === 'gzip') {
-    return { sources: [{ url: file.url, name, open: () => bytes, size }], close: async () => {} };
+    return { sources: [{ url: file.url, name, open: () => bytes, size }], validators, close: async () => {} };
   }
   const meter = new InputMeter(size, { onProgress });
   const archive = await openArchive(kind, name, meter.pipe(bytes), tmpDir);
   const stored: StoredArchive = { kind, bytes: meter.bytes, sha256: meter.done() };
-  return { sources: entrySources(file, name, archive, stored), close: () => archive.close() };
+  return { sources: entrySources(file, name, archive, stored), validators, close: () => archive.close() };
 }
 
 /** One source per JSON entry of `archive` (one under the file's own url when it is the only one), the ignored files noted on the first. */
@@ -102,11 +108,11 @@ function entrySources(file: PlannedFile, name: string, archive: Archive, stored:
  * @throws MrfReadError at offset 0: `<path>: not a file (a directory)`, `cannot open (ENOENT ...)`,
  *   `cannot fetch (HTTP 404 ...)`, `cannot fetch (redirect to file:///... refused ...)`.
  */
-async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Uint8Array>; size: number | null }> {
+async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ name: string; input: AsyncIterable<Uint8Array>; size: number | null; validators: Validators }> {
   if (!isHttpUrl(file.location)) {
     const found = await statLocalFile(file.location);
     if ('reason' in found) throw new MrfReadError(file.location, 0, found.reason);
-    return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size: found.size };
+    return { name: file.location, input: createReadStream(file.location, { highWaterMark: 1 << 20 }), size: found.size, validators: {} };
   }
   let res: Awaited<ReturnType<typeof fetchStream>>;
   try {
@@ -114,5 +120,5 @@ async function openStored(file: PlannedFile, policy: FetchPolicy): Promise<{ nam
   } catch (e) {
     throw new MrfReadError(file.url, 0, `cannot fetch (${describeFetchError(e)})`);
   }
-  return { name: file.url, input: res.body, size: res.size ?? null };
+  return { name: file.url, input: res.body, size: res.size ?? null, validators: validatorsOf(res.headers) };
 }

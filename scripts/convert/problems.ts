@@ -66,6 +66,27 @@ export class ProblemLog {
     return Object.values(this.counts[file] ?? {}).reduce((a, b) => a + b, 0);
   }
 
+  /**
+   * Adds what another log collected (a source partition's, source-store.ts PartitionProblems):
+   * its counts, its kept problems (already at most MAX_PER_KIND per (file, code) there, and capped
+   * again here), its failed files.
+   */
+  merge(other: { total: number; counts: Record<string, Record<string, number>>; kept: Problem[]; failed_files: Array<{ file: string; reason: string }> }): void {
+    const before: Record<string, Record<string, number>> = {};
+    for (const [file, byCode] of Object.entries(other.counts)) {
+      before[file] = { ...this.counts[file] };
+      const mine = (this.counts[file] ??= {});
+      for (const [code, n] of Object.entries(byCode)) mine[code] = (mine[code] ?? 0) + n;
+    }
+    this.total += other.total;
+    const taken: Record<string, number> = {};
+    for (const p of other.kept) {
+      const k = (taken[`${p.file}\n${p.code}`] = (taken[`${p.file}\n${p.code}`] ?? 0) + 1);
+      if ((before[p.file]?.[p.code] ?? 0) + k <= MAX_PER_KIND) this.kept.push(p);
+    }
+    this.failedFiles.push(...other.failed_files);
+  }
+
   toReport(createdAt: string): ConversionReport {
     return {
       created_at: createdAt,

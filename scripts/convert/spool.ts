@@ -28,7 +28,7 @@
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../contract/price-columns';
 import { sqlList, sqlString } from '../../contract/sql-text';
@@ -74,6 +74,12 @@ export { sqlList, sqlString };
  * would otherwise stay uncompressed into the last phase and crowd out its buckets (docs/benchmarks.md).
  */
 const CHECKPOINT_CSV_BYTES = 64 << 20;
+
+/**
+ * Spool CSV bytes of a price row (the 1 GB benchmark file's 193 MB for 4.9 M rows, docs/benchmarks.md):
+ * a partition's price rows count against CHECKPOINT_CSV_BYTES as their CSV would.
+ */
+const CSV_BYTES_PER_PRICE_ROW = 40;
 
 /** read_csv's buffer per thread (its default, 32 MB, counts outside memory_limit); spool lines are short. */
 const CSV_BUFFER_BYTES = 4 << 20;
@@ -197,8 +203,40 @@ export interface Spool {
    * @throws when DuckDB cannot read them.
    */
   loadTextPrices(files: string[]): Promise<void>;
+  /**
+   * Writes the raw tables as a source partition's Parquet files into directory `dir` (which must
+   * exist): PARTITION_TABLES, `raw_price_rows` as a directory of part files of at most about
+   * PARTITION_PART_ROWS rows; `source_id` renumbered to its index in `sourceIds` (the working ids
+   * of the partition's sources, in order), so a partition numbers its sources from 0.
+   * @throws when DuckDB cannot write them.
+   */
+  exportPartition(dir: string, sourceIds: readonly number[]): Promise<void>;
+  /**
+   * Appends a partition written by exportPartition: its sources numbered from `sourceBase`, its
+   * value and shape codes offset past those loaded before, as loadPrices does; the price parts
+   * are stored compressed as the CSV loads are (a CHECKPOINT once past CHECKPOINT_CSV_BYTES' rows).
+   * @throws when a file is missing or not the partition's Parquet (DuckDB's error names it).
+   */
+  loadPartition(dir: string, sourceBase: number): Promise<void>;
   close(): void;
 }
+
+/**
+ * The files of a source partition (exportPartition), by raw table: one Parquet file each, but the
+ * price rows, a directory of parts.
+ */
+export const PARTITION_TABLES = ['raw_items', 'raw_groups', 'raw_values', 'raw_shapes', 'raw_price_rows'] as const;
+
+/**
+ * Rows of a partition's price part (about: DuckDB's writer threads round it): loaded one part at a
+ * time, each stored compressed before the next, so a build never holds more than about this many
+ * price rows uncompressed (~100 MB), as spool-rows.ts SPOOL_PART_BYTES does for the CSV loads.
+ */
+export const PARTITION_PART_ROWS = 500_000;
+
+/** A partition file's path: `<dir>/<table>.parquet`, the price parts `<dir>/raw_price_rows/*.parquet`. */
+const partitionFile = (dir: string, table: (typeof PARTITION_TABLES)[number]): string =>
+  table === 'raw_price_rows' ? path.join(dir, table) : path.join(dir, `${table}.parquet`);
 
 /**
  * Opens a fresh working database in `workDir` (which must exist and be empty of `work.duckdb`);
@@ -326,6 +364,48 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
           FROM coded_prices c JOIN text_shapes s ON ${PRICE_SHAPE_COLUMNS.map((x) => `s.${x} IS NOT DISTINCT FROM c.${x}`).join(' AND ')}`);
       } finally {
         await con.run('DROP TABLE IF EXISTS text_prices; DROP TABLE IF EXISTS text_values; DROP TABLE IF EXISTS coded_prices; DROP TABLE IF EXISTS text_shapes');
+      }
+    },
+    async exportPartition(dir, sourceIds) {
+      const ids = `[${sourceIds.map((id) => String(Math.trunc(id))).join(', ')}]::INTEGER[]`;
+      const rebased = (table: string): string => `SELECT * REPLACE (CAST(list_position(${ids}, source_id) - 1 AS INTEGER) AS source_id) FROM ${table}`;
+      const copy = async (select: string, to: string, options = ''): Promise<void> => {
+        await con.run(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${options})`);
+      };
+      await copy(rebased('raw_items'), partitionFile(dir, 'raw_items'));
+      await copy(rebased('raw_groups'), partitionFile(dir, 'raw_groups'));
+      await copy('SELECT * FROM raw_values', partitionFile(dir, 'raw_values'));
+      await copy('SELECT * FROM raw_shapes', partitionFile(dir, 'raw_shapes'));
+      // half the target per row group: the writer's threads each fill their own
+      await copy(rebased('raw_price_rows'), partitionFile(dir, 'raw_price_rows'),
+        `, ROW_GROUP_SIZE ${PARTITION_PART_ROWS / 2}, ROW_GROUPS_PER_FILE 1`);
+    },
+    async loadPartition(dir, sourceBase) {
+      // the store's `insurer=`/`snapshot=` directories are not columns
+      const parquet = (file: string): string => `read_parquet(${sqlString(file)}, hive_partitioning = false)`;
+      const read = (table: (typeof PARTITION_TABLES)[number]): string => parquet(partitionFile(dir, table));
+      const max = async (sql: string): Promise<number> => {
+        const r = await con.runAndReadAll(sql);
+        const v = r.getRows()[0]?.[0];
+        return v === null || v === undefined ? 0 : Number(v) + 1;
+      };
+      const base = codeBase;
+      const sBase = shapeBase;
+      codeBase += await max(`SELECT max(code) FROM ${read('raw_values')}`);
+      shapeBase += await max(`SELECT max(shape) FROM ${read('raw_shapes')}`);
+      const shift = (c: string): string => `${c} + ${base}`;
+      const moved = (table: string): string => `SELECT * REPLACE (source_id + ${sourceBase} AS source_id) FROM ${table}`;
+      await con.run(`INSERT INTO raw_items ${moved(read('raw_items'))}`);
+      await con.run(`INSERT INTO raw_groups ${moved(read('raw_groups'))}`);
+      await con.run(`INSERT INTO raw_values SELECT ${shift('code')}, value FROM ${read('raw_values')}`);
+      await con.run(`INSERT INTO raw_shapes SELECT shape + ${sBase}, ${PRICE_SHAPE_COLUMNS.map((c) => shift(c)).join(', ')} FROM ${read('raw_shapes')}`);
+      const parts = (await readdir(partitionFile(dir, 'raw_price_rows'))).filter((f) => f.endsWith('.parquet')).sort();
+      for (const part of parts) {
+        const from = parquet(path.join(partitionFile(dir, 'raw_price_rows'), part));
+        const r = await con.run(`INSERT INTO raw_price_rows SELECT ${PRICE_KEY_COLUMNS.map(([c]) => (c === 'source_id' ? `source_id + ${sourceBase}` : c)).join(', ')},
+          shape + ${sBase}, ${PRICE_ROW_COLUMNS.map((c) => (isValueColumn(c) ? shift(c) : c)).join(', ')} FROM ${from}`);
+        loaded += r.rowsChanged * CSV_BYTES_PER_PRICE_ROW;
+        if (loaded > checkpointCsvBytes) await checkpoint();
       }
     },
     close() {

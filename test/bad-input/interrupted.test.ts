@@ -44,7 +44,8 @@ async function startBigRun(stage: 'parse' | 'write'): Promise<ReturnType<typeof 
   await waitFor(`the run to be at ${stage}`, async () => {
     if (exited) throw new Error(`the run ended before it was signalled: ${(await run.done).stderr}`);
     for (const t of (await leftovers(ws.out)).filter((f) => f.includes('.tmp-') && !earlier.has(f))) {
-      const seen = await readdir(path.join(ws.dir, t, ...(stage === 'parse' ? ['.work'] : []))).catch(() => []);
+      // the parser threads spool into the file's own directory of the work dir (ingest.ts)
+      const seen = await readdir(path.join(ws.dir, t, ...(stage === 'parse' ? ['.work'] : [])), { recursive: stage === 'parse' }).catch(() => []);
       if (seen.some((f) => (stage === 'parse' ? f.endsWith('.csv') : f === 'rates'))) return true;
     }
     return false;
