@@ -25,6 +25,7 @@ interface CliOptions extends FetchOptions {
   store?: string;
   ingestOnly?: boolean;
   buildOnly?: boolean;
+  redis?: string;
   plan?: string;
   jobs?: string;
   quiet?: boolean;
@@ -46,6 +47,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .option('--store <dir>', 'where the source partitions are kept across runs (default: <out>.store beside the dataset)')
     .option('--ingest-only', 'the first stage alone: read the files whose partition is missing or out of date into the store')
     .option('--build-only', 'the second stage alone: build the dataset from the partitions in the store, reading no file')
+    .option('--redis <url>', 'ingest on `npm run worker` processes through this Redis (BullMQ); the store must be shared with them')
     .option('--plan <file>', 'convert exactly the files of this plan (npm run plan -- --out <file>)')
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')
@@ -68,7 +70,9 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       fetchPolicy: fetchPolicyOf(opts),
       ...(opts.store !== undefined ? { store: opts.store } : {}),
       buildOnly: opts.buildOnly === true,
+      ...(opts.redis !== undefined ? { redis: opts.redis } : {}),
     };
+    if (opts.redis !== undefined && opts.ingestOnly) throw new Error('--redis runs the ingest on the workers: use it without --ingest-only');
     if (opts.ingestOnly && opts.buildOnly) throw new Error('--ingest-only and --build-only exclude each other');
     if (opts.ingestOnly ? opts.store === undefined && opts.out === undefined : opts.out === undefined) {
       throw new Error(opts.ingestOnly ? '--ingest-only needs --store (or --out, whose store is <out>.store)' : "required option '--out <dir>' not specified");

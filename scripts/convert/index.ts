@@ -26,6 +26,7 @@ import { planFiles, reportingStructures, type PlannedFile, type ReadingPlan } fr
 import { readRunPlan } from './run-plan';
 import { RemoteReferenceResolver } from './remote-references';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest';
+import { ingestDistributed, type IngestJobData } from './queue';
 import { findPartitions, ingestSettings, sameSettings, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
@@ -63,6 +64,11 @@ export interface ConvertOptions {
   store?: string;
   /** Build the dataset from the partitions in the store only: nothing is read, fetched or ingested. */
   buildOnly?: boolean;
+  /**
+   * Redis URL: the files are ingested by `npm run worker` processes through BullMQ (queue.ts) and
+   * the dataset built here once they are done; the store must be one every worker sees.
+   */
+  redis?: string;
 }
 
 export interface ConvertResult {
@@ -114,22 +120,22 @@ interface UsedPartition extends StoredPartition {
 
 /**
  * The first stage over a plan: for each file, the store's partition when it is unchanged
- * (ingest.ts reusablePartition), else a new ingest; with `existingOnly` (the build stage alone),
- * the store's partition without a check and nothing ingested. A file reached through a table of
+ * (ingest.ts reusablePartition), else a new ingest through `c`; for the build stage alone,
+ * the store's partition without a check and nothing ingested (`c` null). A file reached through a table of
  * contents that cannot be read (or has no partition) goes to `failed_files`; its entry is null.
  * @throws for a file the catalog names directly that cannot be read or has no partition.
  */
-async function partitionsOf(run: Run, plan: ReadingPlan, c: IngestContext, existingOnly: boolean): Promise<Array<UsedPartition | null>> {
+async function partitionsOf(run: Run, plan: ReadingPlan, store: string, c: IngestContext | null): Promise<Array<UsedPartition | null>> {
   const { problems, log } = run;
   const out: Array<UsedPartition | null> = [];
   for (const file of plan.files) {
-    if (existingOnly) {
-      const found = (await findPartitions(c.store, file)).find((p) => sameSettings(p.record.settings, c.settings));
+    if (!c) {
+      const found = (await findPartitions(store, file)).find((p) => sameSettings(p.record.settings, run.settings));
       if (found) {
         out.push({ ...found, reused: true });
         continue;
       }
-      const reason = `not ingested: no partition in ${c.store} made with these settings (run ingest first)`;
+      const reason = `not ingested: no partition in ${store} made with these settings (run ingest first)`;
       if (!file.tableOfContents) throw new Error(`${file.url}: ${reason}`);
       problems.failedFiles.push({ file: file.url, reason });
       out.push(null);
@@ -178,7 +184,7 @@ export async function ingestCatalog(catalogPath: string, store: string, options:
   try {
     const plan = run.fromPlan ?? (await planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir));
     const c = ingestContext(run, options, path.resolve(store), pool, remote, workDir);
-    const parts = await partitionsOf(run, plan, c, false);
+    const parts = await partitionsOf(run, plan, c.store, c);
     const used = parts.filter((p): p is UsedPartition => p !== null);
     const result = { store: c.store, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
     run.log(`${result.ingested} files ingested, ${result.reused} unchanged and reused, ${result.failed.length} unreadable, in ${c.store}`);
@@ -214,18 +220,43 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
   const tmpDir = await makeTempSibling(target);
   const workDir = path.join(tmpDir, '.work');
-  let spool: Spool | null = null;
-  const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
-  let firstView: FirstViewWriter | null = null;
+  // set by build(), read by the clean-up of a failed run
+  const held: { spool: Spool | null; firstView: FirstViewWriter | null } = { spool: null, firstView: null };
+  // the parser threads run here only when this process ingests
+  const local = options.buildOnly !== true && options.redis === undefined;
+  const pool = local ? new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes) : null;
   try {
     await mkdir(workDir, { recursive: true });
     const plan = run.fromPlan ?? (await planFiles(catalog, baseDir, problems, run.policy, workDir));
     await assertNoInput(outDir, target, listedInputs(plan.files));
-    const parts = await partitionsOf(run, plan, ingestContext(run, options, store, pool, remote, workDir), options.buildOnly === true);
-    await pool.close();
+    if (options.redis !== undefined && options.buildOnly !== true) {
+      return await ingestDistributed(options.redis, plan.files, (file) => ingestJob(run, options, store, file), { quiet: options.quiet === true, log },
+        async ({ parts, failures }) => {
+          for (const f of failures) {
+            // as in one process: a file the catalog names directly must be read; one of a table of contents is recorded
+            if (!plan.files.find((x) => x.url === f.file)?.tableOfContents) throw new Error(`${f.file}: ${f.reason}`);
+            problems.failedFiles.push(f);
+            log(`failed for good ${f.file}: ${f.reason}`);
+          }
+          return build(plan, parts);
+        });
+    }
+    const parts = await partitionsOf(run, plan, store, pool ? ingestContext(run, options, store, pool, remote, workDir) : null);
+    await pool?.close();
+    return await build(plan, parts);
+  } catch (e) {
+    await pool?.close();
+    await held.firstView?.dispose();
+    held.spool?.close();
+    await rm(tmpDir, { recursive: true, force: true });
+    throw e;
+  }
+
+  /** The second stage: the dataset from `parts` (null: a file that could not be read), swapped into place. */
+  async function build(plan: ReadingPlan, parts: Array<UsedPartition | null>): Promise<ConvertResult> {
     // DuckDB-WASM's compile (for the first view) runs beside the tables' build, not the parser threads
-    firstView = startFirstView();
-    spool = await openSpool(workDir);
+    const firstView = (held.firstView = startFirstView());
+    const spool = (held.spool = await openSpool(workDir));
     const sources: ManifestSource[] = [];
     const sourceOf: number[][] = [];
     const sourceRows: Array<[number, string, string]> = [];
@@ -273,7 +304,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     manifest.headline = await headlineOf(con, manifest);
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
     spool.close();
-    spool = null;
+    held.spool = null;
     await rm(workDir, { recursive: true, force: true });
     await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
     await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
@@ -283,13 +314,20 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
       `${manifest.counts.unresolved_rate_rows} unresolved, ${manifest.counts.problems} problems${failed}`);
     return { outDir: path.resolve(outDir), manifest };
-  } catch (e) {
-    await pool.close();
-    await firstView?.dispose();
-    spool?.close();
-    await rm(tmpDir, { recursive: true, force: true });
-    throw e;
   }
+}
+
+/** The ingest job of planned `file` for the workers (queue.ts). */
+function ingestJob(run: Run, options: ConvertOptions, store: string, file: PlannedFile): IngestJobData {
+  const { fetch: _fetch, ...fetchPolicy } = run.policy;
+  return {
+    file, store, settings: run.settings,
+    billingCodes: run.billingCodes ? [...run.billingCodes] : null,
+    remoteReferences: options.remoteReferences !== false,
+    ...(options.referenceCacheDir !== undefined ? { referenceCacheDir: path.resolve(options.referenceCacheDir) } : {}),
+    fetchPolicy,
+    ...(options.splitBytes !== undefined ? { splitBytes: options.splitBytes } : {}),
+  };
 }
 
 /**

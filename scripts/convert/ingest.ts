@@ -8,6 +8,7 @@
 import { mkdtemp, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { monthOf } from './snapshot';
+import { MrfReadError } from '../mrf/types';
 import { ProblemLog } from './problems';
 import { openSpool, type Spool } from './spool';
 import type { ParsePool, SourceDone } from './parse-pool';
@@ -187,6 +188,8 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
     spool = await openSpool(work);
     let archive: { bytes: number; sha256: string } | null = null;
     const poolIds: number[] = [];
+    /** Why each source that could not be read failed. */
+    const errors: Error[] = [];
     try {
       for (const input of opened.sources) {
         const poolId = nextPoolSource++;
@@ -204,6 +207,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
           // docs/converter.md (What it reads, and what it does with bad input): a file reached through a table of contents
           // that cannot be read is recorded and the run goes on
           if (!file.tableOfContents) throw e;
+          errors.push(e as Error);
           problems.failedFiles.push({ file: input.url, reason: (e as Error).message });
           c.log(`skipped ${input.url}: ${(e as Error).message}`);
           continue;
@@ -219,8 +223,8 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
       await opened.close();
     }
     if (sources.length === 0) {
-      const reasons = problems.failedFiles.map((f) => f.reason).join('; ');
-      throw new Error(`${file.url}: none of its sources could be read${reasons ? ` (${reasons})` : ''}`);
+      if (errors.length === 1) throw errors[0]!;
+      throw new MrfReadError(file.url, 0, `none of its ${errors.length} sources could be read (${problems.failedFiles.map((f) => f.reason).join('; ')})`);
     }
     const first = sources[0]!;
     const record: PartitionRecord = {
