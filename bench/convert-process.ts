@@ -18,11 +18,11 @@ export interface Measured {
 }
 
 /**
- * Converts `catalog` into `out` in a child process.
+ * Converts `catalog` into `out` in a child process; `extra` goes to measure-convert.ts (`--build-only`, `--store <dir>`).
  * @throws Error with the child's stderr when the conversion fails.
  */
-export function measureConversion(catalog: string, out: string): Measured {
-  const r = spawnSync(process.execPath, [...CONVERTER_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out],
+export function measureConversion(catalog: string, out: string, extra: string[] = []): Measured {
+  const r = spawnSync(process.execPath, [...CONVERTER_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'scripts/convert/measure-convert.ts'), catalog, out, ...extra],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...CONVERTER_ENV } });
   if (r.status !== 0) throw new Error(`conversion failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;

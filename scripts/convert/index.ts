@@ -19,7 +19,7 @@ import { openSpool, sqlList, type Spool } from './spool';
 import { ParsePool } from './parse-pool';
 import { buildTables } from './build-tables';
 import { writeDataset } from './write-dataset';
-import { makeTempSibling, swapIntoPlace } from './atomic-dir';
+import { makeTempSibling, recoverStale, swapIntoPlace } from './atomic-dir';
 import { assertNoInput, listedInputs, OutputRefused, prepareOutput } from './output-guard';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles, reportingStructures, type PlannedFile, type ReadingPlan } from './plan-files';
@@ -179,6 +179,8 @@ export interface IngestResult {
 export async function ingestCatalog(catalogPath: string, store: string, options: ConvertOptions = {}): Promise<IngestResult> {
   const run = await startRun(catalogPath, options);
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
+  // a killed run's work directory goes first (atomic-dir.ts: only those of dead processes)
+  await recoverStale(path.join(path.resolve(store), 'work'));
   const workDir = await makeTempSibling(path.join(path.resolve(store), 'work'));
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
   try {

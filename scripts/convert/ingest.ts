@@ -197,7 +197,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
         let result: ReadSourceResult;
         try {
           result = await readSource(input.name, input.open(), c.pool, {
-            sourceId: poolId, dir: work, billingCodes: c.billingCodes as Set<string> | undefined, splitBytes: c.splitBytes, archive: input.archive,
+            sourceId: poolId, dir: work, billingCodes: c.billingCodes, splitBytes: c.splitBytes, archive: input.archive,
             inputBytes: input.size ?? undefined, onProgress: (done, total) => shown.update(done, total),
           });
         } catch (e) {

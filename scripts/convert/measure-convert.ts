@@ -5,12 +5,16 @@
  * which runs each measurement in its own process so peak RSS figures do not mix.
  * With `--statements`, every DuckDB statement over 50 ms is timed on stderr (wall and CPU seconds,
  * RSS, the SQL's start), the way to see where the SQL part of a conversion goes.
- * Usage: `node --import tsx scripts/convert/measure-convert.ts <catalog.json> <out-dir> [jobs] [--statements]`
+ * With `--build-only --store <dir>`, the build stage alone from the store's partitions (docs/converter.md, Two stages).
+ * Usage: `node --import tsx scripts/convert/measure-convert.ts <catalog.json> <out-dir> [jobs] [--statements] [--build-only --store <dir>]`
  */
 import { DuckDBConnection } from '@duckdb/node-api';
 import { convertCatalog } from './index';
 
-const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const argv = process.argv.slice(2);
+const storeAt = argv.indexOf('--store');
+const store = storeAt >= 0 ? argv[storeAt + 1] : undefined;
+const args = argv.filter((a, k) => !a.startsWith('--') && (storeAt < 0 || k !== storeAt + 1));
 const [catalog, out, jobs] = args;
 
 if (process.argv.includes('--statements')) {
@@ -52,7 +56,10 @@ if (process.argv.includes('--statements')) {
 }
 
 const t = performance.now();
-const { manifest } = await convertCatalog(catalog!, out!, { quiet: true, jobs: jobs ? Number(jobs) : undefined });
+const { manifest } = await convertCatalog(catalog!, out!, {
+  quiet: true, jobs: jobs ? Number(jobs) : undefined,
+  ...(store !== undefined ? { store } : {}), buildOnly: argv.includes('--build-only'),
+});
 const seconds = (performance.now() - t) / 1000;
 const cpu = process.cpuUsage();
 console.log(JSON.stringify({

@@ -63,9 +63,36 @@ export interface IngestJobResult {
   bytes: number;
 }
 
-/** A Redis connection for BullMQ (`maxRetriesPerRequest: null`, which its blocking commands need). */
-export function redisConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+/** How long the first contact with Redis may take before the command gives up, ms. */
+export const REDIS_CONNECT_MS = 10_000;
+
+/**
+ * A Redis connection for BullMQ (`maxRetriesPerRequest: null`, which its blocking commands need:
+ * once connected, a lost connection is waited for, not failed), answering a PING first.
+ * @throws Error `cannot reach Redis at <url>: <reason>` when it does not answer within REDIS_CONNECT_MS.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  let redis: Redis;
+  try {
+    redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  } catch (e) {
+    throw new Error(`cannot reach Redis at ${url}: ${(e as Error).message}`);
+  }
+  let last = 'no answer';
+  redis.on('error', (e: Error) => void (last = e.message));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.connect().then(() => redis.ping()),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(last)), REDIS_CONNECT_MS))),
+    ]);
+    return redis;
+  } catch (e) {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${url}: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Options of `npm run worker`. */
@@ -95,7 +122,7 @@ export interface IngestWorker {
  */
 export async function startIngestWorker(url: string, o: WorkerOptions = {}): Promise<IngestWorker> {
   const log = o.quiet ? () => {} : (o.log ?? ((l: string) => process.stderr.write(l + '\n')));
-  const connection = redisConnection(url);
+  const connection = await connectRedis(url);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'compete-worker-'));
   // one pool per billing-code filter: its threads know the filter
   let pool: { key: string | null; pool: ParsePool } | null = null;
@@ -164,7 +191,7 @@ export interface DistributedIngest {
  */
 export async function ingestDistributed<T>(url: string, files: readonly PlannedFile[], job: (file: PlannedFile) => IngestJobData,
   o: { quiet: boolean; log: (line: string) => void; pollMs?: number }, build: (r: DistributedIngest) => Promise<T>): Promise<T> {
-  const connection = redisConnection(url);
+  const connection = await connectRedis(url);
   const run = randomUUID();
   const buildQueue = `compete-build-${run}`;
   const flow = new FlowProducer({ connection: connection as unknown as ConnectionOptions });

@@ -41,6 +41,11 @@ const FIGURES: Record<string, RegExp[]> = {
     /peak RSS with a \d+ MB description: \d+ MB/,
     /difference: -?\d+ MB/,
   ],
+  'stages.bench.ts': [
+    /ingest, 1 worker \s+[\d.]+ s\s+[\d.]+ MB\/s\s+[\d.]+ MB\/s per worker/,
+    /ingest, 4 workers\s+[\d.]+ s\s+[\d.]+ MB\/s/,
+    /build alone, all: [\d,]+ rate rows in [\d.]+ s \([\d,]+ rate rows a minute\), peak RSS \d+ MB/,
+  ],
   'server-load.bench.ts': [
     /requests: [\d,]+ \(\d+ req\/s\)/,
     /latency: p50 \d+ ms, p99 \d+ ms/,

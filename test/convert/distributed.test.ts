@@ -148,4 +148,13 @@ describe('ingest on BullMQ workers', () => {
       worker.child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('an unreachable Redis: the producer and the worker stop at once, naming it', async () => {
+    await expect(convertCatalog(catalogPath, path.join(tmp, 'nowhere'), { quiet: true, redis: 'redis://127.0.0.1:1' }))
+      .rejects.toThrow(/^cannot reach Redis at redis:\/\/127\.0\.0\.1:1: /);
+    const lines: string[] = [];
+    const { runWorkerCli } = await import('../../scripts/convert/worker-cli');
+    expect(await runWorkerCli(['--redis', 'redis://127.0.0.1:1'], new Promise(() => {}), (t) => void lines.push(t))).toBe(1);
+    expect(lines.join('')).toMatch(/^worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .+\n$/);
+  });
 });
