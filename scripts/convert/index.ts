@@ -27,7 +27,8 @@ import { readRunPlan } from './run-plan';
 import { RemoteReferenceResolver } from './remote-references';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest';
 import { ingestDistributed, type IngestJobData } from './queue';
-import { findPartitions, ingestSettings, sameSettings, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
+import { isS3Store } from './s3-store';
+import { findPartitions, ingestSettings, localPartition, resolveStore, sameSettings, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
 export const CONVERTER_VERSION = '0.10.0';
@@ -179,13 +180,15 @@ export interface IngestResult {
 export async function ingestCatalog(catalogPath: string, store: string, options: ConvertOptions = {}): Promise<IngestResult> {
   const run = await startRun(catalogPath, options);
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
-  // a killed run's work directory goes first (atomic-dir.ts: only those of dead processes)
-  await recoverStale(path.join(path.resolve(store), 'work'));
-  const workDir = await makeTempSibling(path.join(path.resolve(store), 'work'));
+  // a killed run's work directory goes first (atomic-dir.ts: only those of dead processes); a
+  // bucket's run works in the system's temp directory
+  const workBase = isS3Store(store) ? path.join(os.tmpdir(), 'compete-ingest') : path.join(path.resolve(store), 'work');
+  await recoverStale(workBase);
+  const workDir = await makeTempSibling(workBase);
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
   try {
     const plan = run.fromPlan ?? (await planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir));
-    const c = ingestContext(run, options, path.resolve(store), pool, remote, workDir);
+    const c = ingestContext(run, options, resolveStore(store), pool, remote, workDir);
     const parts = await partitionsOf(run, plan, c.store, c);
     const used = parts.filter((p): p is UsedPartition => p !== null);
     const result = { store: c.store, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
@@ -217,8 +220,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const run = await startRun(catalogPath, options);
   const { catalog, baseDir, catalogSha, problems, log } = run;
   const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
-  const store = path.resolve(options.store ?? defaultStore(target));
-  assertStoreOutside(outDir, target, store);
+  const store = resolveStore(options.store ?? defaultStore(target));
+  if (!isS3Store(store)) assertStoreOutside(outDir, target, store);
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
   const tmpDir = await makeTempSibling(target);
   const workDir = path.join(tmpDir, '.work');
@@ -267,7 +270,9 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       sourceOf.push(ids);
       if (!part) continue;
       const file = plan.files[k]!;
-      await spool.loadPartition(part.dir, sources.length);
+      const local = await localPartition(part.dir, workDir);
+      await spool.loadPartition(local.dir, sources.length);
+      await local.done();
       problems.merge(part.record.problems);
       for (const s of part.record.sources) {
         ids.push(sources.length);

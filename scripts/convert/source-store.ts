@@ -15,8 +15,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { isS3Store, s3GetPartition, s3Join, s3List, s3PutPartition, s3ReadText } from './s3-store';
 import type { Problem } from './problems';
 import { isHttpUrl } from './catalog';
 import { fetchHead, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -125,13 +127,19 @@ export function sourceKey(url: string): string {
 /** A path segment `name=value` with the value percent-encoded where it is not `[A-Za-z0-9._-]`. */
 const segment = (name: string, value: string): string => `${name}=${value.replace(/[^A-Za-z0-9._-]/g, (c) => encodeURIComponent(c))}`;
 
-/** The directory of an insurer's partitions. */
-const insurerDir = (store: string, insurerId: string): string => path.join(store, 'sources', segment('insurer', insurerId));
+/** A location under a store: a path, or `/`-joined under an S3 location. */
+const under = (store: string, ...parts: string[]): string => (isS3Store(store) ? s3Join(store, ...parts) : path.join(store, ...parts));
 
-/** The directory of a partition. */
+/** The directory of an insurer's partitions. */
+const insurerDir = (store: string, insurerId: string): string => under(store, 'sources', segment('insurer', insurerId));
+
+/** The directory (or S3 location) of a partition. */
 export function partitionDir(store: string, insurerId: string, snapshot: string, key: string): string {
-  return path.join(insurerDir(store, insurerId), segment('snapshot', snapshot), key);
+  return under(insurerDir(store, insurerId), segment('snapshot', snapshot), key);
 }
+
+/** A store location as runs use it: an S3 URL as given, a directory made absolute. */
+export const resolveStore = (store: string): string => (isS3Store(store) ? store : path.resolve(store));
 
 /**
  * The ingest settings of a run.
@@ -145,7 +153,9 @@ export function ingestSettings(converterVersion: string, billingCodes: ReadonlyS
 /** Reads a partition's record; null when it is missing or not a record of this version. */
 async function readRecord(dir: string): Promise<PartitionRecord | null> {
   try {
-    const r = JSON.parse(await readFile(path.join(dir, RECORD_FILE), 'utf8')) as Partial<PartitionRecord> | null;
+    const text = isS3Store(dir) ? await s3ReadText(s3Join(dir, RECORD_FILE)) : await readFile(path.join(dir, RECORD_FILE), 'utf8');
+    if (text === null) return null;
+    const r = JSON.parse(text) as Partial<PartitionRecord> | null;
     return r?.format === PARTITION_FORMAT && r.version === PARTITION_VERSION && Array.isArray(r.sources) ? (r as PartitionRecord) : null;
   } catch {
     return null;
@@ -161,9 +171,9 @@ export async function findPartitions(store: string, file: PlannedFile): Promise<
   const key = sourceKey(file.url);
   const dirs = file.snapshot !== undefined
     ? [partitionDir(store, file.insurerId, file.snapshot, key)]
-    : (await readdir(insurerDir(store, file.insurerId)).catch(() => [] as string[]))
+    : (await (isS3Store(store) ? s3List(insurerDir(store, file.insurerId)) : readdir(insurerDir(store, file.insurerId))).catch(() => [] as string[]))
         .filter((d) => d.startsWith('snapshot=')).sort()
-        .map((d) => path.join(insurerDir(store, file.insurerId), d, key));
+        .map((d) => under(insurerDir(store, file.insurerId), d, key));
   const found: StoredPartition[] = [];
   for (const dir of dirs) {
     const record = await readRecord(dir);
@@ -234,6 +244,18 @@ export const sameSettings = (a: IngestSettings, b: IngestSettings): boolean =>
  * @throws what `fill` throws, or when the directory cannot be written; nothing is left in place then.
  */
 export async function writePartition(dir: string, record: PartitionRecord, fill: (tmpDir: string) => Promise<void>): Promise<void> {
+  if (isS3Store(dir)) {
+    // written on this disk, then uploaded record last (s3-store.ts)
+    const local = await mkdtemp(path.join(os.tmpdir(), 'compete-partition-'));
+    try {
+      await fill(local);
+      await writeFile(path.join(local, RECORD_FILE), JSON.stringify(record, null, 2));
+      await s3PutPartition(local, dir, RECORD_FILE);
+    } finally {
+      await rm(local, { recursive: true, force: true });
+    }
+    return;
+  }
   await recoverStale(dir);
   const tmp = await makeTempSibling(dir);
   try {
@@ -244,4 +266,21 @@ export async function writePartition(dir: string, record: PartitionRecord, fill:
     await rm(tmp, { recursive: true, force: true });
     throw e;
   }
+}
+
+/**
+ * A local directory holding partition `dir`'s files: `dir` itself on a file system; for a partition
+ * in a bucket, a copy downloaded into a new directory under `workDir`, which `done()` removes.
+ * @throws on an S3 error.
+ */
+export async function localPartition(dir: string, workDir: string): Promise<{ dir: string; done(): Promise<void> }> {
+  if (!isS3Store(dir)) return { dir, done: async () => {} };
+  const local = await mkdtemp(path.join(workDir, 'partition-'));
+  try {
+    await s3GetPartition(dir, local);
+  } catch (e) {
+    await rm(local, { recursive: true, force: true });
+    throw e;
+  }
+  return { dir: local, done: () => rm(local, { recursive: true, force: true }) };
 }
