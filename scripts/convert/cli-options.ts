@@ -2,6 +2,8 @@
  * Command-line options the converter's commands share (commander): integer options, and the HTTP
  * client's `--fetch-timeout`, `--fetch-retries`, `--fetch-concurrency` (fetch-policy.ts FetchPolicy).
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import type { FetchPolicy } from './fetch-policy';
 
@@ -38,4 +40,16 @@ export function fetchPolicyOf(opts: FetchOptions): Partial<FetchPolicy> {
     ...(retries !== undefined ? { retries } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
   };
+}
+
+/**
+ * Whether the module of URL `moduleUrl` (its `import.meta.url`) is the program run (`node cli.ts`,
+ * `tsx cli.ts`, through a symbolic link too), not a module imported by another.
+ */
+export function isProgram(moduleUrl: string): boolean {
+  try {
+    return process.argv[1] !== undefined && moduleUrl === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
 }

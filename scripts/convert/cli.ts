@@ -12,11 +12,9 @@
  * (atomic-dir.ts abandonSync), one stderr line says it was interrupted, exit 128 + the signal's
  * number (130, 143, 129). A SIGKILL leaves the directory, which the next run removes.
  */
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { abandonSync } from './atomic-dir';
-import { fetchPolicyOf, int, withFetchOptions, type FetchOptions } from './cli-options';
+import { fetchPolicyOf, int, isProgram, withFetchOptions, type FetchOptions } from './cli-options';
 import { convertCatalog, defaultStore, ingestCatalog, type ConvertOptions } from './index';
 
 interface CliOptions extends FetchOptions {
@@ -114,16 +112,7 @@ export function interrupted(signal: keyof typeof SIGNAL_EXIT, write: (text: stri
   process.exit(SIGNAL_EXIT[signal]);
 }
 
-/** This module's URL when it is the program run (`node cli.ts`, `tsx cli.ts`), else ''. */
-function entryUrl(): string {
-  try {
-    return process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
-  } catch {
-    return '';
-  }
-}
-
-if (import.meta.url === entryUrl()) {
+if (isProgram(import.meta.url)) {
   for (const signal of Object.keys(SIGNAL_EXIT) as Array<keyof typeof SIGNAL_EXIT>) process.once(signal, () => interrupted(signal));
   process.exit(await runConvertCli(process.argv.slice(2)));
 }

@@ -9,14 +9,12 @@
  * stderr otherwise.
  */
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { formatCount } from '../../contract/format';
 import { loadCatalog } from './catalog';
-import { fetchPolicyOf, withFetchOptions, type FetchOptions } from './cli-options';
+import { fetchPolicyOf, isProgram, withFetchOptions, type FetchOptions } from './cli-options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch-policy';
 import { planFiles } from './plan-files';
 import { ProblemLog } from './problems';
@@ -118,13 +116,4 @@ export async function runPlanCli(
   }
 }
 
-/** This module's URL when it is the program run (`tsx plan-cli.ts`), else ''. */
-function entryUrl(): string {
-  try {
-    return process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
-  } catch {
-    return '';
-  }
-}
-
-if (import.meta.url === entryUrl()) process.exit(await runPlanCli(process.argv.slice(2)));
+if (isProgram(import.meta.url)) process.exit(await runPlanCli(process.argv.slice(2)));

@@ -19,6 +19,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isS3Store, s3GetPartition, s3Join, s3List, s3PutPartition, s3ReadText } from './s3-store';
+import type { ManifestSource } from '../../contract/dataset';
 import type { Problem } from './problems';
 import { isHttpUrl } from './catalog';
 import { fetchHead, fetchStream, type FetchPolicy } from './fetch-policy';
@@ -66,20 +67,13 @@ export interface IngestSettings {
   remote_references: boolean;
 }
 
-/** One source of a partition (an archive that bundles several in-network files has one per JSON entry). */
-export interface PartitionSource {
-  /** Its url in the manifest (`<url>#<entry>` for one entry of several). */
-  url: string;
-  /** `file.snapshot`, else the month of `last_updated_on` (snapshot.ts). */
-  snapshot: string;
-  reporting_entity_name: string;
-  reporting_entity_type?: string;
-  last_updated_on: string;
-  version: string;
-  bytes: number;
-  sha256: string;
-  unresolved_provider_references: number;
-}
+/**
+ * One source of a partition (an archive that bundles several in-network files has one per JSON
+ * entry): the fields of its manifest entry (contract/dataset.ts ManifestSource) that come from the
+ * file; `snapshot` is `file.snapshot`, else the month of `last_updated_on` (snapshot.ts).
+ */
+export type PartitionSource = Pick<ManifestSource, 'url' | 'snapshot' | 'reporting_entity_name' | 'reporting_entity_type' | 'last_updated_on'
+  | 'version' | 'bytes' | 'sha256'> & { unresolved_provider_references: number };
 
 /** The problems of one partition's ingest (problems.ts ProblemLog's parts). */
 export interface PartitionProblems {

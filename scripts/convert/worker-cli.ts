@@ -5,10 +5,8 @@
  * given to another worker). One line per job on stderr: `start`, `ingested`, `reused` or `failed`
  * with the file's url. Exit 1 with a one-line reason when Redis cannot be reached.
  */
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { int } from './cli-options';
+import { int, isProgram } from './cli-options';
 import { startIngestWorker } from './queue';
 
 interface CliOptions {
@@ -57,16 +55,7 @@ export async function runWorkerCli(argv: string[], stop: Promise<void>, write: (
   }
 }
 
-/** This module's URL when it is the program run, else ''. */
-function entryUrl(): string {
-  try {
-    return process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : '';
-  } catch {
-    return '';
-  }
-}
-
-if (import.meta.url === entryUrl()) {
+if (isProgram(import.meta.url)) {
   const stop = new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 import { generateSample } from '../../scripts/sample/index';
 import type { Catalog } from '../../contract/catalog';
 import type { ConversionReport } from '../../scripts/convert/problems';
+import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,12 +54,6 @@ async function waitFor(what: string, ok: () => boolean, ms = 60_000): Promise<vo
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-async function tables(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const f of (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet')).sort()) out.set(f, await readFile(path.join(dir, f)));
-  return out;
 }
 
 beforeAll(async () => {
@@ -107,7 +102,7 @@ describe('ingest on BullMQ workers', () => {
 
       const single = path.join(tmp, 'single');
       await convertCatalog(catalogPath, single, { quiet: true, store: path.join(tmp, 'single-store') });
-      const [a, b] = [await tables(out), await tables(single)];
+      const [a, b] = [await parquetFiles(out), await parquetFiles(single)];
       expect([...a.keys()]).toEqual([...b.keys()]);
       for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
 

@@ -5,7 +5,7 @@
  * the build alone reads them back; and a worker of the distributed ingest writes to the bucket too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
@@ -14,6 +14,7 @@ import { startIngestWorker } from '../../scripts/convert/queue';
 import { generateSample } from '../../scripts/sample/index';
 import { s3List } from '../../scripts/convert/s3-store';
 import type { Catalog } from '../../contract/catalog';
+import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';
 
 let tmp: string;
@@ -21,12 +22,6 @@ let server: S3rver;
 let catalogPath: string;
 let redis: LocalRedis;
 const saved = { ...process.env };
-
-async function tables(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const f of (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet')).sort()) out.set(f, await readFile(path.join(dir, f)));
-  return out;
-}
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-s3-'));
@@ -65,7 +60,7 @@ describe('a store in an S3 bucket', () => {
 
     const local = path.join(tmp, 'local');
     await convertCatalog(catalogPath, local, { quiet: true, store: path.join(tmp, 'local-store') });
-    const [a, b] = [await tables(out), await tables(local)];
+    const [a, b] = [await parquetFiles(out), await parquetFiles(local)];
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
 
@@ -73,7 +68,7 @@ describe('a store in an S3 bucket', () => {
     expect(again.sources.every((s) => s.reused === true)).toBe(true);
     const built = path.join(tmp, 'built');
     await convertCatalog(catalogPath, built, { quiet: true, store, buildOnly: true });
-    for (const [f, bytes] of await tables(built)) expect(bytes.equals(b.get(f)!), f).toBe(true);
+    for (const [f, bytes] of await parquetFiles(built)) expect(bytes.equals(b.get(f)!), f).toBe(true);
   }, 180_000);
 
   it('is written by the workers of a distributed ingest', async () => {

@@ -15,6 +15,7 @@ import { generateSample } from '../../scripts/sample/index';
 import { findPartitions, sourceKey } from '../../scripts/convert/source-store';
 import type { Catalog } from '../../contract/catalog';
 import type { DatasetManifest } from '../../contract/dataset';
+import { parquetFiles } from './parquet-files';
 import { startLocalHttp, type LocalHttp } from './local-http';
 
 let tmp: string;
@@ -27,13 +28,6 @@ async function sampleCatalog(name: string, keep: (f: { snapshot?: string; url?: 
   const p = path.join(sampleDir, name);
   await writeFile(p, JSON.stringify(c));
   return p;
-}
-
-/** Every Parquet file of a dataset, by relative path, as bytes. */
-async function tables(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const f of (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet')).sort()) out.set(f, await readFile(path.join(dir, f)));
-  return out;
 }
 
 beforeAll(async () => {
@@ -74,7 +68,7 @@ describe('a monthly run', () => {
 
     const scratch = path.join(tmp, 'scratch');
     const fresh = (await convertCatalog(four, scratch, { quiet: true, store: path.join(tmp, 'scratch-store') })).manifest;
-    const [a, b] = [await tables(out), await tables(scratch)];
+    const [a, b] = [await parquetFiles(out), await parquetFiles(scratch)];
     expect([...a.keys()]).toEqual([...b.keys()]);
     expect(a.size).toBeGreaterThan(5);
     for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
@@ -156,7 +150,7 @@ describe('ingest and build apart', () => {
     expect(m.sources.every((s) => s.reused)).toBe(true);
     const whole = path.join(tmp, 'apart-whole');
     await convertCatalog(two, whole, { quiet: true, store: path.join(tmp, 'apart-whole-store') });
-    const [a, b] = [await tables(built), await tables(whole)];
+    const [a, b] = [await parquetFiles(built), await parquetFiles(whole)];
     for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
 
     // a file the catalog names that was never ingested: the build names it
