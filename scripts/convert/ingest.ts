@@ -147,6 +147,10 @@ async function spoolSource(c: IngestContext, spool: Spool, problems: ProblemLog,
     bytes: result.inputBytes,
     sha256: result.sha256,
     unresolved_provider_references: unresolvedRefs,
+    counts: {
+      items: sum('items'), skipped_items: result.skippedItems, rate_rows: sum('priceRows'),
+      provider_references: sum('providerReferences'), json_bytes: result.jsonBytes,
+    },
   };
 }
 

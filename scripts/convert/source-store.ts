@@ -73,7 +73,15 @@ export interface IngestSettings {
  * file; `snapshot` is `file.snapshot`, else the month of `last_updated_on` (snapshot.ts).
  */
 export type PartitionSource = Pick<ManifestSource, 'url' | 'snapshot' | 'reporting_entity_name' | 'reporting_entity_type' | 'last_updated_on'
-  | 'version' | 'bytes' | 'sha256'> & { unresolved_provider_references: number };
+  | 'version' | 'bytes' | 'sha256'> & {
+  unresolved_provider_references: number;
+  /**
+   * What the reader counted in the file: `in_network` items read and skipped by the billing-code
+   * filter, rate rows as read (a price x each provider group its rate names, before the build's
+   * checks), provider references, bytes of JSON.
+   */
+  counts: { items: number; skipped_items: number; rate_rows: number; provider_references: number; json_bytes: number };
+};
 
 /** The problems of one partition's ingest (problems.ts ProblemLog's parts). */
 export interface PartitionProblems {

@@ -21,8 +21,11 @@ import { startRedis, type LocalRedis } from './redis-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKER = path.join(ROOT, 'scripts/convert/worker-cli.ts');
-/** A silent worker's job goes to another after this long (ms). */
-const LOCK_MS = 1500;
+/**
+ * A silent worker's job goes to another after this long (ms): short, so the test waits little, and
+ * long enough that a busy test machine never delays a live worker's lock renewal past it.
+ */
+const LOCK_MS = 4000;
 
 let tmp: string;
 let redis: LocalRedis;
