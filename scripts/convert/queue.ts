@@ -28,6 +28,7 @@ import type { PlannedFile } from './plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { findPartitions, sameSettings, type IdentityCheck, type IngestSettings, type StoredPartition } from './source-store';
 import { MrfReadError } from '../mrf/types';
+import { formatSize } from './plan-cli';
 
 /** The queue of ingest jobs every worker takes from. */
 export const INGEST_QUEUE = 'compete-ingest';
@@ -198,7 +199,7 @@ export async function ingestDistributed<T>(url: string, files: readonly PlannedF
   let worker: Worker | null = null;
   const bar = o.quiet || !process.stderr.isTTY ? null : new cliProgress.SingleBar({
     stream: process.stderr,
-    format: 'ingest [{bar}] {value}/{total} sources | {gb} GB | {failed} failed | ETA {eta_formatted}',
+    format: 'ingest [{bar}] {value}/{total} sources | {size} | {failed} failed | ETA {eta_formatted}',
     hideCursor: true,
     clearOnComplete: true,
   }, cliProgress.Presets.shades_classic);
@@ -224,7 +225,7 @@ export async function ingestDistributed<T>(url: string, files: readonly PlannedF
       })),
     });
     o.log(`${files.length} sources queued on ${INGEST_QUEUE} (run ${run}); waiting for workers (npm run worker -- --redis ${url})`);
-    bar?.start(files.length, 0, { gb: '0.00', failed: 0 });
+    bar?.start(files.length, 0, { size: formatSize(0), failed: 0 });
     const parent = tree.job;
     timer = setInterval(() => {
       void (async () => {
@@ -232,7 +233,7 @@ export async function ingestDistributed<T>(url: string, files: readonly PlannedF
         const done = Object.values(deps.processed ?? {}) as unknown[];
         const bytes = done.reduce<number>((a, v) => a + (typeof v === 'string' ? (JSON.parse(v) as IngestJobResult).bytes : (v as IngestJobResult).bytes), 0);
         const failed = Object.keys(deps.ignored ?? {}).length;
-        bar?.update(done.length + failed, { gb: (bytes / 1e9).toFixed(2), failed });
+        bar?.update(done.length + failed, { size: formatSize(bytes), failed });
       })().catch(() => {});
     }, o.pollMs ?? 1000);
     return await new Promise<T>((resolve, reject) => {
