@@ -48,17 +48,8 @@ export class ProblemLog {
    * code in full; keeps at most MAX_PER_KIND per (file, code) overall.
    */
   addCounted(file: string, kept: Array<Omit<Problem, 'file'>>, counts: Record<string, number>): void {
-    const byCode = (this.counts[file] ??= {});
-    const before: Record<string, number> = { ...byCode };
-    for (const [code, n] of Object.entries(counts)) {
-      byCode[code] = (byCode[code] ?? 0) + n;
-      this.total += n;
-    }
-    const taken: Record<string, number> = {};
-    for (const p of kept) {
-      const k = (taken[p.code] = (taken[p.code] ?? 0) + 1);
-      if ((before[p.code] ?? 0) + k <= MAX_PER_KIND) this.kept.push({ file, ...p });
-    }
+    const total = Object.values(counts).reduce((a, n) => a + n, 0);
+    this.merge({ total, counts: { [file]: counts }, kept: kept.map((p) => ({ file, ...p })), failed_files: [] });
   }
 
   /** Problems counted for one file. */
