@@ -6,6 +6,7 @@
 import * as Plot from '@observablehq/plot';
 import { formatPercent } from '../../contract/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
+import { TREND_HEIGHT } from './chart-sizes';
 
 export interface TrendRow {
   month: string;
@@ -16,8 +17,7 @@ export interface TrendRow {
 /** Axis domain of the chart, percent. */
 export const TREND_DOMAIN: [number, number] = [8, 20];
 
-/** The chart's height, px. */
-export const TREND_HEIGHT = 300;
+export { TREND_HEIGHT };
 
 /** `options.domain` replaces the fixed 8-20 % axis (the live dashboard fits its data). */
 export function overpaymentTrendChart(rows: readonly TrendRow[], options: ChartOptions & { domain?: [number, number] } = {}): SVGSVGElement | HTMLElement {

@@ -7,6 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { formatPercent } from '../../contract/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
+import { topOverpaidHeight } from './chart-sizes';
 
 export interface OverpaidServiceRow {
   serviceName: string;
@@ -22,8 +23,7 @@ export interface OverpaidServiceRow {
 /** Axis domain of the chart, percent. */
 export const TOP_OVERPAID_DOMAIN: [number, number] = [0, 30];
 
-/** The chart's height in px for `bars` rows (at most 10 are drawn). */
-export const topOverpaidHeight = (bars: number): number => 40 + Math.min(bars, 10) * 30;
+export { topOverpaidHeight };
 
 export interface TopOverpaidOptions extends ChartOptions {
   /** Replaces the fixed 0-30 % axis (the live dashboard fits its data). */

@@ -13,15 +13,18 @@
  * in its own place (PanelPending), so that one slow or failing call hides nothing else and nothing
  * moves when a panel fills: the cards and the top 10 wait for the figures, the trend for its call,
  * the map for the regional comparison; the description naming the reference insurer waits for the
- * insurers and the figures, the state modal for the insurers.
+ * insurers and the figures, the state modal for the insurers. The cards wait for no chart: the two
+ * charts (with Observable Plot) and the map's shapes are chunks loaded beside them
+ * (src/components/lazy-module.ts), their panels saying 'Loading chart...' or 'Loading map...' meanwhile.
  */
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
-import { overpaymentTrendChart, type TrendRow } from '../charts/overpayment-trend-chart';
-import { topOverpaidChart, type OverpaidServiceRow } from '../charts/top-overpaid-chart';
 import type { ChartOptions } from '../charts/chart-options';
+import type { TrendRow } from '../charts/overpayment-trend-chart';
+import type { OverpaidServiceRow } from '../charts/top-overpaid-chart';
 import { RegionMapPanel, TopOverpaidPanel, TrendPanel } from '../components/dashboard/DashboardPanels';
+import { lazyModule, useLazyModule, type LazyState } from '../components/lazy-module';
 import { KpiCards, KpiCardsPending } from '../components/dashboard/KpiCards';
 import { PanelRow } from '../components/dashboard/Panel';
 import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figures';
@@ -43,9 +46,30 @@ export { LIVE_PRICES_NOTE } from '../components/live/LiveStateModal';
 
 const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]));
 
+/** The two charts and Observable Plot: a chunk loaded beside the first figures, not before them. */
+const CHARTS = lazyModule(() => import('../charts/dashboard-charts'));
+type Charts = Awaited<ReturnType<typeof CHARTS.load>>;
+
+/** A chart's place while its chunk loads or after it failed, else undefined. */
+function chartsPendingOf(charts: LazyState<Charts>): ReactElement | undefined {
+  if (charts.status === 'ready') return undefined;
+  return charts.status === 'loading' ? <p className="live-status" role="status">Loading chart...</p> : (
+    <div className="live-pending-error" role="alert">
+      <p><strong>Failed to load the chart.</strong></p>
+      <p className="live-error-panel__detail">{`${charts.message}. Reload the page.`}</p>
+    </div>
+  );
+}
+
 /** A panel's pending content while `load` has no data (its loading text, or its error), else undefined. */
 function pendingOf(load: ApiLoad<unknown>, what: string): ReactElement | undefined {
   return load.data ? undefined : <PanelPending load={load} loading={`Loading ${what}...`} failed={`Failed to load ${what}.`} />;
+}
+
+/** `charts`, which a chart function is only called with once the chunk is in. @throws when it is not. */
+function loadedCharts(charts: Charts | null): Charts {
+  if (!charts) throw new Error('the dashboard charts are not loaded');
+  return charts;
 }
 
 export function LiveDashboard(): ReactElement {
@@ -56,6 +80,9 @@ export function LiveDashboard(): ReactElement {
   const regional = useApi('GET /api/regional-comparison', sharedParam);
   const trend = useApi('GET /api/overpayment-trend', sharedParam);
   const insurers = useApi('GET /api/insurers', {});
+  const charts = useLazyModule(CHARTS, figures.status !== 'loading');
+  const chartsPending = chartsPendingOf(charts);
+  const chartFns = charts.status === 'ready' ? charts.module : null;
 
   const kpis = figures.data?.kpis;
   const topRecords = useMemo(() => figures.data?.top ?? [], [figures.data]);
@@ -69,9 +96,12 @@ export function LiveDashboard(): ReactElement {
   const trendRows: TrendRow[] = useMemo(() => trend.data ?? [], [trend.data]);
   const topDomain = useMemo(() => fitDomain(top.map((t) => t.variance), true), [top]);
   const trendDomain = useMemo(() => fitDomain(trendRows.map((t) => t.value), false), [trendRows]);
+  // Called by PlotFigure only once `pending` is undefined, so once the charts' chunk is in.
   const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) =>
-    topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance, shared) }), [topDomain, shared]);
-  const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) => overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [trendDomain]);
+    loadedCharts(chartFns).topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance, shared) }),
+  [chartFns, topDomain, shared]);
+  const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) =>
+    loadedCharts(chartFns).overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [chartFns, trendDomain]);
   const stateValues = useMemo(() => Object.fromEntries((regional.data ?? []).map((r) => [r.region, r.anthem_avg_overpayment])), [regional.data]);
   const reference = insurers.data?.find((i) => i.isReference);
   const openState = search.get('state')?.toUpperCase() ?? null;
@@ -120,7 +150,7 @@ export function LiveDashboard(): ReactElement {
       ) : <KpiCardsPending busy={figures.status !== 'error'} text={figures.status === 'error' ? 'Failed to load figures.' : 'Loading figures...'} />}
 
       <PanelRow wideLeft>
-        <TopOverpaidPanel chart={topChart} rows={top} domain={topDomain} pending={pendingOf(figures, 'figures')}
+        <TopOverpaidPanel chart={topChart} rows={top} domain={topDomain} pending={pendingOf(figures, 'figures') ?? chartsPending}
           subtitle={<>Percent against the market average · <Link to="/methodology#a-units-prices-and-figures">variance</Link> · select a bar for its prices</>}
           empty="No service has a variance with enough providers behind it.">
           {figures.data ? (
@@ -138,7 +168,7 @@ export function LiveDashboard(): ReactElement {
             </details>
           ) : <div className="live-top-links" aria-hidden="true">{'\u00a0'}</div> /* the closed list's line, held */}
         </TopOverpaidPanel>
-        <TrendPanel chart={trendChart} rows={trendRows} domain={trendDomain} empty="No month has a variance." pending={pendingOf(trend, 'trend')}
+        <TrendPanel chart={trendChart} rows={trendRows} domain={trendDomain} empty="No month has a variance." pending={pendingOf(trend, 'trend') ?? chartsPending}
           subtitle={<>Average overpayment by snapshot month · <Link to="/methodology#dashboard-figures">trend</Link></>} />
       </PanelRow>
 

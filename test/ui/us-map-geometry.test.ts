@@ -6,7 +6,7 @@ import { geoAlbersUsa } from 'd3-geo';
 import { geoAlbersUsaPr } from '../../src/components/map/albers-usa-pr';
 import { computeStateShapes } from '../../src/components/map/us-map-compute';
 import shapeFile from '../../src/components/map/state-shapes.json';
-import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from '../../src/components/map/us-map-geometry';
+import { MAP_HEIGHT, MAP_WIDTH, STATE_SHAPES } from '../../src/components/map/us-map-geometry';
 import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../src/components/map/us-states';
 
 /** Every x,y pair of an SVG path's numbers. */
@@ -22,16 +22,19 @@ describe('US state map geometry', () => {
     expect(shapeFile).toEqual(computeStateShapes());
   });
 
-  it('draws the 51 valid state areas and Puerto Rico, unavailable', () => {
-    const shapes = stateShapes();
+  it('draws the 51 valid state areas and Puerto Rico, unavailable, once the shapes are loaded', async () => {
+    expect(STATE_SHAPES.state().status).toBe('loading');
+    const shapes = await STATE_SHAPES.load();
+    expect(STATE_SHAPES.state()).toEqual({ status: 'ready', module: shapes });
+    expect(await STATE_SHAPES.load()).toBe(shapes); // loaded once
     expect(VALID_STATE_AREA_COUNT).toBe(51);
     expect(shapes.filter((s) => s.area.available)).toHaveLength(51);
     expect(shapes.map((s) => s.area.code)).toContain('PR');
     expect(STATE_AREAS.get('72')?.available).toBe(false);
   });
 
-  it('fits inside 700 x 420', () => {
-    for (const { d } of stateShapes()) {
+  it('fits inside 700 x 420', async () => {
+    for (const { d } of await STATE_SHAPES.load()) {
       for (const [x, y] of points(d)) {
         expect(x).toBeGreaterThanOrEqual(0);
         expect(x).toBeLessThanOrEqual(MAP_WIDTH);
@@ -41,10 +44,10 @@ describe('US state map geometry', () => {
     }
   });
 
-  it('places Puerto Rico in its inset, and agrees with d3 albersUsa for the other parts', () => {
+  it('places Puerto Rico in its inset, and agrees with d3 albersUsa for the other parts', async () => {
     // k = 1070 x min(700 / 960, 420 / 500) = 780.21; inset x 350 + [0.32, 0.38] k = [599.7, 646.5],
     // y 210 + [0.204, 0.24] k = [369.2, 397.3]
-    const pr = stateShapes().find((s) => s.area.code === 'PR')!;
+    const pr = (await STATE_SHAPES.load()).find((s) => s.area.code === 'PR')!;
     for (const [x, y] of points(pr.d)) {
       expect(x).toBeGreaterThan(599.6);
       expect(x).toBeLessThan(646.6);

@@ -7,8 +7,9 @@
  * chart's height (the map's size), so that nothing below moves when the chart arrives.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { topOverpaidHeight, type OverpaidServiceRow } from '../../charts/top-overpaid-chart';
-import { TREND_HEIGHT, type TrendRow } from '../../charts/overpayment-trend-chart';
+import { TREND_HEIGHT, topOverpaidHeight } from '../../charts/chart-sizes';
+import type { TrendRow } from '../../charts/overpayment-trend-chart';
+import type { OverpaidServiceRow } from '../../charts/top-overpaid-chart';
 import { PlotFigure, type PlotFigureProps } from '../charts/PlotFigure';
 import { UsStateMap, type UsStateMapProps } from '../map/UsStateMap';
 import { Panel, PanelStatus } from './Panel';

@@ -3,12 +3,14 @@
  * Albers USA with a Puerto Rico inset, each state coloured by its region's overpayment (above 17,
  * 15, 13 %, else lightest). Available states are buttons (click, Enter or Space) that call
  * `onSelect`; Puerto Rico is greyed out and not clickable. While the figures load, `pending` takes
- * the states' place at the map's size, under the same legend.
+ * the states' place at the map's size, under the same legend; so does 'Loading map...' while the
+ * shapes' chunk loads (us-map-geometry.ts).
  */
-import { useMemo, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { formatPercent } from '../../../contract/format';
 import type { Region, StateArea } from './us-states';
-import { MAP_HEIGHT, MAP_WIDTH, stateShapes } from './us-map-geometry';
+import { useLazyModule } from '../lazy-module';
+import { MAP_HEIGHT, MAP_WIDTH, STATE_SHAPES } from './us-map-geometry';
 import './UsStateMap.css';
 
 /** Fill per colour class 0 (lightest) to 3 (darkest), and for unavailable areas. */
@@ -33,11 +35,15 @@ export interface UsStateMapProps {
 }
 
 export function UsStateMap({ values, level, onSelect, stateValues, pending }: UsStateMapProps): ReactElement {
-  const shapes = useMemo(() => stateShapes(), []);
+  const loaded = useLazyModule(STATE_SHAPES);
+  const shapes = loaded.status === 'ready' ? loaded.module : null;
+  const waiting = pending ?? (loaded.status === 'error'
+    ? <p className="us-map__status" role="alert">{`Failed to load the map: ${loaded.message}. Reload the page.`}</p>
+    : shapes ? undefined : <p className="us-map__status" role="status">Loading map...</p>);
   return (
     <div className="us-map">
-      {pending !== undefined ? (
-        <div className="us-map__svg us-map__pending" style={{ aspectRatio: `${MAP_WIDTH} / ${MAP_HEIGHT}` }}>{pending}</div>
+      {waiting !== undefined || !shapes ? (
+        <div className="us-map__svg us-map__pending" style={{ aspectRatio: `${MAP_WIDTH} / ${MAP_HEIGHT}` }}>{waiting}</div>
       ) : (
         <svg viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`} width={MAP_WIDTH} height={MAP_HEIGHT} className="us-map__svg"
           role="group" aria-label="Map of US states coloured by average overpayment of their region">
