@@ -17,16 +17,23 @@ export interface SummaryCardProps {
   icon?: ReactNode;
   /** Trend in percent; `isPositive` picks the colour. */
   trend?: { value: number; isPositive: boolean };
+  /**
+   * The value is a name (e.g. a service's): the smaller type of a long value whatever its length,
+   * two lines held, so that a card waiting for its name is as high as the card with it, and at most
+   * two shown (the whole name in the title).
+   */
+  name?: boolean;
 }
 
-export function SummaryCard({ title, value, subtitle, tone = 'neutral', icon, trend }: SummaryCardProps): ReactElement {
+export function SummaryCard({ title, value, subtitle, tone = 'neutral', icon, trend, name = false }: SummaryCardProps): ReactElement {
   return (
     <div className="summary-card panel">
       <div className="summary-card__head">
         <h2 className="summary-card__title">{title}</h2>
         {icon && <span className="summary-card__icon" aria-hidden="true">{icon}</span>}
       </div>
-      <p className={`summary-card__value summary-card__value--${tone}${value.length > 14 ? ' summary-card__value--long' : ''}`}>{value}</p>
+      <p className={`summary-card__value summary-card__value--${tone}${name || value.length > 14 ? ' summary-card__value--long' : ''}${name ? ' summary-card__value--name' : ''}`}
+        title={name ? value : undefined}>{value}</p>
       {(subtitle || trend) && (
         <p className="summary-card__subtitle">
           {trend && (

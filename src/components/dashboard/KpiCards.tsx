@@ -20,7 +20,7 @@ export function KpiCards({ averageOverpayment, topService, claimsAboveMarket }: 
     <div className="card-grid card-grid--kpi">
       <SummaryCard title="Average Overpayment" value={averageOverpayment.value} tone={averageOverpayment.tone}
         subtitle={averageOverpayment.subtitle} icon={<TrendUpIcon />} />
-      <SummaryCard title="Top Overpaid Service" value={topService.value} subtitle={topService.subtitle} icon={<AlertIcon />} />
+      <SummaryCard title="Top Overpaid Service" value={topService.value} subtitle={topService.subtitle} icon={<AlertIcon />} name />
       <SummaryCard title="Claims Above Market" value={claimsAboveMarket}
         subtitle="Share of services priced above market" icon={<DollarIcon />} />
     </div>
@@ -36,7 +36,7 @@ export function KpiCardsPending({ text, busy }: { text: string; busy: boolean })
   return (
     <div className="card-grid card-grid--kpi card-grid--pending" aria-busy={busy}>
       <SummaryCard title="Average Overpayment" value={value} subtitle={text} icon={<TrendUpIcon />} />
-      <SummaryCard title="Top Overpaid Service" value={value} subtitle={text} icon={<AlertIcon />} />
+      <SummaryCard title="Top Overpaid Service" value={value} subtitle={text} icon={<AlertIcon />} name />
       <SummaryCard title="Claims Above Market" value={value} subtitle={text} icon={<DollarIcon />} />
     </div>
   );
