@@ -95,14 +95,18 @@ describe('answers kept per dataset', () => {
     return { body: res.body as T, queries: queries - before };
   };
 
-  it('prices a service-pricing selection once for all its sorts and pages', async () => {
+  it("prices a service-pricing selection once for all its sorts and pages, and a page's competitor prices over its codes", async () => {
     const first = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', sort: 'overpayment' });
-    expect(first.queries).toBeGreaterThan(0);
+    // the selection without the lists, then with them the codes of the page and of the units after it
+    // (up to 500: the whole fixture)
+    expect(first.queries).toBeGreaterThan(1);
     const page2 = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
     expect(page2.queries).toBe(0);
+    // every unit at once: one pass with the lists, whose records the pages equal
     const whole = await get<ServicePricingResult>('/api/service-pricing', {});
-    expect(whole.queries).toBe(0);
+    expect(whole.queries).toBe(1);
     expect(first.body.records).toEqual(whole.body.records.slice(0, 2));
+    expect(Object.keys(first.body.records[0]!.competitor_prices).length).toBeGreaterThan(0);
     expect(first.body.summary).toEqual(whole.body.summary);
     // another selection is priced afresh
     expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(0);

@@ -313,3 +313,28 @@ describe('filters', () => {
     expect(await pricing({ snapshot: '2025-02' })).toEqual(await pricing());
   });
 });
+
+describe('pages', () => {
+  // A page prices its codes again with the competitors' lists (workers/api/service-pricing.ts): its
+  // records must be those of the answer with every unit, lists included.
+  const SELECTIONS: Array<Record<string, string>> = [
+    {},
+    { sort: 'savings', only_overpaying: 'true' },
+    { sort: 'variance', billing_class: 'professional' },
+    { state: 'NY' },
+    { competitors: 'alpha' },
+    { shared_providers: '1' },
+    { snapshot: '2025-01' },
+  ];
+  it.each(SELECTIONS)('equal the whole answer, page by page (%o)', async (query) => {
+    for (const at of [fx.strict, fx.loose]) {
+      const whole = await okBody<ServicePricingResult>(at, '/api/service-pricing', query);
+      expect(whole.records.length).toBeGreaterThan(0);
+      for (let offset = 0; offset < whole.records.length; offset += 2) {
+        const page = await okBody<ServicePricingResult>(at, '/api/service-pricing', { ...query, limit: '2', offset: String(offset) });
+        expect(page.records).toEqual(whole.records.slice(offset, offset + 2));
+        expect({ ...page.summary, total: page.total }).toEqual({ ...whole.summary, total: whole.total });
+      }
+    }
+  });
+});

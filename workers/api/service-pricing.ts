@@ -8,6 +8,16 @@
  * providers (docs/methodology.md, Per comparison unit, At shared providers). The summary cards count only
  * units with a variance that are not thin; Average Overpayment from contract/metrics.ts. One pricing
  * pass per selection is kept in ctx.memo (memo.ts): its sorts and pages are picked from it.
+ *
+ * The pass prices every unit without the competitors' lists of prices (`competitor_prices`,
+ * `competitor_medicare_pct`, and the `market_medicare_pct` made from them), which nothing but the
+ * records shown reads and which cost about two thirds of a pass at a national dataset's 40,000
+ * units: the summary, the filter, the sorts and the pages come from it, and the records of a page
+ * are priced again with their lists over the codes of the page and of the next units of its view
+ * (LISTS_AHEAD), kept in the pass: that query's cost is its scan of `price_stats`, whatever its
+ * codes, so the next pages come from it. A unit's record does not depend on the other codes priced
+ * with it, so the pages' records are those of one full pass. An answer without `limit` (every
+ * unit) takes one full pass.
  */
 import {
   BILLING_CLASS_FILTERS,
@@ -34,7 +44,16 @@ import {
   parseSnapshot,
   parseStateCode,
 } from './params';
-import { allCompetitors, countingUnits, latestSnapshot, priceServices, unitsAverageOverpayment } from './pricing-core';
+import {
+  allCompetitors,
+  countingUnits,
+  latestSnapshot,
+  priceServices,
+  serviceRecords,
+  unitKey,
+  unitsAverageOverpayment,
+  type PricingSelection,
+} from './pricing-core';
 
 /** Largest page (rows). */
 export const MAX_LIMIT = 1000;
@@ -103,22 +122,22 @@ function compareBy(sort: ServiceSort) {
 
 /** One pricing pass of a selection (every sort and page of it), kept in ctx.memo. */
 interface PricingPass {
-  /** The selection's units, in pricing order. */
+  /** The selection's units, in pricing order; with the competitors' lists when `lists`. */
   all: LiveServicePricingRecord[];
+  lists: boolean;
   summary: ServicePricingResult['summary'];
   /** `sort|only_overpaying` -> the units kept, sorted (made on first use). */
   views: Map<string, LiveServicePricingRecord[]>;
+  /** Unit key -> its record with the lists, filled page by page when `lists` is false. */
+  priced: Map<string, LiveServicePricingRecord>;
 }
 
-async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[]): Promise<PricingPass> {
-  if (params.providers) {
-    // Rate rows of the wanted services only (docs/architecture.md): the chips' codes, else every
-    // service of the category (all row groups when no category narrows it).
-    const inCategory = params.category === undefined ? sql`` : sql`WHERE category = ${params.category}`;
-    const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
-    await ctx.rates.ensure(codes);
-  }
-  const all = priceServices(ctx, {
+/** The units of a view priced with their lists from a page on: this page's and the next ones'. */
+const LISTS_AHEAD = 500;
+
+/** The pricing selection of `params` (pricing-core.ts), with the competitors' lists when `lists`. */
+function selectionOf(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[], lists: boolean): PricingSelection {
+  return {
     snapshot,
     reference: ctx.manifest.reference_insurer,
     competitors,
@@ -128,7 +147,19 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     services: params.services,
     providers: params.providers,
     sharedProviders: params.shared_providers === true,
-  }).map(({ state: _state, competitor_provider_total: _total, ...record }): LiveServicePricingRecord => record);
+    competitorPrices: lists,
+  };
+}
+
+async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[], lists: boolean): Promise<PricingPass> {
+  if (params.providers) {
+    // Rate rows of the wanted services only (docs/architecture.md): the chips' codes, else every
+    // service of the category (all row groups when no category narrows it).
+    const inCategory = params.category === undefined ? sql`` : sql`WHERE category = ${params.category}`;
+    const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
+    await ctx.rates.ensure(codes);
+  }
+  const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists)));
   // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
   const counted = countingUnits(all);
   const summary = {
@@ -138,7 +169,29 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     services_total: counted.length,
     comparing_against: competitors.length,
   };
-  return { all, summary, views: new Map() };
+  return { all, lists, summary, views: new Map(), priced: new Map() };
+}
+
+/**
+ * The records of `view[offset, offset + length)` (from a pass without lists) with the competitors'
+ * lists: the units not priced so far, from `offset` to LISTS_AHEAD past it, are priced again over
+ * their codes and kept in the pass. @throws Error when a unit of the page is not priced again
+ */
+function withLists(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[], pass: PricingPass,
+  view: readonly LiveServicePricingRecord[], offset: number, length: number): LiveServicePricingRecord[] {
+  const page = view.slice(offset, offset + length);
+  if (page.some((r) => !pass.priced.has(unitKey(r)))) {
+    const ahead = view.slice(offset, offset + Math.max(length, LISTS_AHEAD)).filter((r) => !pass.priced.has(unitKey(r)));
+    const codes = [...new Set(ahead.map((r) => r.service_code))];
+    for (const r of serviceRecords(priceServices(ctx, { ...selectionOf(ctx, params, snapshot, competitors, true), services: codes }))) {
+      pass.priced.set(unitKey(r), r);
+    }
+  }
+  return page.map((r) => {
+    const record = pass.priced.get(unitKey(r));
+    if (!record) throw new Error(`service-pricing: unit ${unitKey(r)} was not priced again`);
+    return record;
+  });
 }
 
 async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
@@ -157,9 +210,13 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     providers: params.providers,
     shared: params.shared_providers === true,
   };
+  const selectionKey = JSON.stringify(selection);
+  const limit = params.limit ?? null;
+  // Every unit asked for: one pass with the lists; a page: the pass without, the page's lists after.
+  const lists = limit === null;
   const pass = await ctx.memo.get(
-    `service-pricing ${JSON.stringify(selection)}`,
-    () => pricingPass(ctx, params, snapshot, competitors),
+    `service-pricing ${lists ? 'lists' : 'figures'} ${selectionKey}`,
+    () => pricingPass(ctx, params, snapshot, competitors, lists),
     (p) => p.all.length,
   );
   const sort = params.sort ?? 'overpayment';
@@ -171,9 +228,9 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     pass.views.set(viewKey, kept);
   }
   const offset = params.offset ?? 0;
-  const limit = params.limit ?? null;
   return {
-    records: kept.slice(offset, limit === null ? undefined : offset + limit),
+    records: limit === null || pass.lists ? kept.slice(offset, limit === null ? undefined : offset + limit)
+      : withLists(ctx, params, snapshot, competitors, pass, kept, offset, limit),
     total: kept.length,
     offset,
     limit,
