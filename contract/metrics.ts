@@ -143,6 +143,11 @@ export interface CodeUnit extends UnitKey {
   service_code: string;
 }
 
+/** A stable key of a unit of a code: `99213|professional|global|non-facility` (never the code alone). */
+export function unitRowKey(u: CodeUnit): string {
+  return `${u.service_code}|${u.billing_class}|${u.component}|${u.setting}`;
+}
+
 /** Order of units of any codes: code, then compareUnits. */
 export function compareCodeUnits(a: CodeUnit, b: CodeUnit): number {
   return textOrder(a.service_code, b.service_code) || compareUnits(a, b);

@@ -21,7 +21,8 @@ import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/d
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { allCompetitors, latestSnapshot, priceServices, serviceRecords, unitKey, type PricingSelection } from './pricing-core';
+import { allCompetitors, latestSnapshot, priceServices, type PricingSelection } from './pricing-core';
+import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
   const snapshot = latestSnapshot(ctx);
@@ -37,15 +38,9 @@ function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresRes
   const units = serviceRecords(priceServices(ctx, { ...selection, competitorPrices: false }));
   const kpis = dashboardKpis(units);
   const top = topOverpaid(units);
-  const codes = [...new Set(top.map((r) => r.service_code))];
-  const full = new Map(
-    serviceRecords(codes.length === 0 ? [] : priceServices(ctx, { ...selection, services: codes })).map((r) => [unitKey(r), r]),
-  );
-  const shown = (r: CountedRecord): CountedRecord => {
-    const record = full.get(unitKey(r));
-    if (!record) throw new Error(`dashboard-figures: unit ${unitKey(r)} was not priced again`);
-    return record as CountedRecord;
-  };
+  const priced = unitsWithLists(ctx, selection, top.map((r) => r.service_code));
+  // A counted unit keeps its variance when priced again (the lists enter no variance).
+  const shown = (r: CountedRecord): CountedRecord => recordWithLists(priced, r, 'dashboard-figures') as CountedRecord;
   return { snapshot, competitors, kpis: { ...kpis, top: kpis.top && shown(kpis.top) }, top: top.map(shown) };
 }
 

@@ -33,7 +33,6 @@ import {
   SERVICE_CODE_TYPES,
   thinReason,
   unitPassesClassFilter,
-  type CodeUnit,
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
 import type { Database } from '../db/database';
@@ -392,12 +391,3 @@ export function allCompetitors(ctx: ApiContext): string[] {
   return ctx.manifest.insurers.map((i) => i.id).filter((id) => id !== ctx.manifest.reference_insurer);
 }
 
-/** The records `GET /api/service-pricing` answers for `units`: without the state and the support total. */
-export function serviceRecords(units: readonly PricedService[]): LiveServicePricingRecord[] {
-  return units.map(({ state: _state, competitor_provider_total: _total, ...record }): LiveServicePricingRecord => record);
-}
-
-/** A unit's key within one state: `code|class|component|setting`. */
-export function unitKey(u: CodeUnit): string {
-  return `${u.service_code}|${u.billing_class}|${u.component}|${u.setting}`;
-}

@@ -28,7 +28,7 @@ import {
   type ServiceSort,
 } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
-import { compareUnits } from '../../contract/metrics';
+import { compareUnits, unitRowKey } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
@@ -49,11 +49,10 @@ import {
   countingUnits,
   latestSnapshot,
   priceServices,
-  serviceRecords,
-  unitKey,
   unitsAverageOverpayment,
   type PricingSelection,
 } from './pricing-core';
+import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 /** Largest page (rows). */
 export const MAX_LIMIT = 1000;
@@ -122,13 +121,12 @@ function compareBy(sort: ServiceSort) {
 
 /** One pricing pass of a selection (every sort and page of it), kept in ctx.memo. */
 interface PricingPass {
-  /** The selection's units, in pricing order; with the competitors' lists when `lists`. */
+  /** The selection's units, in pricing order; with the competitors' lists in an answer without `limit`. */
   all: LiveServicePricingRecord[];
-  lists: boolean;
   summary: ServicePricingResult['summary'];
   /** `sort|only_overpaying` -> the units kept, sorted (made on first use). */
   views: Map<string, LiveServicePricingRecord[]>;
-  /** Unit key -> its record with the lists, filled page by page when `lists` is false. */
+  /** unitRowKey -> its record with the lists, filled page by page (an answer with `limit`). */
   priced: Map<string, LiveServicePricingRecord>;
 }
 
@@ -169,7 +167,7 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     services_total: counted.length,
     comparing_against: competitors.length,
   };
-  return { all, lists, summary, views: new Map(), priced: new Map() };
+  return { all, summary, views: new Map(), priced: new Map() };
 }
 
 /**
@@ -180,18 +178,12 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
 function withLists(ctx: ApiContext, params: ServicePricingParams, snapshot: string, competitors: string[], pass: PricingPass,
   view: readonly LiveServicePricingRecord[], offset: number, length: number): LiveServicePricingRecord[] {
   const page = view.slice(offset, offset + length);
-  if (page.some((r) => !pass.priced.has(unitKey(r)))) {
-    const ahead = view.slice(offset, offset + Math.max(length, LISTS_AHEAD)).filter((r) => !pass.priced.has(unitKey(r)));
-    const codes = [...new Set(ahead.map((r) => r.service_code))];
-    for (const r of serviceRecords(priceServices(ctx, { ...selectionOf(ctx, params, snapshot, competitors, true), services: codes }))) {
-      pass.priced.set(unitKey(r), r);
-    }
+  if (page.some((r) => !pass.priced.has(unitRowKey(r)))) {
+    const ahead = view.slice(offset, offset + Math.max(length, LISTS_AHEAD)).filter((r) => !pass.priced.has(unitRowKey(r)));
+    const priced = unitsWithLists(ctx, selectionOf(ctx, params, snapshot, competitors, true), ahead.map((r) => r.service_code));
+    for (const [key, record] of priced) pass.priced.set(key, record);
   }
-  return page.map((r) => {
-    const record = pass.priced.get(unitKey(r));
-    if (!record) throw new Error(`service-pricing: unit ${unitKey(r)} was not priced again`);
-    return record;
-  });
+  return page.map((r) => recordWithLists(pass.priced, r, 'service-pricing'));
 }
 
 async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
@@ -210,12 +202,11 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     providers: params.providers,
     shared: params.shared_providers === true,
   };
-  const selectionKey = JSON.stringify(selection);
   const limit = params.limit ?? null;
   // Every unit asked for: one pass with the lists; a page: the pass without, the page's lists after.
   const lists = limit === null;
   const pass = await ctx.memo.get(
-    `service-pricing ${lists ? 'lists' : 'figures'} ${selectionKey}`,
+    `service-pricing ${lists ? 'lists' : 'figures'} ${JSON.stringify(selection)}`,
     () => pricingPass(ctx, params, snapshot, competitors, lists),
     (p) => p.all.length,
   );
@@ -229,8 +220,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
   }
   const offset = params.offset ?? 0;
   return {
-    records: limit === null || pass.lists ? kept.slice(offset, limit === null ? undefined : offset + limit)
-      : withLists(ctx, params, snapshot, competitors, pass, kept, offset, limit),
+    records: limit === null ? kept.slice(offset) : withLists(ctx, params, snapshot, competitors, pass, kept, offset, limit),
     total: kept.length,
     offset,
     limit,

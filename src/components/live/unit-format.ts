@@ -5,7 +5,7 @@
  */
 import type { MedicareBasis } from '../../../contract/api';
 import { DEFAULT_VALIDATION, type ValidationReason, type ValidationSettings } from '../../../contract/dataset';
-import type { CodeUnit, UnitKey } from '../../../contract/metrics';
+import type { UnitKey } from '../../../contract/metrics';
 
 // The order of units lives with the methodology's rules, so the worker sorts as the screens do.
 export { compareCodeUnits, type CodeUnit } from '../../../contract/metrics';
@@ -57,10 +57,7 @@ export function unitShortText(u: UnitKey): string {
   return `${cls} · ${componentLabel(u.component)} · ${setting}`;
 }
 
-/** A stable key of a unit of a code: `99213|professional|global|non-facility` (never the code alone). */
-export function unitRowKey(u: CodeUnit): string {
-  return `${u.service_code}|${u.billing_class}|${u.component}|${u.setting}`;
-}
+export { unitRowKey } from '../../../contract/metrics';
 
 const normalized = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
