@@ -17,6 +17,7 @@ import { createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
 import { openSevenZipFile } from './seven-zip.js';
 import { MrfReadError } from './types.js';
+import { checkedZipEntry } from './zip-entry-check.js';
 
 /** What sniffContainer recognises. */
 export type ContainerKind = 'gzip' | 'zip' | '7z' | 'json';
@@ -95,7 +96,10 @@ export interface Archive {
   /**
    * The stored bytes of JSON entry `name` as extracted (`unzip -p`, `7za e -so`): JSON, or gzip
    * for a `.json.gz` entry, which openContainer then opens.
-   * @throws MrfReadError (offset 0) for an encrypted or unreadable entry.
+   * A zip entry's bytes are checked against the CRC-32 and size of its central directory record
+   * (zip-entry-check.ts), a 7z entry's by 7za, once the last byte is out.
+   * @throws MrfReadError (offset 0) for an encrypted, unreadable or corrupt entry (`corrupt zip
+   *   archive (entry <name>: bad CRC-32 ...)`, `corrupt 7z archive (entry <name>: CRC Failed)`).
    */
   open(name: string): AsyncGenerator<Buffer>;
   /** Closes the archive (a 7z's extractions still running are killed) and deletes its copy. */
@@ -159,10 +163,11 @@ export async function openZipArchive(file: string, bytes: AsyncIterable<Buffer>,
         if (!entry) throw new MrfReadError(file, 0, `zip archive has no JSON entry ${name}`);
         if (entry.isEncrypted()) throw new MrfReadError(file, 0, `zip entry ${name} is encrypted`);
         try {
-          yield* (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>;
+          const stream = (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>;
+          yield* checkedZipEntry(file, { name, crc32: entry.crc32, uncompressedSize: entry.uncompressedSize }, stream);
         } catch (e) {
           if (e instanceof MrfReadError) throw e;
-          throw new MrfReadError(file, 0, `corrupt zip archive (${(e as Error).message})`);
+          throw new MrfReadError(file, 0, `corrupt zip archive (entry ${name}: ${(e as Error).message})`);
         }
       },
       close,
