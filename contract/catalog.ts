@@ -30,7 +30,7 @@ export interface CatalogInsurer {
  * are read once however many structures list them.
  */
 export interface CatalogPlanFilter {
-  /** Case-insensitive regular expression searched in `plan_name`, e.g. `"\\bPPO\\b"`. */
+  /** Case-insensitive RE2 pattern (docs/converter.md, The catalog) searched in `plan_name`, e.g. `"\\bPPO\\b"`. */
   plan_name?: string;
   /** `plan_id` values (HIOS, EIN or other), compared as written, trimmed. */
   plan_id?: string[];
@@ -47,7 +47,7 @@ export interface CatalogFilters {
   /** Follow only the reporting structures of a table of contents that serve these plans. */
   plans?: CatalogPlanFilter;
   /**
-   * Case-insensitive regular expression searched in each in-network file's name (the last path
+   * Case-insensitive RE2 pattern searched in each in-network file's name (the last path
    * segment of its location, without the query), e.g. `"_PPO_"`: files named directly and files
    * listed by a table of contents alike.
    */

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Catalog } from '../../contract/catalog';
 import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/dataset';
+import { compilePattern, PatternError, printable } from './catalog-pattern';
+import { catalogText } from './catalog-text';
 
 /** A catalog that cannot be used; the message names the file and the field. */
 export class CatalogError extends Error {
@@ -160,9 +162,11 @@ export function localInputs(catalog: Catalog): Array<[string, string]> {
 
 /**
  * Reads and checks a catalog file.
- * @throws CatalogError when the file is unreadable, not JSON, misses a required field, names a
- *   reference insurer it does not list, has a filter pattern that is not a regular expression, or names a local CSV or billing-code file that is missing or
- *   not a file (`<catalog>: npi_registry <path>: not a file (a directory)`).
+ * @throws CatalogError when the file is unreadable, not UTF-8 (catalog-text.ts: `<catalog> is
+ *   UTF-16 ...; save it as UTF-8`), not JSON, misses a required field, names a reference insurer it
+ *   does not list or that has no files, has a filter pattern RE2 refuses (catalog-pattern.ts:
+ *   a syntax error, a backreference, a lookaround), or names a local CSV or billing-code file that
+ *   is missing or not a file (`<catalog>: npi_registry <path>: not a file (a directory)`).
  */
 export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   let bytes: Buffer;
@@ -171,11 +175,18 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   } catch (e) {
     throw new CatalogError(`${catalogPath}: cannot read catalog (${(e as Error).message})`);
   }
+  let text: string;
+  try {
+    text = catalogText(bytes);
+  } catch (e) {
+    throw new CatalogError(`${catalogPath} ${(e as Error).message}`);
+  }
   let data: unknown;
   try {
-    data = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    data = JSON.parse(text);
   } catch (e) {
-    throw new CatalogError(`${catalogPath}: not valid JSON (${(e as Error).message})`);
+    // JSON.parse quotes the text around the error, which may hold control characters.
+    throw new CatalogError(`${catalogPath}: not valid JSON (${printable((e as Error).message)})`);
   }
   if (!validate(data)) throw new CatalogError(describe(catalogPath, validate.errors![0]!));
   const catalog = data as unknown as Catalog;
@@ -186,9 +197,11 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   for (const [field, pattern] of [['filters.plans.plan_name', catalog.filters?.plans?.plan_name], ['filters.file_name', catalog.filters?.file_name]] as const) {
     if (pattern === undefined) continue;
     try {
-      new RegExp(pattern, 'i');
+      compilePattern(pattern);
     } catch (e) {
-      throw new CatalogError(`${catalogPath}: field ${field} is not a valid regular expression (${(e as Error).message})`);
+      if (!(e instanceof PatternError)) throw e;
+      throw new CatalogError(`${catalogPath}: field ${field} is not a valid regular expression (${e.reason}; ` +
+        `the patterns are RE2 syntax, without backreferences or lookaround): ${printable(JSON.stringify(pattern))}`);
     }
   }
   const warnings: string[] = [];
@@ -202,7 +215,12 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new CatalogError(`${catalogPath}: insurer id ${dup} is listed twice`);
   if (!ids.includes(catalog.reference_insurer)) {
-    throw new CatalogError(`${catalogPath}: reference_insurer ${catalog.reference_insurer} is not among insurers[].id`);
+    throw new CatalogError(`${catalogPath}: reference_insurer ${printable(catalog.reference_insurer)} is not among insurers[].id`);
+  }
+  const reference = ids.indexOf(catalog.reference_insurer);
+  if (catalog.insurers[reference]!.files.length === 0) {
+    // Every comparison is against the reference insurer's rates: without files, every one is empty.
+    throw new CatalogError(`${catalogPath}: reference_insurer ${catalog.reference_insurer} has no files (insurers[${reference}].files is empty); every comparison is against its rates`);
   }
   const baseDir = path.dirname(path.resolve(catalogPath));
   for (const [field, value] of localInputs(catalog)) {

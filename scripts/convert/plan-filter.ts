@@ -6,22 +6,24 @@
  */
 import type { CatalogFilters, CatalogPlanFilter } from '../../contract/catalog';
 import type { ManifestReportingPlan } from '../../contract/dataset';
+import { compilePattern } from './catalog-pattern';
 
 /** Digits of an EIN (`12-3456789` -> `123456789`). */
 const einDigits = (ein: string): string => ein.replace(/\D/g, '');
 
 /**
  * The predicate of `filter`, or null when it sets no criterion (every plan matches). A plan
- * matches when it meets every criterion given: `plan_name` searched case-insensitively,
- * `plan_id` among the values, `plan_market_type` equal, and for `ein` a `plan_id_type` of EIN
- * (any case) with those digits. The patterns were checked by loadCatalog.
+ * matches when it meets every criterion given: `plan_name` searched case-insensitively (RE2,
+ * catalog-pattern.ts: linear time on a publisher's plan names), `plan_id` among the values,
+ * `plan_market_type` equal, and for `ein` a `plan_id_type` of EIN (any case) with those digits.
+ * @throws PatternError when RE2 refuses `plan_name` (loadCatalog refuses such a catalog first).
  */
 export function planMatcher(filter: CatalogPlanFilter | undefined): ((plan: ManifestReportingPlan) => boolean) | null {
   if (!filter) return null;
   const tests: Array<(p: ManifestReportingPlan) => boolean> = [];
   if (filter.plan_name !== undefined) {
-    const re = new RegExp(filter.plan_name, 'i');
-    tests.push((p) => re.test(p.plan_name));
+    const found = compilePattern(filter.plan_name);
+    tests.push((p) => found(p.plan_name));
   }
   if (filter.plan_id?.length) {
     const ids = new Set(filter.plan_id.map((x) => x.trim()));
@@ -52,11 +54,15 @@ export function fileNameOf(location: string): string {
   }
 }
 
-/** The predicate of `filters.file_name` over locations, or null when absent (every file). */
+/**
+ * The predicate of `filters.file_name` over locations (searched case-insensitively in fileNameOf,
+ * RE2: catalog-pattern.ts), or null when absent (every file).
+ * @throws PatternError when RE2 refuses the pattern (loadCatalog refuses such a catalog first).
+ */
 export function fileNameMatcher(filters: CatalogFilters | undefined): ((location: string) => boolean) | null {
   if (filters?.file_name === undefined) return null;
-  const re = new RegExp(filters.file_name, 'i');
-  return (location) => re.test(fileNameOf(location));
+  const found = compilePattern(filters.file_name);
+  return (location) => found(fileNameOf(location));
 }
 
 /**
