@@ -7,7 +7,8 @@
  *                               (403 when refused); OIDC: 302 to the provider (oidc.ts)
  * - `GET /api/auth/callback` -> OIDC: checks the provider's answer, session cookie + 302
  *                               `/auth/callback?token=<JWT>`; development: 302 `/login`
- * - `GET /api/auth/logout?redirect_uri=` -> clears the session cookie; 302 to the app's own
+ * - `GET /api/auth/logout?redirect_uri=` -> revokes the request's token (cookie and Bearer,
+ *                               session.ts endSession) and clears the cookie; 302 to the app's own
  *                               /login (relative, or on COMPETE_PUBLIC_URL, else on the listening
  *                               origin) or a COMPETE_LOGOUT_REDIRECTS URL; 400 for any other target
  */
@@ -16,13 +17,17 @@ import type { AuthConfig } from './auth-config';
 import { sendError } from './errors';
 import { createOidcFlow } from './oidc';
 import { isAllowedLogoutRedirect, ownOrigins } from './redirect';
-import { clearSessionCookie, setSessionCookie } from './session';
+import type { RevokedTokens } from './revocations';
+import { clearSessionCookie, endSession, setSessionCookie } from './session';
 import { DEV_USER, signAppToken } from './tokens';
 
 export { DEV_USER };
 
-/** Registers the four auth routes on `app`; `log` receives one line per notable event. */
-export function registerAuthRoutes(app: FastifyInstance, config: AuthConfig, log: (line: string) => void): void {
+/**
+ * Registers the four auth routes on `app`; `log` receives one line per notable event; a logout
+ * adds its token to `revoked`, the list the `/data/` routes check (session.ts requireSession).
+ */
+export function registerAuthRoutes(app: FastifyInstance, config: AuthConfig, log: (line: string) => void, revoked: RevokedTokens): void {
   const flow = config.oidc ? createOidcFlow(config.oidc, config.secret, log) : null;
 
   app.get('/api/auth/config', async (_request, reply) => {
@@ -52,6 +57,8 @@ export function registerAuthRoutes(app: FastifyInstance, config: AuthConfig, log
   });
 
   app.get<{ Querystring: { redirect_uri?: string | string[] } }>('/api/auth/logout', async (request, reply) => {
+    // revoked whatever the redirect: the user asked to end the session
+    await endSession(request, config, revoked);
     clearSessionCookie(request, reply);
     reply.header('cache-control', 'no-store');
     const raw = request.query.redirect_uri;

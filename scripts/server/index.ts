@@ -29,6 +29,7 @@ import { registerAuthRoutes } from './auth-routes';
 import { answerClientError, SecuredResponse } from './early-answers';
 import { codeForStatus, errorBody, sendError } from './errors';
 import { COMPRESSIBLE_TYPES, DATA_CACHE, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers';
+import { RevokedTokens } from './revocations';
 import { requireSession } from './session';
 import { fitSuffixRange } from './suffix-range';
 
@@ -88,7 +89,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     if (route.url.startsWith('/data/')) route.compress = false;
   });
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], customTypes: COMPRESSIBLE_TYPES, threshold: 1024 });
-  registerAuthRoutes(app, auth, log);
+  // the tokens logged out, in this process's memory (revocations.ts)
+  const revoked = new RevokedTokens();
+  registerAuthRoutes(app, auth, log, revoked);
   await app.register(fastifyStatic, {
     root: distDir,
     prefix: '/',
@@ -101,7 +104,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
   });
   await app.register(async (data) => {
-    data.addHook('onRequest', requireSession(auth));
+    data.addHook('onRequest', requireSession(auth, revoked));
     data.addHook('preHandler', fitSuffixRange(dataDir, '/data/'));
     await data.register(fastifyStatic, {
       root: dataDir,

@@ -3,12 +3,15 @@
  * cleared at logout. HttpOnly (page scripts never see it), SameSite=Lax (sent on the top-level
  * navigation back from the identity provider, not on cross-site subrequests), Secure when the
  * request came over HTTPS (X-Forwarded-Proto counts only with COMPETE_TRUST_PROXY), path `/`,
- * expiring with the token it holds. Its value is the app token of tokens.ts.
+ * expiring with the token it holds. Its value is the app token of tokens.ts. A logout also
+ * revokes the token on the server (revocations.ts), so that neither the cookie nor the same token
+ * as a Bearer header opens `/data/` again.
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AuthConfig } from './auth-config';
 import { sendError } from './errors';
-import { DEV_IDP, verifyAppToken, type AppUser } from './tokens';
+import type { RevokedTokens } from './revocations';
+import { DEV_IDP, verifyToken, type AppUser } from './tokens';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'compete_session';
@@ -39,25 +42,43 @@ export function expectedIdp(config: AuthConfig): string {
  * scripts and benchmarks; the page relies on the cookie).
  */
 function requestToken(request: FastifyRequest): string | undefined {
-  const cookie = request.cookies[SESSION_COOKIE];
-  if (cookie) return cookie;
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  return match?.[1];
+  return request.cookies[SESSION_COOKIE] || bearerToken(request);
 }
 
-/** The signed-in user of `request`, or null (see tokens.ts verifyAppToken for what is refused). */
-export function sessionUser(request: FastifyRequest, config: AuthConfig): Promise<AppUser | null> {
-  return verifyAppToken(requestToken(request), config.secret, expectedIdp(config));
+/** The token of an `Authorization: Bearer` header, or undefined. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/**
+ * The signed-in user of `request`, or null: for what tokens.ts verifyToken refuses, and for a token
+ * logged out (`revoked`).
+ */
+export async function sessionUser(request: FastifyRequest, config: AuthConfig, revoked: RevokedTokens): Promise<AppUser | null> {
+  const verified = await verifyToken(requestToken(request), config.secret, expectedIdp(config));
+  return verified && !revoked.has(verified.id) ? verified.user : null;
+}
+
+/**
+ * Logs out the tokens `request` carries, the session cookie and an `Authorization: Bearer` header
+ * both: each valid one is revoked until it expires. An invalid or missing token is ignored (there
+ * is nothing to end).
+ */
+export async function endSession(request: FastifyRequest, config: AuthConfig, revoked: RevokedTokens): Promise<void> {
+  for (const token of new Set([request.cookies[SESSION_COOKIE], bearerToken(request)])) {
+    const verified = await verifyToken(token, config.secret, expectedIdp(config));
+    if (verified) revoked.revoke(verified.id, verified.exp);
+  }
 }
 
 /**
  * onRequest hook of the `/data/` routes: 401 JSON (`unauthorized`, `WWW-Authenticate: Bearer`)
- * unless the request carries a valid session. Runs before the file is looked up, so a refused
- * request learns nothing about which files exist.
+ * unless the request carries a valid session not logged out (`revoked`). Runs before the file is
+ * looked up, so a refused request learns nothing about which files exist.
  */
-export function requireSession(config: AuthConfig): onRequestAsyncHookHandler {
+export function requireSession(config: AuthConfig, revoked: RevokedTokens): onRequestAsyncHookHandler {
   return async (request, reply) => {
-    if (await sessionUser(request, config)) return;
+    if (await sessionUser(request, config, revoked)) return;
     reply.header('www-authenticate', 'Bearer realm="compete"');
     reply.header('cache-control', 'no-store');
     return sendError(reply, 401, 'unauthorized', 'sign in to read the dataset: no valid session');
