@@ -31,7 +31,7 @@ import { SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValues, type PriceValuesM
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
-/** spool-rows.ts GROUP_ID_SEPARATOR, as a byte. */
+/** group-ids.ts GROUP_ID_SEPARATOR, as a byte: the ids copied here are printable ASCII, never escaped. */
 const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);
 const K_NEGOTIATED_RATES = bytes('negotiated_rates');
 

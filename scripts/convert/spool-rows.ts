@@ -12,13 +12,14 @@ import { providerId } from '../../contract/metrics';
 import { PRICE_COLUMN_SPECS, priceColumnsOf } from '../../contract/price-columns';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
+import { GROUP_ID_SEPARATOR, joinGroupIds, splitGroupIds } from './group-ids';
 import { PriceValues, SHAPE_SEPARATOR, type PriceValuesMark } from './price-values';
 
 /**
- * Joins the provider_group_ids of one price in `raw_prices` (spool.ts): the ASCII unit separator, a
- * control character that a JSON id can only hold escaped, and that CSV does not quote.
+ * The join of the provider_group_ids of one price in `raw_prices` and its inverse (group-ids.ts),
+ * for the fast path (fast-rates.ts) and the readers of spool files (scripts/fuzz).
  */
-export const GROUP_ID_SEPARATOR = '\x1f';
+export { GROUP_ID_SEPARATOR, splitGroupIds };
 
 /** Prefix of the synthetic ids given to inline (v1) provider groups, which have none of their own. */
 export const INLINE_PREFIX = 'inline:';
@@ -96,14 +97,15 @@ export class SpoolRows {
   /**
    * The `raw_prices` rows of negotiated rate `rateIndex` of item `itemId`: one per price (its
    * index in the rate's list), with the ids of the groups
-   * the rate names joined by GROUP_ID_SEPARATOR (spool.ts `raw_prices`; DuckDB expands them to one
-   * row per price x group, never x NPIs). `priceRows` counts the expanded rows.
+   * the rate names escaped and joined by GROUP_ID_SEPARATOR (group-ids.ts joinGroupIds; spool.ts
+   * `raw_prices`; DuckDB expands them to one row per price x group, never x NPIs). `priceRows`
+   * counts the expanded rows.
    */
   rate(itemId: number, rateIndex: number, rate: MrfNegotiatedRate): void {
     const ids = rate.provider_references.length > 0 && rate.provider_groups.length === 0
       ? rate.provider_references
       : [...rate.provider_references, ...rate.provider_groups.map((g) => this.inlineGroup(g))];
-    const groups = ids.join(GROUP_ID_SEPARATOR);
+    const groups = joinGroupIds(ids);
     const f = this.files.raw_prices;
     const v = this.values;
     for (let k = 0; k < rate.prices.length; k++) {

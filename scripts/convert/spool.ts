@@ -8,8 +8,9 @@
  * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, <the price columns of
  *   contract/price-columns.ts, in its order>)`, a VIEW: one row per negotiated
  *   price, `rate_index`/`price_index` its place in the item (the last keys of the rates sort, which
- *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names joined by spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`)
- *   (NULL when it names none): a third of the rows of the expanded form on the benchmark file, which
+ *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names, escaped and joined by
+ *   group-ids.ts's GROUP_ID_SEPARATOR (`chr(31)`; GROUP_ID_LIST_SQL gives them back whole), NULL when it
+ *   names none: a third of the rows of the expanded form on the benchmark file, which
  *   the parser threads would otherwise format, encode and write, and DuckDB load. The columns of
  *   price-values.ts PRICE_VALUE_COLUMNS hold BIGINT codes of `raw_values` (NULL for NULL):
  *   valueJoins decodes them. It joins the two tables the prices are stored in:
@@ -33,6 +34,7 @@ import path from 'node:path';
 import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../contract/price-columns';
 import { sqlList, sqlString } from '../../contract/sql-text';
 import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
+import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from './group-ids';
 import type { RAW_TABLES } from './spool-rows';
 
 /**
@@ -43,26 +45,8 @@ import type { RAW_TABLES } from './spool-rows';
  */
 export const DUCKDB_MEMORY_LIMIT = '160MB';
 
-/**
- * SQL of the list of provider group ids of a `raw_prices` row (or of a relation with its
- * `provider_group_ids`), split on spool-rows.ts's GROUP_ID_SEPARATOR (`chr(31)`): the ids as the
- * file lists them, NULL for a price naming none. A `rates` part's `provider_group_ids` (write-parquet.ts).
- */
-export const GROUP_ID_LIST_SQL = `string_split(provider_group_ids, chr(31))`;
-
-/**
- * SQL of the expansion of a `raw_prices` row (or of a relation with its `provider_group_ids`) to
- * one row per provider group id its rate names (GROUP_ID_LIST_SQL), the id NULL for a price naming
- * none: `raw_rates`, the named ids and the medians.
- */
-export const GROUP_ID_UNNEST_SQL = `unnest(coalesce(${GROUP_ID_LIST_SQL}, [NULL::VARCHAR]))`;
-
-/**
- * The rate rows a `raw_prices` row stands for (the rows GROUP_ID_UNNEST_SQL makes of it: one per
- * group id its rate names, one when it names none), counted without unnesting: code-buckets.ts's
- * rows per item, at about half the cost of the unnest (docs/benchmarks.md).
- */
-export const RATE_ROWS_PER_PRICE_SQL = `coalesce(len(${GROUP_ID_LIST_SQL}), 1)`;
+/** The SQL of a price's provider group ids (group-ids.ts), for the modules that import it from here. */
+export { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL };
 
 /** SQL string literals (contract/sql-text.ts), for the converter's modules that build SQL on the working database. */
 export { sqlList, sqlString };
