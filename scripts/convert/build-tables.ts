@@ -7,15 +7,22 @@
  * Inputs besides the spool: a `sources(source_id, insurer_id, snapshot)` table the caller fills,
  * and the optional CSV inputs of the catalog (docs/converter.md, The catalog), read by DuckDB's CSV reader.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { Catalog } from '../../contract/catalog';
+import { resolveLocation } from './catalog';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { ALL_STATES, MARKET_SCOPE, RATE_ROW_COLUMNS } from '../../contract/dataset';
+import { RATE_ROW_COLUMNS } from '../../contract/dataset';
 import { PRICE_COLUMN_NAMES } from '../../contract/price-columns';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { PRICE_VALUE_COLUMNS } from './price-values';
 import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
+import { USPS_STATE_CODES } from '../../contract/us-states';
+import { badRowSql, billingCodeRule, checkCsv, csvColumns, failAtFirstBadRecord, patternRule, requireColumns, type ColumnRule } from './csv-inputs';
+import { buildClaims } from './build-claims';
+
+export { finishClaims } from './build-claims';
 
 /** Optional inputs of the catalog, as absolute paths. */
 export interface TableInputs {
@@ -45,28 +52,18 @@ const NPPES = {
 
 const q = (col: string): string => `"${col.replace(/"/g, '""')}"`;
 
+/** The registry's checked columns (docs/converter.md, The catalog): a 10-digit NPI; entity type 1, 2 or none (a deactivated NPI). */
+const REGISTRY_RULES: readonly ColumnRule[] = [
+  patternRule(NPPES.npi, '[0-9]{10}', 'an NPI (10 digits)'),
+  patternRule(NPPES.entity, '[12]', "an entity type code ('1' or '2') or nothing", true),
+];
+
 /**
  * SQL of a provider group's `provider_group_key`, `<source_id>:<provider_group_id>` (docs/dataset.md
  * data dictionary), from a relation with those two columns: provider_groups' key and the one rates
  * carry (write-parquet.ts).
  */
 export const PROVIDER_GROUP_KEY_SQL = `CAST(source_id AS VARCHAR) || ':' || provider_group_id`;
-
-/**
- * Column names of a CSV file's header, read by DuckDB.
- * @throws when the file cannot be read as CSV.
- */
-async function csvColumns(con: DuckDBConnection, file: string): Promise<string[]> {
-  const r = await con.runAndReadAll(`DESCRIBE SELECT * FROM read_csv($1, header = true, all_varchar = true)`, [file]);
-  return r.getRowObjects().map((o) => String(o.column_name));
-}
-
-async function requireColumns(con: DuckDBConnection, file: string, wanted: readonly string[]): Promise<string[]> {
-  const cols = await csvColumns(con, file);
-  const missing = wanted.filter((c) => !cols.includes(c));
-  if (missing.length) throw new Error(`${file}: missing column ${missing.map((m) => `'${m}'`).join(', ')}`);
-  return cols;
-}
 
 /**
  * provider_groups and the resolution of rates to them; `resolved_groups.gid` is an integer
@@ -172,17 +169,24 @@ async function buildProviders(con: DuckDBConnection, inputs: TableInputs): Promi
   await con.run(`CREATE TABLE provider_ids AS SELECT provider_id, max(npi) AS npi FROM provider_groups GROUP BY provider_id;`);
   if (inputs.npiRegistry) {
     await requireColumns(con, inputs.npiRegistry, Object.values(NPPES));
+    // one scan reads the registry's rows of the dataset's NPIs and finds any row that breaks
+    // REGISTRY_RULES; a state that is not a USPS code (the federal file has some full names and
+    // foreign regions) is no state
     await con.run(
       `CREATE TABLE registry AS
        SELECT ${q(NPPES.npi)} AS npi, ${q(NPPES.entity)} AS entity_type,
               CASE WHEN ${q(NPPES.entity)} = '2' THEN ${q(NPPES.org)}
                    ELSE trim(concat_ws(' ', ${q(NPPES.first)}, ${q(NPPES.last)})) END AS name,
-              upper(trim(${q(NPPES.state)})) AS state, left(trim(${q(NPPES.postal)}), 5) AS postal_code,
-              ${q(NPPES.taxonomy)} AS taxonomy_code
+              CASE WHEN upper(trim(${q(NPPES.state)})) IN (${sqlList(USPS_STATE_CODES)}) THEN upper(trim(${q(NPPES.state)})) END AS state,
+              left(trim(${q(NPPES.postal)}), 5) AS postal_code,
+              ${q(NPPES.taxonomy)} AS taxonomy_code, ${badRowSql(REGISTRY_RULES)} AS bad
        FROM read_csv($1, header = true, all_varchar = true)
-       WHERE ${q(NPPES.npi)} IN (SELECT npi FROM provider_ids WHERE npi IS NOT NULL);`,
+       WHERE ${q(NPPES.npi)} IN (SELECT npi FROM provider_ids WHERE npi IS NOT NULL) OR ${badRowSql(REGISTRY_RULES)};`,
       [inputs.npiRegistry],
     );
+    if ((await con.runAndReadAll('SELECT 1 FROM registry WHERE bad LIMIT 1')).getRows().length > 0) {
+      await failAtFirstBadRecord(con, inputs.npiRegistry, REGISTRY_RULES);
+    }
   } else {
     await con.run(`CREATE TABLE registry (npi VARCHAR, entity_type VARCHAR, name VARCHAR, state VARCHAR,
                    postal_code VARCHAR, taxonomy_code VARCHAR);`);
@@ -236,7 +240,6 @@ async function buildServices(con: DuckDBConnection, inputs: TableInputs): Promis
   let overrides = `SELECT NULL::VARCHAR AS billing_code, NULL::VARCHAR AS name, NULL::VARCHAR AS category,
                           NULL::VARCHAR AS description, NULL::VARCHAR AS keywords WHERE false`;
   if (inputs.services) {
-    await requireColumns(con, inputs.services, ['billing_code', 'name']);
     const cols = await csvColumns(con, inputs.services);
     const opt = (c: string): string => (cols.includes(c) ? `nullif(trim(${q(c)}), '')` : 'NULL::VARCHAR');
     overrides = `SELECT DISTINCT ON (billing_code) trim(billing_code) AS billing_code, nullif(trim(name), '') AS name,
@@ -292,64 +295,50 @@ export function categorySql(col: string): string {
 }
 
 /**
- * `claims_input(billing_code, state, billing_class, claims_count)` from the claims-volume input:
- * national sums (`state` ALL) and, with a `state` column, per-state sums; `billing_class`
- * (`professional` | `institutional`) from the input's column, NULL without one (finishClaims
- * splits those). A `billing_class` value other than the two fails, naming the file and the value.
- * @throws when the file lacks a required column or has a bad billing_class.
+ * Checks the claims-volume and services inputs before anything is built (docs/converter.md, The
+ * catalog): their required columns, then every value (csv-inputs.ts); the claims are summed into
+ * `claims_input` on the way (build-claims.ts buildClaims). Returns whether the claims had a state column.
+ * @throws Error naming the file, and the line, column and value of the first bad one, or the code
+ *   and state of a claims total that does not fit.
  */
-async function buildClaims(con: DuckDBConnection, inputs: TableInputs): Promise<boolean> {
-  if (!inputs.claimsVolume) {
-    await con.run(`CREATE TABLE claims_input (billing_code VARCHAR, state VARCHAR, billing_class VARCHAR, claims_count INTEGER);`);
-    return false;
+async function checkInputs(con: DuckDBConnection, inputs: Pick<TableInputs, 'claimsVolume' | 'services'>): Promise<boolean> {
+  const claimsByState = await buildClaims(con, inputs.claimsVolume);
+  if (inputs.services) {
+    await requireColumns(con, inputs.services, ['billing_code', 'name']);
+    await checkCsv(con, inputs.services, [billingCodeRule()]);
   }
-  const file = inputs.claimsVolume;
-  const cols = await requireColumns(con, file, ['billing_code', 'claims_count']);
-  const byState = cols.includes('state');
-  const byClass = cols.includes('billing_class');
-  const src = `(SELECT trim(billing_code) AS billing_code, ${byState ? 'upper(trim(state))' : 'NULL'} AS state,
-                 ${byClass ? 'lower(trim(billing_class))' : 'NULL::VARCHAR'} AS billing_class, CAST(claims_count AS DOUBLE) AS n
-               FROM read_csv(${sqlString(file)}, header = true, all_varchar = true))`;
-  if (byClass) {
-    const bad = await con.runAndReadAll(`SELECT billing_class FROM ${src} WHERE billing_class IS NULL OR billing_class NOT IN ('professional', 'institutional') LIMIT 1`);
-    if (bad.getRows().length > 0) {
-      throw new Error(`${file}: column 'billing_class': '${String(bad.getRows()[0]![0] ?? '')}' is neither 'professional' nor 'institutional'`);
-    }
-  }
-  await con.run(`
-    CREATE TABLE claims_input AS
-    SELECT billing_code, '${ALL_STATES}' AS state, billing_class, CAST(sum(n) AS INTEGER) AS claims_count FROM ${src} GROUP BY billing_code, billing_class
-    ${byState ? `UNION ALL SELECT billing_code, state, billing_class, CAST(sum(n) AS INTEGER) FROM ${src}
-                 WHERE state IS NOT NULL AND state <> '' GROUP BY billing_code, state, billing_class` : ''};`);
-  return byState;
+  return claimsByState;
 }
 
 /**
- * `claims_volume` from `claims_input` (docs/methodology.md, Per comparison unit, claims_volume(s)): a row
- * with a billing class as it is; one without goes to the professional class, and also to the
- * institutional class when the OPPS Addendum B pays the code (`opps_paid`, validation.ts) or the
- * code has no professional unit (no professional or `both` row in `price_stats`). Runs once
- * `price_stats` is filled (write-dataset.ts).
- * @throws when SQL fails.
+ * Checks the catalog's claims-volume and services inputs and the claims' totals (checkInputs) in a
+ * DuckDB of its own, so that a bad value stops a run before any file is read; buildTables checks
+ * them again, for its callers that did not.
+ * @throws Error naming the file, and the line, column and value of the first bad one, or the code
+ *   and state of a total that does not fit.
  */
-export async function finishClaims(con: DuckDBConnection): Promise<void> {
-  await con.run(`
-    CREATE TABLE claims_volume AS
-    SELECT billing_code, state, billing_class, CAST(sum(claims_count) AS INTEGER) AS claims_count FROM (
-      SELECT billing_code, state, billing_class, claims_count FROM claims_input WHERE billing_class IS NOT NULL
-      UNION ALL SELECT billing_code, state, 'professional', claims_count FROM claims_input WHERE billing_class IS NULL
-      UNION ALL SELECT billing_code, state, 'institutional', claims_count FROM claims_input c WHERE billing_class IS NULL
-        AND (billing_code IN (SELECT billing_code FROM opps_paid)
-             OR billing_code NOT IN (SELECT billing_code FROM price_stats WHERE scope = '${MARKET_SCOPE}' AND billing_class IN ('professional', 'both'))))
-    GROUP BY ALL;
-    DROP TABLE claims_input;`);
+export async function checkTableInputs(catalog: Catalog, baseDir: string): Promise<void> {
+  if (!catalog.claims_volume && !catalog.services) return;
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  try {
+    await checkInputs(con, {
+      claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
+      services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
+    });
+  } finally {
+    con.closeSync();
+    db.closeSync();
+  }
 }
 
 /**
  * Runs every step; returns whether the claims input had a state column.
- * @throws when an input CSV lacks a required column or SQL fails (the message names the file).
+ * @throws when an input CSV lacks a required column, holds a bad value (checkInputs; the NPI
+ *   registry's as buildProviders reads it) or SQL fails (the message names the file).
  */
 export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<{ claimsByState: boolean }> {
+  const claimsByState = await checkInputs(con, inputs);
   // the medians at shared providers (build-price-stats.ts) tell the reference from the competitors
   await con.run('CREATE OR REPLACE TABLE reference_insurer AS SELECT $1::VARCHAR AS insurer_id', [inputs.referenceInsurer]);
   await buildGroups(con);
@@ -357,6 +346,5 @@ export async function buildTables(con: DuckDBConnection, inputs: TableInputs): P
   await buildProviders(con, inputs);
   await buildNamedRefs(con);
   await buildServices(con, inputs);
-  const claimsByState = await buildClaims(con, inputs);
   return { claimsByState };
 }
