@@ -16,6 +16,7 @@
 import { lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { writingTo } from './write-errors';
 import path from 'node:path';
 import { DATASET_FORMAT } from '../../contract/dataset';
 
@@ -30,7 +31,7 @@ const swapping = new Map<string, string>();
 /**
  * Creates a fresh temporary directory next to `outDir` (same file system, so rename is atomic),
  * `.<basename>.tmp-compete-<pid>-<random>`, with its MARKER file; its parent is created if missing.
- * @throws when the directory or its marker cannot be written.
+ * @throws when the directory or its marker cannot be written (write-errors.ts WriteError naming the marker's path).
  */
 export async function makeTempSibling(outDir: string): Promise<string> {
   const abs = path.resolve(outDir);
@@ -39,7 +40,8 @@ export async function makeTempSibling(outDir: string): Promise<string> {
   live.set(tmp, abs);
   try {
     const marker = { pid: process.pid, host: os.hostname(), boot: bootId(), created_at: new Date().toISOString() };
-    await writeFile(path.join(tmp, MARKER), JSON.stringify(marker));
+    const file = path.join(tmp, MARKER);
+    await writingTo(file, () => writeFile(file, JSON.stringify(marker)));
   } catch (e) {
     await rm(tmp, { recursive: true, force: true });
     live.delete(tmp);

@@ -1,12 +1,14 @@
 /**
  * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--store <dir>] [--plan <plan.json>] [--jobs N] [--quiet]
- *   [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
+ *   [--allow-empty] [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
  * (docs/converter.md): both stages, ingest (files whose partition in the store is missing or out of
  * date) and build. `--ingest-only` (`npm run ingest`) runs the first stage alone, into `--store`
  * (or `<out>.store`); `--build-only` (`npm run build-dataset`) the second alone, from the store.
  * Exit 0 when the dataset (or, ingest alone, every partition) was written; otherwise 1 with a
  * one-line reason on stderr (the previous dataset is then untouched), among them `--out` refused
- * (output-guard.ts: not absent, empty or a dataset, or an input). `--quiet` prints errors only.
+ * (output-guard.ts: not absent, empty or a dataset, or an input), and a run whose filters or inputs
+ * leave no rate row (build-guards.ts), unless `--allow-empty`, which writes the empty dataset with a
+ * warning on stderr, printed even with `--quiet`. `--quiet` prints errors (and that warning) only.
  *
  * Run as a program, SIGINT, SIGTERM and SIGHUP end it at once: its temporary directory is removed
  * (atomic-dir.ts abandonSync), one stderr line says it was interrupted, exit 128 + the signal's
@@ -29,6 +31,7 @@ interface CliOptions extends FetchOptions {
   quiet?: boolean;
   remote: boolean;
   referenceCache?: string;
+  allowEmpty?: boolean;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .option('--plan <file>', 'convert exactly the files of this plan (npm run plan -- --out <file>)')
     .option('--jobs <n>', 'parser threads (default: the number of cores)')
     .option('--quiet', 'print errors only: no progress, no per-file lines')
+    .option('--allow-empty', 'write the dataset even when the filters or inputs leave no rate row (otherwise the run fails and the old dataset stays)')
     .option('--no-remote', 'do not fetch remote provider references (provider_references[].location)')
     .option('--reference-cache <dir>', 'keep fetched provider-reference files in this directory across runs'), 'provider-reference requests')
     .exitOverride()
@@ -69,6 +73,8 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       ...(opts.store !== undefined ? { store: opts.store } : {}),
       buildOnly: opts.buildOnly === true,
       ...(opts.redis !== undefined ? { redis: opts.redis } : {}),
+      allowEmpty: opts.allowEmpty === true,
+      warn: (line) => write(`convert: ${line}\n`),
     };
     if (opts.redis !== undefined && opts.ingestOnly) throw new Error('--redis runs the ingest on the workers: use it without --ingest-only');
     if (opts.ingestOnly && opts.buildOnly) throw new Error('--ingest-only and --build-only exclude each other');

@@ -46,10 +46,15 @@ function average(units: UnitFigures[], claims: Map<string, { professional: numbe
   for (const [code, list] of byCode) {
     const weights = claimsByUnit(list, claims.get(code) ?? { professional: 0, institutional: 0 });
     list.forEach((u, k) => {
-      if (keep(u)) items.push({ variance: referenceVariance(u.reference_price, u.market_average), claims: weights[k]! });
+      // a variance a double cannot hold (a market average of 5e-324 USD, or of two rates near 1e308
+      // whose sum overflows) is left out like a missing one: with validation off every finite rate
+      // counts, and one of them must not turn the figure into Infinity or NaN (null in the JSON)
+      const variance = referenceVariance(u.reference_price, u.market_average);
+      if (keep(u)) items.push({ variance: variance !== null && Number.isFinite(variance) ? variance : null, claims: weights[k]! });
     });
   }
-  return averageOverpayment(items);
+  const avg = averageOverpayment(items);
+  return avg !== null && Number.isFinite(avg) ? avg : null;
 }
 
 /**

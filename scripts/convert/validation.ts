@@ -105,6 +105,10 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
 /** Bins per doubling of a ratio in sourceChecksSql's histogram. */
 const RATIO_BINS = 64;
 
+/** The smallest positive and the largest finite double, as SQL literals DuckDB reads exactly. */
+const MIN_POSITIVE_DOUBLE = '4.9406564584124654e-324::DOUBLE';
+const MAX_DOUBLE = '1.7976931348623157e308::DOUBLE';
+
 /**
  * The statements of `source_checks` (check 1): per source, its distinct benchmarked prices
  * (source, benchmark unit of its code, negotiated_rate) as ratios to their Medicare amount, then
@@ -114,7 +118,11 @@ const RATIO_BINS = 64;
  * middle two are averaged as DuckDB's median does (lower + (upper - lower) / 2).
  */
 function sourceChecksSql(settings: ValidationSettings): string {
-  const bin = `CAST(floor(log2(ratio) * ${RATIO_BINS}) AS INTEGER)`;
+  // a finite rate's ratio can leave the doubles' positive range: one of 5e-324 underflows to 0
+  // (log2 fails), one near 1.8e308 over an amount below 1 USD overflows to infinity (the INTEGER
+  // cast fails). Clamped into [smallest denormal, largest double], the bins run from -68,736 to
+  // 65,536 and each ratio still sorts by its own value within its bin.
+  const bin = `CAST(floor(log2(least(greatest(ratio, ${MIN_POSITIVE_DOUBLE}), ${MAX_DOUBLE})) * ${RATIO_BINS}) AS INTEGER)`;
   const valid = `(ratio >= ${settings.min_ratio} AND ratio <= ${settings.max_ratio})`;
   return `
     CREATE OR REPLACE TEMP TABLE sc_ratios AS
