@@ -2,7 +2,7 @@
  * The converter (docs/converter.md): catalog -> streaming read of every in-network file -> working
  * DuckDB -> dataset tables -> Parquet + manifest.json + report.json, swapped into place atomically.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetManifest, ManifestSource } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
@@ -17,7 +17,8 @@ import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
 import { openSpool, sqlList, type Spool } from './spool';
 import { ParsePool } from './parse-pool';
-import { buildTables } from './build-tables';
+import { buildTables, checkTableInputs } from './build-tables';
+import { readBillingCodes } from './csv-inputs';
 import { writeDataset } from './write-dataset';
 import { fillSourceCounts, reportDanglingReferences } from './source-counts';
 import { makeTempSibling, recoverStale, swapIntoPlace } from './atomic-dir';
@@ -29,10 +30,14 @@ import { RemoteReferenceResolver } from './remote-references';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest';
 import { ingestDistributed, type IngestJobData } from './queue';
 import { isS3Store } from './s3-store';
-import { findPartitions, ingestSettings, localPartition, resolveStore, sameSettings, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
+import { guardEmpty, inStep } from './build-guards';
+import { checkManifestCounts } from './count-check';
+import { namedWriteFailure, writingTo } from './write-errors';
+import { ingestSettings, resolveStore, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
+import { loadStoredPartition, partitionForBuild } from './partition-check';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.10.0';
+export const CONVERTER_VERSION = '0.11.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -71,18 +76,15 @@ export interface ConvertOptions {
    * the dataset built here once they are done; the store must be one every worker sees.
    */
   redis?: string;
+  /** Write a dataset without any rate row (build-guards.ts guardEmpty); without it such a run fails and the old dataset stays. */
+  allowEmpty?: boolean;
+  /** Where a warning that must be seen even with `quiet` goes (default: stderr): the empty dataset's. */
+  warn?: (line: string) => void;
 }
 
 export interface ConvertResult {
   outDir: string;
   manifest: DatasetManifest;
-}
-
-async function readBillingCodes(catalog: Catalog, baseDir: string): Promise<Set<string> | undefined> {
-  const f = catalog.filters?.billing_codes;
-  if (f == null) return undefined;
-  const list = Array.isArray(f) ? f : (await readFile(resolveLocation(baseDir, f), 'utf8')).split(/\r?\n/);
-  return new Set(list.map((c) => c.trim()).filter((c) => c && !c.startsWith('#')));
 }
 
 /** The parts of a run both stages need, read from the catalog and the options. */
@@ -101,11 +103,12 @@ interface Run {
 async function startRun(catalogPath: string, options: ConvertOptions): Promise<Run> {
   const log = options.quiet ? () => {} : (options.log ?? ((l: string) => process.stderr.write(l + '\n')));
   const { catalog, baseDir, sha256: catalogSha, warnings } = await loadCatalog(catalogPath);
-  const fromPlan = options.plan === undefined ? null : await readRunPlan(options.plan, catalog);
+  // a file the plan lists twice adds its warning to the catalog's
+  const fromPlan = options.plan === undefined ? null : await readRunPlan(options.plan, catalog, warnings);
   warnings.forEach((w) => log(`warning: ${w}`));
   const problems = new ProblemLog();
   problems.warnings.push(...warnings);
-  const billingCodes = await readBillingCodes(catalog, baseDir);
+  const billingCodes = await readBillingCodes(catalog, baseDir, catalogPath);
   const policy: FetchPolicy = { ...DEFAULT_FETCH_POLICY, ...options.fetchPolicy };
   const settings = ingestSettings(CONVERTER_VERSION, billingCodes, options.remoteReferences !== false);
   return { catalog, baseDir, catalogSha, problems, billingCodes, policy, settings, fromPlan, log };
@@ -123,21 +126,23 @@ interface UsedPartition extends StoredPartition {
 /**
  * The first stage over a plan: for each file, the store's partition when it is unchanged
  * (ingest.ts reusablePartition), else a new ingest through `c`; for the build stage alone,
- * the store's partition without a check and nothing ingested (`c` null). A file reached through a table of
+ * the store's partition made with the run's settings, its files checked against its record, and
+ * nothing read or ingested (`c` null; partition-check.ts partitionForBuild). A file reached through a table of
  * contents that cannot be read (or has no partition) goes to `failed_files`; its entry is null.
- * @throws for a file the catalog names directly that cannot be read or has no partition.
+ * @throws for a file the catalog names directly that cannot be read or has no partition (the
+ *   reason names the setting that differs); DamagedPartitionError for a damaged partition in a build alone.
  */
 async function partitionsOf(run: Run, plan: ReadingPlan, store: string, c: IngestContext | null): Promise<Array<UsedPartition | null>> {
   const { problems, log } = run;
   const out: Array<UsedPartition | null> = [];
   for (const file of plan.files) {
     if (!c) {
-      const found = (await findPartitions(store, file)).find((p) => sameSettings(p.record.settings, run.settings));
-      if (found) {
+      const found = await partitionForBuild(store, file, run.settings);
+      if (!('missing' in found)) {
         out.push({ ...found, reused: true });
         continue;
       }
-      const reason = `not ingested: no partition in ${store} made with these settings (run ingest first)`;
+      const reason = `not ingested: ${found.missing} (run ingest first)`;
       if (!file.tableOfContents) throw new Error(`${file.url}: ${reason}`);
       problems.failedFiles.push({ file: file.url, reason });
       out.push(null);
@@ -205,6 +210,10 @@ function ingestContext(run: Run, options: ConvertOptions, store: string, pool: P
   return {
     store, pool, billingCodes: run.billingCodes, settings: run.settings, policy: run.policy, remote,
     splitBytes: options.splitBytes, workDir, quiet: options.quiet === true, log: run.log,
+    warn: (w) => {
+      run.problems.warnings.push(w);
+      run.log(`warning: ${w}`);
+    },
   };
 }
 
@@ -221,6 +230,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const run = await startRun(catalogPath, options);
   const { catalog, baseDir, catalogSha, problems, log } = run;
   const target = await prepareOutput(outDir, catalogPath, catalog, baseDir);
+  await checkTableInputs(catalog, baseDir);
   const store = resolveStore(options.store ?? defaultStore(target));
   if (!isS3Store(store)) assertStoreOutside(outDir, target, store);
   const remote = options.remoteReferences === false ? null : new RemoteReferenceResolver(run.policy, options.referenceCacheDir);
@@ -232,7 +242,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   const local = options.buildOnly !== true && options.redis === undefined;
   const pool = local ? new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes) : null;
   try {
-    await mkdir(workDir, { recursive: true });
+    await writingTo(workDir, () => mkdir(workDir, { recursive: true }));
     const plan = run.fromPlan ?? (await planFiles(catalog, baseDir, problems, run.policy, workDir));
     await assertNoInput(outDir, target, listedInputs(plan.files));
     if (options.redis !== undefined && options.buildOnly !== true) {
@@ -255,7 +265,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     await held.firstView?.dispose();
     held.spool?.close();
     await rm(tmpDir, { recursive: true, force: true });
-    throw e;
+    throw namedWriteFailure(e, [{ what: 'the new dataset and its work directory', path: tmpDir }, { what: 'the store', path: store }]);
   }
 
   /** The second stage: the dataset from `parts` (null: a file that could not be read), swapped into place. */
@@ -271,9 +281,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       sourceOf.push(ids);
       if (!part) continue;
       const file = plan.files[k]!;
-      const local = await localPartition(part.dir, workDir);
-      await spool.loadPartition(local.dir, sources.length);
-      await local.done();
+      await inStep('load the partition', () => loadStoredPartition(spool, part, workDir, sources.length), `${file.url}: ${part.dir}`);
       problems.merge(part.record.problems);
       for (const s of part.record.sources) {
         ids.push(sources.length);
@@ -289,34 +297,44 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const codes = (await con.runAndReadAll(`SELECT DISTINCT billing_code FROM raw_items WHERE billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)}) ORDER BY 1`))
       .getRows().map((r) => String(r[0]));
     const medicare = await medicareData({ codes, cptDescriptors });
-    const { claimsByState } = await buildTables(con, {
+    const states = catalog.filters?.states?.map((s) => s.toUpperCase());
+    const { claimsByState } = await inStep('build the tables', () => buildTables(con, {
       medicare,
       referenceInsurer: catalog.reference_insurer,
       npiRegistry: catalog.npi_registry ? resolveLocation(baseDir, catalog.npi_registry) : undefined,
       claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
       services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
-      states: catalog.filters?.states?.map((s) => s.toUpperCase()),
-    });
-    await fillSourceCounts(spool, sources);
-    await reportDanglingReferences(spool, sources, problems);
+      states,
+    }));
+    await inStep('count the rate rows', () => fillSourceCounts(spool, sources));
+    const empty = await guardEmpty(con, { parts, rateRows: sources.reduce((a, s) => a + s.rate_rows, 0), billingCodes: run.billingCodes,
+      states, failedFiles: problems.failedFiles.length }, options.allowEmpty === true, outDir);
+    if (empty !== null) {
+      problems.warnings.push(empty);
+      (options.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(empty);
+    }
+    await inStep('report dangling references', () => reportDanglingReferences(spool, sources, problems));
     // raw_groups' last reader was fillSourceCounts: its ~50 MB of uncompressed rows (1 GB benchmark
     // file) would otherwise hold DuckDB's memory limit through the last phase (write-dataset.ts)
     await con.run('DROP TABLE raw_groups');
-    await prepareValidation(con, medicare, settings);
-    const tables = await writeDataset(spool.db, con, tmpDir);
-    await fillSourceValidation(con, tmpDir, tables.rates, sources);
+    await inStep('validation (Medicare benchmark, source and outlier checks)', () => prepareValidation(con, medicare, settings));
+    const tables = await inStep('price_stats and the Parquet files', () => writeDataset(spool.db, con, tmpDir));
+    await inStep('count the rates by validation reason', () => fillSourceValidation(con, tmpDir, tables.rates, sources));
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const manifest = await makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState });
+    const manifest = await inStep('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState }));
     manifest.validation = settings;
     manifest.medicare = medicareManifest(medicare, cptDescriptors);
-    manifest.headline = await headlineOf(con, manifest);
+    manifest.headline = await inStep('the headline', () => headlineOf(con, manifest));
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
+    await inStep('check the counts against the Parquet files', () => checkManifestCounts(con, tmpDir, manifest));
     spool.close();
     held.spool = null;
     await rm(workDir, { recursive: true, force: true });
-    await writeFile(path.join(tmpDir, 'report.json'), JSON.stringify(problems.toReport(createdAt), null, 2));
-    await writeFile(path.join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-    await firstView.write(tmpDir, createdAt);
+    for (const [name, value] of [['report.json', problems.toReport(createdAt)], ['manifest.json', manifest]] as const) {
+      const file = path.join(tmpDir, name);
+      await writingTo(file, () => writeFile(file, JSON.stringify(value, null, 2)));
+    }
+    await writingTo(tmpDir, () => firstView.write(tmpDir, createdAt));
     await swapIntoPlace(tmpDir, target);
     const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +

@@ -4,14 +4,16 @@
  * `reporting_structure[].in_network_files` followed for the structures that serve a plan the
  * catalog's `filters.plans` selects, all without it), kept when its name passes `filters.file_name`,
  * plus the reporting structures of each table for the manifest (`reporting_structures`,
- * contract/dataset.ts).
+ * contract/dataset.ts). A file listed more than once for one insurer and snapshot (twice in the
+ * catalog's files, by two tables of contents, or by both) is planned once (plannedList): read twice,
+ * its rows would count twice in `rates`.
  */
 import type { Catalog } from '../../contract/catalog';
 import type { ManifestReportingStructure } from '../../contract/dataset';
 import { resolveLocation } from './catalog';
 import type { FetchPolicy } from './fetch-policy';
 import type { ProblemLog } from './problems';
-import { fileNameMatcher, planMatcher } from './plan-filter';
+import { fileNameMatcher, planMatcher, unsignedLocation } from './plan-filter';
 import { readTocListing, type TocStructure } from './table-of-contents';
 
 /** One in-network file to read, with where it came from. */
@@ -47,19 +49,54 @@ export interface ReadingPlan {
 }
 
 /**
- * Lists the files to read; tables of contents are streamed now (their problems go to `problems`,
+ * The identity of a planned file in a run: its insurer, snapshot and location without the URL's
+ * signature (plan-filter.ts unsignedLocation, as the store's source key and the run plan's dedup),
+ * so two signed links to one file are one file.
+ */
+export const plannedKey = (f: Pick<PlannedFile, 'insurerId' | 'snapshot' | 'location'>): string =>
+  `${f.insurerId}|${f.snapshot ?? ''}|${unsignedLocation(f.location)}`;
+
+/** Where a planned file was listed, for the warning of a repeat. */
+const listedBy = (f: PlannedFile, direct: string): string => (f.tableOfContents ? `table of contents ${f.tableOfContents}` : direct);
+
+/**
+ * An adder of planned files onto `files` that plans each file once (plannedKey): a file already
+ * planned is not added again (its table-of-contents descriptions join the first's) and a warning
+ * saying where it was listed twice goes to `warnings`. `direct` names where a file without table
+ * of contents was listed (`the catalog's files`, `the plan`). Returns the index of the planned file.
+ */
+export function plannedList(files: PlannedFile[], warnings: string[], direct: string): (f: PlannedFile) => number {
+  const at = new Map<string, number>(files.map((f, k) => [plannedKey(f), k]));
+  return (f) => {
+    const key = plannedKey(f);
+    const k = at.get(key);
+    if (k === undefined) {
+      at.set(key, files.push(f) - 1);
+      return files.length - 1;
+    }
+    const first = files[k]!;
+    if (first.descriptions) for (const d of f.descriptions ?? []) if (!first.descriptions.includes(d)) first.descriptions.push(d);
+    warnings.push(`${f.url}: listed twice for insurer ${f.insurerId}${f.snapshot ? `, snapshot ${f.snapshot}` : ''} ` +
+      `(by ${listedBy(first, direct)} and by ${listedBy(f, direct)}); read once`);
+    return k;
+  };
+}
+
+/**
+ * Lists the files to read, each once (plannedList: a repeat is a warning); tables of contents are streamed now (their problems go to `problems`,
  * a listed location refused for its scheme among them: `refused_location`).
  * @throws MrfReadError naming a table of contents the catalog names that cannot be read.
  */
 export async function planFiles(catalog: Catalog, baseDir: string, problems: ProblemLog, policy: FetchPolicy, tmpDir: string): Promise<ReadingPlan> {
   const files: PlannedFile[] = [];
+  const add = plannedList(files, problems.warnings, "the catalog's files");
   const tocs: PlannedToc[] = [];
   const selection = { plan: planMatcher(catalog.filters?.plans), file: fileNameMatcher(catalog.filters) };
   for (const ins of catalog.insurers) {
     for (const f of ins.files) {
       if (f.url) {
         const location = resolveLocation(baseDir, f.url);
-        if (!selection.file || selection.file(location)) files.push({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location });
+        if (!selection.file || selection.file(location)) add({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location });
       }
       if (!f.table_of_contents) continue;
       const label = f.table_of_contents;
@@ -68,16 +105,15 @@ export async function planFiles(catalog: Catalog, baseDir: string, problems: Pro
       if (listing.structures.length === 0 && listing.structureCount > 0) {
         problems.warnings.push(`${label}: none of its ${listing.structureCount} reporting structures serves a plan and a file the catalog's filters select`);
       }
-      const first = files.length;
-      for (const loc of listing.files) {
-        files.push({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label, descriptions: loc.descriptions });
-      }
+      // the plan's index of each file of the listing (a file planned before keeps its index)
+      const planned = listing.files.map((loc) =>
+        add({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label, descriptions: loc.descriptions }));
       tocs.push({
         insurerId: ins.id,
         snapshot: f.snapshot,
         tableOfContents: label,
         reportingEntityName: listing.header.reporting_entity_name,
-        structures: listing.structures.map((s) => ({ ...s, planned: s.files.map((k) => first + k) })),
+        structures: listing.structures.map((s) => ({ ...s, planned: s.files.map((k) => planned[k]!) })),
       });
     }
   }

@@ -24,7 +24,7 @@ import type { ManifestReportingPlan } from '../../contract/dataset';
 import { isHttpUrl } from './catalog';
 import { describeFetchError, fetchHeadSize, HttpError, mapLimit, type FetchPolicy } from './fetch-policy';
 import { unsignedLocation } from './plan-filter';
-import type { PlannedFile, PlannedToc, ReadingPlan } from './plan-files';
+import { plannedKey, plannedList, type PlannedFile, type PlannedToc, type ReadingPlan } from './plan-files';
 
 /** Plans listed per file in a plan (the rest are counted in `plan_count`). */
 export const MAX_PLANS_PER_FILE = 100;
@@ -107,7 +107,7 @@ export function runPlanOf(reading: ReadingPlan, planDir: string): RunPlan {
   }
   const drafts = new Map<string, Draft>();
   for (const [k, f] of reading.files.entries()) {
-    const key = `${f.insurerId}|${f.snapshot ?? ''}|${unsignedLocation(f.location)}`;
+    const key = plannedKey(f);
     let d = drafts.get(key);
     if (!d) {
       const toc = structuresOf.get(k)?.[0]?.toc;
@@ -268,11 +268,13 @@ export class PlanError extends Error {
  * Reads the plan at `planPath` as the converter's reading plan for `catalog`: exactly its files,
  * in its order, each under its insurer and snapshot; a file reached through a table of contents
  * keeps it (a failure to read it is then recorded and the run goes on, as for a listed file), and
- * the files of one table with the same plans form one reporting structure of the manifest.
+ * the files of one table with the same plans form one reporting structure of the manifest. A file
+ * listed twice for one insurer and snapshot (a plan edited by hand) is read once, with a warning in
+ * `warnings` (plan-files.ts plannedList).
  * @throws PlanError when the file is unreadable, not JSON, not a plan (`<file>: field files.3.url
  *   ...`), or names an insurer the catalog does not list.
  */
-export async function readRunPlan(planPath: string, catalog: Catalog): Promise<ReadingPlan> {
+export async function readRunPlan(planPath: string, catalog: Catalog, warnings: string[] = []): Promise<ReadingPlan> {
   let data: unknown;
   try {
     data = JSON.parse((await readFile(planPath, 'utf8')).replace(/^\uFEFF/, ''));
@@ -288,18 +290,19 @@ export async function readRunPlan(planPath: string, catalog: Catalog): Promise<R
   const insurers = new Set(catalog.insurers.map((i) => i.id));
   const planDir = path.dirname(path.resolve(planPath));
   const files: PlannedFile[] = [];
+  const add = plannedList(files, warnings, `the plan ${planPath}`);
   const tocs = new Map<string, PlannedToc>();
   const structures = new Map<string, PlannedToc['structures'][number]>();
   for (const [k, f] of plan.files.entries()) {
     if (!insurers.has(f.insurer_id)) throw new PlanError(`${planPath}: files[${k}].insurer_id ${f.insurer_id} is not among the catalog's insurers`);
     const location = isHttpUrl(f.url) ? f.url : path.resolve(planDir, f.url);
     const toc = f.table_of_contents ?? undefined;
-    files.push({
+    const index = add({
       insurerId: f.insurer_id,
       ...(f.snapshot ? { snapshot: f.snapshot } : {}),
       url: f.url,
       location,
-      ...(toc ? { tableOfContents: toc, descriptions: f.networks ?? [] } : {}),
+      ...(toc ? { tableOfContents: toc, descriptions: [...(f.networks ?? [])] } : {}),
     });
     if (!toc) continue;
     const tocKey = `${f.insurer_id}|${f.snapshot ?? ''}|${toc}`;
@@ -316,8 +319,9 @@ export async function readRunPlan(planPath: string, catalog: Catalog): Promise<R
       structures.set(sKey, s);
       t.structures.push(s);
     }
+    if (s.planned.includes(index)) continue;
     s.files.push(s.files.length);
-    s.planned.push(files.length - 1);
+    s.planned.push(index);
   }
   return { files, tocs: [...tocs.values()] };
 }

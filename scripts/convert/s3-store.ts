@@ -4,7 +4,8 @@
  * partition is written on the local disk first, then uploaded, its `source.json` record last and
  * only once every other object is in place (the record is what makes a partition exist: a reader
  * never finds a record whose files are missing). Replacing a partition deletes its record first.
- * The build downloads a partition's objects to the local work directory before loading them.
+ * The build downloads a partition's objects to the local work directory before loading them, and
+ * checks them there against the SHA-256 of its record; a reuse checks their sizes by listing first.
  *
  * The client takes the SDK's usual settings from the environment: credentials
  * (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, a profile or an instance role), `AWS_REGION`
@@ -58,18 +59,31 @@ async function s3(): Promise<{ sdk: Sdk; s3: S3Client }> {
   return client;
 }
 
-/** Every key under `prefix/` (the S3 location `location`), paged. */
-async function keysUnder(location: string): Promise<string[]> {
+/** Every object under `prefix/` (the S3 location `location`): its key and size in bytes, paged. */
+async function objectsUnder(location: string): Promise<Array<{ key: string; size: number }>> {
   const { bucket, prefix } = parseS3(location);
   const { sdk, s3: c } = await s3();
-  const keys: string[] = [];
+  const objects: Array<{ key: string; size: number }> = [];
   let token: string | undefined;
   do {
     const r = await c.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
-    for (const o of r.Contents ?? []) if (o.Key) keys.push(o.Key);
+    for (const o of r.Contents ?? []) if (o.Key) objects.push({ key: o.Key, size: o.Size ?? -1 });
     token = r.IsTruncated ? r.NextContinuationToken : undefined;
   } while (token);
-  return keys;
+  return objects;
+}
+
+/** Every key under `prefix/` (the S3 location `location`), paged. */
+const keysUnder = async (location: string): Promise<string[]> => (await objectsUnder(location)).map((o) => o.key);
+
+/**
+ * The sizes (bytes) of the objects under an S3 location, by path relative to it (`/`-separated):
+ * a partition's files checked against its record without downloading them (source-store.ts).
+ * @throws on an S3 error.
+ */
+export async function s3Sizes(location: string): Promise<Map<string, number>> {
+  const { prefix } = parseS3(location);
+  return new Map((await objectsUnder(location)).map((o) => [o.key.slice(prefix.length + 1), o.size]));
 }
 
 /**

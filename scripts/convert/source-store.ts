@@ -11,14 +11,15 @@
  * siblings, which the next write of that partition removes.
  *
  * A partition is reused when its record's settings (converter version, billing-code filter, remote
- * references) are the run's and the file's identity is unchanged (sameIdentity).
+ * references) are the run's, the file's identity is unchanged (sameIdentity) and its files are the
+ * ones its record lists (checkPartition: size and SHA-256 of each, file-checksums.ts).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isS3Store, s3GetPartition, s3Join, s3List, s3PutPartition, s3ReadText } from './s3-store';
+import { fileChecksums, hashFile, hashStream, type FileChecksums } from './file-checksums';
 import type { ManifestSource } from '../../contract/dataset';
 import type { Problem } from './problems';
 import { isHttpUrl } from './catalog';
@@ -30,11 +31,21 @@ import type { PlannedFile } from './plan-files';
 /** `source.json`'s `format`. */
 export const PARTITION_FORMAT = 'compete-source-partition';
 
-/** The layout of a partition's files and record; a partition of another version is ingested again. */
-export const PARTITION_VERSION = 1;
+/**
+ * The layout of a partition's files and record; a partition of another version is ingested again
+ * (and named as such by a build alone, whyNoPartition). Version 2 records the checksums of the
+ * files (`files`): a version-1 record, which has none, is never trusted to describe its files.
+ */
+export const PARTITION_VERSION = 2;
 
 /** The record's file name in a partition. */
 export const RECORD_FILE = 'source.json';
+
+/**
+ * The files of a partition that its record's checksums cover: its Parquet files, those the build
+ * loads (spool.ts PARTITION_TABLES); not the record, nor the marker of a temporary sibling (atomic-dir.ts).
+ */
+export const isPartitionData = (rel: string): boolean => rel.endsWith('.parquet');
 
 /**
  * What a stored file is, for deciding whether a partition still describes it (sameIdentity):
@@ -106,6 +117,12 @@ export interface PartitionRecord {
   ingested_at: string;
   sources: PartitionSource[];
   problems: PartitionProblems;
+  /**
+   * Size and SHA-256 of every Parquet file of the partition (isPartitionData), by path relative to the
+   * partition (`raw_items.parquet`, `raw_price_rows/data_0.parquet`); computed once the files are
+   * written, before the record (writePartition).
+   */
+  files: FileChecksums;
 }
 
 /** A partition found in the store. */
@@ -152,36 +169,63 @@ export function ingestSettings(converterVersion: string, billingCodes: ReadonlyS
   return { converter_version: converterVersion, billing_codes: codes, remote_references: remoteReferences };
 }
 
-/** Reads a partition's record; null when it is missing or not a record of this version. */
-async function readRecord(dir: string): Promise<PartitionRecord | null> {
+/**
+ * Reads a partition's record: the record when it is one of this version; `other` (its version) for
+ * a partition record of another version; null when it is missing or not a partition record.
+ */
+async function readRecord(dir: string): Promise<{ record: PartitionRecord } | { other: unknown } | null> {
   try {
     const text = isS3Store(dir) ? await s3ReadText(s3Join(dir, RECORD_FILE)) : await readFile(path.join(dir, RECORD_FILE), 'utf8');
     if (text === null) return null;
     const r = JSON.parse(text) as Partial<PartitionRecord> | null;
-    return r?.format === PARTITION_FORMAT && r.version === PARTITION_VERSION && Array.isArray(r.sources) ? (r as PartitionRecord) : null;
+    if (r?.format !== PARTITION_FORMAT || !Array.isArray(r.sources)) return null;
+    return r.version === PARTITION_VERSION ? { record: r as PartitionRecord } : { other: r.version };
   } catch {
     return null;
   }
 }
 
 /**
- * The partitions of planned `file` in `store`: the one of its snapshot when the catalog gives it,
- * else those of every snapshot of its insurer under its key (a file whose month comes from its
- * `last_updated_on`), newest ingest first.
+ * The directories that may hold planned `file`'s partition: the one of its snapshot when the
+ * catalog gives it, else one under every snapshot of its insurer (a file whose month comes from its
+ * `last_updated_on`).
+ */
+async function candidateDirs(store: string, file: PlannedFile): Promise<string[]> {
+  const key = sourceKey(file.url);
+  if (file.snapshot !== undefined) return [partitionDir(store, file.insurerId, file.snapshot, key)];
+  const snapshots = await (isS3Store(store) ? s3List(insurerDir(store, file.insurerId)) : readdir(insurerDir(store, file.insurerId))).catch(() => [] as string[]);
+  return snapshots.filter((d) => d.startsWith('snapshot=')).sort().map((d) => under(insurerDir(store, file.insurerId), d, key));
+}
+
+/**
+ * The partitions of planned `file` in `store` (candidateDirs) whose record is of this version,
+ * newest ingest first.
  */
 export async function findPartitions(store: string, file: PlannedFile): Promise<StoredPartition[]> {
-  const key = sourceKey(file.url);
-  const dirs = file.snapshot !== undefined
-    ? [partitionDir(store, file.insurerId, file.snapshot, key)]
-    : (await (isS3Store(store) ? s3List(insurerDir(store, file.insurerId)) : readdir(insurerDir(store, file.insurerId))).catch(() => [] as string[]))
-        .filter((d) => d.startsWith('snapshot=')).sort()
-        .map((d) => under(insurerDir(store, file.insurerId), d, key));
   const found: StoredPartition[] = [];
-  for (const dir of dirs) {
-    const record = await readRecord(dir);
-    if (record && record.insurer_id === file.insurerId && unsignedLocation(record.url) === unsignedLocation(file.url)) found.push({ dir, record });
+  for (const dir of await candidateDirs(store, file)) {
+    const r = await readRecord(dir);
+    if (r && 'record' in r && r.record.insurer_id === file.insurerId && unsignedLocation(r.record.url) === unsignedLocation(file.url)) {
+      found.push({ dir, record: r.record });
+    }
   }
   return found.sort((a, b) => b.record.ingested_at.localeCompare(a.record.ingested_at));
+}
+
+/**
+ * Why planned `file` has no partition in `store` that a run with `settings` can use, for a build
+ * alone: none at all (`no partition in <store>`), one of another record version, or one made with
+ * other settings, each differing setting named with both values (settingsDifferences).
+ */
+export async function whyNoPartition(store: string, file: PlannedFile, settings: IngestSettings): Promise<string> {
+  const found = await findPartitions(store, file);
+  const made = found[0];
+  if (made) return `its partition ${made.dir} was made with ${settingsDifferences(made.record.settings, settings).join(', ')}`;
+  for (const dir of await candidateDirs(store, file)) {
+    const r = await readRecord(dir);
+    if (r && 'other' in r) return `its partition ${dir} has a record of version ${String(r.other)} (this converter reads version ${PARTITION_VERSION})`;
+  }
+  return `no partition in ${store}`;
 }
 
 /** Validators of a response (a strong ETag, Last-Modified, Content-Length), as SourceIdentity holds them. */
@@ -194,17 +238,6 @@ export function validatorsOf(headers: Headers): Pick<SourceIdentity, 'etag' | 'l
     ...(modified ? { last_modified: modified } : {}),
     ...(Number.isSafeInteger(length) && length >= 0 && headers.get('content-length') !== null ? { content_length: length } : {}),
   };
-}
-
-/** SHA-256 (lower-case hex) and size of a stream's bytes. */
-async function hashOf(input: AsyncIterable<Uint8Array>): Promise<{ sha256: string; bytes: number }> {
-  const h = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of input) {
-    h.update(chunk);
-    bytes += chunk.length;
-  }
-  return { sha256: h.digest('hex'), bytes };
 }
 
 /** How an identity was checked: by `etag`, `last_modified` (with Content-Length) or `sha256`. */
@@ -220,7 +253,7 @@ export async function sameIdentity(stored: SourceIdentity, file: PlannedFile, po
   try {
     if (unsignedLocation(file.url) !== stored.unsigned_url) return { same: false, by: 'sha256' };
     if (!isHttpUrl(file.location)) {
-      const now = await hashOf(createReadStream(file.location, { highWaterMark: 1 << 20 }));
+      const now = await hashFile(file.location);
       return { same: now.sha256 === stored.sha256 && now.bytes === stored.bytes, by: 'sha256' };
     }
     const head = validatorsOf(await fetchHead(file.location, policy));
@@ -228,7 +261,7 @@ export async function sameIdentity(stored: SourceIdentity, file: PlannedFile, po
     if (head.last_modified !== undefined && head.content_length !== undefined && stored.last_modified !== undefined) {
       return { same: head.last_modified === stored.last_modified && head.content_length === stored.content_length, by: 'last_modified' };
     }
-    const now = await hashOf((await fetchStream(file.location, policy)).body);
+    const now = await hashStream((await fetchStream(file.location, policy)).body);
     return { same: now.sha256 === stored.sha256 && now.bytes === stored.bytes, by: 'sha256' };
   } catch {
     return { same: false, by: 'sha256' };
@@ -240,30 +273,53 @@ export const sameSettings = (a: IngestSettings, b: IngestSettings): boolean =>
   a.converter_version === b.converter_version && a.billing_codes === b.billing_codes && a.remote_references === b.remote_references;
 
 /**
+ * The settings in which a partition's `made` differ from a run's `run`, each as
+ * `<setting> <partition's value> (this run: <run's value>)`; a billing-code filter is shown by the
+ * first 12 hex digits of its SHA-256 (ingestSettings).
+ */
+export function settingsDifferences(made: IngestSettings, run: IngestSettings): string[] {
+  const filter = (v: string | null): string => (v === null ? 'none' : `SHA-256 ${v.slice(0, 12)}`);
+  const remote = (v: boolean): string => (v ? 'fetched' : 'not fetched');
+  const out: string[] = [];
+  if (made.converter_version !== run.converter_version) out.push(`converter version ${made.converter_version} (this run: ${run.converter_version})`);
+  if (made.billing_codes !== run.billing_codes) out.push(`billing-code filter ${filter(made.billing_codes)} (this run: ${filter(run.billing_codes)})`);
+  if (made.remote_references !== run.remote_references) {
+    out.push(`remote references ${remote(made.remote_references)} (this run: ${remote(run.remote_references)})`);
+  }
+  return out;
+}
+
+/**
  * Writes partition `dir` atomically: `fill` writes the Parquet files into a temporary sibling,
- * then `record` is written there and the sibling renamed into place (replacing an older
- * partition). Stale temporary siblings of killed runs are removed first.
+ * then their checksums are added to `record` (`files`), the record is written there and the
+ * sibling renamed into place (replacing an older partition). Stale temporary siblings of killed
+ * runs are removed first. Returns the record as written.
  * @throws what `fill` throws, or when the directory cannot be written; nothing is left in place then.
  */
-export async function writePartition(dir: string, record: PartitionRecord, fill: (tmpDir: string) => Promise<void>): Promise<void> {
+export async function writePartition(dir: string, record: Omit<PartitionRecord, 'files'>, fill: (tmpDir: string) => Promise<void>): Promise<PartitionRecord> {
+  const complete = async (local: string): Promise<PartitionRecord> => {
+    await fill(local);
+    const full: PartitionRecord = { ...record, files: await fileChecksums(local, isPartitionData) };
+    await writeFile(path.join(local, RECORD_FILE), JSON.stringify(full, null, 2));
+    return full;
+  };
   if (isS3Store(dir)) {
     // written on this disk, then uploaded record last (s3-store.ts)
     const local = await mkdtemp(path.join(os.tmpdir(), 'compete-partition-'));
     try {
-      await fill(local);
-      await writeFile(path.join(local, RECORD_FILE), JSON.stringify(record, null, 2));
+      const full = await complete(local);
       await s3PutPartition(local, dir, RECORD_FILE);
+      return full;
     } finally {
       await rm(local, { recursive: true, force: true });
     }
-    return;
   }
   await recoverStale(dir);
   const tmp = await makeTempSibling(dir);
   try {
-    await fill(tmp);
-    await writeFile(path.join(tmp, RECORD_FILE), JSON.stringify(record, null, 2));
+    const full = await complete(tmp);
     await swapIntoPlace(tmp, dir);
+    return full;
   } catch (e) {
     await rm(tmp, { recursive: true, force: true });
     throw e;
