@@ -23,6 +23,7 @@ import { unsignedLocation } from './plan-filter';
 import { findPartitions, partitionDir, sameIdentity, sameSettings, sourceKey, writePartition,
   type IdentityCheck, type IngestSettings, type PartitionRecord, type PartitionSource, type StoredPartition } from './source-store';
 import { PARTITION_FORMAT, PARTITION_VERSION } from './source-store';
+import { checkPartition, damageOf } from './partition-check';
 
 /** What ingesting needs of the run. */
 export interface IngestContext {
@@ -39,13 +40,19 @@ export interface IngestContext {
   workDir: string;
   quiet: boolean;
   log: (line: string) => void;
+  /** Where a warning goes (a partition ingested again because its files are damaged); default `log('warning: ...')`. */
+  warn?: (message: string) => void;
 }
 
 /** Parser-thread source ids are unique in the process: the pool keys its per-source state on them. */
 let nextPoolSource = 0;
 
-/** Loads what the parser threads spooled for one source into the raw tables, then deletes the files. */
-async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void> {
+/**
+ * Loads what the parser threads spooled for source `sourceId` into the raw tables, then deletes
+ * the files; drops the items a second `in_network` key superseded (ReadSourceResult
+ * `supersededItems`) and their prices. Returns how many items and price rows it dropped.
+ */
+async function loadSpooled(spool: Spool, sourceId: number, result: ReadSourceResult): Promise<{ items: number; priceRows: number }> {
   for (const d of result.spooled) {
     const prices = d.files.raw_prices ?? [];
     const values = d.files.raw_values ?? [];
@@ -58,6 +65,11 @@ async function loadSpooled(spool: Spool, result: ReadSourceResult): Promise<void
     await spool.load(table, files);
     await Promise.all(files.map((f) => unlink(f)));
   }
+  if (result.supersededItems === 0) return { items: 0, priceRows: 0 };
+  const where = `WHERE source_id = ${sourceId} AND item_id < ${result.supersededItems}`;
+  const items = await spool.con.run(`DELETE FROM raw_items ${where}`);
+  const prices = await spool.con.run(`DELETE FROM raw_price_rows ${where}`);
+  return { items: items.rowsChanged, priceRows: prices.rowsChanged };
 }
 
 /** Where the parser threads reported each remote group (path, offset), by provider_group_id. */
@@ -113,7 +125,7 @@ function reportRemote(url: string, outcome: RemoteOutcome, sites: RemoteSites, p
  */
 async function spoolSource(c: IngestContext, spool: Spool, problems: ProblemLog, work: string, url: string, file: PlannedFile,
   sourceId: number, result: ReadSourceResult): Promise<PartitionSource> {
-  await loadSpooled(spool, result);
+  const dropped = await loadSpooled(spool, sourceId, result);
   for (const p of result.problems) problems.add({ file: url, ...p });
   const sites = c.remote ? takeRemoteProblems(result.spooled) : new Map();
   for (const d of result.spooled) problems.addCounted(url, d.kept, d.counts);
@@ -134,7 +146,8 @@ async function spoolSource(c: IngestContext, spool: Spool, problems: ProblemLog,
   if (!snapshot) {
     throw new Error(`${url}: no snapshot: the catalog gives none and last_updated_on '${h.last_updated_on}' is not a date`);
   }
-  const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number => result.spooled.reduce((a, d) => a + d[k], 0);
+  const sum = (k: 'items' | 'priceRows' | 'providerReferences'): number =>
+    result.spooled.reduce((a, d) => a + d[k], 0) - (k === 'providerReferences' ? 0 : dropped[k]);
   c.log(`${url}: ${sum('items')} items, ${result.skippedItems} skipped by the filter, ${sum('priceRows')} rate rows, ` +
     `${sum('providerReferences')} provider references (${remoteNote}), ${(result.jsonBytes / 1e6).toFixed(1)} MB JSON`);
   return {
@@ -156,13 +169,22 @@ async function spoolSource(c: IngestContext, spool: Spool, problems: ProblemLog,
 
 /**
  * Whether planned `file` must be read: the store's partition of it when one was made under the
- * run's settings and the file is unchanged (source-store.ts sameIdentity), else null.
+ * run's settings, the file is unchanged (source-store.ts sameIdentity) and the partition's files
+ * match its record (partition-check.ts checkPartition), else null. A partition whose files do not
+ * match is not used: a warning names it and the file (`c.warn`), and the file is read again.
+ * @throws on an S3 error while checking a partition in a bucket.
  */
-export async function reusablePartition(c: Pick<IngestContext, 'store' | 'settings' | 'policy'>, file: PlannedFile): Promise<(StoredPartition & { by: IdentityCheck }) | null> {
+export async function reusablePartition(c: Pick<IngestContext, 'store' | 'settings' | 'policy' | 'log' | 'warn'>, file: PlannedFile):
+  Promise<(StoredPartition & { by: IdentityCheck }) | null> {
   for (const found of await findPartitions(c.store, file)) {
     if (!sameSettings(found.record.settings, c.settings)) continue;
     const { same, by } = await sameIdentity(found.record.identity, file, c.policy);
-    if (same) return { ...found, by };
+    if (!same) continue;
+    const damage = await checkPartition(found);
+    if (!damage) return { ...found, by };
+    const message = `${damageOf(found, damage)}: ${file.url} is read again`;
+    if (c.warn) c.warn(message);
+    else c.log(`warning: ${message}`);
   }
   return null;
 }
@@ -231,7 +253,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
       throw new MrfReadError(file.url, 0, `none of its ${errors.length} sources could be read (${problems.failedFiles.map((f) => f.reason).join('; ')})`);
     }
     const first = sources[0]!;
-    const record: PartitionRecord = {
+    const record: Omit<PartitionRecord, 'files'> = {
       format: PARTITION_FORMAT,
       version: PARTITION_VERSION,
       insurer_id: file.insurerId,
@@ -250,8 +272,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
     };
     const dir = partitionDir(c.store, file.insurerId, record.snapshot, sourceKey(file.url));
     const s = spool;
-    await writePartition(dir, record, (tmp) => s.exportPartition(tmp, poolIds));
-    return { dir, record };
+    return { dir, record: await writePartition(dir, record, (tmp) => s.exportPartition(tmp, poolIds)) };
   } finally {
     spool?.close();
     await rm(work, { recursive: true, force: true });

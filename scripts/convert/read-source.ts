@@ -9,7 +9,7 @@ import { HEADER_KEYS, HeaderFields } from '../mrf/header-fields';
 import { InputMeter } from '../mrf/meter-input';
 import type { ElementContext } from '../mrf/normalize-context';
 import { openContainer } from '../mrf/open-container';
-import { peekBillingCode } from '../mrf/peek-billing-code';
+import { peekBillingCodeAt, type PeekedCode } from '../mrf/peek-billing-code';
 import { RootScanner, type ScanEvent } from '../mrf/root-scanner';
 import { scanChunks } from '../mrf/scan-chunks';
 import type { MrfHeader, MrfProblem } from '../mrf/types';
@@ -47,6 +47,11 @@ export interface ReadSourceResult {
   /** SHA-256 of those bytes, lower-case hex. */
   sha256: string;
   skippedItems: number;
+  /**
+   * The `in_network` items whose ids are below this were superseded by a second `in_network` key
+   * (JSON keeps a key's last value; root-scanner.ts): the caller drops their spooled rows.
+   */
+  supersededItems: number;
   /** Problems found on this thread (structure, header). */
   problems: MrfProblem[];
   /** What each parser thread spooled. */
@@ -122,13 +127,15 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
       // a split item's code is known only at its end: rates of an item filtered out then are
       // spooled and dropped by the join with raw_items (build-tables.ts)
       return batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
-    } else if (ev.filtered) {
-      skippedItems++;
     } else {
       if (ev.array === 'in_network' && o.billingCodes) {
-        const code = peekBillingCode(ev.bytes);
-        if (code !== undefined && !o.billingCodes.has(code)) {
+        const peeked = peekBillingCodeAt(ev.bytes);
+        if (peeked !== undefined && !o.billingCodes.has(peeked.code)) {
           skippedItems++;
+          return;
+        }
+        if (ev.droppedFor !== undefined) {
+          problems.push(ratesLost(ev, peeked));
           return;
         }
       }
@@ -143,5 +150,24 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
   const h = header.build(ctx);
   const sha256 = meter.done();
   const stored = o.archive ?? { bytes: meter.bytes, sha256 };
-  return { header: h, jsonBytes: scanner.bytes, inputBytes: stored.bytes, sha256: stored.sha256, skippedItems, problems, spooled };
+  return { header: h, jsonBytes: scanner.bytes, inputBytes: stored.bytes, sha256: stored.sha256, skippedItems,
+    supersededItems: scanner.superseded.in_network, problems, spooled };
+}
+
+/**
+ * The problem of a split item whose rates the filter left out for the billing code written before
+ * them, while its last `billing_code` (the one the parser keeps, `peeked`, written after the
+ * rates, or unreadable cheaply) is not rejected: its rates are gone, so the item is dropped,
+ * reported at that last key (its stream offset: the head's bytes skip the rates' content).
+ */
+function ratesLost(ev: Extract<ScanEvent, { kind: 'element' }>, peeked: PeekedCode | undefined): MrfProblem {
+  let offset = ev.offset;
+  if (peeked) {
+    const before = ev.rates ? ev.rates[0] - ev.offset : Infinity;
+    offset = peeked.at < before ? ev.offset + peeked.at : ev.rates![1] + peeked.at - before;
+  }
+  const last = peeked ? `"${peeked.code}"` : 'another value';
+  return { code: 'duplicate_key', path: `$.in_network[${ev.index}].billing_code`, offset,
+    message: `billing_code written twice: its rates were left out for the first value "${ev.droppedFor}", which the billing-code filter drops, ` +
+      `but the last one, ${last}, is the item's; item dropped` };
 }

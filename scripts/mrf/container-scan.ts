@@ -47,9 +47,10 @@ export class ContainerScan {
    * index after the bracket that brings the depth down to `stop` (0: the one that closes the
    * outermost), or -1 at the chunk end, the state then in `depth`, `inStr` and `esc`. Copies `buf`
    * into the module's memory on its first scan since newChunk, or when it is another buffer than
-   * the last one scanned (growing the memory when the chunk is larger than any before).
+   * the last one scanned (growing the memory when the chunk is larger than any before). `end`
+   * stops the scan before the chunk's end (as if the chunk ended there).
    */
-  scan(buf: Buffer, i: number, depth: number, stop = 0): number {
+  scan(buf: Buffer, i: number, depth: number, stop = 0, end = buf.length): number {
     if (this.loaded !== buf) {
       const need = CHUNK_AT + buf.length;
       const have = this.x.memory.buffer.byteLength;
@@ -57,7 +58,7 @@ export class ContainerScan {
       new Uint8Array(this.x.memory.buffer, CHUNK_AT, buf.length).set(buf);
       this.loaded = buf;
     }
-    return this.x.scan(i, buf.length, depth, stop);
+    return this.x.scan(i, end, depth, stop);
   }
 
   /** Depth at the chunk end of the last scan that returned -1. */

@@ -17,7 +17,7 @@ export interface RateSlice {
   bytes: Buffer;
 }
 
-import { isWs } from './scan-bytes.js';
+import { isScalarByte, isScalarStart, isWs } from './scan-bytes.js';
 import { peekBillingCode } from './peek-billing-code.js';
 import { ContainerScan } from './container-scan.js';
 
@@ -48,20 +48,39 @@ export class ItemSplitter {
   rateBytes = 0;
   /** The item's billing code is filtered out: its rates are scanned past, not cut. */
   private dropRates = false;
+  /** The billing code the filter rejected when the rates were dropped. */
+  private dropCode: string | undefined;
+  /** A rate element is open (its bytes so far in `rateParts` when it spans chunks). */
+  private inRate = false;
+  /** The open rate element is a scalar (number, true, ...: invalid, reported when parsed). */
+  private scalar = false;
+  /** A stray byte of the current gap between two rates was reported already. */
+  private strayReported = false;
+  /**
+   * Bytes between two rates that are not JSON, the first of each gap: the index of the rate that
+   * follows, the stream offset and the byte. The caller takes them (and empties the list).
+   */
+  readonly strayBytes: Array<{ rateIndex: number; offset: number; byte: number }> = [];
 
   /**
    * @param keepBillingCode the billing-code filter: when the item's `billing_code` comes before its
    *   `negotiated_rates` (as publishers write it) and the filter rejects it, no rate slice is made.
    * @param containers the container loop (the root scanner's, which has the chunk copied already)
+   * @param rejected a code the filter rejected from the item's first bytes: its rates are dropped
+   *   unless the code found before them (the last one written there) is kept
    */
   constructor(
     private readonly keepBillingCode?: (code: string) => boolean,
     private readonly containers: ContainerScan = new ContainerScan(),
-  ) {}
+    rejected?: string,
+  ) {
+    this.dropRates = rejected !== undefined;
+    this.dropCode = rejected;
+  }
 
-  /** True when the rates were dropped by the billing-code filter. */
-  get droppedRates(): boolean {
-    return this.dropRates;
+  /** The billing code for which the filter dropped the rates, or undefined when they were cut. */
+  get droppedRatesOf(): string | undefined {
+    return this.dropRates ? this.dropCode : undefined;
   }
 
   /**
@@ -74,7 +93,7 @@ export class ItemSplitter {
   push(buf: Buffer, start: number, base: number, out: RateSlice[]): number {
     const n = buf.length;
     let headStart = this.inRates ? -1 : start;
-    if (this.inRates && this.rateStart < 0 && this.rateParts.length > 0) this.rateStart = start;
+    if (this.inRates && this.rateStart < 0 && this.inRate) this.rateStart = start;
     if (this.strParts.length > 0 || this.strStart === -2) this.strStart = start;
     let i = start;
     for (; i < n; i++) {
@@ -100,12 +119,23 @@ export class ItemSplitter {
         else if (c === 0x22) {
           this.inStr = false;
           if (this.depth === 1 && !this.inRates) this.endString(buf, i);
+          else if (this.depth === 2 && this.inRates) this.endRate(buf, i + 1, out);
         }
+        continue;
+      }
+      if (this.inRates && this.depth === 2) {
+        if (this.scalar) {
+          if (isScalarByte(c)) continue;
+          this.scalar = false;
+          this.endRate(buf, i, out);
+        }
+        this.betweenRates(buf, i, c, base);
+        if (!this.inRates) headStart = i;
         continue;
       }
       if (c === 0x22) {
         this.inStr = true;
-        if (this.depth === 1 && !this.inRates) {
+        if (this.depth === 1) {
           this.strStart = i + 1;
           this.strParts = [];
         }
@@ -113,19 +143,6 @@ export class ItemSplitter {
         continue;
       }
       if (isWs(c)) continue;
-      if (this.inRates && this.depth === 2) {
-        if (c === 0x2c) continue;
-        if (c === 0x5d) {
-          this.inRates = false;
-          this.ratesEnd = base + i;
-          this.depth = 1;
-          headStart = i;
-          continue;
-        }
-        this.rateStart = i;
-        this.rateOffset = base + i;
-        this.rateParts = [];
-      }
       if (this.keyState === 1) this.keyState = c === 0x3a ? 2 : 0;
       else if (this.keyState === 2) {
         this.keyState = 0;
@@ -136,7 +153,10 @@ export class ItemSplitter {
           this.ratesStart = base + i + 1;
           if (this.keepBillingCode) {
             const code = peekBillingCode(Buffer.concat(this.head));
-            this.dropRates = code !== undefined && !this.keepBillingCode(code);
+            if (code !== undefined) {
+              this.dropRates = !this.keepBillingCode(code);
+              this.dropCode = code;
+            }
           }
           this.depth = 2;
           continue;
@@ -145,21 +165,10 @@ export class ItemSplitter {
       if (c === 0x7b || c === 0x5b) this.depth++;
       else if (c === 0x7d || c === 0x5d) {
         this.depth--;
-        if (this.inRates && this.depth === 2) this.endRate(buf, i + 1, out);
-        else if (this.depth === 0) {
+        if (this.depth === 0) {
           this.head.push(buf.subarray(headStart, i + 1));
           return i + 1;
         }
-      } else if (this.inRates && this.depth === 2 && this.rateStart >= 0) {
-        // a scalar element of negotiated_rates (invalid): it ends before ',' / ']' / whitespace
-        let j = i;
-        while (j < n && buf[j] !== 0x2c && buf[j] !== 0x5d && !isWs(buf[j]!)) j++;
-        if (j === n) {
-          i = n;
-          break;
-        }
-        this.endRate(buf, j, out);
-        i = j - 1;
       }
     }
     if (headStart >= 0) this.head.push(buf.subarray(headStart, n));
@@ -172,6 +181,44 @@ export class ItemSplitter {
       this.strStart = -2;
     }
     return -1;
+  }
+
+  /**
+   * One byte `c` at `buf[i]` between two elements of negotiated_rates (depth 2, outside any
+   * element). A bracket moves the depth exactly as the container scan does (container-scan.ts),
+   * so the item ends where an unsplit read ends it whatever the bytes: `]` (or a stray `}`)
+   * closes the array; `{`, `[`, `"` and a scalar's first byte start an element. Any other byte
+   * is not JSON: it is skipped, reported once per gap between two elements (`strayBytes`), and
+   * never swallows the next element's first byte.
+   */
+  private betweenRates(buf: Buffer, i: number, c: number, base: number): void {
+    if (isWs(c)) return;
+    if (c === 0x2c) {
+      this.strayReported = false;
+      return;
+    }
+    if (c === 0x5d || c === 0x7d) {
+      this.inRates = false;
+      this.ratesEnd = base + i;
+      this.depth = 1;
+      return;
+    }
+    const opens = c === 0x7b || c === 0x5b;
+    if (opens || c === 0x22 || isScalarStart(c)) {
+      this.strayReported = false;
+      this.inRate = true;
+      this.rateStart = i;
+      this.rateOffset = base + i;
+      this.rateParts = [];
+      if (opens) this.depth = 3;
+      else if (c === 0x22) this.inStr = true;
+      else this.scalar = true;
+      return;
+    }
+    if (!this.strayReported) {
+      this.strayReported = true;
+      this.strayBytes.push({ rateIndex: this.rateIndex, offset: base + i, byte: c });
+    }
   }
 
   /**
@@ -211,6 +258,7 @@ export class ItemSplitter {
   }
 
   private endRate(buf: Buffer, end: number, out: RateSlice[]): void {
+    this.inRate = false;
     if (this.dropRates) {
       this.rateStart = -1;
       this.rateIndex++;

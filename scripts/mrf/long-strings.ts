@@ -144,7 +144,7 @@ export class LongStrings {
     const events = out.splice(start);
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
-      if (ev.kind === 'problem' || (ev.kind === 'element' && ev.filtered)) {
+      if (ev.kind === 'problem') {
         out.push(ev);
         continue;
       }

@@ -1,45 +1,19 @@
 /**
  * Byte-level scanner of an in-network-rates root object (docs/architecture.md: split bytes first,
- * then `JSON.parse` small pieces). It reads the decompressed stream chunk by chunk, tracks
- * depth, strings and escapes across chunk boundaries, and cuts out as byte slices:
- * - each element of the root `provider_references[]` and `in_network[]` (one at a time),
- * - the value of every other root key that the caller wants (header scalars); the rest is skipped.
- * It validates the root structure only (object, keys, colons, commas); an element's inside is
- * checked by `JSON.parse` later. Structural errors and truncation throw `MrfReadError`.
+ * then `JSON.parse` small pieces). It reads the decompressed stream chunk by chunk, tracks depth,
+ * strings and escapes across chunk boundaries, and cuts out as byte slices each element of the root
+ * `provider_references[]` and `in_network[]` and the root values the caller wants (header scalars).
+ * It validates the root structure only (a byte that is not JSON between two elements is skipped and
+ * reported); `JSON.parse` checks an element later. Structural errors and truncation throw `MrfReadError`.
  */
 import { ItemSplitter, type RateSlice } from './item-splitter.js';
+import { DEFAULT_SPLIT_BYTES, MAX_NESTING, RootKeys, isStructural, rootStart, splitElement, show, sliceEvents, strayProblem, type RootArray, type ScanEvent } from './scan-event.js';
 import { peekRejected } from './peek-billing-code.js';
 import { ContainerScan } from './container-scan.js';
-import { isWs, scalarEnd, skipString } from './scan-bytes.js';
+import { isValueStart, isWs, scalarEnd, skipString } from './scan-bytes.js';
 import { elementPath } from './normalize-context.js';
 import { MrfReadError } from './types.js';
-
-/**
- * An `in_network[]` element still open past this many bytes is split by its negotiated_rates. 8 MiB
- * keeps what one parser thread holds at once (the parsed element is several times its bytes) small.
- */
-export const DEFAULT_SPLIT_BYTES = 8 * 1024 * 1024;
-
-/**
- * Nesting levels an element or a captured root value may reach (itself level 1; a CMS item goes 6
- * deep): past it, it is dropped (`nesting_too_deep`) before any parser walks it. The rates of a
- * split item (item-splitter.ts) reach only parsers that do not recurse.
- */
-export const MAX_NESTING = 64;
-
-/** The two root arrays whose elements are cut one by one. */
-export type RootArray = 'provider_references' | 'in_network';
-
-/** What the scanner found, in file order. Offsets are bytes of the decompressed stream. */
-export type ScanEvent =
-  /** `split`: an in_network item whose negotiated_rates came before as 'rate' events (bytes hold `[]`). */
-  /** `filtered`: the filter rejected its billing code while it streamed; `bytes` is then empty. */
-  /** `rates`: of a split item, the stream offsets [start, end) of its negotiated_rates' content, which `bytes` leave out. */
-  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; filtered?: boolean; rates?: [number, number] }
-  /** One `negotiated_rates[]` element of the split in_network item `index`. */
-  | { kind: 'rate'; index: number; rateIndex: number; offset: number; bytes: Buffer }
-  | { kind: 'value'; key: string; offset: number; bytes: Buffer }
-  | { kind: 'problem'; code: string; path: string; offset: number; message: string };
+export { DEFAULT_SPLIT_BYTES, MAX_NESTING, type RootArray, type ScanEvent } from './scan-event.js';
 
 const S_START = 0; // before the root '{' (whitespace, BOM)
 const S_KEY_OR_END = 1; // after '{'
@@ -54,19 +28,11 @@ const S_IN_VALUE = 9; // inside a value being scanned
 const S_DONE = 10; // after the root '}'
 const S_SPLIT = 11; // inside a large in_network element handed to an ItemSplitter
 
-const K_CONTAINER = 1;
-const K_STRING = 2;
-const K_SCALAR = 3;
-
-const P_KEY = 1;
-const P_ROOT_VALUE = 2;
-const P_ELEMENT = 3;
+// the kind of the value being scanned, and what it is for
+const [K_CONTAINER, K_STRING, K_SCALAR] = [1, 2, 3];
+const [P_KEY, P_ROOT_VALUE, P_ELEMENT] = [1, 2, 3];
 
 const EMPTY: Buffer = Buffer.alloc(0);
-
-function show(c: number): string {
-  return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`;
-}
 
 /** Streaming splitter of one JSON root object; feed chunks with `push`, then call `finish`. */
 export class RootScanner {
@@ -85,7 +51,10 @@ export class RootScanner {
   private capture = false;
   /** The open element's code was looked for (found, or not within PEEK_BYTES). */
   private peeked = false;
-  private filtered = false;
+  /** The root keys seen, each array's next index, and what a second array superseded (RootKeys). */
+  private readonly keys = new RootKeys();
+  /** Bytes that are not JSON were reported in the current gap between two root array elements. */
+  private strayReported = false;
   /** The open value went past MAX_NESTING. */
   private deep = false;
   private parts: Buffer[] = [];
@@ -110,6 +79,14 @@ export class RootScanner {
     private readonly splitBytes: number = DEFAULT_SPLIT_BYTES,
     private readonly keepBillingCode?: (code: string) => boolean,
   ) {}
+
+  /**
+   * Of each root array, how many elements (indexes below it) a later value of the same key
+   * replaced: JSON keeps a key's last value, so the caller drops them (0: none).
+   */
+  get superseded(): Readonly<Record<RootArray, number>> {
+    return this.keys.superseded;
+  }
 
   /** Decompressed bytes consumed so far. */
   get bytes(): number {
@@ -139,23 +116,28 @@ export class RootScanner {
         const end = this.splitter!.push(buf, i, this.base, this.slices);
         this.takeSlices(out);
         if (end < 0) break;
-        const { ratesStart, ratesEnd } = this.splitter!;
-        out.push({ kind: 'element', array: 'in_network', index: this.index++, offset: this.valueOffset, bytes: this.splitter!.headBytes(), split: true,
-          ...(ratesStart >= 0 ? { rates: [ratesStart, ratesEnd] as [number, number] } : {}) });
+        out.push(splitElement(this.index++, this.valueOffset, this.splitter!));
         this.splitter = null;
         this.state = S_ARR_NEXT;
         i = end;
         continue;
       }
       if (this.state === S_IN_VALUE) {
-        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i) : this.kind === K_STRING ? this.scanString(buf, i) : scalarEnd(buf, i);
+        // an item is split once it passes splitBytes, wherever the chunks end, so that it reads the
+        // same way (and its damage costs the same) whatever the chunking
+        const splittable = this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture;
+        const room = this.segStart + this.splitBytes + 1 - this.partsBytes;
+        const limit = splittable && room < n ? room : n;
+        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i, limit) : this.kind === K_STRING ? this.scanString(buf, i) : scalarEnd(buf, i);
         if (this.kind === K_CONTAINER && !this.deep && this.containers.maxDepth > MAX_NESTING) this.deep = this.stopCapture();
-        if (end < 0 && this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture &&
-          this.partsBytes + n - this.segStart > this.splitBytes) {
-          this.startSplit(buf, out);
-          break;
+        if (end < 0 && splittable && this.capture && room <= n) {
+          this.startSplit();
+          i = this.segStart;
+          continue;
         }
-        if (end < 0) break;
+        if (end < 0 && limit === n) break;
+        if (end < 0) i = limit; // nested too deep at the threshold: scanned on, not split
+        if (end < 0) continue;
         this.endValue(buf, end, out);
         i = end;
         continue;
@@ -168,23 +150,24 @@ export class RootScanner {
       i = this.structural(buf, i, c, out);
     }
     if (this.state === S_IN_VALUE && this.capture && !this.peeked && this.keepBillingCode && this.purpose === P_ELEMENT &&
-      this.array === 'in_network' && this.rejectedByPeek(buf)) this.filtered = this.stopCapture();
+      this.array === 'in_network' && this.kind === K_CONTAINER) {
+      // the code, read from the element's first bytes (peekRejected), is rejected: its bytes are no
+      // longer kept; a splitter keeps its head and scans past its rates, so a billing_code written
+      // again later is still seen (the last one counts, as for the parser)
+      const peek = peekRejected(this.parts, buf.subarray(this.segStart), this.keepBillingCode);
+      this.peeked = peek.decided;
+      if (peek.rejected) {
+        this.startSplit(peek.code);
+        this.splitter!.push(buf, this.segStart, this.base, this.slices);
+        this.takeSlices(out);
+      }
+    }
     // a value still open at the chunk end keeps its bytes of this chunk
     if (this.state === S_IN_VALUE && this.capture && this.segStart < n) {
       this.parts.push(buf.subarray(this.segStart));
       this.partsBytes += n - this.segStart;
     }
     this.base += n;
-  }
-
-  /**
-   * Whether the open in_network element's `billing_code`, read from its first bytes (those kept
-   * so far and this chunk's), is known and rejected by the filter (peekRejected).
-   */
-  private rejectedByPeek(buf: Buffer): boolean {
-    const { decided, rejected } = peekRejected(this.parts, buf.subarray(this.segStart), this.keepBillingCode!);
-    this.peeked = decided;
-    return rejected;
   }
 
   /** Keeps no more bytes of the open value (filtered out, or nested too deep: endValue says which); returns true. */
@@ -195,25 +178,26 @@ export class RootScanner {
     return true;
   }
 
-  /** Hands the open in_network element to an ItemSplitter, replaying its bytes so far. */
-  private startSplit(buf: Buffer, out: ScanEvent[]): void {
-    const splitter = new ItemSplitter(this.keepBillingCode, this.containers);
+  /**
+   * Hands the open in_network element to an ItemSplitter, replaying its bytes of earlier chunks;
+   * the caller pushes this chunk's from `segStart`. `rejected`: the code the filter rejected.
+   */
+  private startSplit(rejected?: string): void {
+    const splitter = new ItemSplitter(this.keepBillingCode, this.containers, rejected);
     let offset = this.valueOffset;
     for (const part of this.parts) {
       splitter.push(part, 0, offset, this.slices);
       offset += part.length;
     }
-    splitter.push(buf, this.segStart, this.base, this.slices);
     this.parts = [];
     this.partsBytes = 0;
     this.splitter = splitter;
     this.state = S_SPLIT;
-    this.takeSlices(out);
   }
 
+  /** Emits the rate slices and the stray-byte problems the splitter found (sliceEvents). */
   private takeSlices(out: ScanEvent[]): void {
-    for (const s of this.slices) out.push({ kind: 'rate', index: this.index, rateIndex: s.rateIndex, offset: s.offset, bytes: s.bytes });
-    this.slices.length = 0;
+    sliceEvents(this.index, this.slices, this.splitter?.strayBytes ?? [], out);
   }
 
   /** Call at end of stream: throws MrfReadError unless the root object was closed. */
@@ -232,13 +216,8 @@ export class RootScanner {
   private structural(buf: Buffer, i: number, c: number, out: ScanEvent[]): number {
     switch (this.state) {
       case S_START:
-        if (c === 0xef && this.bom === 0 && this.base + i === 0) this.bom = 1;
-        else if (c === 0xbb && this.bom === 1 && this.base + i === 1) this.bom = 2;
-        else if (c === 0xbf && this.bom === 2 && this.base + i === 2) this.bom = 3;
-        else if (c === 0x7b && (this.bom === 0 || this.bom === 3)) this.state = S_KEY_OR_END;
-        else if ((c === 0xff || c === 0xfe) && this.base + i === 0 && buf[i + 1] === (c ^ 0x01)) {
-          this.fail(i, `not JSON: the file is UTF-16 ${c === 0xff ? 'LE' : 'BE'} (byte order mark ${show(c).slice(5)} ${show(c ^ 0x01).slice(5)}); JSON files must be UTF-8`);
-        } else this.fail(i, `not JSON: expected '{' at the start of the root object, found ${show(c)}`);
+        this.bom = rootStart(this.file, buf, i, this.base + i, this.bom);
+        if (this.bom < 0) this.state = S_KEY_OR_END;
         return i + 1;
       case S_KEY_OR_END:
       case S_KEY:
@@ -256,7 +235,8 @@ export class RootScanner {
         if (this.key === 'provider_references' || this.key === 'in_network') {
           if (c === 0x5b) {
             this.array = this.key;
-            this.index = 0;
+            this.index = this.keys.nextIndex[this.key];
+            this.strayReported = false;
             this.state = S_ARR_FIRST;
             return i + 1;
           }
@@ -271,15 +251,21 @@ export class RootScanner {
         return i + 1;
       case S_ARR_FIRST:
       case S_ARR_ELEM:
-        if (c === 0x5d && this.state === S_ARR_FIRST) {
-          this.state = S_AFTER_VALUE;
-          return i + 1;
-        }
+        if (c === 0x5d && this.state === S_ARR_FIRST) return this.endArray(i);
+        if (!isValueStart(c) && !isStructural(c)) return this.stray(i, c, out);
+        this.strayReported = false;
         return this.beginValue(buf, i, c, P_ELEMENT, true);
       case S_ARR_NEXT:
-        if (c === 0x2c) this.state = S_ARR_ELEM;
-        else if (c === 0x5d) this.state = S_AFTER_VALUE;
-        else this.fail(i, `not JSON: expected ',' or ']' in ${this.array}, found ${show(c)}`);
+        if (c === 0x2c) {
+          this.strayReported = false;
+          this.state = S_ARR_ELEM;
+        } else if (c === 0x5d) return this.endArray(i);
+        else if (!isValueStart(c) && !isStructural(c)) return this.stray(i, c, out);
+        else if (this.strayReported) {
+          // the stray bytes stood where the comma was: the next element starts here
+          this.strayReported = false;
+          return this.beginValue(buf, i, c, P_ELEMENT, true);
+        } else this.fail(i, `not JSON: expected ',' or ']' in ${this.array}, found ${show(c)}`);
         return i + 1;
       default: // S_DONE
         if (!this.trailingReported) {
@@ -288,6 +274,23 @@ export class RootScanner {
         }
         return buf.length;
     }
+  }
+
+  /** The `]` at `i` closes the open root array; returns the next index. */
+  private endArray(i: number): number {
+    this.keys.nextIndex[this.array!] = this.index;
+    this.state = S_AFTER_VALUE;
+    return i + 1;
+  }
+
+  /**
+   * A byte that is not JSON between two elements of a root array (a form feed, a letter):
+   * skipped, the first of each gap reported, so the next element is read as it is written.
+   */
+  private stray(i: number, c: number, out: ScanEvent[]): number {
+    if (!this.strayReported) out.push(strayProblem(this.base + i, c, `$.${this.array}`));
+    this.strayReported = true;
+    return i + 1;
   }
 
   private beginValue(buf: Buffer, i: number, c: number, purpose: number, capture: boolean): number {
@@ -300,7 +303,6 @@ export class RootScanner {
     this.inStr = false;
     this.esc = false;
     this.peeked = false;
-    this.filtered = false;
     this.deep = false;
     if (c === 0x7b || c === 0x5b) {
       this.kind = K_CONTAINER;
@@ -313,9 +315,7 @@ export class RootScanner {
       return i + 1;
     }
     // a number, true, false, null (or NaN / Infinity, which parse-element.ts tolerates inside an element)
-    if (!(c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x4e || c === 0x49)) {
-      this.fail(i, `not JSON: expected a value, found ${show(c)}`);
-    }
+    if (!isValueStart(c)) this.fail(i, `not JSON: expected a value, found ${show(c)}`);
     this.kind = K_SCALAR;
     return i;
   }
@@ -341,22 +341,24 @@ export class RootScanner {
       } catch {
         throw new MrfReadError(this.file, offset, 'not JSON: invalid root key');
       }
+      const twice = this.keys.add(this.key, offset);
+      if (twice) out.push(twice);
       this.state = S_COLON;
     } else if (this.purpose === P_ROOT_VALUE) {
       if (this.capture) out.push({ kind: 'value', key: this.key, offset, bytes });
       this.state = S_AFTER_VALUE;
     } else {
-      if (this.filtered) out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes, filtered: true });
-      else out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
+      out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
       this.state = S_ARR_NEXT;
     }
   }
 
   /**
-   * Finds the end of an object/array (container-scan.ts, in WebAssembly); returns the index after
-   * it, or -1 at chunk end. A string or escape left open by the previous chunk is finished here.
+   * Finds the end of an object/array (container-scan.ts, in WebAssembly) in `buf[i, limit)`;
+   * returns the index after it, or -1 at `limit`. A string or escape left open by the previous
+   * chunk is finished here.
    */
-  private scanContainer(buf: Buffer, i: number): number {
+  private scanContainer(buf: Buffer, i: number, limit: number): number {
     const depth = this.depth;
     if (this.esc) {
       this.esc = false;
@@ -367,7 +369,8 @@ export class RootScanner {
       if (i < 0) return this.openAtEnd(depth, true, i === -2);
       i++;
     }
-    const end = this.containers.scan(buf, i, depth);
+    if (i >= limit) return this.openAtEnd(depth, false, false);
+    const end = this.containers.scan(buf, i, depth, 0, limit);
     if (end >= 0) {
       this.depth = 0;
       this.inStr = false;

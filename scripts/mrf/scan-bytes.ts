@@ -38,13 +38,33 @@ export function openQuoteBefore(buf: Uint8Array, from: number, end: number): num
   return -1;
 }
 
-/** Where a number/true/false/null token that goes on at `i` ends (before whitespace, ',', ']' or '}'), or -1 at the chunk end. */
+/**
+ * Where a number/true/false/null token that goes on at `i` ends (at the first byte that no such
+ * token holds, isScalarByte: whitespace, ',', ']', '}', but also '{', '"' or a stray byte, which
+ * the caller then reads on its own), or -1 at the chunk end.
+ */
 export function scalarEnd(buf: Uint8Array, i: number): number {
-  for (; i < buf.length; i++) {
-    const c = buf[i]!;
-    if (c === 0x2c || c === 0x5d || c === 0x7d || isWs(c)) return i;
-  }
+  for (; i < buf.length; i++) if (!isScalarByte(buf[i]!)) return i;
   return -1;
+}
+
+/**
+ * Whether `c` can be part of a number, true, false, null (or the NaN / Infinity that
+ * parse-element.ts tolerates): ASCII letters, digits, '+', '-', '.'. A damaged token is cut at
+ * the first other byte, so a stray byte never makes it swallow the bracket of the next element.
+ */
+export function isScalarByte(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x2d || c === 0x2b || c === 0x2e;
+}
+
+/** Whether `c` starts a number, true, false, null, NaN or Infinity. */
+export function isScalarStart(c: number): boolean {
+  return c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x4e || c === 0x49;
+}
+
+/** Whether `c` starts a JSON value: an object, an array, a string or a scalar (isScalarStart). */
+export function isValueStart(c: number): boolean {
+  return c === 0x7b || c === 0x5b || c === 0x22 || isScalarStart(c);
 }
 
 /** JSON whitespace: space, line feed, carriage return, tab. */

@@ -67,7 +67,9 @@ describe('a file that cannot be read: exit 1, one line naming the file and byte 
   const crc = Buffer.from(gz);
   crc[crc.length - 8]! ^= 0xff; // the CRC-32 of the gzip trailer
   const nul = `${HEADER}${body([item('"99214"', price('12'))])}`;
-  const nulAt = nul.indexOf('{"negotiation_arrangement"', nul.indexOf('99213'));
+  // between two root keys, where the root's structure breaks (between two elements of an array
+  // they are skipped and reported: reader-sync.test.ts)
+  const nulAt = nul.indexOf('"provider_references"');
   const utf16 = (enc: 'utf16le' | 'utf16be'): Buffer => {
     const le = Buffer.from(`\uFEFF${GOOD}`, 'utf16le');
     return enc === 'utf16le' ? le : Buffer.from(le).swap16();

@@ -65,15 +65,17 @@ describe('root scanner and splitter with tricky strings at every chunk size', ()
 
   it.each([1, 3, 7, 64])('drops the bytes of a whole item whose code the filter rejects while it streams (%i-byte chunks)', (chunk) => {
     const out = scan(json, chunk, 1 << 20, (code) => code === '2');
-    // item 0 (code 1) spans chunks: rejected from its first bytes, it comes out without bytes;
+    // item 0 (code 1) spans chunks: rejected from its first bytes, it comes out as its head alone,
+    // its rates dropped for that code (a billing_code written again later would still be seen);
     // item 1 (code 2) is kept whole
-    expect(out.map((e) => (e.kind === 'element' ? [e.index, e.filtered === true, e.bytes.toString()] : e.kind)))
-      .toEqual([[0, true, ''], [1, false, item('2')]]);
+    const head = `{"billing_code":"1","name":"br}ack]e\\"t\\\\","negotiated_rates":[]}`;
+    expect(out.map((e) => (e.kind === 'element' ? [e.index, e.droppedFor ?? null, e.bytes.toString()] : e.kind)))
+      .toEqual([[0, '1', head], [1, null, item('2')]]);
   });
 
   it('gives a rejected item that ends in its first chunk whole (the reader peeks at it)', () => {
     const out = scan(json, 1 << 20, 1 << 20, (code) => code === '2');
-    expect(out.map((e) => (e.kind === 'element' ? e.filtered === true : e.kind))).toEqual([false, false]);
+    expect(out.map((e) => (e.kind === 'element' ? e.droppedFor ?? null : e.kind))).toEqual([null, null]);
   });
 
   it('keeps the rates when the code comes after negotiated_rates (the filter cannot know it yet)', () => {
