@@ -1,0 +1,224 @@
+/**
+ * The converter's reading path run in-process for the fuzz harness: readSource
+ * (scripts/convert/read-source.ts: container, root scanner, item splitter, batches) with its
+ * parser threads replaced by a pool that calls spoolElement (spool-element.ts: the fast path of
+ * fast-rates.ts or JSON.parse and the normalisers) on this thread, then the spool CSV files read
+ * back and decoded into comparable rows: what DuckDB would load (spool.ts documents the columns).
+ */
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import { PRICE_COLUMN_SPECS } from '../../contract/price-columns';
+import type { ParsePool, BatchMessage, SourceDone } from '../convert/parse-pool';
+import { readSource } from '../convert/read-source';
+import { sourceState, spoolElement } from '../convert/spool-element';
+import { splitGroupIds } from '../convert/spool-rows';
+import type { SpoolFiles } from '../convert/spool-rows';
+import { MrfReadError } from '../mrf/types';
+
+/** How one read feeds the bytes and parses the elements. */
+export interface ReadMode {
+  /** Bytes per input chunk; 0 for the whole file at once. */
+  chunk: number;
+  /** Only the stored bytes [start, end) are fed `chunk` bytes at a time, the others COARSE_CHUNK at a time (fine chunks over a whole large file are slow). */
+  fine?: { start: number; end: number };
+  /** The bytes are gzip-compressed first (openContainer decompresses them). */
+  gzip: boolean;
+  /** Every element the slow way (JSON.parse and the normalisers), as COMPETE_SLOW_PARSE=1. */
+  slow: boolean;
+  /** The root scanner's split threshold (read-source.ts ReadSourceOptions.splitBytes); undefined for the default 8 MiB. */
+  splitBytes?: number;
+  /** The catalog's billing-code filter (ReadSourceOptions.billingCodes, and the parser threads' `keep`). */
+  billingCodes?: readonly string[];
+}
+
+/** One `raw_items` row with its prices (the `raw_prices` rows of its item id), decoded. */
+export interface ItemRows {
+  id: number;
+  billingCodeType: string | null;
+  billingCode: string | null;
+  name: string | null;
+  description: string | null;
+  arrangement: string | null;
+  /** One JSON text per price: [rate index, price index, group ids (split as DuckDB splits them), price columns...], sorted. */
+  prices: string[];
+}
+
+/** A tolerated problem as the converter reports it (report.json), without its message. */
+export interface ProblemKey {
+  code: string;
+  path: string;
+  offset: number;
+}
+
+/** What one read of a file gives, in a form that compares with ===/JSON. */
+export interface ReadOutcome {
+  /** The read failed as documented (MrfReadError): its reason and byte offset; rows are then empty. */
+  fatal: { reason: string; offset: number } | null;
+  header: string;
+  items: ItemRows[];
+  /** `raw_groups` rows as JSON texts, sorted. */
+  groups: string[];
+  /** Prices whose item id no `raw_items` row has (dropped by the join in build-tables.ts). */
+  orphanPrices: number;
+  /** Problems of the scanner and the parser, sorted by offset, code, path. */
+  problems: ProblemKey[];
+  /** Problem counts by code (the parser's counts are exact; kept problems are capped). */
+  counts: Record<string, number>;
+  /** Indices of the in_network items the scanner split (their rates came apart). */
+  split: number[];
+}
+
+/** Reads a file (its stored bytes) into rows; a reader the harness checks (a fake one in its own tests). */
+export type Reader = (bytes: Buffer, mode: ReadMode) => Promise<ReadOutcome>;
+
+/** Input chunk size outside a read's `fine` range. */
+export const COARSE_CHUNK = 4096;
+
+/** Input chunks of `bytes` as `mode` says, each a fresh copy as a stream gives. */
+async function* chunked(bytes: Buffer, mode: ReadMode): AsyncGenerator<Buffer> {
+  if (mode.chunk <= 0) {
+    yield Buffer.from(bytes);
+    return;
+  }
+  const fine = mode.fine ?? { start: 0, end: bytes.length };
+  for (let at = 0; at < bytes.length;) {
+    const size = at >= fine.start && at < fine.end ? mode.chunk : Math.min(COARSE_CHUNK, Math.max(1, (at < fine.start ? fine.start : bytes.length) - at));
+    yield Buffer.from(bytes.subarray(at, at + size));
+    at += size;
+  }
+}
+
+/**
+ * The parser threads' work (parse-worker.ts) on this thread: each batch's elements spooled by
+ * spoolElement into one source state.
+ */
+class InlinePool {
+  readonly split = new Set<number>();
+  private readonly state;
+  constructor(prefix: string, sourceId: number, private readonly slow: boolean, private readonly keep: (code: string) => boolean) {
+    this.state = sourceState(prefix, sourceId);
+  }
+
+  send(m: BatchMessage): Promise<void> {
+    const buf = Buffer.from(m.buffer);
+    const e = m.elements;
+    for (let k = 0; k < e.length; k += 6) {
+      const split = e[k + 5] === 1;
+      if (split) this.split.add(e[k]!);
+      spoolElement(this.state, buf, { kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split },
+        this.keep, this.slow);
+    }
+    this.state.rows.endBatch();
+    return Promise.resolve();
+  }
+
+  finish(sourceId: number): Promise<SourceDone[]> {
+    const s = this.state;
+    return Promise.resolve([{
+      sourceId, files: s.rows.close(), valueCodes: s.rows.valueCodes, shapeCodes: s.rows.shapeCodes, counts: s.counts, kept: s.kept,
+      items: s.items, priceRows: s.rows.priceRows, providerReferences: s.providerReferences, remoteReferences: s.remoteReferences,
+    }]);
+  }
+}
+
+type Field = string | null;
+
+/** CSV rows of the spool's conventions (csv-file.ts): an empty unquoted field is NULL, `""` the empty string. */
+function csvRows(bytes: Buffer): Field[][] {
+  return parse(bytes, {
+    relax_column_count: true,
+    record_delimiter: '\n',
+    cast: (value: string, ctx: { quoting: boolean }) => (ctx.quoting || value !== '' ? value : null),
+  }) as Field[][];
+}
+
+async function tableRows(files: SpoolFiles, table: keyof SpoolFiles): Promise<Field[][]> {
+  const out: Field[][] = [];
+  for (const f of files[table] ?? []) out.push(...csvRows(await readFile(f)));
+  return out;
+}
+
+const SHAPE_FIELDS = PRICE_COLUMN_SPECS.filter((c) => c.shape);
+const ROW_FIELDS = PRICE_COLUMN_SPECS.filter((c) => !c.shape);
+
+/** Decodes the spool files of one source into items with their prices, and group rows. */
+async function decodeSpool(files: SpoolFiles, superseded: number): Promise<Pick<ReadOutcome, 'items' | 'groups' | 'orphanPrices'>> {
+  const values = new Map<string, Field>();
+  for (const [code, value] of await tableRows(files, 'raw_values')) values.set(code!, value ?? null);
+  const value = (code: Field): Field => (code === null ? null : values.has(code) ? values.get(code)! : `?code ${code}`);
+  const shapes = new Map<string, Field[]>();
+  for (const [code, list] of await tableRows(files, 'raw_shapes')) {
+    shapes.set(code!, (list ?? '').split(':').map((c) => (c === '' ? null : value(c))));
+  }
+  const pricesOf = new Map<string, string[]>();
+  for (const r of await tableRows(files, 'raw_prices')) {
+    const [, itemId, rateIndex, priceIndex, groups, shape, ...rest] = r;
+    if (Number(itemId) < superseded) continue;
+    const shapeValues = shapes.get(shape!) ?? [`?shape ${shape}`];
+    const columns: Record<string, Field> = {};
+    SHAPE_FIELDS.forEach((c, k) => (columns[c.name] = shapeValues[k] ?? null));
+    ROW_FIELDS.forEach((c, k) => (columns[c.name] = c.kind === 'number' ? rest[k] ?? null : value(rest[k] ?? null)));
+    const text = JSON.stringify([Number(rateIndex), Number(priceIndex), groups === null || groups === undefined ? null : splitGroupIds(groups), columns]);
+    const list = pricesOf.get(itemId!) ?? [];
+    list.push(text);
+    pricesOf.set(itemId!, list);
+  }
+  const items: ItemRows[] = [];
+  const seen = new Set<string>();
+  for (const [, id, type, code, name, description, arrangement] of await tableRows(files, 'raw_items')) {
+    if (Number(id) < superseded) continue;
+    seen.add(id!);
+    items.push({ id: Number(id), billingCodeType: type ?? null, billingCode: code ?? null, name: name ?? null, description: description ?? null,
+      arrangement: arrangement ?? null, prices: [...(pricesOf.get(id!) ?? [])].sort() });
+  }
+  let orphanPrices = 0;
+  for (const [id, list] of pricesOf) if (!seen.has(id)) orphanPrices += list.length;
+  const groups = (await tableRows(files, 'raw_groups')).map((r) => JSON.stringify(r.slice(1))).sort();
+  return { items, groups, orphanPrices };
+}
+
+let reads = 0;
+
+/**
+ * The converter's reader (readSource with the parse in-process), its spool written under `dir`
+ * and deleted once decoded.
+ * @throws whatever the reader throws but MrfReadError (the documented failure, in `fatal`).
+ */
+export function converterReader(dir: string): Reader {
+  return async (bytes, mode) => {
+    const prefix = path.join(dir, `r${reads++}`);
+    const filter = mode.billingCodes ? new Set(mode.billingCodes) : undefined;
+    const pool = new InlinePool(prefix, 1, mode.slow, (code) => !filter || filter.has(code));
+    const input = mode.gzip ? gzipSync(bytes) : bytes;
+    let fatal: ReadOutcome['fatal'] = null;
+    let result: Awaited<ReturnType<typeof readSource>> | null = null;
+    try {
+      // the pool's surface readSource uses is send and finish (parse-pool.ts); the class has private fields
+      result = await readSource('fuzz.json', chunked(input, mode), pool as unknown as ParsePool,
+        { sourceId: 1, dir, tmpDir: dir, ...(mode.splitBytes !== undefined ? { splitBytes: mode.splitBytes } : {}), ...(filter ? { billingCodes: filter } : {}) });
+    } catch (e) {
+      if (!(e instanceof MrfReadError)) throw e;
+      fatal = { reason: e.reason, offset: e.offset };
+    }
+    const [done] = await pool.finish(1);
+    const files = done!.files;
+    try {
+      // the items of an `in_network` written before the last one are superseded: ingest.ts drops
+      // their rows before it writes the partition (read-source.ts supersededItems)
+      const superseded = result?.supersededItems ?? 0;
+      const decoded = fatal ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(files, superseded);
+      const problems: ProblemKey[] = fatal ? [] : [...result!.problems, ...done!.kept].map((p) => ({ code: p.code, path: p.path, offset: p.offset }));
+      problems.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code) || a.path.localeCompare(b.path));
+      const counts: Record<string, number> = {};
+      if (!fatal) {
+        for (const p of result!.problems) counts[p.code] = (counts[p.code] ?? 0) + 1;
+        for (const [code, n] of Object.entries(done!.counts)) counts[code] = (counts[code] ?? 0) + n;
+      }
+      return { fatal, header: fatal ? '' : JSON.stringify(result!.header), ...decoded, problems, counts, split: fatal ? [] : [...pool.split].sort((a, b) => a - b) };
+    } finally {
+      await Promise.all(Object.values(files).flat().map((f) => rm(f, { force: true })));
+    }
+  };
+}
