@@ -12,7 +12,7 @@ import { crc32 } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { ConversionReport } from '../../scripts/convert/problems';
-import { buildZip } from '../mrf/mrf-test-helpers';
+import { buildZip, corruptDigit } from '../mrf/mrf-test-helpers';
 import { catalogOf, item, leftovers, makeWorkspace, mrf, price, re, runCli, treeHash, type Workspace } from './harness';
 
 let ws: Workspace;
@@ -28,14 +28,6 @@ afterAll(async () => {
 /** A valid in-network file with a 99214 item at 131.38 after the harness's 99213 one. */
 const RATED = Buffer.from(mrf([item('"99214"', price('131.38'))]));
 
-/** `bytes` with its first `131.38` turned into `931.38` (a copy). */
-function corruptDigit(bytes: Buffer): Buffer {
-  const at = bytes.indexOf('131.38');
-  expect(at).toBeGreaterThanOrEqual(0);
-  const out = Buffer.from(bytes);
-  out[at] = 0x39; // '9'
-  return out;
-}
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 /** The reason the converter gives for entry `entry` holding `actual` where its record has the CRC of `expected`. */

@@ -13,7 +13,7 @@ import { crc32, gzipSync } from 'node:zlib';
 import { openArchive, openContainer } from '../../scripts/mrf/open-container';
 import { MrfReadError } from '../../scripts/mrf/types';
 import { checkedZipEntry, createCrc32 } from '../../scripts/mrf/zip-entry-check';
-import { buildZip, chunked } from './mrf-test-helpers';
+import { buildZip, chunked, corruptDigit } from './mrf-test-helpers';
 import { build7z } from './seven-zip-helpers';
 
 const JSON_TEXT = `{"reporting_entity_name":"CRC Plan","reporting_entity_type":"issuer","last_updated_on":"2025-05-01","version":"1.0.0",
@@ -23,14 +23,6 @@ const JSON_TEXT = `{"reporting_entity_name":"CRC Plan","reporting_entity_type":"
 "expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}]}]}]}`;
 const PLAIN = Buffer.from(JSON_TEXT);
 
-/** `bytes` with the first `131.38` turned into `931.38` (a copy). */
-function corruptDigit(bytes: Buffer): Buffer {
-  const at = bytes.indexOf('131.38');
-  expect(at).toBeGreaterThanOrEqual(0);
-  const out = Buffer.from(bytes);
-  out[at] = 0x39; // '9'
-  return out;
-}
 const CORRUPT = corruptDigit(PLAIN);
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 

@@ -185,3 +185,16 @@ export function buildZip(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, end]);
 }
+
+/**
+ * `bytes` (an in-network file holding the rate `131.38`) with its first `131.38` turned into
+ * `931.38`, a copy: one corrupted digit that stays valid JSON, for the archives' CRC checks.
+ * @throws Error when `bytes` holds no `131.38`.
+ */
+export function corruptDigit(bytes: Buffer): Buffer {
+  const at = bytes.indexOf('131.38');
+  if (at < 0) throw new Error('no 131.38 to corrupt');
+  const out = Buffer.from(bytes);
+  out[at] = 0x39; // '9'
+  return out;
+}
