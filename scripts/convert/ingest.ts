@@ -49,8 +49,10 @@ let nextPoolSource = 0;
 
 /**
  * Loads what the parser threads spooled for source `sourceId` into the raw tables, then deletes
- * the files; drops the items a second `in_network` key superseded (ReadSourceResult
- * `supersededItems`) and their prices. Returns how many items and price rows it dropped.
+ * the files; drops what a key written twice superseded (JSON keeps a key's last value;
+ * ReadSourceResult): the items of a first `in_network` and their prices, the groups of a first
+ * `provider_references`, the rates of a split item's first `negotiated_rates` (its last array's
+ * rates numbered from 0 then, as a parse numbers them). Returns how many items and price rows it dropped.
  */
 async function loadSpooled(spool: Spool, sourceId: number, result: ReadSourceResult): Promise<{ items: number; priceRows: number }> {
   for (const d of result.spooled) {
@@ -65,11 +67,18 @@ async function loadSpooled(spool: Spool, sourceId: number, result: ReadSourceRes
     await spool.load(table, files);
     await Promise.all(files.map((f) => unlink(f)));
   }
-  if (result.supersededItems === 0) return { items: 0, priceRows: 0 };
+  if (result.supersededRefs > 0) await spool.con.run(`DELETE FROM raw_groups WHERE source_id = ${sourceId} AND ref_index < ${result.supersededRefs}`);
+  let priceRows = 0;
+  for (const [item, n] of result.supersededRates) {
+    const where = `WHERE source_id = ${sourceId} AND item_id = ${item}`;
+    priceRows += (await spool.con.run(`DELETE FROM raw_price_rows ${where} AND rate_index < ${n}`)).rowsChanged;
+    await spool.con.run(`UPDATE raw_price_rows SET rate_index = rate_index - ${n} ${where}`);
+  }
+  if (result.supersededItems === 0) return { items: 0, priceRows };
   const where = `WHERE source_id = ${sourceId} AND item_id < ${result.supersededItems}`;
   const items = await spool.con.run(`DELETE FROM raw_items ${where}`);
   const prices = await spool.con.run(`DELETE FROM raw_price_rows ${where}`);
-  return { items: items.rowsChanged, priceRows: prices.rowsChanged };
+  return { items: items.rowsChanged, priceRows: priceRows + prices.rowsChanged };
 }
 
 /** Where the parser threads reported each remote group (path, offset), by provider_group_id. */

@@ -52,6 +52,13 @@ export interface ReadSourceResult {
    * (JSON keeps a key's last value; root-scanner.ts): the caller drops their spooled rows.
    */
   supersededItems: number;
+  /** Likewise the `provider_references` elements below this: the caller drops their groups (raw_groups `ref_index`). */
+  supersededRefs: number;
+  /**
+   * Of each split item whose `negotiated_rates` is written twice, [item id, n]: its rates below n
+   * were superseded; the caller drops them and numbers the last array's from 0, as a parse does.
+   */
+  supersededRates: Array<[number, number]>;
   /** Problems found on this thread (structure, header). */
   problems: MrfProblem[];
   /** What each parser thread spooled. */
@@ -118,6 +125,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
     rate: new Batcher(pool, base, 'rate'),
   };
   let skippedItems = 0;
+  const supersededRates: Array<[number, number]> = [];
   const handle = (ev: ScanEvent): Promise<void> | undefined => {
     if (ev.kind === 'problem') problems.push({ code: ev.code, path: ev.path, offset: ev.offset, message: ev.message });
     else if (ev.kind === 'value') {
@@ -128,6 +136,12 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
       // spooled and dropped by the join with raw_items (build-tables.ts)
       return batchers.rate.add(ev.index, ev.rateIndex, ev.offset, ev.bytes, false);
     } else {
+      if (ev.supersededRates !== undefined) {
+        // the head's parse (spool-element.ts) leaves this key to the scanner: only it knows the offset
+        problems.push({ code: 'duplicate_key', path: `$.in_network[${ev.index}].negotiated_rates`, offset: ev.supersededAt!,
+          message: 'key "negotiated_rates" written twice in one object; the last value is kept' });
+        if (ev.supersededRates! > 0) supersededRates.push([ev.index, ev.supersededRates!]);
+      }
       if (ev.array === 'in_network' && o.billingCodes) {
         const peeked = peekBillingCodeAt(ev.bytes);
         if (peeked !== undefined && !o.billingCodes.has(peeked.code)) {
@@ -151,7 +165,7 @@ export async function readSource(name: string, input: AsyncIterable<Uint8Array>,
   const sha256 = meter.done();
   const stored = o.archive ?? { bytes: meter.bytes, sha256 };
   return { header: h, jsonBytes: scanner.bytes, inputBytes: stored.bytes, sha256: stored.sha256, skippedItems,
-    supersededItems: scanner.superseded.in_network, problems, spooled };
+    supersededItems: scanner.superseded.in_network, supersededRefs: scanner.superseded.provider_references, supersededRates, problems, spooled };
 }
 
 /**

@@ -139,11 +139,17 @@ export class SpoolRows {
     this.priceRows += rate.prices.length * Math.max(1, ids.length);
   }
 
-  /** One `raw_groups` row per provider; a remote or empty group has one row without provider. */
-  group(groupId: string, p: MrfProvider | null, remote: string | null): void {
+  /**
+   * One `raw_groups` row per provider; a remote or empty group has one row without provider.
+   * `refIndex`: the group's `provider_references[]` element index (null for an inline or fetched
+   * group), so that ingest.ts drops the groups of a root array a second one superseded.
+   */
+  group(groupId: string, p: MrfProvider | null, remote: string | null, refIndex: number | null = null): void {
     const f = this.files.raw_groups;
     f.int(this.sourceId); f.sep(); f.text(groupId, true); f.sep(); f.text(p ? providerId(p.npi, p.tin_value) : null); f.sep();
-    f.text(p?.npi); f.sep(); f.text(p?.tin_type); f.sep(); f.text(p?.tin_value); f.sep(); f.text(remote); f.end();
+    f.text(p?.npi); f.sep(); f.text(p?.tin_type); f.sep(); f.text(p?.tin_value); f.sep(); f.text(remote); f.sep();
+    if (refIndex !== null) f.int(refIndex);
+    f.end();
   }
 
   /** Stores an inline provider group once per writer under an id derived from its content. */

@@ -24,9 +24,10 @@
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
  *   price x group it names (`unnest`), `provider_group_id` NULL when it names none. Never stored.
  * - `raw_items(source_id, item_id, billing_code_type, billing_code, name, description, negotiation_arrangement)`.
- * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location)` one row
+ * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location, ref_index)` one row
  *   per provider (provider_id by docs/methodology.md: the NPI, else `TIN:<tin>`, NULL when neither);
- *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider.
+ *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider;
+ *   `ref_index` its `provider_references[]` element (NULL if inline or fetched): not in a partition.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readdir, stat } from 'node:fs/promises';
@@ -102,7 +103,7 @@ const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
     'name': 'VARCHAR', 'description': 'VARCHAR', 'negotiation_arrangement': 'VARCHAR'}`,
   raw_groups: `{'source_id': 'INTEGER', 'provider_group_id': 'VARCHAR', 'provider_id': 'VARCHAR', 'npi': 'VARCHAR',
-    'tin_type': 'VARCHAR', 'tin_value': 'VARCHAR', 'remote_location': 'VARCHAR'}`,
+    'tin_type': 'VARCHAR', 'tin_value': 'VARCHAR', 'remote_location': 'VARCHAR', 'ref_index': 'INTEGER'}`,
 };
 
 /** The read_csv columns of `raw_prices` in the text layout (Spool.loadTextPrices): the value columns as text. */
@@ -115,7 +116,6 @@ const TABLE_OF: Record<(typeof RAW_TABLES)[number], string> = {
 
 /** The columns of `raw_prices`, in order: its keys, then the price columns (contract/price-columns.ts). */
 const RAW_PRICE_COLUMNS = [...PRICE_KEY_COLUMNS.map(([c]) => c), ...PRICE_COLUMN_NAMES];
-
 
 /**
  * SQL that decodes the value columns (PRICE_VALUE_COLUMNS, or those of `columns`) of a relation
@@ -257,7 +257,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       name VARCHAR, description VARCHAR, negotiation_arrangement VARCHAR);
     CREATE TABLE raw_groups (
       source_id INTEGER, provider_group_id VARCHAR, provider_id VARCHAR, npi VARCHAR, tin_type VARCHAR,
-      tin_value VARCHAR, remote_location VARCHAR);
+      tin_value VARCHAR, remote_location VARCHAR, ref_index INTEGER);
   `);
   /** Codes given so far: the next writer's codes start here. */
   let codeBase = 0;
@@ -357,7 +357,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
         await con.run(`COPY (${select}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION zstd${options})`);
       };
       await copy(rebased('raw_items'), partitionFile(dir, 'raw_items'));
-      await copy(rebased('raw_groups'), partitionFile(dir, 'raw_groups'));
+      await copy(rebased('(SELECT * EXCLUDE (ref_index) FROM raw_groups)'), partitionFile(dir, 'raw_groups'));
       await copy('SELECT * FROM raw_values', partitionFile(dir, 'raw_values'));
       await copy('SELECT * FROM raw_shapes', partitionFile(dir, 'raw_shapes'));
       // half the target per row group: the writer's threads each fill their own
@@ -380,7 +380,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       const shift = (c: string): string => `${c} + ${base}`;
       const moved = (table: string): string => `SELECT * REPLACE (source_id + ${sourceBase} AS source_id) FROM ${table}`;
       await con.run(`INSERT INTO raw_items ${moved(read('raw_items'))}`);
-      await con.run(`INSERT INTO raw_groups ${moved(read('raw_groups'))}`);
+      await con.run(`INSERT INTO raw_groups BY NAME ${moved(read('raw_groups'))}`);
       await con.run(`INSERT INTO raw_values SELECT ${shift('code')}, value FROM ${read('raw_values')}`);
       await con.run(`INSERT INTO raw_shapes SELECT shape + ${sBase}, ${PRICE_SHAPE_COLUMNS.map((c) => shift(c)).join(', ')} FROM ${read('raw_shapes')}`);
       const parts = (await readdir(partitionFile(dir, 'raw_price_rows'))).filter((f) => f.endsWith('.parquet')).sort();

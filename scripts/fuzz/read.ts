@@ -143,8 +143,13 @@ async function tableRows(files: SpoolFiles, table: keyof SpoolFiles): Promise<Fi
 const SHAPE_FIELDS = PRICE_COLUMN_SPECS.filter((c) => c.shape);
 const ROW_FIELDS = PRICE_COLUMN_SPECS.filter((c) => !c.shape);
 
-/** Decodes the spool files of one source into items with their prices, and group rows. */
-async function decodeSpool(files: SpoolFiles, superseded: number): Promise<Pick<ReadOutcome, 'items' | 'groups' | 'orphanPrices'>> {
+/** What a key written twice superseded (read-source.ts ReadSourceResult): ingest.ts drops it before it writes the partition. */
+type Superseded = { supersededItems: number; supersededRefs: number; supersededRates: Array<[number, number]> };
+
+/** Decodes the spool files of one source into items with their prices, and group rows, without what `s` says was superseded. */
+async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadOutcome, 'items' | 'groups' | 'orphanPrices'>> {
+  const superseded = s.supersededItems;
+  const ratesBelow = new Map(s.supersededRates.map(([item, n]) => [String(item), n]));
   const values = new Map<string, Field>();
   for (const [code, value] of await tableRows(files, 'raw_values')) values.set(code!, value ?? null);
   const value = (code: Field): Field => (code === null ? null : values.has(code) ? values.get(code)! : `?code ${code}`);
@@ -156,11 +161,13 @@ async function decodeSpool(files: SpoolFiles, superseded: number): Promise<Pick<
   for (const r of await tableRows(files, 'raw_prices')) {
     const [, itemId, rateIndex, priceIndex, groups, shape, ...rest] = r;
     if (Number(itemId) < superseded) continue;
+    const below = ratesBelow.get(itemId!) ?? 0;
+    if (Number(rateIndex) < below) continue;
     const shapeValues = shapes.get(shape!) ?? [`?shape ${shape}`];
     const columns: Record<string, Field> = {};
     SHAPE_FIELDS.forEach((c, k) => (columns[c.name] = shapeValues[k] ?? null));
     ROW_FIELDS.forEach((c, k) => (columns[c.name] = c.kind === 'number' ? rest[k] ?? null : value(rest[k] ?? null)));
-    const text = JSON.stringify([Number(rateIndex), Number(priceIndex), groups === null || groups === undefined ? null : splitGroupIds(groups), columns]);
+    const text = JSON.stringify([Number(rateIndex) - below, Number(priceIndex), groups === null || groups === undefined ? null : splitGroupIds(groups), columns]);
     const list = pricesOf.get(itemId!) ?? [];
     list.push(text);
     pricesOf.set(itemId!, list);
@@ -175,7 +182,9 @@ async function decodeSpool(files: SpoolFiles, superseded: number): Promise<Pick<
   }
   let orphanPrices = 0;
   for (const [id, list] of pricesOf) if (!seen.has(id)) orphanPrices += list.length;
-  const groups = (await tableRows(files, 'raw_groups')).map((r) => JSON.stringify(r.slice(1))).sort();
+  // the last column, `ref_index`, is not in a partition
+  const groups = (await tableRows(files, 'raw_groups')).filter((r) => r[7] === null || r[7] === undefined || Number(r[7]) >= s.supersededRefs)
+    .map((r) => JSON.stringify(r.slice(1, 7))).sort();
   return { items, groups, orphanPrices };
 }
 
@@ -205,10 +214,9 @@ export function converterReader(dir: string): Reader {
     const [done] = await pool.finish(1);
     const files = done!.files;
     try {
-      // the items of an `in_network` written before the last one are superseded: ingest.ts drops
-      // their rows before it writes the partition (read-source.ts supersededItems)
-      const superseded = result?.supersededItems ?? 0;
-      const decoded = fatal ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(files, superseded);
+      // what a key written twice superseded (the items of a first `in_network`, ...): ingest.ts
+      // drops its rows before it writes the partition (read-source.ts)
+      const decoded = fatal || !result ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(files, result);
       const problems: ProblemKey[] = fatal ? [] : [...result!.problems, ...done!.kept].map((p) => ({ code: p.code, path: p.path, offset: p.offset }));
       problems.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code) || a.path.localeCompare(b.path));
       const counts: Record<string, number> = {};

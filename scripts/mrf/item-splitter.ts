@@ -44,6 +44,16 @@ export class ItemSplitter {
    */
   ratesStart = -1;
   ratesEnd = -1;
+  /**
+   * The rates (indexes below it) of a `negotiated_rates` written before the item's last one: JSON
+   * keeps a key's last value, so the caller drops them; the last array's rates are numbered on
+   * from it (0: the key was written once).
+   */
+  supersededRates = 0;
+  /** The stream offset of the last `negotiated_rates` key when it is written twice (-1: once). */
+  supersededAt = -1;
+  /** The stream offset of the last string opened at the item's top level (a key, or a value). */
+  private stringOffset = 0;
   /** Total bytes of rate elements cut so far. */
   rateBytes = 0;
   /** The item's billing code is filtered out: its rates are scanned past, not cut. */
@@ -136,6 +146,7 @@ export class ItemSplitter {
       if (c === 0x22) {
         this.inStr = true;
         if (this.depth === 1) {
+          this.stringOffset = base + i;
           this.strStart = i + 1;
           this.strParts = [];
         }
@@ -150,6 +161,10 @@ export class ItemSplitter {
           this.head.push(buf.subarray(headStart, i + 1));
           headStart = -1;
           this.inRates = true;
+          if (this.ratesStart >= 0) {
+            this.supersededRates = this.rateIndex;
+            this.supersededAt = this.stringOffset;
+          }
           this.ratesStart = base + i + 1;
           if (this.keepBillingCode) {
             const code = peekBillingCode(Buffer.concat(this.head));

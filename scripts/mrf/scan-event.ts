@@ -28,7 +28,9 @@ export type ScanEvent =
   /** `split`: an in_network item whose negotiated_rates came before as 'rate' events (bytes hold `[]`). */
   /** `droppedFor`: of a split item, the billing code for which the filter left its rates out (no 'rate' events). */
   /** `rates`: of a split item, the stream offsets [start, end) of its negotiated_rates' content, which `bytes` leave out. */
-  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; droppedFor?: string; rates?: [number, number] }
+  /** `supersededRates`: of a split item whose negotiated_rates is written twice, the rates (indexes below it) of the first ones; `supersededAt` the last key's offset. */
+  | { kind: 'element'; array: RootArray; index: number; offset: number; bytes: Buffer; split?: boolean; droppedFor?: string; rates?: [number, number];
+    supersededRates?: number; supersededAt?: number }
   /** One `negotiated_rates[]` element of the split in_network item `index`. */
   | { kind: 'rate'; index: number; rateIndex: number; offset: number; bytes: Buffer }
   | { kind: 'value'; key: string; offset: number; bytes: Buffer }
@@ -110,7 +112,8 @@ export function rootStart(file: string, buf: Buffer, i: number, at: number, bom:
 
 /** The element event of split item `index` at `offset`, once `splitter` has reached its end. */
 export function splitElement(index: number, offset: number, splitter: ItemSplitter): ScanEvent {
-  const { ratesStart, ratesEnd, droppedRatesOf: droppedFor } = splitter;
+  const { ratesStart, ratesEnd, droppedRatesOf: droppedFor, supersededRates, supersededAt } = splitter;
   return { kind: 'element', array: 'in_network', index, offset, bytes: splitter.headBytes(), split: true,
-    ...(ratesStart >= 0 ? { rates: [ratesStart, ratesEnd] as [number, number] } : {}), ...(droppedFor !== undefined ? { droppedFor } : {}) };
+    ...(ratesStart >= 0 ? { rates: [ratesStart, ratesEnd] as [number, number] } : {}), ...(droppedFor !== undefined ? { droppedFor } : {}),
+    ...(supersededAt >= 0 ? { supersededRates, supersededAt } : {}) };
 }
