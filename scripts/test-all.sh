@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: lint, typecheck, unit tests (every benchmark among them, run once at its tiny size by
 # test/bench/tiny.test.ts, no timing asserted), end-to-end tests, then a short run of the MRF fuzz
-# harness (`npm run fuzz`; FUZZ_SEED, default 1, FUZZ_SECONDS, default 60), in that order; keeps
+# harness (`npm run fuzz`; FUZZ_SEED, default 1, FUZZ_CASES, default 140), in that order; keeps
 # going after a failure.
 # Lint, typecheck and the fuzz run count as one test each; vitest tests are counted from the JSON
 # reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
@@ -63,9 +63,9 @@ echo "== end-to-end tests: npx vitest run -c vitest.e2e.config.ts"
 npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=test-results/e2e.json
 count_vitest e2e test-results/e2e.json $?
 
-# a fixed seed: the cases a CI run tries are a prefix of one sequence, so a red run is reproducible
-echo "== fuzz: npx tsx scripts/fuzz/cli.ts --seed ${FUZZ_SEED:-1} --seconds ${FUZZ_SECONDS:-60}"
-npx tsx scripts/fuzz/cli.ts --seed "${FUZZ_SEED:-1}" --seconds "${FUZZ_SECONDS:-60}"
+# a fixed seed and count (about a minute): the same cases on every machine, so a red run is reproducible
+echo "== fuzz: npx tsx scripts/fuzz/cli.ts --seed ${FUZZ_SEED:-1} --cases ${FUZZ_CASES:-140}"
+npx tsx scripts/fuzz/cli.ts --seed "${FUZZ_SEED:-1}" --cases "${FUZZ_CASES:-140}"
 record fuzz $?
 
 total="$passed passed, $failed failed"
