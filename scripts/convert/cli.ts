@@ -1,5 +1,5 @@
 /**
- * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--store <dir>] [--plan <plan.json>] [--jobs N] [--quiet]
+ * `npm run convert -- --catalog <catalog.json> --out <dataset-dir> [--store <dir>] [--plan <plan.json>] [--jobs N] [--quiet] [--timings]
  *   [--allow-empty] [--no-remote] [--reference-cache <dir>] [--fetch-timeout <ms>] [--fetch-retries <n>] [--fetch-concurrency <n>]`
  * (docs/converter.md): both stages, ingest (files whose partition in the store is missing or out of
  * date) and build. `--ingest-only` (`npm run ingest`) runs the first stage alone, into `--store`
@@ -18,6 +18,7 @@ import { Command, CommanderError } from 'commander';
 import { abandonSync } from './atomic-dir';
 import { fetchPolicyOf, int, isProgram, withFetchOptions, type FetchOptions } from './cli-options';
 import { convertCatalog, defaultStore, ingestCatalog, type ConvertOptions } from './index';
+import { PhaseTimer } from './timings';
 
 interface CliOptions extends FetchOptions {
   catalog: string;
@@ -32,6 +33,7 @@ interface CliOptions extends FetchOptions {
   remote: boolean;
   referenceCache?: string;
   allowEmpty?: boolean;
+  timings?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
     .option('--quiet', 'print errors only: no progress, no per-file lines')
     .option('--allow-empty', 'write the dataset even when the filters or inputs leave no rate row (otherwise the run fails and the old dataset stays)')
     .option('--no-remote', 'do not fetch remote provider references (provider_references[].location)')
+    .option('--timings', 'print each phase\'s wall and CPU seconds at the end (to stderr, also with --quiet)')
     .option('--reference-cache <dir>', 'keep fetched provider-reference files in this directory across runs'), 'provider-reference requests')
     .exitOverride()
     .configureOutput({ writeErr: write, writeOut: write });
@@ -75,6 +78,7 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
       ...(opts.redis !== undefined ? { redis: opts.redis } : {}),
       allowEmpty: opts.allowEmpty === true,
       warn: (line) => write(`convert: ${line}\n`),
+      ...(opts.timings === true ? { timer: new PhaseTimer() } : {}),
     };
     if (opts.redis !== undefined && opts.ingestOnly) throw new Error('--redis runs the ingest on the workers: use it without --ingest-only');
     if (opts.ingestOnly && opts.buildOnly) throw new Error('--ingest-only and --build-only exclude each other');
@@ -96,6 +100,8 @@ export async function runConvertCli(argv: string[], write: (text: string) => voi
   } catch (e) {
     write(`convert: ${((e as Error).message ?? String(e)).split('\n')[0]}\n`);
     return 1;
+  } finally {
+    if (options.timer) write(options.timer.lines().map((l) => `timings: ${l}\n`).join(''));
   }
 }
 

@@ -35,6 +35,7 @@ import { checkManifestCounts } from './count-check';
 import { namedWriteFailure, writingTo } from './write-errors';
 import { ingestSettings, resolveStore, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
 import { loadStoredPartition, partitionForBuild } from './partition-check';
+import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
 export const CONVERTER_VERSION = '0.11.0';
@@ -80,6 +81,8 @@ export interface ConvertOptions {
   allowEmpty?: boolean;
   /** Where a warning that must be seen even with `quiet` goes (default: stderr): the empty dataset's. */
   warn?: (line: string) => void;
+  /** Records each phase's wall and CPU seconds (`--timings`); phases run the same without it. */
+  timer?: PhaseTimer;
 }
 
 export interface ConvertResult {
@@ -193,9 +196,10 @@ export async function ingestCatalog(catalogPath: string, store: string, options:
   const workDir = await makeTempSibling(workBase);
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
   try {
-    const plan = run.fromPlan ?? (await planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir));
+    const timer = options.timer ?? new PhaseTimer();
+    const plan = run.fromPlan ?? (await timer.time('plan the files', () => planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir)));
     const c = ingestContext(run, options, resolveStore(store), pool, remote, workDir);
-    const parts = await partitionsOf(run, plan, c.store, c);
+    const parts = await timer.time('ingest', () => partitionsOf(run, plan, c.store, c));
     const used = parts.filter((p): p is UsedPartition => p !== null);
     const result = { store: c.store, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
     run.log(`${result.ingested} files ingested, ${result.reused} unchanged and reused, ${result.failed.length} unreadable, in ${c.store}`);
@@ -241,9 +245,12 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   // the parser threads run here only when this process ingests
   const local = options.buildOnly !== true && options.redis === undefined;
   const pool = local ? new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes) : null;
+  const timer = options.timer ?? new PhaseTimer();
+  /** A build step, named in its errors (inStep) and timed under the same name. */
+  const step = <T>(name: string, work: () => Promise<T>, file?: string): Promise<T> => timer.time(name, () => inStep(name, work, file));
   try {
     await writingTo(workDir, () => mkdir(workDir, { recursive: true }));
-    const plan = run.fromPlan ?? (await planFiles(catalog, baseDir, problems, run.policy, workDir));
+    const plan = run.fromPlan ?? (await timer.time('plan the files', () => planFiles(catalog, baseDir, problems, run.policy, workDir)));
     await assertNoInput(outDir, target, listedInputs(plan.files));
     if (options.redis !== undefined && options.buildOnly !== true) {
       return await ingestDistributed(options.redis, plan.files, (file) => ingestJob(run, options, store, file), { quiet: options.quiet === true, log },
@@ -257,7 +264,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
           return build(plan, parts);
         });
     }
-    const parts = await partitionsOf(run, plan, store, pool ? ingestContext(run, options, store, pool, remote, workDir) : null);
+    const parts = await timer.time(pool ? 'ingest' : 'check the partitions', () =>
+      partitionsOf(run, plan, store, pool ? ingestContext(run, options, store, pool, remote, workDir) : null));
     await pool?.close();
     return await build(plan, parts);
   } catch (e) {
@@ -281,7 +289,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       sourceOf.push(ids);
       if (!part) continue;
       const file = plan.files[k]!;
-      await inStep('load the partition', () => loadStoredPartition(spool, part, workDir, sources.length), `${file.url}: ${part.dir}`);
+      await step('load the partitions', () => loadStoredPartition(spool, part, workDir, sources.length), `${file.url}: ${part.dir}`);
       problems.merge(part.record.problems);
       for (const s of part.record.sources) {
         ids.push(sources.length);
@@ -296,9 +304,9 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const cptDescriptors = catalog.cpt_descriptors !== false;
     const codes = (await con.runAndReadAll(`SELECT DISTINCT billing_code FROM raw_items WHERE billing_code_type IN (${sqlList(SERVICE_CODE_TYPES)}) ORDER BY 1`))
       .getRows().map((r) => String(r[0]));
-    const medicare = await medicareData({ codes, cptDescriptors });
+    const medicare = await timer.time('read the Medicare fee schedules', () => medicareData({ codes, cptDescriptors }));
     const states = catalog.filters?.states?.map((s) => s.toUpperCase());
-    const { claimsByState } = await inStep('build the tables', () => buildTables(con, {
+    const { claimsByState } = await step('build the tables', () => buildTables(con, {
       medicare,
       referenceInsurer: catalog.reference_insurer,
       npiRegistry: catalog.npi_registry ? resolveLocation(baseDir, catalog.npi_registry) : undefined,
@@ -306,27 +314,27 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
       states,
     }));
-    await inStep('count the rate rows', () => fillSourceCounts(spool, sources));
+    await step('count the rate rows', () => fillSourceCounts(spool, sources));
     const empty = await guardEmpty(con, { parts, rateRows: sources.reduce((a, s) => a + s.rate_rows, 0), billingCodes: run.billingCodes,
       states, failedFiles: problems.failedFiles.length }, options.allowEmpty === true, outDir);
     if (empty !== null) {
       problems.warnings.push(empty);
       (options.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(empty);
     }
-    await inStep('report dangling references', () => reportDanglingReferences(spool, sources, problems));
+    await step('report dangling references', () => reportDanglingReferences(spool, sources, problems));
     // raw_groups' last reader was fillSourceCounts: its ~50 MB of uncompressed rows (1 GB benchmark
     // file) would otherwise hold DuckDB's memory limit through the last phase (write-dataset.ts)
     await con.run('DROP TABLE raw_groups');
-    await inStep('validation (Medicare benchmark, source and outlier checks)', () => prepareValidation(con, medicare, settings));
-    const tables = await inStep('price_stats and the Parquet files', () => writeDataset(spool.db, con, tmpDir));
-    await inStep('count the rates by validation reason', () => fillSourceValidation(con, tmpDir, tables.rates, sources));
+    await step('validation (Medicare benchmark, source and outlier checks)', () => prepareValidation(con, medicare, settings));
+    const tables = await step('price_stats and the Parquet files', () => writeDataset(spool.db, con, tmpDir));
+    await step('count the rates by validation reason', () => fillSourceValidation(con, tmpDir, tables.rates, sources));
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const manifest = await inStep('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState }));
+    const manifest = await step('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState }));
     manifest.validation = settings;
     manifest.medicare = medicareManifest(medicare, cptDescriptors);
-    manifest.headline = await inStep('the headline', () => headlineOf(con, manifest));
+    manifest.headline = await step('the headline', () => headlineOf(con, manifest));
     if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
-    await inStep('check the counts against the Parquet files', () => checkManifestCounts(con, tmpDir, manifest));
+    await step('check the counts against the Parquet files', () => checkManifestCounts(con, tmpDir, manifest));
     spool.close();
     held.spool = null;
     await rm(workDir, { recursive: true, force: true });
@@ -334,7 +342,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       const file = path.join(tmpDir, name);
       await writingTo(file, () => writeFile(file, JSON.stringify(value, null, 2)));
     }
-    await writingTo(tmpDir, () => firstView.write(tmpDir, createdAt));
+    await timer.time('the first view', () => writingTo(tmpDir, () => firstView.write(tmpDir, createdAt)));
     await swapIntoPlace(tmpDir, target);
     const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +
