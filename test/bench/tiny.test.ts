@@ -2,7 +2,7 @@
  * Every benchmark still runs to completion (docs/benchmarks.md): each `bench/*.bench.ts` is run once
  * at its tiny size through bench/run.ts (`<file> --tiny`, bench/tiny.ts), in its own process, and
  * must exit 0 and print its figures. Nothing here asserts a timing: tiny figures mean nothing.
- * They run concurrently (about 80 CPU seconds in all, most of it six small conversions, plus the
+ * They run concurrently (about 110 CPU seconds in all, most of it nine small conversions, plus the
  * app's build and Chromium for cold-start.bench.ts).
  */
 import { spawn } from 'node:child_process';
@@ -28,6 +28,11 @@ const FIGURES: Record<string, RegExp[]> = {
     /real-file shape: [\d,]+ rate rows, [\d,]+ services, [\d,]+ providers, 51 states/,
     /first visit \(nothing cached\)\s+first figure at\s+\d+ ms,\s+[\d,]+ bytes in \d+ responses, longest task \d+ ms, blocking \d+ ms/,
     /second visit \(same profile\)\s+first figure at\s+\d+ ms,\s+[\d,]+ bytes/,
+  ],
+  'convert-baseline.bench.ts': [
+    /generated \d+ MB of JSON \([\d.]+ MB gzip\): [\d,]+ items .*[\d,]+ rate rows/,
+    /current \(work tree\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+\d+ \(\d+-\d+\)\s+[\d,]+\s+[\d.]+/,
+    /rate rows: .*current [\d,]+ \(the generator wrote [\d,]+\)/,
   ],
   'convert-large.bench.ts': [
     /gunzip alone\s+[\d.]+ MB\/s/,
