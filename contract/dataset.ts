@@ -76,6 +76,30 @@ export interface RowGroupIndexEntry {
   max_billing_code: string;
 }
 
+/**
+ * Row-group index entry of `price_stats`, whose rows are sorted by period first (`month` for a
+ * `shared` row, `snapshot` for a `market` one): the worker reads only the row groups of the months
+ * a request asks for (docs/architecture.md, Statistics by month). A bound is null when the row
+ * group has no non-null value of its column.
+ */
+export interface PeriodIndexEntry {
+  /** Row group number inside the table's one file (0-based). */
+  row_group: number;
+  rows: number;
+  /** Smallest and largest `snapshot` of the row group's rows (`YYYY-MM`, string order). */
+  min_snapshot: string | null;
+  max_snapshot: string | null;
+  /** Smallest and largest `month` of its `shared` rows; null when it has none. */
+  min_month: string | null;
+  max_month: string | null;
+}
+
+/** One insurer snapshot that has `market` rows in `price_stats`. */
+export interface StatsSnapshot {
+  insurer_id: string;
+  snapshot: string;
+}
+
 /** One table of the manifest: its files (relative to the dataset dir) and their checksums. */
 export interface ManifestTable {
   files: string[];
@@ -86,6 +110,13 @@ export interface ManifestTable {
   sha256: string[];
   /** Only on `rates`: the billing-code range of every row group. */
   row_groups?: RowGroupIndexEntry[];
+  /** Only on `price_stats` (one file): the periods of every row group. */
+  period_index?: PeriodIndexEntry[];
+  /**
+   * Only on `price_stats`: its distinct (insurer, snapshot) pairs of `market` rows, ascending, from
+   * which a month's snapshots are chosen (docs/methodology.md, Rows that count) before any row loads.
+   */
+  stats_snapshots?: StatsSnapshot[];
 }
 
 /** An insurer as configured in the catalog (docs/converter.md, The catalog). */

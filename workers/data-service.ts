@@ -12,6 +12,7 @@ import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
+import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
 import { dispatch } from './api/registry';
@@ -116,20 +117,26 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const manifest = parseManifest(await source.read('manifest.json'));
       const manifestAt = performance.now() - t0;
       const fetchAll = (names: readonly TableName[]) => Promise.all(names.map((t) => fetchTable(source, t, manifest.tables[t].files)));
-      const fetched = fetchAll(FIRST_TABLES);
+      // price_stats by month when the converter indexed it (db/stats.ts): the latest month's row groups only
+      const statsTable = manifest.tables.price_stats;
+      const byMonth = statsByMonth(statsTable);
+      const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
       // the later tables' bytes come in beside the first ones; they are decoded once those answer
       const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
       laterFetched?.catch(() => {});
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) await insertTable(db, decode, table);
-      prepareDerivedTables(db);
+      const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups) : eagerStats();
+      const latest = manifest.snapshots[manifest.snapshots.length - 1];
+      if (latest !== undefined) await stats.ensure([latest]);
+      prepareDerivedTables(db, byMonth ? statsTable.stats_snapshots : undefined);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
       const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
       laterLoaded.catch(() => {});
       const ctx: ApiContext = {
-        db, manifest, rates, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY),
+        db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY),
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       return {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, type ManifestTable, type RowGroupIndexEntry, type TableName } from '../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PeriodIndexEntry, type RowGroupIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
 import { GROUP_ID_LIST_SQL, sqlString } from './spool';
 import { BUCKET_PRICES_ORDER } from './code-buckets';
 
@@ -43,7 +43,8 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
-  price_stats: 'billing_code, snapshot, insurer_id, billing_class, component, setting, state, scope, month',
+  // by period first (a shared row's month, a market row's snapshot): the worker reads a month's row groups alone
+  price_stats: 'coalesce(month, snapshot), billing_code, snapshot, insurer_id, billing_class, component, setting, state, scope, month',
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
 
@@ -70,12 +71,43 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
 }
 
 /** Writes one sorted Parquet file from `select` (a relation); returns its row count (COPY's answer). */
-async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string): Promise<number> {
+async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string, rowGroupSize = TABLE_ROW_GROUP_SIZE): Promise<number> {
   const copied = await con.runAndReadAll(
     `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${TABLE_ORDER[name]})
-     TO ${sqlString(file)} (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${TABLE_ROW_GROUP_SIZE})`,
+     TO ${sqlString(file)} (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${rowGroupSize})`,
   );
   return Number(copied.getRows()[0]![0]);
+}
+
+/**
+ * The period index of a written `price_stats` file: per row group, the range of its `snapshot` and
+ * `month` values, from the Parquet footer's column statistics.
+ */
+async function periodIndex(con: DuckDBConnection, file: string): Promise<PeriodIndexEntry[]> {
+  const r = await con.runAndReadAll(
+    `SELECT row_group_id, any_value(row_group_num_rows) AS num_rows,
+       any_value(stats_min_value) FILTER (WHERE path_in_schema = 'snapshot') AS min_snapshot,
+       any_value(stats_max_value) FILTER (WHERE path_in_schema = 'snapshot') AS max_snapshot,
+       any_value(stats_min_value) FILTER (WHERE path_in_schema = 'month') AS min_month,
+       any_value(stats_max_value) FILTER (WHERE path_in_schema = 'month') AS max_month
+     FROM parquet_metadata($1) WHERE path_in_schema IN ('snapshot', 'month') GROUP BY row_group_id ORDER BY row_group_id`,
+    [file],
+  );
+  const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+  return r.getRowObjects().map((o) => ({
+    row_group: Number(o.row_group_id),
+    rows: Number(o.num_rows),
+    min_snapshot: text(o.min_snapshot),
+    max_snapshot: text(o.max_snapshot),
+    min_month: text(o.min_month),
+    max_month: text(o.max_month),
+  }));
+}
+
+/** The distinct (insurer, snapshot) pairs of `market` rows of table `price_stats`, ascending. */
+async function statsSnapshots(con: DuckDBConnection): Promise<StatsSnapshot[]> {
+  const r = await con.runAndReadAll(`SELECT DISTINCT insurer_id, snapshot FROM price_stats WHERE scope = '${MARKET_SCOPE}' ORDER BY insurer_id, snapshot`);
+  return r.getRowObjects().map((o) => ({ insurer_id: String(o.insurer_id), snapshot: String(o.snapshot) }));
 }
 
 /** The SELECT over `bucket_prices` (code-buckets.ts bucketPricesSql) that writeRatesPart copies into a part (ratesPartSql). */
@@ -187,13 +219,19 @@ export async function describeRates(con: DuckDBConnection, outDir: string, rows:
 }
 
 /**
- * Writes table `name` (any but `rates`) as `<name>.parquet` into `outDir`, sorted by ORDER, and
- * returns its manifest entry.
+ * Writes table `name` (any but `rates`) as `<name>.parquet` into `outDir`, sorted by TABLE_ORDER, and
+ * returns its manifest entry; `price_stats`'s has its period index and its market snapshots.
+ * `rowGroupSize`: rows per row group (default TABLE_ROW_GROUP_SIZE; tests set it small).
  * @throws when DuckDB cannot write the file.
  */
-export async function writeTable(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, outDir: string): Promise<ManifestTable> {
+export async function writeTable(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, outDir: string, rowGroupSize?: number): Promise<ManifestTable> {
   const rel = `${name}.parquet`;
   const file = path.join(outDir, rel);
-  const rows = await copySorted(con, name, name, file);
-  return { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
+  const rows = await copySorted(con, name, name, file, rowGroupSize);
+  const entry: ManifestTable = { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
+  if (name === 'price_stats') {
+    entry.period_index = await periodIndex(con, file);
+    entry.stats_snapshots = await statsSnapshots(con);
+  }
+  return entry;
 }

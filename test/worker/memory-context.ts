@@ -8,6 +8,7 @@ import type { ApiContext } from '../../workers/api/context';
 import { ResultMemo } from '../../workers/api/memo';
 import type { Database } from '../../workers/db/database';
 import { MEMO_CAPACITY } from '../../workers/data-service';
+import { eagerStats } from '../../workers/db/stats';
 
 /** The context of `db` named `name` (in `GET /api/dataset`); `manifest` default `{}`. */
 export function memoryContext(db: Database, name: string, manifest: DatasetManifest = {} as DatasetManifest): ApiContext {
@@ -18,6 +19,7 @@ export function memoryContext(db: Database, name: string, manifest: DatasetManif
     laterTables: Promise.resolve(),
     memo: new ResultMemo(MEMO_CAPACITY),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
+    stats: eagerStats(),
     dataset: { origin: 'local', name, bytesRead: () => 0 },
   };
 }

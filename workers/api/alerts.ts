@@ -74,14 +74,24 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
 }
 
 /**
+ * The months the alerts compare: the one before the latest snapshot month (undefined when the
+ * dataset has one month) and the latest (undefined when it has none).
+ */
+function alertMonths(ctx: ApiContext): [string | undefined, string | undefined] {
+  const months = [...ctx.manifest.snapshots].sort();
+  return [months[months.length - 2], months[months.length - 1]];
+}
+
+/** The months whose price_stats the alerts read (endpoint.ts statsMonths). */
+const statsMonths = (_params: unknown, ctx: ApiContext): string[] => alertMonths(ctx).filter((m): m is string => m !== undefined);
+
+/**
  * The alert list computed afresh. `candidatesOnly` false prices every unit rather than the codes
  * the SQL pre-filter keeps: the same list, slower (test/worker/alert-candidates.test.ts compares them).
  * @throws DatabaseError
  */
 export function rankAlerts(ctx: ApiContext, candidatesOnly = true): Alert[] {
-  const months = [...ctx.manifest.snapshots].sort();
-  const latest = months[months.length - 1];
-  const previous = months[months.length - 2];
+  const [previous, latest] = alertMonths(ctx);
   const at = figuresAt(ctx, latest, previous, candidatesOnly);
   const now = at.get(latest ?? '') ?? new Map<string, PricedService>();
   const before = at.get(previous ?? '') ?? new Map<string, PricedService>();
@@ -161,6 +171,7 @@ async function storeAcks(ctx: ApiContext, entries: ReadonlyArray<readonly [strin
 export const alerts: Endpoint<'GET /api/alerts'> = {
   route: 'GET /api/alerts',
   reads: 'first-tables',
+  statsMonths,
   parse: () => ({}),
   run: async (_params, ctx) => (await withAcks(ctx)).alerts.slice(),
 };
@@ -174,6 +185,7 @@ export const alerts: Endpoint<'GET /api/alerts'> = {
 export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
   route: 'GET /api/alerts-page',
   reads: 'first-tables',
+  statsMonths,
   parse: (query) => {
     const p: AlertsPageParams = {};
     const offset = optional(query, 'offset');
@@ -193,6 +205,7 @@ export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
 export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
   route: 'PUT /api/alerts/{id}/acknowledge',
   reads: 'first-tables',
+  statsMonths,
   parse: (query) => ({ id: required(query, 'id') }),
   async run({ id }, ctx, request): Promise<Alert> {
     if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
@@ -204,6 +217,7 @@ export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
 export const acknowledgeAll: Endpoint<'PUT /api/alerts/acknowledge-all'> = {
   route: 'PUT /api/alerts/acknowledge-all',
   reads: 'first-tables',
+  statsMonths,
   parse: () => ({}),
   async run(_params, ctx, request) {
     const open = (await withAcks(ctx)).alerts.filter((a) => !a.acknowledged);

@@ -2,6 +2,7 @@
 import type { DatasetManifest } from '../../contract/dataset';
 import type { Database } from '../db/database';
 import type { RatesLoader } from '../db/rates';
+import type { StatsLoader } from '../db/stats';
 import type { AckStore } from '../acks/ack-store';
 import type { ResultMemo } from './memo';
 
@@ -24,6 +25,11 @@ export interface ApiContext {
   manifest: DatasetManifest;
   /** Loads rate rows by billing code on demand (docs/architecture.md). */
   rates: RatesLoader;
+  /**
+   * `price_stats` by month (db/stats.ts): dispatch loads the months an endpoint declares
+   * (endpoint.ts `statsMonths`) before it runs; pricing-core.ts reads only months it holds.
+   */
+  stats: StatsLoader;
   /** Alert acknowledgements (IndexedDB in the browser). */
   acks: AckStore;
   dataset: DatasetOrigin;

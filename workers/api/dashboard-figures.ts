@@ -48,6 +48,7 @@ export const dashboardFigures: Endpoint<'GET /api/dashboard-figures'> = {
   route: 'GET /api/dashboard-figures',
   pure: true,
   reads: 'first-tables',
+  statsMonths: (_params, ctx) => [latestSnapshot(ctx)],
   parse: (query) => parseSharedProviders(query),
   run: async (params, ctx) => run(params, ctx),
 };

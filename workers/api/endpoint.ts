@@ -21,6 +21,12 @@ export interface Endpoint<R extends ApiRoute> {
    */
   reads?: 'first-tables';
   /**
+   * The months M (`YYYY-MM`) whose `price_stats` rows the answer reads (pricing-core.ts); dispatch
+   * loads them first (db/stats.ts). Absent: the endpoint reads no price_stats row, and pricing-core
+   * refuses to price a month that is not loaded.
+   */
+  statsMonths?(params: Api[R]['params'], ctx: ApiContext): readonly string[];
+  /**
    * The answer depends only on the dataset and the parsed parameters (no acknowledgement, no user):
    * dispatch keeps it in `ctx.memo`, one entry per parameter set.
    */

@@ -16,6 +16,7 @@ export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
   pure: true,
   reads: 'first-tables',
+  statsMonths: (_params, ctx) => ctx.manifest.snapshots,
   parse: (query) => parseSharedProviders(query),
   run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();

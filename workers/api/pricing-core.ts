@@ -334,6 +334,10 @@ export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: stri
 export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: readonly string[]): Map<string, PricedService[]> {
   const { db, manifest } = ctx;
   if (s.providers !== undefined && s.state === EVERY_STATE) throw new Error('a provider selection needs one state');
+  // a month whose rows are not loaded would price as if its insurers had no rate (db/stats.ts)
+  if (s.providers === undefined && !ctx.stats.holds(months)) {
+    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare the months it reads (endpoint.ts statsMonths)`);
+  }
   const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
   const flush = (units: UnitRow[]): void => {
@@ -378,6 +382,11 @@ export function countingUnits<T extends Pick<LiveServicePricingRecord, 'referenc
 /** Average Overpayment (docs/methodology.md, Dashboard figures) over the counting units of `records`; null when none. */
 export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
   return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
+}
+
+/** The month a request with an optional `snapshot` parameter reads: it, else the latest (endpoint.ts statsMonths). */
+export function monthOf(ctx: ApiContext, p: { snapshot?: string | undefined }): string[] {
+  return [p.snapshot ?? latestSnapshot(ctx)];
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */

@@ -48,6 +48,7 @@ import {
   allCompetitors,
   countingUnits,
   latestSnapshot,
+  monthOf,
   priceServices,
   unitsAverageOverpayment,
   type PricingSelection,
@@ -233,6 +234,8 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
 
 export const servicePricing: Endpoint<'GET /api/service-pricing'> = {
   route: 'GET /api/service-pricing',
+  // a provider selection prices from the rate rows (pricing-core.ts)
+  statsMonths: (params, ctx) => (params.providers ? [] : monthOf(ctx, params)),
   parse,
   run,
 };

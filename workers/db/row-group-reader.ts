@@ -12,12 +12,12 @@
  *   refused read throws here, and parquet-wasm reads from memory. A read outside those ranges
  *   (another layout) goes to the file, errors recorded the same way.
  */
-import type { BlobLike, RowGroupFile } from '../platform';
+import { PARQUET_BATCH_ROWS, type BlobLike, type RowGroupFile } from '../platform';
 
 /** The parts of parquet-wasm's `ParquetFile` used here (ESM and Node builds alike). */
 export interface ParquetFileLike {
   metadata(): { numRowGroups(): number; rowGroup(i: number): { compressedSize(): number; free(): void }; free(): void };
-  read(options: { rowGroups: number[] }): Promise<{ intoIPCStream(): Uint8Array }>;
+  read(options: { rowGroups: number[]; batchSize?: number }): Promise<{ intoIPCStream(): Uint8Array }>;
 }
 
 /** Opens a ParquetFile over a blob (parquet-wasm's `ParquetFile.fromFile`). */
@@ -91,7 +91,7 @@ export async function openRowGroupFile(file: BlobLike, fromFile: FromFile): Prom
             if (start === undefined || end === undefined) throw new Error(`no row group ${last}`);
             await blob.prefetch(start, end);
           }
-          const table = await pf.read({ rowGroups: [...rowGroups] });
+          const table = await pf.read({ rowGroups: [...rowGroups], batchSize: PARQUET_BATCH_ROWS });
           if (blob.failure) throw blob.failure;
           return table.intoIPCStream();
         } finally {

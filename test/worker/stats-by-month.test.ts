@@ -1,0 +1,150 @@
+/**
+ * `price_stats` by month (workers/db/stats.ts, docs/architecture.md Statistics by month): the boot
+ * loads only the row groups of the latest month, a request for another month loads its own, and
+ * every answer equals the one of the same dataset loaded whole. The dataset is the tiny market-year
+ * shape (scripts/generate: 3 monthly snapshots, providers shared with the reference), its
+ * price_stats written again in row groups of 2,048 rows (DuckDB's smallest) so that it has many;
+ * how a month picks an insurer's older snapshot is checked on an index made by hand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { ApiRequest } from '../../contract/api';
+import type { DatasetManifest, PeriodIndexEntry, StatsSnapshot } from '../../contract/dataset';
+import { memoryAckStore } from '../../workers/acks/ack-store';
+import { createDataService, type DataService } from '../../workers/data-service';
+import { rowGroupsOfMonth } from '../../workers/db/stats';
+import { sql } from '../../workers/db/sql';
+import { priceServices } from '../../workers/api/pricing-core';
+import { nodePlatform } from '../../workers/platform-node';
+import { writeTable } from '../../scripts/convert/write-parquet';
+import { sqlString } from '../../scripts/convert/spool';
+import { generateShape } from '../../scripts/generate/shapes';
+
+let root: string;
+let lazy: DataService;
+let whole: DataService;
+
+/** Writes `dir`'s price_stats.parquet again in row groups of `rows` rows, with its manifest entry. */
+async function smallRowGroups(dir: string, rows: number): Promise<void> {
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  await con.run(`CREATE TABLE price_stats AS SELECT * FROM read_parquet(${sqlString(join(dir, 'price_stats.parquet'))})`);
+  await rename(join(dir, 'price_stats.parquet'), join(dir, 'price_stats.old'));
+  const entry = await writeTable(con, 'price_stats', dir, rows);
+  con.closeSync();
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
+  manifest.tables.price_stats = entry;
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'compete-stats-'));
+  const converted = { dir: join(root, 'dataset') };
+  await generateShape('market-year', converted.dir, { tiny: true });
+  await smallRowGroups(converted.dir, 2048);
+  // the same dataset without the period index: price_stats loads whole at boot
+  const copy = join(root, 'whole');
+  await cp(converted.dir, copy, { recursive: true });
+  const manifest = JSON.parse(await readFile(join(copy, 'manifest.json'), 'utf8')) as DatasetManifest;
+  delete manifest.tables.price_stats.period_index;
+  await writeFile(join(copy, 'manifest.json'), JSON.stringify(manifest));
+  lazy = createDataService(nodePlatform, { acks: memoryAckStore() });
+  whole = createDataService(nodePlatform, { acks: memoryAckStore() });
+  expect((await lazy.init({ dataUrl: converted.dir + '/' })).status).toBe('ready');
+  expect((await whole.init({ dataUrl: copy + '/' })).status).toBe('ready');
+});
+
+afterAll(async () => {
+  await lazy?.close();
+  await whole?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Rows of price_stats in a service's database. */
+const count = (s: DataService): number => s.context()!.db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM price_stats`)[0]!.n;
+
+const get = (path: string, query: Record<string, string> = {}): ApiRequest => ({ method: 'GET', path, query });
+
+describe('price_stats by month', () => {
+  it('boots with the latest month only, and loads another month when a request asks for it', async () => {
+    const stats = lazy.context()!.stats;
+    const total = stats.totalGroups();
+    expect(total).toBeGreaterThan(10);
+    const atBoot = stats.loadedGroups();
+    expect(atBoot).toBeGreaterThan(0);
+    expect(atBoot).toBeLessThan(total);
+    expect(stats.holds(['2025-03'])).toBe(true);
+    expect(stats.holds(['2025-01'])).toBe(false);
+    // pricing a month that is not in fails loudly instead of answering without its rows
+    const ctx = lazy.context()!;
+    expect(() => priceServices(ctx, { snapshot: '2025-01', reference: 'ref', competitors: ['ins1', 'ins2'], billingClass: 'all', state: 'ALL', sharedProviders: true }))
+      .toThrow(/price_stats of 2025-01 is not loaded/);
+    expect((await lazy.handle(get('/api/regional-comparison', { snapshot: '2025-01', shared_providers: '1' }))).status).toBe(200);
+    expect(stats.holds(['2025-01'])).toBe(true);
+    expect(stats.loadedGroups()).toBeGreaterThan(atBoot);
+    expect(count(lazy)).toBeLessThan(lazy.context()!.manifest.tables.price_stats.rows);
+  });
+
+  it('answers every statistics request as the dataset loaded whole does', async () => {
+    const requests: ApiRequest[] = [
+      get('/api/dashboard-figures'),
+      get('/api/dashboard-figures', { shared_providers: '1' }),
+      get('/api/regional-comparison'),
+      get('/api/regional-comparison', { snapshot: '2025-01' }),
+      get('/api/regional-services', { state: 'NY', snapshot: '2025-02' }),
+      get('/api/regional-services-page', { state: 'CA', shared_providers: '1' }),
+      get('/api/service-pricing'),
+      get('/api/service-pricing', { snapshot: '2025-01', shared_providers: '1' }),
+      get('/api/service-pricing', { state: 'CA', billing_class: 'professional', sort: 'savings', limit: '5' }),
+      get('/api/alerts'),
+      get('/api/alerts-page', { offset: '0', limit: '20' }),
+      get('/api/overpayment-trend'),
+      get('/api/overpayment-trend', { shared_providers: '1' }),
+    ];
+    for (const request of requests) {
+      const [a, b] = [await lazy.handle(request), await whole.handle(request)];
+      const what = `${request.path} ${JSON.stringify(request.query)}`;
+      expect(a.status, `${what}: ${JSON.stringify(a.body)}`).toBe(200);
+      expect(JSON.stringify(a.body), what).toBe(JSON.stringify(b.body));
+    }
+    // the trend read every month: everything is in
+    const stats = lazy.context()!.stats;
+    expect(stats.loadedGroups()).toBe(stats.totalGroups());
+    expect(count(lazy)).toBe(count(whole));
+    expect(count(lazy)).toBe(lazy.context()!.manifest.tables.price_stats.rows);
+  });
+});
+
+describe('rowGroupsOfMonth', () => {
+  const g = (row_group: number, snap: [string, string] | null, month: [string, string] | null): PeriodIndexEntry => ({
+    row_group, rows: 10,
+    min_snapshot: snap?.[0] ?? null, max_snapshot: snap?.[1] ?? null,
+    min_month: month?.[0] ?? null, max_month: month?.[1] ?? null,
+  });
+  const index = [
+    g(0, ['2025-01', '2025-01'], null),
+    g(1, ['2025-01', '2025-02'], null),
+    g(2, ['2025-02', '2025-02'], null),
+    g(3, ['2025-01', '2025-02'], ['2025-02', '2025-02']),
+    g(4, ['2025-03', '2025-03'], null),
+    g(5, ['2025-03', '2025-03'], ['2025-03', '2025-03']),
+  ];
+  const snapshots: StatsSnapshot[] = [
+    { insurer_id: 'a', snapshot: '2025-01' }, { insurer_id: 'a', snapshot: '2025-03' },
+    { insurer_id: 'b', snapshot: '2025-02' },
+  ];
+
+  it("takes each insurer's latest snapshot at or before the month, and the month's shared rows", () => {
+    // 2025-02: a at 2025-01, b at 2025-02; shared rows of 2025-02
+    expect(rowGroupsOfMonth(index, snapshots, '2025-02')).toEqual([0, 1, 2, 3]);
+    // 2025-03: a at 2025-03, b at 2025-02
+    expect(rowGroupsOfMonth(index, snapshots, '2025-03')).toEqual([1, 2, 3, 4, 5]);
+    // 2025-01: a only
+    expect(rowGroupsOfMonth(index, snapshots, '2025-01')).toEqual([0, 1, 3]);
+    // before every snapshot: nothing
+    expect(rowGroupsOfMonth(index, snapshots, '2024-12')).toEqual([]);
+  });
+});
