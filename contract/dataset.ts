@@ -77,21 +77,26 @@ export interface RowGroupIndexEntry {
 }
 
 /**
- * Row-group index entry of `price_stats`, whose rows are sorted by period first (`month` for a
- * `shared` row, `snapshot` for a `market` one): the worker reads only the row groups of the months
- * a request asks for (docs/architecture.md, Statistics by month). A bound is null when the row
- * group has no non-null value of its column.
+ * One run of `price_stats` rows in file order: a period (a `shared` row's `month`, a `market` row's
+ * `snapshot`), a scope, and national (`state` 'ALL') or per-state rows. The file is sorted by
+ * (period, scope, national first), so each run is contiguous.
+ */
+export interface StatsPart {
+  period: string;
+  scope: PriceScope;
+  national: boolean;
+}
+
+/**
+ * Row-group index entry of `price_stats`: the runs (StatsPart) its rows belong to, so that the
+ * worker reads only the row groups of the months, scope and states a request asks for
+ * (docs/architecture.md, Statistics by month).
  */
 export interface PeriodIndexEntry {
   /** Row group number inside the table's one file (0-based). */
   row_group: number;
   rows: number;
-  /** Smallest and largest `snapshot` of the row group's rows (`YYYY-MM`, string order). */
-  min_snapshot: string | null;
-  max_snapshot: string | null;
-  /** Smallest and largest `month` of its `shared` rows; null when it has none. */
-  min_month: string | null;
-  max_month: string | null;
+  parts: StatsPart[];
 }
 
 /** One insurer snapshot that has `market` rows in `price_stats`. */

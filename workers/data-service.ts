@@ -128,7 +128,8 @@ export function createDataService(platform: Platform, options: DataServiceOption
       for (const table of tables) await insertTable(db, decode, table);
       const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups) : eagerStats();
       const latest = manifest.snapshots[manifest.snapshots.length - 1];
-      if (latest !== undefined) await stats.ensure([latest]);
+      // the live dashboard's first screen: the latest month's market rows, national and per state
+      if (latest !== undefined) await stats.ensure({ months: [latest], shared: false, states: 'all' });
       prepareDerivedTables(db, byMonth ? statsTable.stats_snapshots : undefined);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PeriodIndexEntry, type RowGroupIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
 import { GROUP_ID_LIST_SQL, sqlString } from './spool';
 import { BUCKET_PRICES_ORDER } from './code-buckets';
 
@@ -43,8 +43,9 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
-  // by period first (a shared row's month, a market row's snapshot): the worker reads a month's row groups alone
-  price_stats: 'coalesce(month, snapshot), billing_code, snapshot, insurer_id, billing_class, component, setting, state, scope, month',
+  // by period (a shared row's month, a market row's snapshot), scope and national rows first: the
+  // worker reads a month's row groups of one scope, national or per state, alone (periodIndex)
+  price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', billing_code, snapshot, insurer_id, billing_class, component, setting, state, month`,
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
 
@@ -80,28 +81,42 @@ async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates
 }
 
 /**
- * The period index of a written `price_stats` file: per row group, the range of its `snapshot` and
- * `month` values, from the Parquet footer's column statistics.
+ * The period index of a written `price_stats` file: per row group, the runs of (period, scope,
+ * national) its rows belong to. The file holds the table in TABLE_ORDER, a total order whose first
+ * keys are those of a run, so the runs' row counts in that order give each run's rows in the file,
+ * and the footer's row counts each row group's.
  */
 async function periodIndex(con: DuckDBConnection, file: string): Promise<PeriodIndexEntry[]> {
-  const r = await con.runAndReadAll(
-    `SELECT row_group_id, any_value(row_group_num_rows) AS num_rows,
-       any_value(stats_min_value) FILTER (WHERE path_in_schema = 'snapshot') AS min_snapshot,
-       any_value(stats_max_value) FILTER (WHERE path_in_schema = 'snapshot') AS max_snapshot,
-       any_value(stats_min_value) FILTER (WHERE path_in_schema = 'month') AS min_month,
-       any_value(stats_max_value) FILTER (WHERE path_in_schema = 'month') AS max_month
-     FROM parquet_metadata($1) WHERE path_in_schema IN ('snapshot', 'month') GROUP BY row_group_id ORDER BY row_group_id`,
+  const parts = (await con.runAndReadAll(
+    `SELECT coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national, count(*) AS n
+     FROM price_stats GROUP BY ALL ORDER BY period, scope, national DESC`,
+  )).getRowObjects().map((o) => ({ part: { period: String(o.period), scope: String(o.scope) as PriceScope, national: o.national === true }, n: Number(o.n) }));
+  const groups = (await con.runAndReadAll(
+    `SELECT row_group_id, any_value(row_group_num_rows) AS num_rows FROM parquet_metadata($1) GROUP BY row_group_id ORDER BY row_group_id`,
     [file],
-  );
-  const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-  return r.getRowObjects().map((o) => ({
-    row_group: Number(o.row_group_id),
-    rows: Number(o.num_rows),
-    min_snapshot: text(o.min_snapshot),
-    max_snapshot: text(o.max_snapshot),
-    min_month: text(o.min_month),
-    max_month: text(o.max_month),
-  }));
+  )).getRowObjects();
+  const out: PeriodIndexEntry[] = [];
+  let part = 0;
+  let partEnd = parts[0]?.n ?? 0;
+  let at = 0;
+  for (const g of groups) {
+    const rows = Number(g.num_rows);
+    const entry: PeriodIndexEntry = { row_group: Number(g.row_group_id), rows, parts: [] };
+    const end = at + rows;
+    while (part < parts.length && at < end) {
+      entry.parts.push(parts[part]!.part);
+      const next = Math.min(end, partEnd);
+      at = next;
+      if (at === partEnd) {
+        part += 1;
+        partEnd += parts[part]?.n ?? 0;
+      }
+    }
+    at = end;
+    out.push(entry);
+  }
+  if (part !== parts.length || at !== partEnd) throw new Error(`price_stats: the row groups of ${file} do not hold the table's ${partEnd} rows`);
+  return out;
 }
 
 /** The distinct (insurer, snapshot) pairs of `market` rows of table `price_stats`, ascending. */

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { ApiRequest } from '../../contract/api';
-import type { DatasetManifest, PeriodIndexEntry, StatsSnapshot } from '../../contract/dataset';
+import type { DatasetManifest, PeriodIndexEntry, StatsPart, StatsSnapshot } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
-import { rowGroupsOfMonth } from '../../workers/db/stats';
+import { rowGroupsOf, type StatsNeed } from '../../workers/db/stats';
 import { sql } from '../../workers/db/sql';
 import { priceServices } from '../../workers/api/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
@@ -76,14 +76,18 @@ describe('price_stats by month', () => {
     const atBoot = stats.loadedGroups();
     expect(atBoot).toBeGreaterThan(0);
     expect(atBoot).toBeLessThan(total);
-    expect(stats.holds(['2025-03'])).toBe(true);
-    expect(stats.holds(['2025-01'])).toBe(false);
+    const need = (month: string, shared: boolean, states: StatsNeed['states']): StatsNeed => ({ months: [month], shared, states });
+    expect(stats.holds(need('2025-03', false, 'all'))).toBe(true);
+    // neither the shared rows nor another month
+    expect(stats.holds(need('2025-03', true, 'national'))).toBe(false);
+    expect(stats.holds(need('2025-01', false, 'national'))).toBe(false);
     // pricing a month that is not in fails loudly instead of answering without its rows
     const ctx = lazy.context()!;
     expect(() => priceServices(ctx, { snapshot: '2025-01', reference: 'ref', competitors: ['ins1', 'ins2'], billingClass: 'all', state: 'ALL', sharedProviders: true }))
       .toThrow(/price_stats of 2025-01 is not loaded/);
     expect((await lazy.handle(get('/api/regional-comparison', { snapshot: '2025-01', shared_providers: '1' }))).status).toBe(200);
-    expect(stats.holds(['2025-01'])).toBe(true);
+    expect(stats.holds(need('2025-01', true, 'all'))).toBe(true);
+    expect(stats.holds(need('2025-01', false, 'all'))).toBe(false);
     expect(stats.loadedGroups()).toBeGreaterThan(atBoot);
     expect(count(lazy)).toBeLessThan(lazy.context()!.manifest.tables.price_stats.rows);
   });
@@ -110,41 +114,71 @@ describe('price_stats by month', () => {
       expect(a.status, `${what}: ${JSON.stringify(a.body)}`).toBe(200);
       expect(JSON.stringify(a.body), what).toBe(JSON.stringify(b.body));
     }
-    // the trend read every month: everything is in
+    // the trend read every month's national rows: the per-state rows of the months no request named stay out
     const stats = lazy.context()!.stats;
-    expect(stats.loadedGroups()).toBe(stats.totalGroups());
-    expect(count(lazy)).toBe(count(whole));
-    expect(count(lazy)).toBe(lazy.context()!.manifest.tables.price_stats.rows);
+    expect(stats.loadedGroups()).toBeLessThan(stats.totalGroups());
+    expect(count(lazy)).toBeLessThan(count(whole));
   });
 });
 
-describe('rowGroupsOfMonth', () => {
-  const g = (row_group: number, snap: [string, string] | null, month: [string, string] | null): PeriodIndexEntry => ({
-    row_group, rows: 10,
-    min_snapshot: snap?.[0] ?? null, max_snapshot: snap?.[1] ?? null,
-    min_month: month?.[0] ?? null, max_month: month?.[1] ?? null,
+describe('the period index', () => {
+  it('names, for every row group, exactly the runs of (period, scope, national) its rows belong to', async () => {
+    const dir = join(root, 'dataset');
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
+    const index = manifest.tables.price_stats.period_index!;
+    const inst = await DuckDBInstance.create(':memory:');
+    const con = await inst.connect();
+    // each row's place in the file, then its row group by the index's row counts
+    const starts = index.map((_, k) => index.slice(0, k).reduce((a, g) => a + g.rows, 0));
+    const rows = (await con.runAndReadAll(`SELECT file_row_number AS i, coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national
+      FROM read_parquet(${sqlString(join(dir, 'price_stats.parquet'))}, file_row_number = true) ORDER BY i`)).getRowObjects();
+    con.closeSync();
+    expect(rows.length).toBe(index.reduce((a, g) => a + g.rows, 0));
+    const seen = index.map(() => [] as string[]);
+    for (const r of rows) {
+      const i = Number(r.i);
+      let k = starts.length - 1;
+      while (starts[k]! > i) k -= 1;
+      const key = `${String(r.period)}|${String(r.scope)}|${String(r.national)}`;
+      if (seen[k]!.at(-1) !== key) seen[k]!.push(key);
+    }
+    expect(index.map((g) => g.parts.map((p) => `${p.period}|${p.scope}|${p.national}`))).toEqual(seen);
+    expect(index.length).toBeGreaterThan(10);
   });
-  const index = [
-    g(0, ['2025-01', '2025-01'], null),
-    g(1, ['2025-01', '2025-02'], null),
-    g(2, ['2025-02', '2025-02'], null),
-    g(3, ['2025-01', '2025-02'], ['2025-02', '2025-02']),
-    g(4, ['2025-03', '2025-03'], null),
-    g(5, ['2025-03', '2025-03'], ['2025-03', '2025-03']),
+});
+
+describe('rowGroupsOf', () => {
+  const part = (period: string, scope: 'market' | 'shared', national: boolean): StatsPart => ({ period, scope, national });
+  const index: PeriodIndexEntry[] = [
+    { row_group: 0, rows: 10, parts: [part('2025-01', 'market', true), part('2025-01', 'market', false)] },
+    { row_group: 1, rows: 10, parts: [part('2025-01', 'market', false), part('2025-01', 'shared', true)] },
+    { row_group: 2, rows: 10, parts: [part('2025-01', 'shared', false), part('2025-02', 'market', true)] },
+    { row_group: 3, rows: 10, parts: [part('2025-02', 'market', false), part('2025-02', 'shared', true), part('2025-02', 'shared', false)] },
+    { row_group: 4, rows: 10, parts: [part('2025-03', 'market', true)] },
+    { row_group: 5, rows: 10, parts: [part('2025-03', 'market', false), part('2025-03', 'shared', true)] },
   ];
+  // a has 2025-01 and 2025-03, b 2025-02 only
   const snapshots: StatsSnapshot[] = [
     { insurer_id: 'a', snapshot: '2025-01' }, { insurer_id: 'a', snapshot: '2025-03' },
     { insurer_id: 'b', snapshot: '2025-02' },
   ];
+  const of = (months: string[], shared: boolean, states: StatsNeed['states']): number[] => rowGroupsOf(index, snapshots, { months, shared, states });
 
-  it("takes each insurer's latest snapshot at or before the month, and the month's shared rows", () => {
-    // 2025-02: a at 2025-01, b at 2025-02; shared rows of 2025-02
-    expect(rowGroupsOfMonth(index, snapshots, '2025-02')).toEqual([0, 1, 2, 3]);
+  it("takes each insurer's latest market snapshot at or before the month", () => {
+    // 2025-02: a at 2025-01, b at 2025-02
+    expect(of(['2025-02'], false, 'all')).toEqual([0, 1, 2, 3]);
+    expect(of(['2025-02'], false, 'national')).toEqual([0, 2]);
+    expect(of(['2025-02'], false, 'states')).toEqual([0, 1, 3]);
     // 2025-03: a at 2025-03, b at 2025-02
-    expect(rowGroupsOfMonth(index, snapshots, '2025-03')).toEqual([1, 2, 3, 4, 5]);
-    // 2025-01: a only
-    expect(rowGroupsOfMonth(index, snapshots, '2025-01')).toEqual([0, 1, 3]);
+    expect(of(['2025-03'], false, 'national')).toEqual([2, 4]);
     // before every snapshot: nothing
-    expect(rowGroupsOfMonth(index, snapshots, '2024-12')).toEqual([]);
+    expect(of(['2024-12'], false, 'all')).toEqual([]);
+  });
+
+  it("takes a month's own shared rows", () => {
+    expect(of(['2025-01'], true, 'all')).toEqual([1, 2]);
+    expect(of(['2025-02'], true, 'national')).toEqual([3]);
+    expect(of(['2025-03'], true, 'states')).toEqual([]);
+    expect(of(['2025-01', '2025-03'], true, 'national')).toEqual([1, 5]);
   });
 });

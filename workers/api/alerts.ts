@@ -27,7 +27,8 @@ import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { ApiError } from './errors';
 import { optional, parseInteger, required } from './params';
-import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, type PricedService } from './pricing-core';
+import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, statsNeedOf, type PricedService } from './pricing-core';
+import type { StatsNeed } from '../db/stats';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */
 export const UNKNOWN_USER = 'unknown user';
@@ -82,8 +83,9 @@ function alertMonths(ctx: ApiContext): [string | undefined, string | undefined] 
   return [months[months.length - 2], months[months.length - 1]];
 }
 
-/** The months whose price_stats the alerts read (endpoint.ts statsMonths). */
-const statsMonths = (_params: unknown, ctx: ApiContext): string[] => alertMonths(ctx).filter((m): m is string => m !== undefined);
+/** What the alerts read of price_stats (endpoint.ts stats): their two months, market rows, every state and national. */
+const stats = (_params: unknown, ctx: ApiContext): StatsNeed =>
+  statsNeedOf({ state: EVERY_STATE }, alertMonths(ctx).filter((m): m is string => m !== undefined));
 
 /**
  * The alert list computed afresh. `candidatesOnly` false prices every unit rather than the codes
@@ -171,7 +173,7 @@ async function storeAcks(ctx: ApiContext, entries: ReadonlyArray<readonly [strin
 export const alerts: Endpoint<'GET /api/alerts'> = {
   route: 'GET /api/alerts',
   reads: 'first-tables',
-  statsMonths,
+  stats,
   parse: () => ({}),
   run: async (_params, ctx) => (await withAcks(ctx)).alerts.slice(),
 };
@@ -185,7 +187,7 @@ export const alerts: Endpoint<'GET /api/alerts'> = {
 export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
   route: 'GET /api/alerts-page',
   reads: 'first-tables',
-  statsMonths,
+  stats,
   parse: (query) => {
     const p: AlertsPageParams = {};
     const offset = optional(query, 'offset');
@@ -205,7 +207,7 @@ export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
 export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
   route: 'PUT /api/alerts/{id}/acknowledge',
   reads: 'first-tables',
-  statsMonths,
+  stats,
   parse: (query) => ({ id: required(query, 'id') }),
   async run({ id }, ctx, request): Promise<Alert> {
     if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
@@ -217,7 +219,7 @@ export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
 export const acknowledgeAll: Endpoint<'PUT /api/alerts/acknowledge-all'> = {
   route: 'PUT /api/alerts/acknowledge-all',
   reads: 'first-tables',
-  statsMonths,
+  stats,
   parse: () => ({}),
   async run(_params, ctx, request) {
     const open = (await withAcks(ctx)).alerts.filter((a) => !a.acknowledged);

@@ -27,7 +27,7 @@ export interface ApiContext {
   rates: RatesLoader;
   /**
    * `price_stats` by month (db/stats.ts): dispatch loads the months an endpoint declares
-   * (endpoint.ts `statsMonths`) before it runs; pricing-core.ts reads only months it holds.
+   * (endpoint.ts `stats`) before it runs; pricing-core.ts reads only rows it holds.
    */
   stats: StatsLoader;
   /** Alert acknowledgements (IndexedDB in the browser). */

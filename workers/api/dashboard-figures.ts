@@ -21,7 +21,7 @@ import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/d
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { allCompetitors, latestSnapshot, priceServices, type PricingSelection } from './pricing-core';
+import { allCompetitors, latestSnapshot, monthNeed, priceServices, type PricingSelection } from './pricing-core';
 import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
@@ -48,7 +48,7 @@ export const dashboardFigures: Endpoint<'GET /api/dashboard-figures'> = {
   route: 'GET /api/dashboard-figures',
   pure: true,
   reads: 'first-tables',
-  statsMonths: (_params, ctx) => [latestSnapshot(ctx)],
+  stats: (params, ctx) => monthNeed(ctx, params, ALL_STATES),
   parse: (query) => parseSharedProviders(query),
   run: async (params, ctx) => run(params, ctx),
 };

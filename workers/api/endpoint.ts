@@ -1,6 +1,7 @@
 /** The shape of one /api endpoint file: its route, parameter parser and handler. */
 import type { Api, ApiRequest, ApiRoute } from '../../contract/api';
 import type { ApiContext } from './context';
+import type { StatsNeed } from '../db/stats';
 
 export interface Endpoint<R extends ApiRoute> {
   route: R;
@@ -21,11 +22,11 @@ export interface Endpoint<R extends ApiRoute> {
    */
   reads?: 'first-tables';
   /**
-   * The months M (`YYYY-MM`) whose `price_stats` rows the answer reads (pricing-core.ts); dispatch
-   * loads them first (db/stats.ts). Absent: the endpoint reads no price_stats row, and pricing-core
-   * refuses to price a month that is not loaded.
+   * What the answer reads of `price_stats` (pricing-core.ts statsNeedOf): months, scope, national
+   * or per-state rows; dispatch loads it first (db/stats.ts). Absent or null: the endpoint reads no
+   * price_stats row, and pricing-core refuses to price rows that are not loaded.
    */
-  statsMonths?(params: Api[R]['params'], ctx: ApiContext): readonly string[];
+  stats?(params: Api[R]['params'], ctx: ApiContext): StatsNeed | null;
   /**
    * The answer depends only on the dataset and the parsed parameters (no acknowledgement, no user):
    * dispatch keeps it in `ctx.memo`, one entry per parameter set.

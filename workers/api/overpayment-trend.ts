@@ -10,13 +10,13 @@ import type { TrendPoint } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { allCompetitors, priceServicesByMonth, unitsAverageOverpayment } from './pricing-core';
+import { allCompetitors, priceServicesByMonth, statsNeedOf, unitsAverageOverpayment } from './pricing-core';
 
 export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
   pure: true,
   reads: 'first-tables',
-  statsMonths: (_params, ctx) => ctx.manifest.snapshots,
+  stats: (params, ctx) => statsNeedOf({ state: ALL_STATES, sharedProviders: params.shared_providers }, ctx.manifest.snapshots),
   parse: (query) => parseSharedProviders(query),
   run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();

@@ -36,6 +36,7 @@ import {
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
 import type { Database } from '../db/database';
+import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
@@ -334,9 +335,9 @@ export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: stri
 export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: readonly string[]): Map<string, PricedService[]> {
   const { db, manifest } = ctx;
   if (s.providers !== undefined && s.state === EVERY_STATE) throw new Error('a provider selection needs one state');
-  // a month whose rows are not loaded would price as if its insurers had no rate (db/stats.ts)
-  if (s.providers === undefined && !ctx.stats.holds(months)) {
-    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare the months it reads (endpoint.ts statsMonths)`);
+  // rows not loaded would price as if their insurers had no rate (db/stats.ts)
+  if (s.providers === undefined && !ctx.stats.holds(statsNeedOf(s, months))) {
+    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare what it reads (endpoint.ts stats)`);
   }
   const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
@@ -384,9 +385,21 @@ export function unitsAverageOverpayment(records: readonly LiveServicePricingReco
   return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
 }
 
-/** The month a request with an optional `snapshot` parameter reads: it, else the latest (endpoint.ts statsMonths). */
-export function monthOf(ctx: ApiContext, p: { snapshot?: string | undefined }): string[] {
-  return [p.snapshot ?? latestSnapshot(ctx)];
+/**
+ * What a selection in `state` (a state code, ALL_STATES or EVERY_STATE) over `months` reads of
+ * price_stats (db/stats.ts): the scope its `sharedProviders` picks, national rows, per-state rows or both.
+ */
+export function statsNeedOf(s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): StatsNeed {
+  const states = s.state === EVERY_STATE ? 'all' : s.state === ALL_STATES ? 'national' : 'states';
+  return { months, shared: s.sharedProviders === true, states };
+}
+
+/**
+ * What a request for one month (`snapshot`, else the latest) in `state` reads of price_stats
+ * (endpoint.ts stats). Pure.
+ */
+export function monthNeed(ctx: ApiContext, p: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed {
+  return statsNeedOf({ state, sharedProviders: p.shared_providers }, [p.snapshot ?? latestSnapshot(ctx)]);
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */

@@ -11,13 +11,13 @@ import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders, parseSnapshot } from './params';
-import { countingUnits, EVERY_STATE, monthOf, priceMarket, unitsAverageOverpayment } from './pricing-core';
+import { countingUnits, EVERY_STATE, monthNeed, priceMarket, unitsAverageOverpayment } from './pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
   pure: true,
   reads: 'first-tables',
-  statsMonths: (params, ctx) => monthOf(ctx, params),
+  stats: (params, ctx) => monthNeed(ctx, params, EVERY_STATE),
   parse: (query, ctx) => ({ ...parseSnapshot(query, ctx.manifest.snapshots), ...parseSharedProviders(query) }),
   run(params, ctx): RegionalComparison[] {
     const rows = priceMarket(ctx, EVERY_STATE, params);

@@ -22,7 +22,7 @@ import { sortRows } from '../../contract/sort-rows';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { optional, parseInteger, parseOneOf, parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
-import { monthOf, priceMarket } from './pricing-core';
+import { monthNeed, priceMarket } from './pricing-core';
 
 /** The market of a state's rows: the state, the snapshot, every provider or shared ones only. */
 interface StateMarket {
@@ -71,7 +71,7 @@ function computeStateRows(ctx: ApiContext, market: StateMarket): RegionalService
 
 export const regionalServices: Endpoint<'GET /api/regional-services'> = {
   route: 'GET /api/regional-services',
-  statsMonths: (params, ctx) => monthOf(ctx, params),
+  stats: (params, ctx) => monthNeed(ctx, params, params.state),
   parse: parseMarket,
   run: (params, ctx) => stateRows(ctx, params).slice(),
 };
@@ -100,7 +100,7 @@ function matches(r: RegionalServiceRow, q: string): boolean {
  */
 export const regionalServicesPage: Endpoint<'GET /api/regional-services-page'> = {
   route: 'GET /api/regional-services-page',
-  statsMonths: (params, ctx) => monthOf(ctx, params),
+  stats: (params, ctx) => monthNeed(ctx, params, params.state),
   parse(query, ctx) {
     const p: RegionalServicesPageParams = parseMarket(query, ctx);
     const q = optional(query, 'q')?.trim().toLowerCase();

@@ -102,7 +102,8 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
       throw new ApiError(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  if (endpoint.statsMonths) await ctx.stats.ensure(endpoint.statsMonths(params, ctx));
+  const need = endpoint.stats?.(params, ctx);
+  if (need) await ctx.stats.ensure(need);
   const run = (): Promise<Api[R]['result']> => Promise.resolve(endpoint.run(params, ctx, request));
   // parse builds its parameters in one fixed order, so equal parameters give equal keys
   const body = endpoint.pure ? await ctx.memo.get(`${endpoint.route} ${JSON.stringify(params)}`, run, answerWeight) : await run();

@@ -48,7 +48,7 @@ import {
   allCompetitors,
   countingUnits,
   latestSnapshot,
-  monthOf,
+  monthNeed,
   priceServices,
   unitsAverageOverpayment,
   type PricingSelection,
@@ -235,7 +235,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
 export const servicePricing: Endpoint<'GET /api/service-pricing'> = {
   route: 'GET /api/service-pricing',
   // a provider selection prices from the rate rows (pricing-core.ts)
-  statsMonths: (params, ctx) => (params.providers ? [] : monthOf(ctx, params)),
+  stats: (params, ctx) => (params.providers ? null : monthNeed(ctx, params, params.state ?? ALL_STATES)),
   parse,
   run,
 };

@@ -1,14 +1,15 @@
 /**
  * `price_stats` by month (docs/architecture.md, Statistics by month): the converter writes the
- * table sorted by period (a `shared` row's month, a `market` row's snapshot) with the range of
- * periods of every row group in the manifest (`period_index`) and the insurers' market snapshots
- * (`stats_snapshots`). The worker then reads, by range reads of the one Parquet file, only the row
- * groups a month M needs: each insurer's latest market snapshot at or before M (docs/methodology.md,
- * Rows that count) and M's shared rows. The boot loads the latest month's; another month loads when
- * a request asks for it, once per dataset. A dataset without the index loads the table whole at
- * boot (eagerStats), as before.
+ * table sorted by period (a `shared` row's month, a `market` row's snapshot), scope and national
+ * rows first, with the runs of every row group in the manifest (`period_index`) and the insurers'
+ * market snapshots (`stats_snapshots`). The worker then reads, by range reads of the one Parquet
+ * file, only the row groups a request needs (StatsNeed): for a month M, each insurer's latest
+ * market snapshot at or before M (docs/methodology.md, Rows that count), or M's shared rows,
+ * national or per state. The boot loads the latest month's market rows; the rest loads when a
+ * request asks for it, once per dataset. A dataset without the index loads the table whole at
+ * boot (eagerStats).
  */
-import type { ManifestTable, PeriodIndexEntry, StatsSnapshot } from '../../contract/dataset';
+import { MARKET_SCOPE, SHARED_SCOPE, type ManifestTable, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
@@ -31,21 +32,30 @@ const STATS_TYPES = [
   ['month', 'VARCHAR'],
 ] as const;
 
-/** The months of `price_stats` in the worker's database. */
+/**
+ * What a request reads of `price_stats` (pricing-core.ts): months M, one scope, and national rows,
+ * per-state rows or both.
+ */
+export interface StatsNeed {
+  months: readonly string[];
+  /** The rows at shared providers (scope `shared`, each month's own) rather than the market's. */
+  shared: boolean;
+  /** `national`: state 'ALL' only; `states`: the per-state rows only; `all`: both. */
+  states: 'national' | 'states' | 'all';
+}
+
+/** The part of `price_stats` in the worker's database. */
 export interface StatsLoader {
-  /**
-   * Loads the row groups months `months` (`YYYY-MM`) need, those not loaded yet; settles once they
-   * are in. @throws SourceError, DatabaseError
-   */
-  ensure(months: readonly string[]): Promise<void>;
-  /** Whether every row group `months` need is in (pricing-core.ts checks it before reading price_stats). */
-  holds(months: readonly string[]): boolean;
+  /** Loads the row groups `need` reads, those not loaded yet; settles once they are in. @throws SourceError, DatabaseError */
+  ensure(need: StatsNeed): Promise<void>;
+  /** Whether every row group `need` reads is in (pricing-core.ts checks it before reading price_stats). */
+  holds(need: StatsNeed): boolean;
   /** Row groups loaded so far, and in all (equal for a table loaded whole). */
   loadedGroups(): number;
   totalGroups(): number;
 }
 
-/** The loader of a `price_stats` the boot loaded whole: every month is in. */
+/** The loader of a `price_stats` the boot loaded whole: everything is in. */
 export function eagerStats(): StatsLoader {
   return { ensure: () => Promise.resolve(), holds: () => true, loadedGroups: () => 1, totalGroups: () => 1 };
 }
@@ -55,24 +65,29 @@ export function statsByMonth(table: ManifestTable): table is ManifestTable & { p
   return table.files.length === 1 && Array.isArray(table.period_index) && Array.isArray(table.stats_snapshots);
 }
 
-/** Whether value `x` lies in [min, max] (string order); false when either bound is null. */
-const within = (x: string, min: string | null, max: string | null): boolean => min !== null && max !== null && min <= x && x <= max;
-
 /**
- * The row groups month `month` needs: those whose snapshot range holds an insurer's chosen
- * snapshot (its latest at or before `month`), or whose month range holds `month` (shared rows).
- * Pure; `snapshots` as the manifest lists them.
+ * The row groups `need` reads, ascending: for each month M, the market rows of each insurer's
+ * latest snapshot at or before M (docs/methodology.md, Rows that count), or M's own shared rows;
+ * national, per-state or both as asked. Pure; `snapshots` as the manifest lists them.
  */
-export function rowGroupsOfMonth(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], month: string): number[] {
-  const chosen = new Map<string, string>();
-  for (const { insurer_id, snapshot } of snapshots) {
-    const known = chosen.get(insurer_id);
-    if (snapshot <= month && (known === undefined || snapshot > known)) chosen.set(insurer_id, snapshot);
+export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): number[] {
+  const periods = new Set<string>();
+  for (const month of need.months) {
+    if (need.shared) {
+      periods.add(month);
+      continue;
+    }
+    const chosen = new Map<string, string>();
+    for (const { insurer_id, snapshot } of snapshots) {
+      const known = chosen.get(insurer_id);
+      if (snapshot <= month && (known === undefined || snapshot > known)) chosen.set(insurer_id, snapshot);
+    }
+    for (const p of chosen.values()) periods.add(p);
   }
-  const periods = [...new Set(chosen.values())];
-  return index
-    .filter((g) => within(month, g.min_month, g.max_month) || periods.some((p) => within(p, g.min_snapshot, g.max_snapshot)))
-    .map((g) => g.row_group);
+  const scope = need.shared ? SHARED_SCOPE : MARKET_SCOPE;
+  const wanted = (p: StatsPart): boolean =>
+    p.scope === scope && periods.has(p.period) && (need.states === 'all' || p.national === (need.states === 'national'));
+  return index.filter((g) => g.parts.some(wanted)).map((g) => g.row_group).sort((a, b) => a - b);
 }
 
 /**
@@ -127,13 +142,12 @@ export function createStatsLoader(
     done.add(rg);
   }
 
-  const needed = (months: readonly string[]): Set<number> =>
-    new Set(months.flatMap((m) => rowGroupsOfMonth(table.period_index, table.stats_snapshots, m)));
+  const needed = (need: StatsNeed): number[] => rowGroupsOf(table.period_index, table.stats_snapshots, need);
 
   return {
-    async ensure(months) {
+    async ensure(need) {
       const waits: Promise<void>[] = [];
-      for (const rg of [...needed(months)].sort((a, b) => a - b)) {
+      for (const rg of needed(need)) {
         let p = started.get(rg);
         if (!p) {
           p = queue.then(() => load(rg));
@@ -145,7 +159,7 @@ export function createStatsLoader(
       }
       await Promise.all(waits);
     },
-    holds: (months) => [...needed(months)].every((rg) => done.has(rg)),
+    holds: (need) => needed(need).every((rg) => done.has(rg)),
     loadedGroups: () => done.size,
     totalGroups: () => table.period_index.length,
   };
