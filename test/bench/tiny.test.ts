@@ -3,7 +3,7 @@
  * at its tiny size through bench/run.ts (`<file> --tiny`, bench/tiny.ts), in its own process, and
  * must exit 0 and print its figures. Nothing here asserts a timing: tiny figures mean nothing.
  * They run concurrently (about 110 CPU seconds in all, most of it nine small conversions, plus the
- * app's build and Chromium for cold-start.bench.ts).
+ * app's build and Chromium for cold-start.bench.ts and screens.bench.ts).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -33,6 +33,14 @@ const FIGURES: Record<string, RegExp[]> = {
     /generated \d+ MB of JSON \([\d.]+ MB gzip\): [\d,]+ items .*[\d,]+ rate rows/,
     /current \(work tree\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+\d+ \(\d+-\d+\)\s+[\d,]+\s+[\d.]+/,
     /rate rows: .*current [\d,]+ \(the generator wrote [\d,]+\)/,
+  ],
+  'screens.bench.ts': [
+    /real-file shape: [\d,]+ rate rows, [\d,]+ services, [\d,]+ providers, 51 states/,
+    /\/live-dashboard \(Live Overview\)\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ \/ [\d,]+ [ !]\s+[\d,]+ [ !]\s+\d+ \(\d+ \+ \d+\)/,
+    /\/dataset \(Snapshot\)\s+[\d,]+ [ !]\s+[\d,]+/,
+    /\/live-comparison: competitor unchecked\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+1/,
+    /\/live-dashboard: state modal \(CA\)\s+[\d,]+/,
+    /\/live-search: Live Search answer\s+[\d,]+/,
   ],
   'convert-large.bench.ts': [
     /gunzip alone\s+[\d.]+ MB\/s/,
