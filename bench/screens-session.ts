@@ -12,6 +12,7 @@
 import type { Page } from 'playwright-core';
 import { COMPARISON_ROWS, KPI_VALUE, type DatasetFacts } from './screens-routes';
 import { isComplete, RESULT_CALL, watchCall, type WatchConfig, type WatchResult } from './screens-probe';
+import { sized } from './tiny';
 
 /** One user action and what its answer is. */
 interface Step {
@@ -34,11 +35,14 @@ export interface StepTimes {
   longestTaskMs: number;
 }
 
+/** How long a control may take to close or enable between steps, ms: long beside the other benchmarks in tiny mode. */
+const CONTROL_TIMEOUT_MS = sized(10_000, 120_000);
+
 const COMPARISON_CHANGE: WatchConfig = { content: [COMPARISON_ROWS], change: ['section.live-comparison'] };
 const DASHBOARD_CHANGE: WatchConfig = { content: [KPI_VALUE, 'path.us-map__state'], change: ['section[aria-labelledby="live-dashboard-title"]'] };
 const DIALOG_CLOSED = async (page: Page) => {
   await page.keyboard.press('Escape');
-  await page.getByRole('dialog').first().waitFor({ state: 'detached', timeout: 10_000 });
+  await page.getByRole('dialog').first().waitFor({ state: 'detached', timeout: CONTROL_TIMEOUT_MS });
 };
 
 const competitor = (page: Page) => page.locator('.cmp-insurers input[type="checkbox"]').first();
@@ -101,7 +105,7 @@ function searchSteps(f: DatasetFacts): Step[] {
       await p.getByRole('button', { name: /^Clear insurer/ }).click();
       await p.getByRole('combobox', { name: 'Insurer' }).click();
       await p.getByRole('option').filter({ has: p.locator('small').getByText(f.insurer, { exact: true }) }).first().click();
-      await p.getByRole('button', { name: 'Search', exact: true }).and(p.locator(':enabled')).waitFor({ timeout: 10_000 });
+      await p.getByRole('button', { name: 'Search', exact: true }).and(p.locator(':enabled')).waitFor({ timeout: CONTROL_TIMEOUT_MS });
     },
   }];
 }

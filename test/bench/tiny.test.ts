@@ -35,7 +35,7 @@ const FIGURES: Record<string, RegExp[]> = {
     /rate rows: .*current [\d,]+ \(the generator wrote [\d,]+\)/,
   ],
   'screens.bench.ts': [
-    /real-file shape: [\d,]+ rate rows, [\d,]+ services, [\d,]+ providers, 51 states/,
+    /real-file shape: [\d,]+ rate rows, [\d,]+ services, [\d,]+ providers, \d+ snapshots/,
     /\/live-dashboard \(Live Overview\)\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ \/ [\d,]+ [ !]\s+[\d,]+ [ !]\s+\d+ \(\d+ \+ \d+\)/,
     /\/dataset \(Snapshot\)\s+[\d,]+ [ !]\s+[\d,]+/,
     /\/live-comparison: competitor unchecked\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+[\d,]+ [ !]\s+1/,
