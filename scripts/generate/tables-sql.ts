@@ -11,7 +11,9 @@
  * deterministic `sharedFraction` of its (k, j) (the same for all its snapshots) and elsewhere for
  * the others; one in three institutional, 2 % `percentage`, the others dollar rates around the
  * code's base price with insurer, month and row factors; every rate valid (validation NULL), with
- * a national Medicare amount of 0.8 x the code's base price.
+ * a national Medicare amount of 0.8 x the code's base price. The insurer factor turns with the code
+ * (`(i + k) % 7`), so that the reference insurer pays above the market for some codes and below it
+ * for others, as a real one does, rather than the least for every code.
  */
 import { sqlList } from '../../contract/sql-text';
 
@@ -96,7 +98,7 @@ export function rateRowsOfCodesSql(plan: GenerationPlan, from: number, to: numbe
     SELECT c.billing_code, 'CPT' AS billing_code_type, s.snapshot, s.insurer_id, s.source_id::INTEGER AS source_id,
       CASE WHEN j % 3 = 0 THEN 'institutional' ELSE 'professional' END AS billing_class,
       CASE WHEN hash(c.k, j, s.source_id) % 50 = 0 THEN 'percentage' ELSE 'negotiated' END AS negotiated_type,
-      round(c.base * (0.8 + (s.i % 7) * 0.06 + (s.source_id % 2) * 0.03) * (0.85 + (hash(j, c.k, s.source_id) % 300) / 1000.0), 2) AS negotiated_rate,
+      round(c.base * (0.8 + ((s.i + c.k) % 7) * 0.06 + (s.source_id % 2) * 0.03) * (0.85 + (hash(j, c.k, s.source_id) % 300) / 1000.0), 2) AS negotiated_rate,
       s.source_id || ':' || ((1000000000 + ${providerIndexSql(plan, 'c.k', 'j', 's.i')})::VARCHAR) AS provider_group_key,
       '11' AS service_codes, '' AS modifiers, '9999-12-31' AS expiration_date, NULL::VARCHAR AS setting,
       'ffs' AS negotiation_arrangement, NULL::VARCHAR AS additional_information,
