@@ -39,7 +39,8 @@ describe('alert candidates', () => {
     const every = rankAlerts(ctx, false);
     const types = new Set(every.map((a) => a.type));
     expect(every.length).toBeGreaterThan(500);
-    expect([...types].sort()).toEqual(['market_shift', 'price_spike']);
+    // every rule raises some (the reference pays above the market for about half the codes)
+    expect([...types].sort()).toEqual(['market_shift', 'outlier', 'price_spike']);
     expect(new Set(every.map((a) => a.region)).size).toBeGreaterThan(20);
     expect(rankAlerts(ctx, true)).toEqual(every);
   });
