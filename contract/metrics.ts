@@ -7,6 +7,21 @@
 export const CATEGORIES = ['Office visit', 'Emergency', 'Cardiac', 'Lab', 'Radiology', 'Surgical', 'Other'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/**
+ * Which snapshot each insurer contributes at month M (docs/methodology.md, Rows that count): its
+ * latest snapshot at or before M among `pairs`; an insurer with none is absent. `insurer_id ->
+ * snapshot`. Pure.
+ */
+export function chosenSnapshots(pairs: Iterable<{ insurer_id: string; snapshot: string }>, month: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { insurer_id, snapshot } of pairs) {
+    if (snapshot > month) continue;
+    const cur = out.get(insurer_id);
+    if (cur === undefined || snapshot > cur) out.set(insurer_id, snapshot);
+  }
+  return out;
+}
+
 /** Billing code types that make a service (docs/methodology.md, Rows that count). */
 export const SERVICE_CODE_TYPES = ['CPT', 'HCPCS'] as const;
 

@@ -130,7 +130,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const latest = manifest.snapshots[manifest.snapshots.length - 1];
       // the live dashboard's first screen: the latest month's market rows, national and per state
       if (latest !== undefined) await stats.ensure({ months: [latest], shared: false, states: 'all' });
-      prepareDerivedTables(db, byMonth ? statsTable.stats_snapshots : undefined);
+      prepareDerivedTables(db, byMonth);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };

@@ -11,7 +11,7 @@ import { loadCatalog, resolveLocation, validationSettings } from './catalog';
 import { medicareData } from './medicare-data';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { prepareValidation } from './validation';
-import { fillSourceValidation, makeManifest, medicareManifest, noFailures } from './manifest-checks';
+import { fillSourceValidation, makeManifest, manifestSource, medicareManifest } from './manifest-checks';
 import { startFirstView, type FirstViewWriter } from './first-view';
 import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
@@ -33,7 +33,7 @@ import { isS3Store } from './s3-store';
 import { guardEmpty, inStep } from './build-guards';
 import { checkManifestCounts } from './count-check';
 import { namedWriteFailure, writingTo } from './write-errors';
-import { ingestSettings, resolveStore, type IngestSettings, type PartitionSource, type StoredPartition } from './source-store';
+import { ingestSettings, resolveStore, type IngestSettings, type StoredPartition } from './source-store';
 import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
@@ -361,33 +361,6 @@ function ingestJob(run: Run, options: ConvertOptions, store: string, file: Plann
     ...(options.referenceCacheDir !== undefined ? { referenceCacheDir: path.resolve(options.referenceCacheDir) } : {}),
     fetchPolicy,
     ...(options.splitBytes !== undefined ? { splitBytes: options.splitBytes } : {}),
-  };
-}
-
-/**
- * The manifest entry of partition source `s` of planned `file` (counts and validation filled by
- * the build: fillSourceCounts, fillSourceValidation).
- */
-function manifestSource(file: PlannedFile, s: PartitionSource, problems: number, reused: boolean): ManifestSource {
-  return {
-    insurer_id: file.insurerId,
-    snapshot: s.snapshot,
-    url: s.url,
-    ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
-    reporting_entity_name: s.reporting_entity_name,
-    ...(s.reporting_entity_type !== undefined ? { reporting_entity_type: s.reporting_entity_type } : {}),
-    last_updated_on: s.last_updated_on,
-    version: s.version,
-    bytes: s.bytes,
-    sha256: s.sha256,
-    rate_rows: 0,
-    unresolved_rate_rows: 0,
-    provider_groups: 0,
-    validation: noFailures(),
-    median_medicare_pct: null,
-    problems,
-    unresolved_provider_references: s.unresolved_provider_references,
-    reused,
   };
 }
 

@@ -11,6 +11,8 @@ import {
 } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
 import type { ProblemLog } from './problems';
+import type { PlannedFile } from './plan-files';
+import type { PartitionSource } from './source-store';
 import { sqlList, type Spool } from './spool';
 import type { MedicareTables } from '../medicare/tables';
 
@@ -103,5 +105,32 @@ export async function makeManifest(spool: Spool, p: ManifestParts): Promise<Data
     validation: { ...DEFAULT_VALIDATION },
     medicare: { year: 0, conversion_factor: 0, files: [], notices: [], cpt_descriptors: true },
     headline: { snapshot: '', avg_overpayment_unvalidated: null, avg_overpayment_validated: null },
+  };
+}
+
+/**
+ * The manifest entry of partition source `s` of planned `file` (counts and validation filled by
+ * the build: fillSourceCounts, fillSourceValidation).
+ */
+export function manifestSource(file: PlannedFile, s: PartitionSource, problems: number, reused: boolean): ManifestSource {
+  return {
+    insurer_id: file.insurerId,
+    snapshot: s.snapshot,
+    url: s.url,
+    ...(file.tableOfContents ? { table_of_contents: file.tableOfContents } : {}),
+    reporting_entity_name: s.reporting_entity_name,
+    ...(s.reporting_entity_type !== undefined ? { reporting_entity_type: s.reporting_entity_type } : {}),
+    last_updated_on: s.last_updated_on,
+    version: s.version,
+    bytes: s.bytes,
+    sha256: s.sha256,
+    rate_rows: 0,
+    unresolved_rate_rows: 0,
+    provider_groups: 0,
+    validation: noFailures(),
+    median_medicare_pct: null,
+    problems,
+    unresolved_provider_references: s.unresolved_provider_references,
+    reused,
   };
 }

@@ -35,17 +35,15 @@ import {
   unitPassesClassFilter,
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
-import type { Database } from '../db/database';
-import type { StatsNeed } from '../db/stats';
-import { joinSql, sql, SqlFragment } from '../db/sql';
+import { sql, SqlFragment } from '../db/sql';
+import { chosenRows, EVERY_STATE, statsNeedOf } from './stats-selection';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
 
 /** Percent points below the alert rules' thresholds at which the alert pre-filter still keeps a unit (float slack). */
 const ALERT_SLACK_PCT = 0.01;
 
-/** `state` value asking for every state and the national rows at once. */
-export const EVERY_STATE = '*' as const;
+export { EVERY_STATE, monthNeed, statsNeedOf } from './stats-selection';
 
 export interface PricingSelection {
   /** Month M, `YYYY-MM`: each insurer contributes its latest snapshot <= M. */
@@ -117,38 +115,6 @@ interface UnitRow {
   claims_institutional: number;
 }
 
-/** Per database: each insurer's price_stats snapshots, ascending (table stats_snapshots, read once). */
-const statsSnapshots = new WeakMap<Database, Map<string, string[]>>();
-
-function snapshotsOf(db: Database): Map<string, string[]> {
-  let m = statsSnapshots.get(db);
-  if (!m) {
-    m = new Map();
-    for (const r of db.all<{ insurer_id: string; snapshot: string }>(sql`SELECT insurer_id, snapshot FROM stats_snapshots ORDER BY insurer_id, snapshot`)) {
-      m.set(r.insurer_id, [...(m.get(r.insurer_id) ?? []), r.snapshot]);
-    }
-    statsSnapshots.set(db, m);
-  }
-  return m;
-}
-
-/**
- * `(month, insurer_id, snapshot)` rows: for each month, each insurer's latest price_stats snapshot at
- * or before it (docs/methodology.md, Rows that count); an insurer with none is absent.
- */
-function chosenRows(db: Database, months: readonly string[], insurers: readonly string[]): SqlFragment {
-  const known = snapshotsOf(db);
-  const rows: SqlFragment[] = [];
-  for (const month of months) {
-    for (const id of insurers) {
-      const snapshot = (known.get(id) ?? []).filter((x) => x <= month).pop();
-      if (snapshot !== undefined) rows.push(sql`(${month}::VARCHAR, ${id}::VARCHAR, ${snapshot}::VARCHAR)`);
-    }
-  }
-  if (rows.length === 0) return sql`SELECT NULL::VARCHAR AS month, NULL::VARCHAR AS insurer_id, NULL::VARCHAR AS snapshot WHERE false`;
-  return sql`SELECT * FROM (VALUES ${joinSql(rows, ', ')}) v(month, insurer_id, snapshot)`;
-}
-
 /**
  * The pre-computed medians per unit (every class: the chips apply after the claims), from
  * `price_stats`: the market rows of each insurer's chosen snapshot, or with shared providers the
@@ -172,7 +138,7 @@ function statsPrices(s: Selection): SqlFragment {
  * and their mean, the unit's Medicare amount, and the code's claims per class (`claims_totals`,
  * built at boot), in one statement for every month asked.
  */
-function unitsQuery(db: Database, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
+function unitsQuery(ctx: ApiContext, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
   const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND s.billing_code IN (${s.services})`;
   const insurers = [s.reference, ...s.competitors];
@@ -183,7 +149,7 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
       : providerPrices({ state: s.state, providers: s.providers, insurers, sharedWith: shared ? s.reference : undefined });
   // A provider selection at shared providers matches against every insurer of the dataset.
   const chosenAll =
-    shared && s.providers !== undefined ? sql`, chosen_all AS (${chosenRows(db, months, [s.reference, ...datasetCompetitors])})` : sql``;
+    shared && s.providers !== undefined ? sql`, chosen_all AS (${chosenRows(ctx, months, [s.reference, ...datasetCompetitors])})` : sql``;
   const claimsState = claimsByState ? sql`u.state` : sql`${ALL_STATES}`;
   // Three parallel lists rather than a list of structs: Arrow's struct rows cost the conversion to
   // plain values (workers/db/database.ts) several times what the whole query does.
@@ -217,7 +183,7 @@ function unitsQuery(db: Database, s: Selection, months: readonly string[], claim
     : sql``;
   const onlyCandidates = a ? sql`SEMI JOIN candidates k ON k.state = u.state AND k.billing_code = u.billing_code` : sql``;
   return sql`
-    WITH chosen AS (${chosenRows(db, months, insurers)})${chosenAll},
+    WITH chosen AS (${chosenRows(ctx, months, insurers)})${chosenAll},
     wanted AS (SELECT billing_code FROM services s WHERE s.billing_code_type IN (${SERVICE_CODE_TYPES}) ${category} ${services}),
     prices AS (${prices}),
     units AS (
@@ -360,7 +326,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
   };
   // Rows come ordered by (month, state, code): the units of one code are consecutive.
   let group: UnitRow[] = [];
-  for (const row of db.all<UnitRow>(unitsQuery(db, s, months, manifest.claims_by_state, allCompetitors(ctx)))) {
+  for (const row of db.all<UnitRow>(unitsQuery(ctx, s, months, manifest.claims_by_state, allCompetitors(ctx)))) {
     const head = group[0];
     if (head && (head.month !== row.month || head.state !== row.state || head.service_code !== row.service_code)) {
       flush(group);
@@ -383,23 +349,6 @@ export function countingUnits<T extends Pick<LiveServicePricingRecord, 'referenc
 /** Average Overpayment (docs/methodology.md, Dashboard figures) over the counting units of `records`; null when none. */
 export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
   return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
-}
-
-/**
- * What a selection in `state` (a state code, ALL_STATES or EVERY_STATE) over `months` reads of
- * price_stats (db/stats.ts): the scope its `sharedProviders` picks, national rows, per-state rows or both.
- */
-export function statsNeedOf(s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): StatsNeed {
-  const states = s.state === EVERY_STATE ? 'all' : s.state === ALL_STATES ? 'national' : 'states';
-  return { months, shared: s.sharedProviders === true, states };
-}
-
-/**
- * What a request for one month (`snapshot`, else the latest) in `state` reads of price_stats
- * (endpoint.ts stats). Pure.
- */
-export function monthNeed(ctx: ApiContext, p: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed {
-  return statsNeedOf({ state, sharedProviders: p.shared_providers }, [p.snapshot ?? latestSnapshot(ctx)]);
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */

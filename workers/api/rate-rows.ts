@@ -33,7 +33,7 @@ import { latestSnapshot } from './pricing-core';
 import { priceRowColumns, priceRowOrder, priceRowSql } from './price-rows-sql';
 import { VALID_DOLLAR_ROW } from './provider-prices';
 import { parseServiceId, serviceName } from './service-code';
-import { chosenSnapshots } from './snapshots';
+import { sourceSnapshots } from './snapshots';
 
 const COMPONENTS: readonly Component[] = ['global', '26', 'TC'];
 const SETTINGS: readonly UnitSetting[] = ['facility', 'non-facility'];
@@ -70,7 +70,7 @@ function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRo
 function sharedSql(p: RateRowsParams, ctx: ApiContext, month: string): { cte: SqlFragment; cond: SqlFragment } {
   if (p.shared_providers !== true) return { cte: sql``, cond: sql`` };
   const reference = ctx.manifest.reference_insurer;
-  const pairs = [...chosenSnapshots(ctx.manifest, month)]
+  const pairs = [...sourceSnapshots(ctx.manifest, month)]
     .filter(([id]) => (p.insurer_id === reference ? id !== reference : id === reference))
     .map(([id, snapshot]) => `${id}|${snapshot}`);
   return {
@@ -103,7 +103,7 @@ export function medianOf(xs: readonly number[]): number | null {
 async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> {
   const { manifest } = ctx;
   const month = p.snapshot ?? latestSnapshot(ctx);
-  const snapshot = chosenSnapshots(manifest, month).get(p.insurer_id) ?? null;
+  const snapshot = sourceSnapshots(manifest, month).get(p.insurer_id) ?? null;
   const cls = p.billing_class ?? 'all';
   const unit = p.component !== undefined && p.setting !== undefined ? { component: p.component, setting: p.setting } : null;
   const insurer = manifest.insurers.find((i) => i.id === p.insurer_id)!;

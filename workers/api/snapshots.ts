@@ -3,21 +3,16 @@
  * published snapshot (manifest `sources`) at or before M; an insurer with none is absent.
  */
 import type { DatasetManifest } from '../../contract/dataset';
+import { chosenSnapshots } from '../../contract/metrics';
 import { sql, type SqlFragment } from '../db/sql';
 
-/** `insurer_id -> snapshot` for month `month` (`YYYY-MM`). */
-export function chosenSnapshots(manifest: DatasetManifest, month: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const s of manifest.sources) {
-    if (s.snapshot > month) continue;
-    const cur = out.get(s.insurer_id);
-    if (cur === undefined || s.snapshot > cur) out.set(s.insurer_id, s.snapshot);
-  }
-  return out;
+/** `insurer_id -> snapshot` for month `month` (`YYYY-MM`), over the manifest's sources (contract/metrics.ts chosenSnapshots). */
+export function sourceSnapshots(manifest: DatasetManifest, month: string): Map<string, string> {
+  return chosenSnapshots(manifest.sources, month);
 }
 
 /** SQL condition: the rate row `alias` is of its insurer's chosen snapshot at `month`. */
 export function chosenRows(manifest: DatasetManifest, month: string, alias: 'r'): SqlFragment {
-  const pairs = [...chosenSnapshots(manifest, month)].map(([i, s]) => `${i}|${s}`);
+  const pairs = [...sourceSnapshots(manifest, month)].map(([i, s]) => `${i}|${s}`);
   return alias === 'r' ? sql`(r.insurer_id || '|' || r.snapshot) IN (${pairs})` : sql`false`;
 }

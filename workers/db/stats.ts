@@ -10,6 +10,7 @@
  * boot (eagerStats).
  */
 import { MARKET_SCOPE, SHARED_SCOPE, type ManifestTable, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
+import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
@@ -77,12 +78,7 @@ export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: reado
       periods.add(month);
       continue;
     }
-    const chosen = new Map<string, string>();
-    for (const { insurer_id, snapshot } of snapshots) {
-      const known = chosen.get(insurer_id);
-      if (snapshot <= month && (known === undefined || snapshot > known)) chosen.set(insurer_id, snapshot);
-    }
-    for (const p of chosen.values()) periods.add(p);
+    for (const p of chosenSnapshots(snapshots, month).values()) periods.add(p);
   }
   const scope = need.shared ? SHARED_SCOPE : MARKET_SCOPE;
   const wanted = (p: StatsPart): boolean =>
