@@ -126,11 +126,11 @@ export interface UnitKey {
 }
 
 /** Order of billing classes in lists and ties: professional, institutional, both. */
-const CLASS_ORDER: readonly string[] = ['professional', 'institutional', 'both'];
+export const CLASS_ORDER: readonly string[] = ['professional', 'institutional', 'both'];
 /** Order of components in lists and the main-unit tie (docs/methodology.md, Per comparison unit): global, 26, TC. */
-const COMPONENT_ORDER: readonly string[] = ['global', '26', 'TC'];
+export const COMPONENT_ORDER: readonly string[] = ['global', '26', 'TC'];
 /** Order of settings in lists and the main-unit tie (docs/methodology.md, Per comparison unit): non-facility, facility. */
-const SETTING_ORDER: readonly string[] = ['non-facility', 'facility'];
+export const SETTING_ORDER: readonly string[] = ['non-facility', 'facility'];
 
 const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

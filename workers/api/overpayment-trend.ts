@@ -3,14 +3,15 @@
  * month (docs/methodology.md, Dashboard figures, Overpayment Trend: each insurer's latest snapshot at or before the month,
  * national, every comparison unit, every competitor, over the units with a variance that are not
  * thin); months without any such unit are left out; ascending. Every month comes from one
- * statement (pricing-core.ts `priceServicesByMonth`). `shared_providers=1`: every price at shared
+ * statement (overpayment-sql.ts). `shared_providers=1`: every price at shared
  * providers (docs/methodology.md, Per comparison unit, At shared providers), matched month by month.
  */
 import type { TrendPoint } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { allCompetitors, priceServicesByMonth, statsNeedOf, unitsAverageOverpayment } from './pricing-core';
+import { averageOverpaymentByMonth } from './overpayment-sql';
+import { allCompetitors, statsNeedOf } from './pricing-core';
 
 export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
@@ -20,20 +21,13 @@ export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   parse: (query) => parseSharedProviders(query),
   run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();
-    const selection = {
+    const figures = averageOverpaymentByMonth(ctx, {
       reference: ctx.manifest.reference_insurer,
       competitors: allCompetitors(ctx),
-      billingClass: 'all' as const,
       state: ALL_STATES,
-      competitorPrices: false,
       sharedProviders: params.shared_providers === true,
-    };
-    const byMonth = priceServicesByMonth(ctx, selection, months);
-    const out: TrendPoint[] = [];
-    for (const month of months) {
-      const value = unitsAverageOverpayment(byMonth.get(month) ?? []);
-      if (value !== null) out.push({ month, value });
-    }
-    return out;
+    }, months);
+    // ascending by month (averageOverpaymentByMonth); a month without a unit that counts has no entry
+    return figures.map((f) => ({ month: f.month, value: f.avg_overpayment }));
   },
 };

@@ -88,7 +88,7 @@ export type PricedService = LiveServicePricingRecord & {
 };
 
 /** A selection without its month: the months come apart (one statement for several). */
-type Selection = Omit<PricingSelection, 'snapshot'>;
+export type Selection = Omit<PricingSelection, 'snapshot'>;
 
 interface UnitRow {
   [key: string]: string | number | null | string[] | number[];
@@ -136,9 +136,10 @@ function statsPrices(s: Selection): SqlFragment {
 /**
  * Per (month, state, unit): price(s, R) and its support, the competitors' medians with their support
  * and their mean, the unit's Medicare amount, and the code's claims per class (`claims_totals`,
- * built at boot), in one statement for every month asked.
+ * built at boot), in one statement for every month asked, ordered by (month, state, code).
+ * Columns: UnitRow's. Also read by overpayment-sql.ts.
  */
-function unitsQuery(ctx: ApiContext, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
+export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
   const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND s.billing_code IN (${s.services})`;
   const insurers = [s.reference, ...s.competitors];

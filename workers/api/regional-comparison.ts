@@ -5,13 +5,15 @@
  * `snapshot`), over the state's units that have a variance and are not thin, weighted by the
  * state's claims when the input had a state column. States where no such unit exists are left out.
  * Ascending by state code. `shared_providers=1`: every price at shared providers (docs/methodology.md, Per
- * comparison unit, At shared providers), matched within the state.
+ * comparison unit, At shared providers), matched within the state. The figures come from one SQL
+ * statement (overpayment-sql.ts).
  */
 import type { RegionalComparison } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders, parseSnapshot } from './params';
-import { countingUnits, EVERY_STATE, monthNeed, priceMarket, unitsAverageOverpayment } from './pricing-core';
+import { averageOverpaymentByMonth } from './overpayment-sql';
+import { allCompetitors, EVERY_STATE, latestSnapshot, monthNeed } from './pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',
@@ -20,26 +22,18 @@ export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   stats: (params, ctx) => monthNeed(ctx, params, EVERY_STATE),
   parse: (query, ctx) => ({ ...parseSnapshot(query, ctx.manifest.snapshots), ...parseSharedProviders(query) }),
   run(params, ctx): RegionalComparison[] {
-    const rows = priceMarket(ctx, EVERY_STATE, params);
-    const byState = new Map<string, typeof rows>();
-    for (const r of rows) {
-      if (r.state === ALL_STATES) continue;
-      const list = byState.get(r.state) ?? [];
-      list.push(r);
-      byState.set(r.state, list);
-    }
-    const out: RegionalComparison[] = [];
-    for (const [region, list] of [...byState].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const avg = unitsAverageOverpayment(list);
-      if (avg === null) continue;
-      const counted = countingUnits(list);
-      out.push({
-        region,
-        anthem_avg_overpayment: avg,
-        services: counted.length,
-        claims_count: counted.reduce((a, r) => a + r.claims_volume, 0),
-      });
-    }
-    return out;
+    const figures = averageOverpaymentByMonth(ctx, {
+      reference: ctx.manifest.reference_insurer,
+      competitors: allCompetitors(ctx),
+      state: EVERY_STATE,
+      sharedProviders: params.shared_providers === true,
+    }, [params.snapshot ?? latestSnapshot(ctx)]);
+    // ordered by state code (averageOverpaymentByMonth)
+    return figures.filter((f) => f.state !== ALL_STATES).map((f) => ({
+      region: f.state,
+      anthem_avg_overpayment: f.avg_overpayment,
+      services: f.services,
+      claims_count: f.claims_count,
+    }));
   },
 };
