@@ -1,16 +1,16 @@
 /**
  * The first view: `first-view.json`, a small file of the dataset directory holding the worker's own
- * answers to the live dashboard's first requests (its default view: latest snapshot, every
- * competitor, every provider), computed by the converter with the worker's code (Node, DuckDB-WASM)
- * right after the tables are written (docs/architecture.md, Cold start). The page answers those
- * requests from it while DuckDB-WASM boots behind them, so the first figures never wait for the
- * database (issue: first figure in under 1.5 s). Everything else, and every request once a local
+ * answers to the first requests of every live screen opened from its plain URL (firstViewRequests:
+ * latest snapshot, every competitor, every provider), computed by the converter with the worker's
+ * code (Node, DuckDB-WASM) right after the tables are written (docs/architecture.md, Cold start).
+ * The page answers those requests from it while DuckDB-WASM boots behind them, so a screen opened
+ * from a bookmark never waits for the database. Everything else, and every request once a local
  * snapshot is open, goes to the worker.
  *
- * Shape: `{ format, created_at, answers: [{ path, query, status, body }] }`; `created_at` is the
- * manifest's, so a page can tell the file belongs to the dataset the worker opened.
+ * Shape: `{ format, created_at, answers: [{ path, query, status, body, requires_no_acknowledgements? }] }`;
+ * `created_at` is the manifest's, so a page can tell the file belongs to the dataset the worker opened.
  */
-import type { ApiRequest } from './api';
+import type { LiveInsurer } from './api';
 
 /** The file's name inside the dataset directory. */
 export const FIRST_VIEW_FILE = 'first-view.json';
@@ -25,6 +25,8 @@ export interface FirstViewAnswer {
   /** HTTP status of the worker's answer (only 200 answers are recorded). */
   status: number;
   body: unknown;
+  /** FirstViewRequest.requiresNoAcknowledgements: used only while no acknowledgement is stored. */
+  requires_no_acknowledgements?: boolean;
 }
 
 /** `first-view.json`. */
@@ -35,17 +37,49 @@ export interface FirstView {
   answers: FirstViewAnswer[];
 }
 
+/** A request the first view answers, and when its recorded answer holds. */
+export interface FirstViewRequest {
+  path: string;
+  query: Record<string, string>;
+  /**
+   * The answer holds only while no alert acknowledgement is stored in the browser: the worker
+   * merges the stored acknowledgements into the alerts (workers/api/alerts.ts), the converter has
+   * none.
+   */
+  requiresNoAcknowledgements?: boolean;
+}
+
+/** The alerts' page the live dashboard asks for first (src/components/live/alerts-paging.ts): 20 alerts from the first. */
+const FIRST_ALERTS_PAGE = { offset: '0', limit: '20' };
+
 /**
- * The requests the live dashboard's default view makes before its first figure
- * (src/routes/LiveDashboard.tsx): KPI cards and Top 10, the map, the trend, the insurers. The alerts
- * are not among them: they depend on the acknowledgements stored in the browser.
+ * The requests each live screen makes, opened from its plain URL, before it is complete
+ * (src/routes): the live dashboard (KPI cards, Top 10, the map, the trend, the insurers, the
+ * alerts' first page), the live comparison (its categories, the two Available counters and the
+ * first page of `GET /api/service-pricing` with its default filters, docs/screens.md: every
+ * competitor, sorted by overpayment, overpaying services only, 50 a page) and Data Coverage. Not
+ * the snapshot screen: `GET /api/dataset` tells what the worker has open and read. `insurers` is the worker's answer to `GET /api/insurers`: the comparison names
+ * the competitors it preselects (every insurer but the reference; the first insurer when none is
+ * the reference), in that answer's order. test/ui/first-view-requests.test.ts holds these
+ * queries equal to the ones the screens build.
  */
-export const FIRST_VIEW_REQUESTS: ReadonlyArray<Pick<ApiRequest, 'path' | 'query'>> = [
-  { path: '/api/dashboard-figures', query: {} },
-  { path: '/api/regional-comparison', query: {} },
-  { path: '/api/overpayment-trend', query: {} },
-  { path: '/api/insurers', query: {} },
-];
+export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRequest[] {
+  const competitors = insurers.some((i) => i.isReference) ? insurers.filter((i) => !i.isReference) : insurers.slice(0, 1);
+  const pricing: Record<string, string> = { limit: '50', offset: '0', sort: 'overpayment', only_overpaying: 'true' };
+  if (competitors.length > 0) pricing.competitors = competitors.map((i) => i.id).join(',');
+  return [
+    { path: '/api/dashboard-figures', query: {} },
+    { path: '/api/regional-comparison', query: {} },
+    { path: '/api/overpayment-trend', query: {} },
+    { path: '/api/insurers', query: {} },
+    { path: '/api/alerts-page', query: FIRST_ALERTS_PAGE, requiresNoAcknowledgements: true },
+    { path: '/api/service-categories', query: {} },
+    { path: '/api/services-search', query: { limit: '1' } },
+    { path: '/api/providers', query: { limit: '1' } },
+    { path: '/api/service-pricing', query: pricing },
+    { path: '/api/coverage', query: {} },
+  ];
+}
 
 /** The lookup key of a GET request: its path and its query parameters in key order. Pure. */
 export function firstViewKey(path: string, query: Record<string, string>): string {

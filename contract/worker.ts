@@ -47,3 +47,11 @@ export interface DataWorkerApi {
    */
   openLocal(files: LocalFile[], onProgress?: (progress: HashProgress) => void): Promise<LocalOpenResult>;
 }
+
+/**
+ * The IndexedDB database and object store of alert acknowledgements (workers/acks/ack-store.ts):
+ * the worker writes them; the page only counts them (src/api/ack-probe.ts), to know whether the
+ * first view's alerts still hold.
+ */
+export const ACK_DATABASE = 'compete-alerts';
+export const ACK_OBJECT_STORE = 'acknowledgements';

@@ -1,14 +1,15 @@
 /**
  * Writes `first-view.json` (contract/first-view.ts) into a dataset directory whose tables and
  * manifest.json are written: the worker's data service, on Node with the same DuckDB-WASM build and
- * the same SQL as the browser (workers/data-service.ts), opens the directory with only the tables
- * the statistics read (FIRST_TABLES) and answers FIRST_VIEW_REQUESTS; their 200 answers are
- * recorded. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
+ * the same SQL as the browser (workers/data-service.ts), opens the directory and answers
+ * firstViewRequests (every live screen's first requests); their answers are recorded, each of them
+ * 200. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
  * start).
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, FIRST_VIEW_REQUESTS, type FirstView } from '../../contract/first-view';
+import type { LiveInsurer } from '../../contract/api';
+import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewRequests, type FirstView } from '../../contract/first-view';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
@@ -48,19 +49,24 @@ export function startFirstView(): FirstViewWriter {
  * Computes the first view of the dataset in `dir` and writes `dir/first-view.json`; returns its size
  * in bytes. `createdAt` is the manifest's `created_at`.
  * @throws Error naming the request when the data service cannot open the dataset or answers
- *   anything but 200: a dataset whose dashboard the worker cannot answer is not written.
+ *   anything but 200: a dataset whose screens the worker cannot answer is not written.
  */
 export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<number> {
   const platform = { ...nodePlatform, openDatabase };
-  const service = createDataService(platform, { acks: memoryAckStore(), laterTables: false });
+  const service = createDataService(platform, { acks: memoryAckStore() });
   try {
     const state = await service.init({ dataUrl: dir });
     if (state.status !== 'ready') throw new Error(`first view: the data service cannot open the dataset: ${state.status === 'failed' ? state.reason : state.status}`);
     const view: FirstView = { format: FIRST_VIEW_FORMAT, created_at: createdAt, answers: [] };
-    for (const { path: p, query } of FIRST_VIEW_REQUESTS) {
+    const get = async (p: string, query: Record<string, string>): Promise<unknown> => {
       const res = await service.handle({ method: 'GET', path: p, query });
       if (res.status !== 200) throw new Error(`first view: GET ${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
-      view.answers.push({ path: p, query, status: res.status, body: res.body });
+      return res.body;
+    };
+    const insurers = (await get('/api/insurers', {})) as LiveInsurer[];
+    for (const { path: p, query, requiresNoAcknowledgements } of firstViewRequests(insurers)) {
+      const body = await get(p, query);
+      view.answers.push({ path: p, query, status: 200, body, ...(requiresNoAcknowledgements ? { requires_no_acknowledgements: true } : {}) });
     }
     const text = JSON.stringify(view);
     await writeFile(path.join(dir, FIRST_VIEW_FILE), text);

@@ -1,6 +1,6 @@
 /**
  * The page's side of the first view (contract/first-view.ts, docs/architecture.md, Cold start): the
- * dataset's `first-view.json`, fetched as soon as the page starts, answers the live dashboard's
+ * dataset's `first-view.json`, fetched as soon as the page starts, answers the live screens'
  * default requests while the data worker boots DuckDB-WASM. It answers only for the dataset it
  * was written with: it stops answering when the worker reports another `created_at`, or when a
  * local snapshot is opened.

@@ -2,15 +2,16 @@
  * The fetch interceptor, the only door to the data (docs/architecture.md). It wraps `window.fetch`:
  * every same-origin request under `/api/` except `/api/auth/*` goes to the data worker through
  * comlink and comes back as a real `Response` (JSON body, the worker's HTTP status,
- * `content-type: application/json`); everything else passes through untouched. The live
- * dashboard's default requests are answered from the dataset's first view while the worker boots
- * (src/api/first-view.ts).
+ * `content-type: application/json`); everything else passes through untouched. The live screens'
+ * first requests are answered from the dataset's first view (src/api/first-view.ts), the alerts
+ * among them only while no acknowledgement is stored (src/api/ack-probe.ts).
  */
 import * as Comlink from 'comlink';
 import type { ApiErrorBody, ApiRequest } from '../../contract/api';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';
+import { acknowledgementsStored } from './ack-probe';
 import { fetchFirstView, type FirstViewIndex } from './first-view';
 import { isNullBodyStatus, toWorkerRequest } from './worker-route';
 
@@ -31,6 +32,12 @@ let worker: DataWorker | null = null;
  * opened a dataset of another `created_at`, or once a local snapshot is open.
  */
 let firstView: Promise<FirstViewIndex | null> | null = null;
+
+/**
+ * Whether this page has sent the worker anything but a GET (an acknowledgement): from then on the
+ * first view's alerts no longer stand, even where the worker keeps acknowledgements in memory only.
+ */
+let acknowledgedHere = false;
 
 /** Creates the worker once and starts `init({ dataUrl: '/data/' })` at once. */
 function dataWorker(): DataWorker {
@@ -113,8 +120,11 @@ function abortError(signal: AbortSignal): unknown {
  * a failed call becomes a 503 with an ApiErrorBody.
  */
 async function answer(request: ApiRequest, signal: AbortSignal): Promise<Response> {
+  if (request.method.toUpperCase() !== 'GET') acknowledgedHere = true;
   const recorded = (await firstView)?.lookup(request);
-  if (recorded) return jsonResponse(recorded.status, recorded.body);
+  if (recorded && (!recorded.requires_no_acknowledgements || !(acknowledgedHere || (await acknowledgementsStored())))) {
+    return jsonResponse(recorded.status, recorded.body);
+  }
   const { remote, boot, crashed } = dataWorker();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(abortError(signal));

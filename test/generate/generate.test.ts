@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, ServicePricingResult, TrendPoint } from '../../contract/api';
 import { TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
-import { FIRST_VIEW_FILE, FIRST_VIEW_REQUESTS, type FirstView } from '../../contract/first-view';
+import { FIRST_VIEW_FILE, firstViewRequests, type FirstView } from '../../contract/first-view';
+import type { LiveInsurer } from '../../contract/api';
 import { runGenerateCli } from '../../scripts/generate/cli';
 import { generateShape, GENERATED_SHAPES, type GeneratedShapeName } from '../../scripts/generate/shapes';
 import { createDataService, type DataService } from '../../workers/data-service';
@@ -67,7 +68,8 @@ describe('generated shapes (tiny)', () => {
       expect(Object.keys(manifest.tables).sort()).toEqual([...TABLE_NAMES].sort());
       const view = JSON.parse(await readFile(path.join(dir, FIRST_VIEW_FILE), 'utf8')) as FirstView;
       expect(view.created_at).toBe(manifest.created_at);
-      expect(view.answers.map((a) => [a.path, a.status])).toEqual(FIRST_VIEW_REQUESTS.map((r) => [r.path, 200]));
+      const insurers = view.answers.find((a) => a.path === '/api/insurers')!.body as LiveInsurer[];
+      expect(view.answers.map((a) => [a.path, a.query, a.status])).toEqual(firstViewRequests(insurers).map((r) => [r.path, r.query, 200]));
     });
   }
 
@@ -75,7 +77,8 @@ describe('generated shapes (tiny)', () => {
     const { dir, manifest } = dirs.get('market-year')!;
     expect(manifest.snapshots).toEqual(['2025-01', '2025-02', '2025-03']);
     await withService(dir, async (s) => {
-      for (const r of FIRST_VIEW_REQUESTS) expect((await get(s, r.path, r.query)).status, r.path).toBe(200);
+      const insurers = (await get(s, '/api/insurers', {})).body as LiveInsurer[];
+      for (const r of firstViewRequests(insurers)) expect((await get(s, r.path, r.query)).status, r.path).toBe(200);
       const shared = await get(s, '/api/service-pricing', { shared_providers: '1' });
       expect(shared.status).toBe(200);
       const body = shared.body as ServicePricingResult;

@@ -2,12 +2,13 @@
  * The first view (contract/first-view.ts): the converter writes `first-view.json` beside the tables,
  * and every answer it holds is the one the data service gives on the whole dataset (every boot
  * table loaded, as in the browser), byte for byte once serialised. The page's lookup
- * (src/api/first-view.ts) finds exactly the dashboard's default requests.
+ * (src/api/first-view.ts) finds exactly the live screens' default requests.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIRST_VIEW_FILE, FIRST_VIEW_REQUESTS, parseFirstView, type FirstView } from '../../contract/first-view';
+import { FIRST_VIEW_FILE, firstViewRequests, parseFirstView, type FirstView } from '../../contract/first-view';
+import type { LiveInsurer } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/dataset';
 import { indexFirstView } from '../../src/api/first-view';
 import { bootStrictAndLoose } from './fixture-dataset';
@@ -21,12 +22,15 @@ async function firstViewOf(dir: string): Promise<FirstView> {
 }
 
 describe('first-view.json', () => {
-  it('holds the worker\'s own answer to each of the dashboard\'s default requests, for the manifest it was written with', async () => {
+  it('holds the worker\'s own answer to each of the live screens\' default requests, for the manifest it was written with', async () => {
     for (const at of [fx.strict, fx.loose]) {
       const view = await firstViewOf(at.dir);
       const manifest = JSON.parse(await readFile(join(at.dir, 'manifest.json'), 'utf8')) as DatasetManifest;
       expect(view.created_at).toBe(manifest.created_at);
-      expect(view.answers.map((a) => a.path)).toEqual(FIRST_VIEW_REQUESTS.map((r) => r.path));
+      const insurers = (await at.get('/api/insurers', {})).body as LiveInsurer[];
+      expect(view.answers.map((a) => [a.path, a.query])).toEqual(firstViewRequests(insurers).map((r) => [r.path, r.query]));
+      // the alerts alone depend on what the browser stores
+      expect(view.answers.filter((a) => a.requires_no_acknowledgements).map((a) => a.path)).toEqual(['/api/alerts-page']);
       for (const answer of view.answers) {
         const live = await at.get(answer.path, answer.query);
         expect(live.status).toBe(200);

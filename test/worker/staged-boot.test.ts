@@ -7,11 +7,11 @@
  * loaded one does, and a route outside the set fails there (so the test can tell the difference).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiRoute } from '../../contract/api';
+import type { ApiRequest, ApiRoute, LiveInsurer } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';
-import { FIRST_VIEW_REQUESTS } from '../../contract/first-view';
+import { firstViewRequests } from '../../contract/first-view';
 import { nodePlatform } from '../../workers/platform-node';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 
@@ -74,13 +74,13 @@ describe('staged boot', () => {
     expect((await firstOnly.handle(request)).status).toBe(500);
   });
 
-  it('answers the first view from the first tables: its requests are all statistics routes', () => {
-    // The interceptor serves them from first-view.json while the worker boots; the converter
-    // computes them on a service that loads the first tables only (scripts/convert/first-view.ts).
-    for (const r of FIRST_VIEW_REQUESTS) {
-      const match = matchRoute('GET', r.path);
-      expect(match && STATS_ROUTES.has(match.route), r.path).toBe(true);
-    }
+  it('names only GET routes of the route map in the first view, the insurers among them', () => {
+    const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id, shortName: id, marketShare: 50, isReference });
+    const insurers = [insurer('a', true), insurer('b', false)];
+    const requests = firstViewRequests(insurers);
+    for (const r of requests) expect(matchRoute('GET', r.path), r.path).not.toBeNull();
+    expect(requests.map((r) => r.path)).toContain('/api/insurers');
+    expect(requests.find((r) => r.path === '/api/service-pricing')!.query.competitors).toBe('b');
   });
 
   it('reports when every boot table is loaded', async () => {

@@ -4,6 +4,7 @@
  * where no IndexedDB exists. Keyed by alert id.
  */
 import { openDB, type DBSchema } from 'idb';
+import { ACK_DATABASE, ACK_OBJECT_STORE } from '../../contract/worker';
 
 /** Who acknowledged an alert, and when (ISO 8601 UTC). */
 export interface Acknowledgement {
@@ -41,10 +42,10 @@ interface AckDb extends DBSchema {
 }
 
 /** A store in IndexedDB database `name` (object store `acknowledgements`). */
-export function indexedDbAckStore(name = 'compete-alerts'): AckStore {
+export function indexedDbAckStore(name = ACK_DATABASE): AckStore {
   const db = openDB<AckDb>(name, 1, {
     upgrade(d) {
-      d.createObjectStore('acknowledgements', { keyPath: 'id' });
+      d.createObjectStore(ACK_OBJECT_STORE, { keyPath: 'id' });
     },
   });
   return {
