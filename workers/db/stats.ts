@@ -9,29 +9,33 @@
  * request asks for it, once per dataset. A dataset without the index loads the table whole at
  * boot (eagerStats).
  */
-import { MARKET_SCOPE, SHARED_SCOPE, type ManifestTable, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, SHARED_SCOPE, type ManifestTable, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
 import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
 import { SqlFragment, sql } from './sql';
 
-/** Columns and DuckDB types of `price_stats` (contract/dataset.ts COLUMNS.price_stats, as the converter creates them). */
-const STATS_TYPES = [
-  ['snapshot', 'VARCHAR'],
-  ['insurer_id', 'VARCHAR'],
-  ['billing_code', 'VARCHAR'],
-  ['billing_class', 'VARCHAR'],
-  ['component', 'VARCHAR'],
-  ['setting', 'VARCHAR'],
-  ['state', 'VARCHAR'],
-  ['median_rate', 'DOUBLE'],
-  ['rate_count', 'INTEGER'],
-  ['provider_count', 'INTEGER'],
-  ['medicare_rate', 'DOUBLE'],
-  ['scope', 'VARCHAR'],
-  ['month', 'VARCHAR'],
-] as const;
+/**
+ * The DuckDB type of each column of `price_stats`, as the converter creates them; the columns and
+ * their order are contract/dataset.ts COLUMNS.price_stats', so a new column there is a type error
+ * here until it has its type.
+ */
+const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOUBLE' | 'INTEGER'> = {
+  snapshot: 'VARCHAR',
+  insurer_id: 'VARCHAR',
+  billing_code: 'VARCHAR',
+  billing_class: 'VARCHAR',
+  component: 'VARCHAR',
+  setting: 'VARCHAR',
+  state: 'VARCHAR',
+  median_rate: 'DOUBLE',
+  rate_count: 'INTEGER',
+  provider_count: 'INTEGER',
+  medicare_rate: 'DOUBLE',
+  scope: 'VARCHAR',
+  month: 'VARCHAR',
+};
 
 /**
  * What a request reads of `price_stats` (pricing-core.ts): months M, one scope, and national rows,
@@ -96,8 +100,8 @@ export function createStatsLoader(
   source: ByteSource,
   open: Promise<ReadRowGroups>,
 ): StatsLoader {
-  db.exec(new SqlFragment(`CREATE TABLE price_stats (${STATS_TYPES.map(([c, t]) => `${c} ${t}`).join(', ')})`, []));
-  const columns = STATS_TYPES.map(([c]) => c).join(', ');
+  db.exec(new SqlFragment(`CREATE TABLE price_stats (${COLUMNS.price_stats.map((c) => `${c} ${STATS_TYPES[c]}`).join(', ')})`, []));
+  const columns = COLUMNS.price_stats.join(', ');
   const started = new Map<number, Promise<void>>();
   const done = new Set<number>();
   let file: Promise<RowGroupFile> | null = null;
