@@ -57,7 +57,9 @@ const FIRST_ALERTS_PAGE = { offset: '0', limit: '20' };
  * (src/routes): the live dashboard (KPI cards, Top 10, the map, the trend, the insurers, the
  * alerts' first page), the live comparison (its categories, the two Available counters and the
  * first page of `GET /api/service-pricing` with its default filters, docs/screens.md: every
- * competitor, sorted by overpayment, overpaying services only, 50 a page) and Data Coverage. Not
+ * competitor, sorted by overpayment, overpaying services only, 50 a page) and Data Coverage; the
+ * dashboard's figures and the comparison's first page at shared providers too ('At shared
+ * providers', a switch of both screens and a key of their URLs). Not
  * the snapshot screen: `GET /api/dataset` tells what the worker has open and read. `insurers` is the worker's answer to `GET /api/insurers`: the comparison names
  * the competitors it preselects (every insurer but the reference; the first insurer when none is
  * the reference), in that answer's order. test/ui/first-view-requests.test.ts holds these
@@ -67,11 +69,17 @@ export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRe
   const competitors = insurers.some((i) => i.isReference) ? insurers.filter((i) => !i.isReference) : insurers.slice(0, 1);
   const pricing: Record<string, string> = { limit: '50', offset: '0', sort: 'overpayment', only_overpaying: 'true' };
   if (competitors.length > 0) pricing.competitors = competitors.map((i) => i.id).join(',');
+  const shared = { shared_providers: 'true' };
   return [
     { path: '/api/dashboard-figures', query: {} },
     { path: '/api/regional-comparison', query: {} },
     { path: '/api/overpayment-trend', query: {} },
     { path: '/api/insurers', query: {} },
+    // 'At shared providers' on the dashboard and the comparison: a switch, and a URL key of both
+    { path: '/api/dashboard-figures', query: shared },
+    { path: '/api/regional-comparison', query: shared },
+    { path: '/api/overpayment-trend', query: shared },
+    { path: '/api/service-pricing', query: { ...pricing, ...shared } },
     { path: '/api/alerts-page', query: FIRST_ALERTS_PAGE, requiresNoAcknowledgements: true },
     { path: '/api/service-categories', query: {} },
     { path: '/api/services-search', query: { limit: '1' } },

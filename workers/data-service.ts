@@ -128,8 +128,10 @@ export function createDataService(platform: Platform, options: DataServiceOption
       for (const table of tables) await insertTable(db, decode, table);
       const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups) : eagerStats();
       const latest = manifest.snapshots[manifest.snapshots.length - 1];
-      // the live dashboard's first screen: the latest month's market rows, national and per state
-      if (latest !== undefined) await stats.ensure({ months: [latest], shared: false, states: 'all' });
+      // The latest month's national market rows: what the screens' first requests not in the first
+      // view read (a comparison with filters, Live Search). The per-state rows, several times as
+      // many, load when a request asks for them (the map, a state).
+      if (latest !== undefined) await stats.ensure({ months: [latest], shared: false, states: 'national' });
       prepareDerivedTables(db, byMonth);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();

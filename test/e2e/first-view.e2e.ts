@@ -48,6 +48,8 @@ describe('first view', () => {
   for (const [path, content] of [
     ['/live-dashboard', '.summary-card__value'],
     ['/live-comparison', '.comparison-table tbody tr'],
+    ['/live-dashboard?shared_providers=1', '.summary-card__value'],
+    ['/live-comparison?shared_providers=1', '.comparison-table tbody tr'],
     ['/data-coverage', '[data-testid="validation-headline"]'],
   ] as const) {
     it(`${path}: complete without a table`, async () => {

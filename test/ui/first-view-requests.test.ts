@@ -12,6 +12,7 @@ import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';
 import { ALERTS_PAGE_SIZE } from '../../src/components/live/alerts-paging';
 import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/url-state/live-comparison-state';
+import { sharedProvidersParam } from '../../src/url-state/shared-providers';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 
 const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id.toUpperCase(), shortName: id, marketShare: 10, isReference });
@@ -35,6 +36,9 @@ describe('firstViewRequests', () => {
       const params = pricingParams(DEFAULT_STATE, selected);
       expect(params).not.toBeNull();
       expect(keysOf(list).has(pageKey('/api/service-pricing', params!))).toBe(true);
+      // the same at shared providers (the switch, or `shared_providers=1` in the URL)
+      const shared = pricingParams({ ...DEFAULT_STATE, sharedProviders: true }, selected);
+      expect(keysOf(list).has(pageKey('/api/service-pricing', shared!))).toBe(true);
     });
   }
 
@@ -45,6 +49,10 @@ describe('firstViewRequests', () => {
     expect(keys.has(pageKey('/api/providers', { limit: 1 }))).toBe(true);
     for (const p of ['/api/dashboard-figures', '/api/regional-comparison', '/api/overpayment-trend', '/api/insurers', '/api/service-categories', '/api/coverage']) {
       expect(keys.has(pageKey(p, {})), p).toBe(true);
+    }
+    // the dashboard at shared providers, as LiveDashboard.tsx asks for its three figures
+    for (const p of ['/api/dashboard-figures', '/api/regional-comparison', '/api/overpayment-trend']) {
+      expect(keys.has(pageKey(p, sharedProvidersParam(true))), p).toBe(true);
     }
     // what the worker has open and has read is the worker's alone
     expect(keys.has(pageKey('/api/dataset', {}))).toBe(false);

@@ -69,7 +69,7 @@ const count = (s: DataService): number => s.context()!.db.all<{ n: number }>(sql
 const get = (path: string, query: Record<string, string> = {}): ApiRequest => ({ method: 'GET', path, query });
 
 describe('price_stats by month', () => {
-  it('boots with the latest month only, and loads another month when a request asks for it', async () => {
+  it('boots with the latest month\'s national rows only, and loads the states and another month when a request asks for them', async () => {
     const stats = lazy.context()!.stats;
     const total = stats.totalGroups();
     expect(total).toBeGreaterThan(10);
@@ -77,8 +77,11 @@ describe('price_stats by month', () => {
     expect(atBoot).toBeGreaterThan(0);
     expect(atBoot).toBeLessThan(total);
     const need = (month: string, shared: boolean, states: StatsNeed['states']): StatsNeed => ({ months: [month], shared, states });
+    expect(stats.holds(need('2025-03', false, 'national'))).toBe(true);
+    // neither the per-state rows, nor the shared rows, nor another month
+    expect(stats.holds(need('2025-03', false, 'states'))).toBe(false);
+    expect((await lazy.handle(get('/api/regional-comparison'))).status).toBe(200);
     expect(stats.holds(need('2025-03', false, 'all'))).toBe(true);
-    // neither the shared rows nor another month
     expect(stats.holds(need('2025-03', true, 'national'))).toBe(false);
     expect(stats.holds(need('2025-01', false, 'national'))).toBe(false);
     // pricing a month that is not in fails loudly instead of answering without its rows
