@@ -42,6 +42,14 @@ const STATS_REQUESTS: Array<[ApiRoute, ApiRequest]> = [
   ['GET /api/service-names', { method: 'GET', path: '/api/service-names', query: {} }],
   ['GET /api/services-search', { method: 'GET', path: '/api/services-search', query: { q: 'mri' } }],
   ['GET /api/service-categories', { method: 'GET', path: '/api/service-categories', query: {} }],
+  ['GET /api/coverage', { method: 'GET', path: '/api/coverage', query: {} }],
+];
+
+/** Requests of service-pricing, which reads the first tables alone unless it names providers. */
+const PRICING_REQUESTS: ApiRequest[] = [
+  { method: 'GET', path: '/api/service-pricing', query: { limit: '50', offset: '0', sort: 'overpayment', only_overpaying: 'true' } },
+  { method: 'GET', path: '/api/service-pricing', query: { limit: '50', category: 'Radiology', shared_providers: '1' } },
+  { method: 'GET', path: '/api/service-pricing', query: { state: 'NY', billing_class: 'institutional' } },
 ];
 
 describe('staged boot', () => {
@@ -55,6 +63,11 @@ describe('staged boot', () => {
       const [a, b] = [await firstOnly.handle(request), await full.service.handle(request)];
       expect(a.status, `${route}: ${JSON.stringify(a.body)}`).toBe(200);
       expect(JSON.stringify(a.body), route).toBe(JSON.stringify(b.body));
+    }
+    for (const request of PRICING_REQUESTS) {
+      const [a, b] = [await firstOnly.handle(request), await full.service.handle(request)];
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(JSON.stringify(a.body), JSON.stringify(request.query)).toBe(JSON.stringify(b.body));
     }
     const dataset = await firstOnly.handle({ method: 'GET', path: '/api/dataset', query: {} });
     expect(dataset.status).toBe(200);
@@ -72,6 +85,11 @@ describe('staged boot', () => {
     expect(Object.keys(ENDPOINTS)).toContain('GET /api/providers');
     expect((await full.service.handle(request)).status).toBe(200);
     expect((await firstOnly.handle(request)).status).toBe(500);
+    // service-pricing with a provider selection reads the provider tables: it waits for them too
+    const provider = ((await full.service.handle(request)).body as { items: Array<{ id: string }> }).items[0]!.id;
+    const priced: ApiRequest = { method: 'GET', path: '/api/service-pricing', query: { limit: '5', providers: provider } };
+    expect((await full.service.handle(priced)).status).toBe(200);
+    expect((await firstOnly.handle(priced)).status).toBe(500);
   });
 
   it('names only GET routes of the route map in the first view, the insurers among them', () => {

@@ -119,4 +119,5 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
   };
 }
 
-export const coverage: Endpoint<'GET /api/coverage'> = { route: 'GET /api/coverage', parse: () => ({}), run, pure: true };
+/** Reads the manifest alone: answered while the provider tables load. */
+export const coverage: Endpoint<'GET /api/coverage'> = { route: 'GET /api/coverage', reads: 'first-tables', parse: () => ({}), run, pure: true };

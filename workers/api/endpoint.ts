@@ -18,9 +18,10 @@ export interface Endpoint<R extends ApiRoute> {
   /**
    * `first-tables`: the endpoint reads only the manifest and the first tables (`services`,
    * `claims_volume`, `price_stats`, their derived tables; workers/data-service.ts FIRST_TABLES), so
-   * it answers while the others load. Otherwise dispatch waits for every boot table.
+   * it answers while the others load; a function says it per request (`every-table` when these
+   * parameters read a provider table). Otherwise dispatch waits for every boot table.
    */
-  reads?: 'first-tables';
+  reads?: 'first-tables' | ((params: Api[R]['params']) => 'first-tables' | 'every-table');
   /**
    * What the answer reads of `price_stats` (pricing-core.ts statsNeedOf): months, scope, national
    * or per-state rows; dispatch loads it first (db/stats.ts). Absent or null: the endpoint reads no

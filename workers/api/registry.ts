@@ -55,7 +55,8 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
 const ROUTES = Object.keys(ENDPOINTS) as ApiRoute[];
 
 /**
- * The routes answered from the first tables alone (their endpoints declare `reads: 'first-tables'`),
+ * The routes answered from the first tables alone whatever their parameters (their endpoints
+ * declare `reads: 'first-tables'`; service-pricing says it per request),
  * which need not wait for the provider tables and the Medicare benchmarks to load.
  * test/worker/staged-boot.test.ts runs each of them on a service that never loads the others.
  */
@@ -95,7 +96,8 @@ export function matchRoute(method: string, path: string): { route: ApiRoute; pat
 
 async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
   const params = endpoint.parse(query, ctx);
-  if (endpoint.reads !== 'first-tables') {
+  const reads = typeof endpoint.reads === 'function' ? endpoint.reads(params) : endpoint.reads;
+  if (reads !== 'first-tables') {
     try {
       await ctx.laterTables;
     } catch (e) {

@@ -234,6 +234,8 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
 
 export const servicePricing: Endpoint<'GET /api/service-pricing'> = {
   route: 'GET /api/service-pricing',
+  // the statistics alone, unless a provider selection prices from the rate rows and provider tables
+  reads: (params) => (params.providers ? 'every-table' : 'first-tables'),
   // a provider selection prices from the rate rows (pricing-core.ts)
   stats: (params, ctx) => (params.providers ? null : monthNeed(ctx, params, params.state ?? ALL_STATES)),
   parse,
