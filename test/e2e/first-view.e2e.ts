@@ -54,11 +54,12 @@ describe('first view', () => {
   ] as const) {
     it(`${path}: complete without a table`, async () => {
       const { page } = browser;
+      refused = 0;
       await page.goto(url(path));
       await page.locator(content).first().waitFor({ timeout: BOOT });
-      // settled: nothing left loading, well after the worker's boot has failed
+      // this page's worker has asked for a table and been refused (its boot fails), and then nothing is left loading
+      await expect.poll(() => refused, { timeout: BOOT }).toBeGreaterThan(0);
       await expect.poll(() => loadingLeft(page), { timeout: 10_000 }).toEqual([]);
-      expect(refused).toBeGreaterThan(0);
       // no panel shows the worker's failure (the interceptor's 503: 'Data worker unavailable: ...')
       expect(await page.getByText(/Data worker unavailable/).count()).toBe(0);
     });
