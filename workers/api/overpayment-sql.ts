@@ -8,10 +8,10 @@
  * figures), which test/worker/unit-figures-sql.test.ts holds equal on the fixture datasets.
  */
 import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
-import { effectiveMinProviders } from '../../contract/metrics';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
-import { allCompetitors, minProvidersOf, statsNeedOf, unitsQuery, type Selection } from './pricing-core';
+import { allCompetitors, minProvidersOf, unitsQuery, type Selection } from './pricing-core';
+import { assertStatsLoaded } from './stats-selection';
 
 /** Average Overpayment of one (month, state): percent, with the units it rests on and their claims. */
 export type OverpaymentFigure = {
@@ -32,13 +32,10 @@ export type OverpaymentFigure = {
  * selection. @throws DatabaseError; Error when the statistics the selection reads are not loaded.
  */
 export function averageOverpaymentByMonth(ctx: ApiContext, s: Omit<Selection, 'billingClass' | 'competitorPrices' | 'providers'>, months: readonly string[]): OverpaymentFigure[] {
+  assertStatsLoaded(ctx, s, months);
   const selection: Selection = { ...s, billingClass: 'all', competitorPrices: false };
-  if (!ctx.stats.holds(statsNeedOf(selection, months))) {
-    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare what it reads (endpoint.ts stats)`);
-  }
-  const minProviders = effectiveMinProviders(minProvidersOf(ctx));
   const units = unitsQuery(ctx, selection, months, ctx.manifest.claims_by_state, allCompetitors(ctx));
-  const figures = new SqlFragment(unitFiguresSql('unit_rows', minProviders), []);
+  const figures = new SqlFragment(unitFiguresSql('unit_rows', minProvidersOf(ctx)), []);
   const average = new SqlFragment(averageOverpaymentSql('unit_figures'), []);
   return ctx.db.all<OverpaymentFigure>(sql`
     WITH unit_rows AS (

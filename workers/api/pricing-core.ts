@@ -36,14 +36,14 @@ import {
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
 import { sql, SqlFragment } from '../db/sql';
-import { chosenRows, EVERY_STATE, statsNeedOf } from './stats-selection';
+import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
 
 /** Percent points below the alert rules' thresholds at which the alert pre-filter still keeps a unit (float slack). */
 const ALERT_SLACK_PCT = 0.01;
 
-export { EVERY_STATE, monthNeed, statsNeedOf } from './stats-selection';
+export { EVERY_STATE, latestSnapshot, monthNeed, statsNeedOf } from './stats-selection';
 
 export interface PricingSelection {
   /** Month M, `YYYY-MM`: each insurer contributes its latest snapshot <= M. */
@@ -302,10 +302,7 @@ export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: stri
 export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: readonly string[]): Map<string, PricedService[]> {
   const { db, manifest } = ctx;
   if (s.providers !== undefined && s.state === EVERY_STATE) throw new Error('a provider selection needs one state');
-  // rows not loaded would price as if their insurers had no rate (db/stats.ts)
-  if (s.providers === undefined && !ctx.stats.holds(statsNeedOf(s, months))) {
-    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare what it reads (endpoint.ts stats)`);
-  }
+  if (s.providers === undefined) assertStatsLoaded(ctx, s, months);
   const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
   const flush = (units: UnitRow[]): void => {
@@ -350,12 +347,6 @@ export function countingUnits<T extends Pick<LiveServicePricingRecord, 'referenc
 /** Average Overpayment (docs/methodology.md, Dashboard figures) over the counting units of `records`; null when none. */
 export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
   return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
-}
-
-/** The latest snapshot of the dataset, or '' when it has none. */
-export function latestSnapshot(ctx: ApiContext): string {
-  const s = ctx.manifest.snapshots;
-  return s[s.length - 1] ?? '';
 }
 
 /** Every insurer but the reference. */

@@ -22,10 +22,25 @@ export function statsNeedOf(s: { state: string; sharedProviders?: boolean | unde
   return { months, shared: s.sharedProviders === true, states };
 }
 
+/** The latest snapshot of the dataset, or '' when it has none. */
+export function latestSnapshot(ctx: ApiContext): string {
+  const s = ctx.manifest.snapshots;
+  return s[s.length - 1] ?? '';
+}
+
 /** What a request for one month (`snapshot`, else the latest) in `state` reads of price_stats (endpoint.ts stats). */
 export function monthNeed(ctx: ApiContext, p: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed {
-  const s = ctx.manifest.snapshots;
-  return statsNeedOf({ state, sharedProviders: p.shared_providers }, [p.snapshot ?? s[s.length - 1] ?? '']);
+  return statsNeedOf({ state, sharedProviders: p.shared_providers }, [p.snapshot ?? latestSnapshot(ctx)]);
+}
+
+/**
+ * Refuses a selection whose price_stats rows are not loaded: priced anyway, its insurers would
+ * look as if they had no rate (db/stats.ts). @throws Error naming the months
+ */
+export function assertStatsLoaded(ctx: ApiContext, s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): void {
+  if (!ctx.stats.holds(statsNeedOf(s, months))) {
+    throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare what it reads (endpoint.ts stats)`);
+  }
 }
 
 /** Per database: the (insurer, snapshot) pairs of price_stats' market rows when the manifest does not list them (table stats_snapshots, read once). */
