@@ -31,10 +31,34 @@ const rankSql = (x: string, order: readonly string[]): string =>
 /** The order of units in the JavaScript rules: code, then compareUnits (class, component, setting). */
 export const UNIT_ORDER_SQL = 'billing_code, class_rank, component_rank, setting_rank';
 
+/** reference_variance in percent over columns reference_price and market_average (referenceVariance): NULL when either is missing or the market is 0. */
+export const VARIANCE_SQL =
+  'CASE WHEN reference_price IS NULL OR market_average IS NULL OR market_average = 0 THEN NULL ELSE 100 * (reference_price - market_average) / market_average END';
+
+/** The providers each side rests on (0 without a price), over reference_price/reference_providers and market_average/competitor_provider_total. */
+export const REFERENCE_SUPPORT_SQL = 'CASE WHEN reference_price IS NULL THEN 0 ELSE coalesce(reference_providers, 0) END';
+export const COMPETITOR_SUPPORT_SQL = 'CASE WHEN market_average IS NULL THEN 0 ELSE coalesce(competitor_provider_total, 0) END';
+
+/**
+ * Whether a unit is thin (thinReason not null) over columns reference_price, reference_support,
+ * market_average, competitor_support: a side with a price rests on fewer than `minProviders`.
+ * @throws RangeError when minProviders is not a non-negative integer.
+ */
+export function thinSql(minProviders: number): string {
+  if (!Number.isInteger(minProviders) || minProviders < 0) throw new RangeError(`minProviders must be a non-negative integer: ${minProviders}`);
+  return `((reference_price IS NOT NULL AND reference_support < ${minProviders})
+        OR (market_average IS NOT NULL AND competitor_support < ${minProviders}))`;
+}
+
+/** The units that count in Average Overpayment and the summary cards (countingUnits): a variance, not thin. */
+export const COUNTING_SQL = 'reference_variance IS NOT NULL AND NOT thin';
+
 /**
  * A SELECT over relation `units` (UNIT_FIGURE_INPUTS) adding, per row:
  * - `reference_support`, `competitor_support`: the providers each side rests on (0 without a price);
  * - `class_rank`, `component_rank`, `setting_rank`: for UNIT_ORDER_SQL;
+ * - `claims_class`: the class whose claims the unit may receive (NULL for a `both` unit of a code
+ *   with a professional unit priced by the reference);
  * - `claims_volume`: the code's count of a class on the class's main unit, 0 elsewhere
  *   (claimsByUnit: the unit whose reference price rests on the most providers, then global before
  *   26 before TC, non-facility before facility; a `both` unit is professional when the code has no
@@ -44,7 +68,7 @@ export const UNIT_ORDER_SQL = 'billing_code, class_rank, component_rank, setting
  * @throws RangeError when minProviders is not a non-negative integer.
  */
 export function unitFiguresSql(units: string, minProviders: number): string {
-  if (!Number.isInteger(minProviders) || minProviders < 0) throw new RangeError(`minProviders must be a non-negative integer: ${minProviders}`);
+  const thin = thinSql(minProviders);
   const code = 'PARTITION BY month, state, billing_code';
   return `
     SELECT *,
@@ -52,10 +76,8 @@ export function unitFiguresSql(units: string, minProviders: number): string {
              ORDER BY reference_support DESC, component_rank, setting_rank, class_rank) = 1
            THEN CASE claims_class WHEN 'professional' THEN claims_professional ELSE claims_institutional END
            ELSE 0 END AS claims_volume,
-      CASE WHEN reference_price IS NULL OR market_average IS NULL OR market_average = 0 THEN NULL
-           ELSE 100 * (reference_price - market_average) / market_average END AS reference_variance,
-      (reference_price IS NOT NULL AND reference_support < ${minProviders})
-        OR (market_average IS NOT NULL AND competitor_support < ${minProviders}) AS thin
+      ${VARIANCE_SQL} AS reference_variance,
+      ${thin} AS thin
     FROM (
       SELECT *,
         CASE billing_class WHEN 'professional' THEN 'professional' WHEN 'institutional' THEN 'institutional'
@@ -64,12 +86,25 @@ export function unitFiguresSql(units: string, minProviders: number): string {
         END AS claims_class
       FROM (
         SELECT *,
-          CASE WHEN reference_price IS NULL THEN 0 ELSE coalesce(reference_providers, 0) END AS reference_support,
-          CASE WHEN market_average IS NULL THEN 0 ELSE coalesce(competitor_provider_total, 0) END AS competitor_support,
+          ${REFERENCE_SUPPORT_SQL} AS reference_support,
+          ${COMPETITOR_SUPPORT_SQL} AS competitor_support,
           ${rankSql('billing_class', CLASS_ORDER)} AS class_rank,
           ${rankSql('component', COMPONENT_ORDER)} AS component_rank,
           ${rankSql('setting', SETTING_ORDER)} AS setting_rank
         FROM ${units}))`;
+}
+
+/**
+ * Average Overpayment (docs/methodology.md, Dashboard figures) as one aggregate expression over the
+ * rows of unitFiguresSql's columns that satisfy `filter` (SQL, e.g. COUNTING_SQL): the
+ * claims-weighted mean of the variances, the plain mean when every weight is 0, NULL without a row.
+ * Sums in `order` (default UNIT_ORDER_SQL, the order the JavaScript adds in; a column numbering the
+ * rows in that order sorts faster).
+ */
+export function averageOverpaymentExpr(filter: string, order: string = UNIT_ORDER_SQL): string {
+  const f = `FILTER (WHERE ${filter})`;
+  return `CASE WHEN sum(claims_volume) ${f} = 0 THEN sum(reference_variance ORDER BY ${order}) ${f} / count(*) ${f}
+           ELSE sum(reference_variance * claims_volume ORDER BY ${order}) ${f} / sum(claims_volume) ${f} END`;
 }
 
 /**
@@ -82,11 +117,10 @@ export function unitFiguresSql(units: string, minProviders: number): string {
 export function averageOverpaymentSql(figures: string): string {
   return `
     SELECT month, state,
-      CASE WHEN sum(claims_volume) = 0 THEN sum(reference_variance ORDER BY ${UNIT_ORDER_SQL}) / count(*)
-           ELSE sum(reference_variance * claims_volume ORDER BY ${UNIT_ORDER_SQL}) / sum(claims_volume) END AS avg_overpayment,
+      ${averageOverpaymentExpr('true')} AS avg_overpayment,
       count(*)::INTEGER AS services,
       sum(claims_volume)::DOUBLE AS claims_count
     FROM ${figures}
-    WHERE reference_variance IS NOT NULL AND NOT thin
+    WHERE ${COUNTING_SQL}
     GROUP BY month, state`;
 }

@@ -1,7 +1,7 @@
 /**
  * Answers kept per dataset (workers/api/memo.ts): the memo's own rules, and on the converted
- * fixture that a pure endpoint's repeated call and the other sorts and pages of one service-pricing
- * selection run no SQL, while their answers equal freshly computed ones.
+ * fixture that a pure endpoint's repeated call runs no SQL and the other sorts and pages of one
+ * service-pricing selection one statement each, while their answers equal freshly computed ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
@@ -95,25 +95,26 @@ describe('answers kept per dataset', () => {
     return { body: res.body as T, queries: queries - before };
   };
 
-  it("prices a service-pricing selection once for all its sorts and pages, and a page's competitor prices over its codes", async () => {
+  it("prices a service-pricing selection's summary once for all its sorts and pages, each page one statement over the month's unit pivot", async () => {
     const first = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', sort: 'overpayment' });
-    // the selection without the lists, then with them the codes of the page and of the units after it
-    // (up to 500: the whole fixture)
-    expect(first.queries).toBeGreaterThan(1);
+    // the unit pivot of the month (workers/api/selection-tables.ts), the selection's summary, the page
+    expect(first.queries).toBeGreaterThan(2);
     const page2 = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
-    expect(page2.queries).toBe(0);
-    // every unit at once: one pass with the lists, whose records the pages equal
+    expect(page2.queries).toBe(1);
+    // every unit at once: one statement, whose records the pages equal
     const whole = await get<ServicePricingResult>('/api/service-pricing', {});
     expect(whole.queries).toBe(1);
     expect(first.body.records).toEqual(whole.body.records.slice(0, 2));
     expect(Object.keys(first.body.records[0]!.competitor_prices).length).toBeGreaterThan(0);
     expect(first.body.summary).toEqual(whole.body.summary);
-    // another selection is priced afresh
-    expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(0);
+    // another choice of competitors reads the same pivot: its summary and its page
+    expect((await get('/api/service-pricing', { competitors: 'alpha', limit: '2' })).queries).toBe(2);
+    // another state has its own pivot
+    expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(2);
     // and the kept answers are the ones a fresh computation gives
     service.forgetAnswers();
     const again = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
-    expect(again.queries).toBeGreaterThan(0);
+    expect(again.queries).toBe(2);
     expect(again.body).toEqual(page2.body);
   });
 

@@ -90,8 +90,8 @@ export type PricedService = LiveServicePricingRecord & {
 /** A selection without its month: the months come apart (one statement for several). */
 export type Selection = Omit<PricingSelection, 'snapshot'>;
 
-interface UnitRow {
-  [key: string]: string | number | null | string[] | number[];
+/** A unit as unitsQuery answers it (one month and state), before the rules of contract/metrics.ts. */
+export interface UnitColumns {
   month: string;
   state: string;
   service_code: string;
@@ -115,13 +115,17 @@ interface UnitRow {
   claims_institutional: number;
 }
 
+interface UnitRow extends UnitColumns {
+  [key: string]: string | number | null | string[] | number[];
+}
+
 /**
  * The pre-computed medians per unit (every class: the chips apply after the claims), from
  * `price_stats`: the market rows of each insurer's chosen snapshot, or with shared providers the
  * `shared` rows the converter matched for the month itself (`price_stats.month`; the reference's
  * against every competitor of the dataset, so no selection enters them).
  */
-function statsPrices(s: Selection): SqlFragment {
+export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders'>): SqlFragment {
   const state = s.state === EVERY_STATE ? sql`` : sql`AND p.state = ${s.state}`;
   const [join, scope] = s.sharedProviders
     ? [sql`p.insurer_id = c.insurer_id AND p.month = c.month`, SHARED_SCOPE]
@@ -209,7 +213,11 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
     ORDER BY u.month, u.state, u.billing_code`;
 }
 
-function toRecord(r: UnitRow, claims: number, minProviders: number): PricedService {
+/**
+ * The record of unit `r` given its claims_volume (claimsByUnit over its code) and the fewest
+ * providers a price may rest on: every derived figure from contract/metrics.ts.
+ */
+export function unitRecord(r: UnitColumns, claims: number, minProviders: number): PricedService {
   const variance = referenceVariance(r.reference_price, r.market_average);
   const overpayment = variance == null ? null : r.reference_price! - r.market_average!;
   const ids = r.competitor_ids ?? [];
@@ -318,7 +326,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
     );
     const list = out.get(first.month) ?? [];
     units.forEach((u, i) => {
-      if (unitPassesClassFilter(s.billingClass, u.billing_class)) list.push(toRecord(u, claims[i]!, minProviders));
+      if (unitPassesClassFilter(s.billingClass, u.billing_class)) list.push(unitRecord(u, claims[i]!, minProviders));
     });
     if (list.length > 0) out.set(first.month, list);
   };

@@ -53,6 +53,7 @@ import {
   unitsAverageOverpayment,
   type PricingSelection,
 } from './pricing-core';
+import { selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
 import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 /** Largest page (rows). */
@@ -188,10 +189,41 @@ function withLists(ctx: ApiContext, params: ServicePricingParams, snapshot: stri
 }
 
 async function run(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
-  const { manifest } = ctx;
-  const reference = manifest.reference_insurer;
+  if (params.providers) return answerFromPass(params, ctx);
+  // From price_stats: the selection, its views and its pages in DuckDB (selection-tables.ts).
+  const { snapshot, competitors, sort, offset, limit, answer } = answerBasics(params, ctx);
+  const selection: StatsSelection = {
+    snapshot,
+    competitors,
+    billingClass: params.billing_class ?? 'all',
+    state: params.state ?? ALL_STATES,
+    category: params.category,
+    services: params.services,
+    sharedProviders: params.shared_providers === true,
+  };
+  const onlyOverpaying = params.only_overpaying === true;
+  const { summary, units, unitsOverpaying } = selectionSummary(ctx, selection);
+  const records = selectionPage(ctx, selection, { sort, units: onlyOverpaying ? 'overpaying' : 'listed', offset, limit });
+  return { records, total: onlyOverpaying ? unitsOverpaying : units, ...answer, summary };
+}
+
+/** What every answer of `params` states beside its records: the month, the competitors, the sort and the page. */
+function answerBasics(params: ServicePricingParams, ctx: ApiContext) {
   const snapshot = params.snapshot ?? latestSnapshot(ctx);
   const competitors = params.competitors ?? allCompetitors(ctx);
+  const limit = params.limit ?? null;
+  const offset = params.offset ?? 0;
+  const sort = params.sort ?? 'overpayment';
+  return { snapshot, competitors, sort, offset, limit, answer: { offset, limit, snapshot, reference_insurer: ctx.manifest.reference_insurer, competitors } };
+}
+
+/**
+ * The answer from a pricing pass in JavaScript (pricing-core.ts priceServices, the records sorted
+ * here): the one for a provider selection, which prices from the rate rows, and the oracle the
+ * tests hold the SQL answer of every other selection equal to. @throws DatabaseError
+ */
+export async function answerFromPass(params: ServicePricingParams, ctx: ApiContext): Promise<ServicePricingResult> {
+  const { snapshot, competitors, sort, offset, limit, answer } = answerBasics(params, ctx);
   // What the units depend on; the sort, the filter and the page only pick from them.
   const selection = {
     snapshot,
@@ -203,7 +235,6 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     providers: params.providers,
     shared: params.shared_providers === true,
   };
-  const limit = params.limit ?? null;
   // Every unit asked for: one pass with the lists; a page: the pass without, the page's lists after.
   const lists = limit === null;
   const pass = await ctx.memo.get(
@@ -211,7 +242,6 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     () => pricingPass(ctx, params, snapshot, competitors, lists),
     (p) => p.all.length,
   );
-  const sort = params.sort ?? 'overpayment';
   const viewKey = `${sort}|${params.only_overpaying === true}`;
   let kept = pass.views.get(viewKey);
   if (!kept) {
@@ -219,15 +249,10 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     kept.sort(compareBy(sort));
     pass.views.set(viewKey, kept);
   }
-  const offset = params.offset ?? 0;
   return {
     records: limit === null ? kept.slice(offset) : withLists(ctx, params, snapshot, competitors, pass, kept, offset, limit),
     total: kept.length,
-    offset,
-    limit,
-    snapshot,
-    reference_insurer: reference,
-    competitors,
+    ...answer,
     summary: pass.summary,
   };
 }

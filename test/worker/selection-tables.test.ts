@@ -1,0 +1,176 @@
+/**
+ * `GET /api/service-pricing` from DuckDB (workers/api/selection-tables.ts: a unit pivot per month,
+ * scope and state, the summary and the pages in SQL) against the same answer from a pricing pass in
+ * JavaScript (service-pricing.ts answerFromPass: pricing-core.ts and contract/metrics.ts), to the
+ * last bit: summary, total and every record of every page, for every choice of competitors of the
+ * converted fixture, each billing class, sort and filter, every month, national and per state, over
+ * every provider and at shared providers; and on a generated dataset of ten insurers. The same for
+ * `GET /api/dashboard-figures` (dashboard-figures.ts figuresFromPass).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiDataset } from '../../bench/api-generate';
+import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
+import { dashboardFigures, figuresFromPass } from '../../workers/api/dashboard-figures';
+import type { ApiContext } from '../../workers/api/context';
+import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
+import { allCompetitors, monthNeed } from '../../workers/api/pricing-core';
+import { SqlFragment } from '../../workers/db/sql';
+import { createDataService, type DataService } from '../../workers/data-service';
+import { nodePlatform } from '../../workers/platform-node';
+import { bootFixture, bootStrictAndLoose } from './fixture-dataset';
+
+/** A statement written in this test. */
+const q = (text: string): SqlFragment => new SqlFragment(text, []);
+
+/** Every non-empty subset of `ids`, in a fixed order. */
+function subsets(ids: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let mask = 1; mask < 1 << ids.length; mask++) out.push(ids.filter((_, i) => mask & (1 << i)));
+  return out;
+}
+
+/** Asks `query` of the service (the SQL answer) and of a pricing pass; expects them equal and returns the SQL one. */
+async function bothWays(service: DataService, query: Record<string, string>): Promise<ServicePricingResult> {
+  const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const ctx = service.context()!;
+  const fromPass = await answerFromPass(servicePricing.parse(query, ctx), ctx);
+  expect(res.body, JSON.stringify(query)).toEqual(fromPass);
+  return res.body as ServicePricingResult;
+}
+
+/**
+ * Every view of one selection both ways: each sort, with and without 'only overpaying', two
+ * pages of `limit` and the whole list. Returns the records of the whole list.
+ */
+async function everyView(service: DataService, selection: Record<string, string>, limit: number): Promise<LiveServicePricingRecord[]> {
+  for (const sort of ['overpayment', 'variance', 'savings']) {
+    for (const only of ['false', 'true']) {
+      for (const offset of [0, limit]) await bothWays(service, { ...selection, sort, only_overpaying: only, limit: String(limit), offset: String(offset) });
+    }
+  }
+  return (await bothWays(service, selection)).records;
+}
+
+const fx = bootStrictAndLoose();
+let root: string;
+let generated: DataService;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'compete-selection-tables-'));
+  await generateApiDataset(path.join(root, 'generated'), 60_000, { services: 300, providers: 2_000, allStates: true, minProviders: 2, sharedStats: true, sharedFraction: 0.6 });
+  generated = createDataService(nodePlatform);
+  expect((await generated.init({ dataUrl: path.join(root, 'generated') + '/' })).status).toBe('ready');
+}, 300_000);
+
+afterAll(async () => {
+  await generated?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('service-pricing from DuckDB', () => {
+  it('equals the pricing pass on the converted fixture: every competitor choice, class, sort, page, month, state and scope', async () => {
+    let records = 0;
+    let unreferencedClaims = 0;
+    for (const at of [fx.strict, fx.loose]) {
+      const ctx: ApiContext = at.service.context()!;
+      const category = ctx.db.all<{ c: string }>({ text: `SELECT min(category) AS c FROM services`, params: [] } as never)[0]!.c;
+      for (const snapshot of ctx.manifest.snapshots) {
+        for (const state of ['', 'CA']) {
+          for (const shared of [false, true]) {
+            for (const competitors of subsets(allCompetitors(ctx))) {
+              for (const billing_class of ['all', 'professional', 'institutional']) {
+                const selection: Record<string, string> = { snapshot, competitors: competitors.join(','), billing_class };
+                if (state) selection.state = state;
+                if (shared) selection.shared_providers = '1';
+                // every view for the whole market; a page and the whole list for the other choices
+                const whole = competitors.length === allCompetitors(ctx).length && billing_class === 'all';
+                if (!whole) await bothWays(at.service, { ...selection, sort: 'savings', only_overpaying: 'true', limit: '2', offset: '1' });
+                const all = whole ? await everyView(at.service, selection, 3) : (await bothWays(at.service, selection)).records;
+                records += all.length;
+                // units without a reference price that still receive their class's claims (the first unit listed)
+                unreferencedClaims += all.filter((r) => r.reference_price === null && r.claims_volume > 0).length;
+              }
+            }
+          }
+        }
+        await everyView(at.service, { snapshot, category }, 2);
+        await everyView(at.service, { snapshot, services: ctx.db.all<{ c: string }>({ text: `SELECT min(billing_code) AS c FROM services`, params: [] } as never)[0]!.c }, 2);
+      }
+    }
+    expect(records).toBeGreaterThan(200);
+    expect(unreferencedClaims).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('answers dashboard-figures as the pricing pass does, on both fixtures and the generated insurers, over every provider and at shared providers', async () => {
+    let top = 0;
+    for (const service of [fx.strict.service, fx.loose.service, generated]) {
+      const ctx = service.context()!;
+      for (const query of [{}, { shared_providers: '1' }] as Record<string, string>[]) {
+        const res = await service.handle({ method: 'GET', path: '/api/dashboard-figures', query });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toEqual(figuresFromPass(dashboardFigures.parse(query, ctx), ctx));
+        top += (res.body as DashboardFiguresResult).top.length;
+      }
+    }
+    expect(top).toBeGreaterThan(20);
+  }, 300_000);
+
+  it('gives the claims of a class without a reference price to its first unit the chosen competitors price', async () => {
+    const at = await bootFixture({ validation: { min_providers: 1 } });
+    try {
+      const ctx = at.service.context()!;
+      const snapshot = ctx.manifest.snapshots.at(-1)!;
+      await ctx.stats.ensure(monthNeed(ctx, { snapshot }, 'ALL'));
+      const [alpha, beta] = allCompetitors(ctx);
+      // a code with professional claims: its statistics replaced by a global unit only alpha prices
+      // and a professional component only beta prices, so that no unit has a reference price
+      const code = ctx.db.all<{ c: string; n: number }>(q(`SELECT billing_code AS c, professional AS n FROM claims_totals
+        WHERE state = 'ALL' AND professional > 0 ORDER BY billing_code LIMIT 1`))[0]!;
+      const template = `FROM price_stats WHERE billing_code = '${code.c}' AND scope = 'market' AND state = 'ALL' AND snapshot = '${snapshot}' LIMIT 1`;
+      ctx.db.all(q(`CREATE TEMP TABLE template AS SELECT * ${template}`));
+      ctx.db.all(q(`DELETE FROM price_stats WHERE billing_code = '${code.c}'`));
+      for (const [insurer, component, price] of [[alpha, 'global', 100], [beta, '26', 40]] as const) {
+        ctx.db.all(q(`INSERT INTO price_stats SELECT * REPLACE ('${insurer}' AS insurer_id, 'professional' AS billing_class,
+          '${component}' AS component, 'non-facility' AS setting, ${price} AS median_rate, 3 AS provider_count,
+          (SELECT max(snapshot) FROM price_stats WHERE insurer_id = '${insurer}' AND scope = 'market' AND snapshot <= '${snapshot}') AS snapshot)
+          FROM template`));
+      }
+      const units = async (competitors: string) =>
+        (await bothWays(at.service, { snapshot, competitors, services: code.c })).records.map((r) => [r.component, r.claims_volume]);
+      // every competitor: the global unit comes first and takes the claims; beta alone lists only the component
+      expect(await units(`${alpha},${beta}`)).toEqual([['global', code.n], ['26', 0]]);
+      expect(await units(beta!)).toEqual([['26', code.n]]);
+      expect(await units(alpha!)).toEqual([['global', code.n]]);
+    } finally {
+      await at.dispose();
+    }
+  }, 300_000);
+
+  it('equals the pricing pass on ten generated insurers: subsets of competitors, classes, sorts and pages, national and per state', async () => {
+    const ctx = generated.context()!;
+    const competitors = allCompetitors(ctx);
+    expect(competitors.length).toBeGreaterThanOrEqual(9);
+    const choices = [competitors, competitors.slice(0, 2), competitors.slice(3, 7), competitors.filter((_, i) => i % 2 === 1), [...competitors].reverse().slice(0, 3)];
+    const state = 'CA';
+    const listed = new Map<string, number>();
+    for (const snapshot of ctx.manifest.snapshots) {
+      for (const chosen of choices) {
+        for (const where of [{}, { state }, { shared_providers: '1' }] as Record<string, string>[]) {
+          for (const billing_class of ['all', 'professional']) {
+            const selection = { snapshot, competitors: chosen.join(','), billing_class, ...where };
+            const whole = chosen === competitors && billing_class === 'all';
+            if (!whole) await bothWays(generated, { ...selection, sort: 'variance', limit: '40', offset: '40' });
+            const all = whole ? await everyView(generated, selection, 40) : (await bothWays(generated, selection)).records;
+            listed.set(JSON.stringify(where), (listed.get(JSON.stringify(where)) ?? 0) + all.length);
+          }
+        }
+      }
+    }
+    // national, in CA and at shared providers: units listed in each
+    expect([...listed.values()].every((n) => n > 0), JSON.stringify([...listed])).toBe(true);
+  }, 600_000);
+});
