@@ -12,6 +12,7 @@ import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
+import { warmDefaultSelection } from './api/selection-tables';
 import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
@@ -60,6 +61,13 @@ export interface DataServiceOptions {
    * an endpoint reading them then fails with DuckDB's error.
    */
   laterTables?: boolean;
+  /**
+   * Whether the worker prices the screens' default selection once the later tables are in and no
+   * request has done it (selection-tables.ts warmDefaultSelection); default false. The browser's
+   * worker sets it: the dashboard and the comparison open from the first view, and their first
+   * filter then finds the month's unit pivot built.
+   */
+  warmSelection?: boolean;
 }
 
 /**
@@ -142,6 +150,8 @@ export function createDataService(platform: Platform, options: DataServiceOption
         db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY),
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
+      // a task of its own after the later tables, so that requests queued meanwhile go first
+      if (options.warmSelection) laterLoaded.then(() => setTimeout(() => warmDefaultSelection(ctx), 0), () => {});
       return {
         ctx,
         timings,

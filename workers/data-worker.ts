@@ -9,7 +9,7 @@ import type { DataWorkerApi } from '../contract/worker';
 import { createDataService } from './data-service';
 import { browserPlatform } from './platform-browser';
 
-const service = createDataService(browserPlatform);
+const service = createDataService(browserPlatform, { warmSelection: true });
 
 const api: DataWorkerApi = {
   init: (config) => service.init(config),

@@ -143,3 +143,35 @@ describe('answers kept per dataset', () => {
     }
   });
 });
+
+describe('the default selection warmed after boot', () => {
+  it('prices the latest month\'s national market once the later tables are in, so that the first comparison request runs its page alone', async () => {
+    const converted = await convertFixture();
+    let queries = 0;
+    const platform = {
+      ...nodePlatform,
+      async openDatabase(): Promise<Database> {
+        const db = await nodePlatform.openDatabase();
+        return { ...db, all: (q) => (queries++, db.all(q)) } as Database;
+      },
+    };
+    const service = createDataService(platform, { acks: memoryAckStore(), warmSelection: true });
+    try {
+      expect((await service.init({ dataUrl: converted.dir + '/' })).status).toBe('ready');
+      await service.context()!.laterTables;
+      // the warm-up is a task of its own after the later tables
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const before = queries;
+      const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query: { limit: '2' } });
+      expect(res.status).toBe(200);
+      expect(queries - before).toBe(1);
+      // another month was not warmed: its pivot, summary and page
+      const earlier = queries;
+      await service.handle({ method: 'GET', path: '/api/service-pricing', query: { limit: '2', snapshot: service.context()!.manifest.snapshots[0]! } });
+      expect(queries - earlier).toBeGreaterThan(2);
+    } finally {
+      await service.close();
+      await rm(converted.root, { recursive: true, force: true });
+    }
+  });
+});

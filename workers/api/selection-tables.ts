@@ -1,24 +1,28 @@
 /**
- * The comparison's selections kept in DuckDB (docs/architecture.md, "Selections in DuckDB"):
- * `GET /api/service-pricing` without a provider selection answers its summary, its count and one
- * page from SQL over temporary tables, and carries only the page's units into JavaScript.
+ * The comparison's selections in DuckDB (docs/architecture.md, "Selections in DuckDB"):
+ * `GET /api/service-pricing` without a provider selection, and `GET /api/dashboard-figures`, answer
+ * a selection's summary, its counts and one page from SQL, and carry only the page's units into
+ * JavaScript.
  *
- * Two tables per selection:
- * - a **unit pivot** per (month M, scope, state): one row per comparison unit, with every insurer's
- *   median (USD) and its providers in two lists in ascending insurer id order (NULL where the
- *   insurer has no price for M), the unit's Medicare amount, the code's category and its claims per
- *   class. It is the part of a pass that reads `price_stats`, and every choice of competitors,
- *   category, services or billing class reads it again;
- * - a **selection** from a pivot: the reference price, the mean of the chosen competitors' medians
- *   (market_average) and the figures of contract/unit-figures-sql.ts (claims_volume,
- *   reference_variance, thin) with overpayment and potential_savings, for the units the billing
- *   class chips keep. Its summary, each sort and filter's count and page are single statements.
+ * - A **unit pivot** per (month M, scope, state), a temporary table built on first use: one row
+ *   per comparison unit, every insurer's median (USD) and providers in columns `price_<i>` and
+ *   `providers_<i>` (insurers in ascending id order; NULL where the insurer has no price for M),
+ *   the unit's Medicare amount, the code's category and claims per class, and the claims rule of
+ *   contract/unit-figures-sql.ts run once over all its units. It is the part of a pass that reads
+ *   `price_stats`; every choice of competitors, category, services or billing class reads it again.
+ * - A **selection** is a projection of its pivot (selectionCtes): the reference price, the mean of
+ *   the chosen competitors' medians (market_average), the figures of contract/unit-figures-sql.ts
+ *   (reference_variance, thin; claims_volume again where the units listed decide it),
+ *   overpayment and potential_savings, for the units the billing-class chips keep. Its summary is
+ *   one statement, kept in ctx.memo; each page one more.
  *
  * The rules are those of pricing-core.ts (docs/methodology.md, Per comparison unit, Dashboard
- * figures); a page's records go through the same `unitRecord` as a full pass, and
- * test/worker/selection-tables.test.ts holds every answer equal to the pass in JavaScript.
- * market_average adds the competitors' medians in ascending insurer id order, whatever order the
- * statistics were loaded in.
+ * figures); a page's records go through the same `unitRecord` as a pass, and
+ * test/worker/selection-tables.test.ts holds every answer equal to the pass in JavaScript to the
+ * last bit. market_average adds the competitors' medians in ascending insurer id order, whatever
+ * the order the statistics were loaded in; a pass's `avg` meets them in the order of the loaded
+ * rows, which is the same when the competitors' prices come from one snapshot (with three or more
+ * from different snapshots the two may differ in the last bit).
  */
 import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
@@ -243,6 +247,22 @@ export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionS
       thinLeftOut: row?.thin ?? 0,
     };
   });
+}
+
+/**
+ * Prices the selection the dashboard and the comparison open with (the latest month, national,
+ * every competitor, every provider), unless a request did: its unit pivot and its summary. Never
+ * throws: a failure here is met again, and reported, by the request that needs the selection.
+ */
+export function warmDefaultSelection(ctx: ApiContext): void {
+  const snapshot = ctx.manifest.snapshots.at(-1);
+  if (snapshot === undefined) return;
+  const competitors = ctx.manifest.insurers.map((i) => i.id).filter((id) => id !== ctx.manifest.reference_insurer);
+  try {
+    selectionSummary(ctx, { snapshot, competitors, billingClass: 'all', state: ALL_STATES, sharedProviders: false });
+  } catch {
+    // the request that needs it reports it
+  }
 }
 
 const SORT_COLUMN: Record<ServiceSort, string> = {
