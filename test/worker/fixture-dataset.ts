@@ -1,7 +1,8 @@
 /**
  * Test helper: converts test/fixtures/api/catalog.json with the real converter into a temporary
  * directory and boots the data service on it with the Node platform (DuckDB-WASM's Node build,
- * parquet-wasm's Node build), so the SQL that ships is the SQL under test.
+ * parquet-wasm's Node build), so the SQL that ships is the SQL under test. Also a generated
+ * dataset booted the same way (bootGenerated).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../../contract/catalog';
 import type { ValidationSettings } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
+import { generateApiDataset, type GeneratedShape } from '../../scripts/generate/dataset';
 import type { ApiResponse } from '../../contract/api';
 import type { BootState } from '../../contract/worker';
 import { createDataService, type DataService } from '../../workers/data-service';
@@ -105,4 +107,25 @@ export async function okBody<T>(fx: BootedFixture, path: string, query: Record<s
   const res = await fx.get(path, query);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as T;
+}
+
+/**
+ * A generated dataset (scripts/generate/dataset.ts generateApiDataset: `rateRows`, `shape`) booted
+ * for a test file by its beforeAll/afterAll, in a temporary directory removed after; read
+ * `service` inside tests (set once the hooks ran).
+ */
+export function bootGenerated(rateRows: number, shape: GeneratedShape): { service: DataService } {
+  const booted = {} as { service: DataService };
+  let root: string | undefined;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'compete-generated-'));
+    await generateApiDataset(join(root, 'generated'), rateRows, shape);
+    booted.service = createDataService(nodePlatform);
+    expect((await booted.service.init({ dataUrl: join(root, 'generated') + '/' })).status).toBe('ready');
+  }, 300_000);
+  afterAll(async () => {
+    await booted.service?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  return booted;
 }

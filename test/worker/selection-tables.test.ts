@@ -7,20 +7,15 @@
  * every provider and at shared providers; and on a generated dataset of ten insurers. The same for
  * `GET /api/dashboard-figures` (dashboard-figures.ts figuresFromPass).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiDataset } from '../../bench/api-generate';
+import { describe, expect, it } from 'vitest';
 import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
 import { dashboardFigures, figuresFromPass } from '../../workers/api/dashboard-figures';
 import type { ApiContext } from '../../workers/api/context';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { allCompetitors, monthNeed } from '../../workers/api/pricing-core';
 import { SqlFragment } from '../../workers/db/sql';
-import { createDataService, type DataService } from '../../workers/data-service';
-import { nodePlatform } from '../../workers/platform-node';
-import { bootFixture, bootStrictAndLoose } from './fixture-dataset';
+import type { DataService } from '../../workers/data-service';
+import { bootFixture, bootGenerated, bootStrictAndLoose } from './fixture-dataset';
 
 /** A statement written in this test. */
 const q = (text: string): SqlFragment => new SqlFragment(text, []);
@@ -56,20 +51,7 @@ async function everyView(service: DataService, selection: Record<string, string>
 }
 
 const fx = bootStrictAndLoose();
-let root: string;
-let generated: DataService;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'compete-selection-tables-'));
-  await generateApiDataset(path.join(root, 'generated'), 60_000, { services: 300, providers: 2_000, allStates: true, minProviders: 2, sharedStats: true, sharedFraction: 0.6 });
-  generated = createDataService(nodePlatform);
-  expect((await generated.init({ dataUrl: path.join(root, 'generated') + '/' })).status).toBe('ready');
-}, 300_000);
-
-afterAll(async () => {
-  await generated?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const gen = bootGenerated(60_000, { services: 300, providers: 2_000, allStates: true, minProviders: 2, sharedStats: true, sharedFraction: 0.6 });
 
 describe('service-pricing from DuckDB', () => {
   it('equals the pricing pass on the converted fixture: every competitor choice, class, sort, page, month, state and scope', async () => {
@@ -107,7 +89,7 @@ describe('service-pricing from DuckDB', () => {
 
   it('answers dashboard-figures as the pricing pass does, on both fixtures and the generated insurers, over every provider and at shared providers', async () => {
     let top = 0;
-    for (const service of [fx.strict.service, fx.loose.service, generated]) {
+    for (const service of [fx.strict.service, fx.loose.service, gen.service]) {
       const ctx = service.context()!;
       for (const query of [{}, { shared_providers: '1' }] as Record<string, string>[]) {
         const res = await service.handle({ method: 'GET', path: '/api/dashboard-figures', query });
@@ -151,7 +133,7 @@ describe('service-pricing from DuckDB', () => {
   }, 300_000);
 
   it('equals the pricing pass on ten generated insurers: subsets of competitors, classes, sorts and pages, national and per state', async () => {
-    const ctx = generated.context()!;
+    const ctx = gen.service.context()!;
     const competitors = allCompetitors(ctx);
     expect(competitors.length).toBeGreaterThanOrEqual(9);
     const choices = [competitors, competitors.slice(0, 2), competitors.slice(3, 7), competitors.filter((_, i) => i % 2 === 1), [...competitors].reverse().slice(0, 3)];
@@ -163,8 +145,8 @@ describe('service-pricing from DuckDB', () => {
           for (const billing_class of ['all', 'professional']) {
             const selection = { snapshot, competitors: chosen.join(','), billing_class, ...where };
             const whole = chosen === competitors && billing_class === 'all';
-            if (!whole) await bothWays(generated, { ...selection, sort: 'variance', limit: '40', offset: '40' });
-            const all = whole ? await everyView(generated, selection, 40) : (await bothWays(generated, selection)).records;
+            if (!whole) await bothWays(gen.service, { ...selection, sort: 'variance', limit: '40', offset: '40' });
+            const all = whole ? await everyView(gen.service, selection, 40) : (await bothWays(gen.service, selection)).records;
             listed.set(JSON.stringify(where), (listed.get(JSON.stringify(where)) ?? 0) + all.length);
           }
         }

@@ -7,19 +7,13 @@
  * providers) and on a generated dataset of 51 state areas and two snapshots, for the whole market,
  * one competitor and one category.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiDataset } from '../../bench/api-generate';
+import { describe, expect, it } from 'vitest';
 import { ALL_STATES } from '../../contract/dataset';
 import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
 import type { ApiContext } from '../../workers/api/context';
 import { averageOverpaymentByMonth, type OverpaymentFigure } from '../../workers/api/overpayment-sql';
 import { allCompetitors, countingUnits, EVERY_STATE, priceServicesByMonth, statsNeedOf, unitsAverageOverpayment, type Selection } from '../../workers/api/pricing-core';
-import { createDataService, type DataService } from '../../workers/data-service';
-import { nodePlatform } from '../../workers/platform-node';
-import { bootStrictAndLoose } from './fixture-dataset';
+import { bootGenerated, bootStrictAndLoose } from './fixture-dataset';
 
 type Asked = Omit<Selection, 'billingClass' | 'competitorPrices' | 'providers'>;
 
@@ -49,20 +43,7 @@ async function bothWays(ctx: ApiContext, s: Asked, months: readonly string[]): P
 }
 
 const fx = bootStrictAndLoose();
-let root: string;
-let generated: DataService;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'compete-unit-figures-'));
-  await generateApiDataset(path.join(root, 'generated'), 60_000, { services: 400, providers: 3_000, allStates: true, minProviders: 2 });
-  generated = createDataService(nodePlatform);
-  expect((await generated.init({ dataUrl: path.join(root, 'generated') + '/' })).status).toBe('ready');
-}, 300_000);
-
-afterAll(async () => {
-  await generated?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const gen = bootGenerated(60_000, { services: 400, providers: 3_000, allStates: true, minProviders: 2 });
 
 describe('Average Overpayment in SQL', () => {
   it('equals the records\' on the converted fixture, national and per state, every month, with and without shared providers', async () => {
@@ -88,7 +69,7 @@ describe('Average Overpayment in SQL', () => {
   });
 
   it('equals the records\' on 51 state areas, claims weighted by state, for the market, one competitor and one category', async () => {
-    const ctx = generated.context()!;
+    const ctx = gen.service.context()!;
     const months = ctx.manifest.snapshots;
     const whole: Asked = { reference: ctx.manifest.reference_insurer, competitors: allCompetitors(ctx), state: EVERY_STATE };
     const figures = await bothWays(ctx, whole, months);
@@ -101,7 +82,7 @@ describe('Average Overpayment in SQL', () => {
   });
 
   it('gives the claims of a class to its main unit and the plain mean without claims, on units written by hand', () => {
-    const ctx = generated.context()!;
+    const ctx = gen.service.context()!;
     // code A: two professional units (26 rests on more providers: it takes the claims), one institutional;
     // code B: a `both` unit and no professional price: it takes the professional claims; no claims at all in month 2
     const units = `(VALUES
