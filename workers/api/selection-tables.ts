@@ -92,8 +92,9 @@ const ascending = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 const text = (t: string): SqlFragment => new SqlFragment(t, []);
 
 /**
- * The unit pivot of (M, scope, state), built on first use from the loaded `price_stats` rows, in
- * UNIT_ORDER_SQL. Columns: the unit and its ranks, `category`, `medicare_rate`, the code's
+ * The unit pivot of (M, scope, state), built on first use from the loaded `price_stats` rows.
+ * Columns: the unit and its ranks, `unit_order` (its place in UNIT_ORDER_SQL, which every sum and
+ * sort of a selection follows), `category`, `medicare_rate`, the code's
  * `claims_professional`/`claims_institutional`, `price_<i>`/`providers_<i>` per insurer,
  * `reference_price`, `reference_providers`, `reference_support`, `claims_class`, `claims_volume`
  * (unitFiguresSql's, with every unit of the pivot listed) and `claims_open` (that claims_volume
@@ -145,8 +146,7 @@ function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean)
     SELECT * EXCLUDE (market_average, competitor_provider_total, competitor_support, reference_variance, thin),
       claims_class IS NOT NULL AND max(reference_support) OVER (PARTITION BY billing_code, claims_class) = 0 AS claims_open,
       row_number() OVER (ORDER BY ${text(UNIT_ORDER_SQL)})::INTEGER AS unit_order
-    FROM figures
-    ORDER BY ${text(UNIT_ORDER_SQL)}`);
+    FROM figures`);
   const [open] = ctx.db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM ${text(name)} WHERE claims_open`);
   const pivot = { name, insurers, openClaims: (open?.n ?? 0) > 0 };
   kept.set(key, pivot);
