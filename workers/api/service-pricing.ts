@@ -1,23 +1,23 @@
 /**
  * `GET /api/service-pricing`: the reference insurer's price of every comparison unit against the
  * selected competitors (docs/methodology.md "Per comparison unit", "Dashboard figures", "Which snapshot an
- * insurer contributes"), one record per unit.
+ * insurer contributes"), one record per unit, a page of them with the selection's summary cards
+ * (units with a variance that are not thin; Average Overpayment from contract/metrics.ts).
  *
- * Figures per unit come from pricing-core.ts (price_stats, or the rate rows of a provider
- * selection, loaded by billing code on demand); `shared_providers=1` takes every price at shared
- * providers (docs/methodology.md, Per comparison unit, At shared providers). The summary cards count only
- * units with a variance that are not thin; Average Overpayment from contract/metrics.ts. One pricing
- * pass per selection is kept in ctx.memo (memo.ts): its sorts and pages are picked from it.
+ * Without a provider selection the answer comes from DuckDB (selection-tables.ts): the month's unit
+ * pivot, the selection's summary in one statement (kept per selection), the page in another, and
+ * records for the page's units only. `shared_providers=1` reads price_stats' `shared` rows
+ * (docs/methodology.md, Per comparison unit, At shared providers).
  *
- * The pass prices every unit without the competitors' lists of prices (`competitor_prices`,
- * `competitor_medicare_pct`, and the `market_medicare_pct` made from them), which nothing but the
- * records shown reads and which cost about two thirds of a pass at a national dataset's 40,000
- * units: the summary, the filter, the sorts and the pages come from it, and the records of a page
- * are priced again with their lists over the codes of the page and of the next units of its view
- * (LISTS_AHEAD), kept in the pass: that query's cost is its scan of `price_stats`, whatever its
- * codes, so the next pages come from it. A unit's record does not depend on the other codes priced
- * with it, so the pages' records are those of one full pass. An answer without `limit` (every
- * unit) takes one full pass.
+ * A provider selection prices from the rate rows of those providers (pricing-core.ts, loaded by
+ * billing code on demand) in a pass kept in ctx.memo (answerFromPass), whose sorts and pages are
+ * picked from it. The pass prices every unit without the competitors' lists of prices
+ * (`competitor_prices`, `competitor_medicare_pct`, and the `market_medicare_pct` made from them),
+ * which nothing but the records shown reads; the records of a page are priced again with their
+ * lists over the codes of the page and of the next units of its view (LISTS_AHEAD), kept in the
+ * pass. A unit's record does not depend on the other codes priced with it, so the pages' records
+ * are those of one full pass. An answer without `limit` (every unit) takes one full pass. The same
+ * pass answers any selection, which is how the tests check the SQL answers.
  */
 import {
   BILLING_CLASS_FILTERS,
