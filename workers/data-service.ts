@@ -12,7 +12,7 @@ import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
-import { warmDefaultSelection } from './api/selection-tables';
+import { forgetSelections, warmDefaultSelection } from './api/selection-tables';
 import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext } from './api/context';
 import { errorResponse } from './api/errors';
@@ -42,7 +42,7 @@ export interface BootTimings {
 export interface DataService extends DataWorkerApi {
   /** Boot timings once ready, else null. */
   timings(): BootTimings | null;
-  /** Forgets the answers kept for the open dataset (benchmarks time the computation with it). */
+  /** Forgets the answers and unit pivots kept for the open dataset (benchmarks time the computation with it). */
   forgetAnswers(): void;
   /** The open dataset's context once ready, else undefined (tests call an endpoint's parts on it). */
   context(): ApiContext | undefined;
@@ -225,7 +225,12 @@ export function createDataService(platform: Platform, options: DataServiceOption
       return { ok: true, state: opened.state };
     },
     timings: () => latest?.timings ?? null,
-    forgetAnswers: () => latest?.ctx?.memo.clear(),
+    forgetAnswers: () => {
+      const ctx = latest?.ctx;
+      if (!ctx) return;
+      ctx.memo.clear();
+      forgetSelections(ctx);
+    },
     context: () => latest?.ctx,
     bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,
     async close(): Promise<void> {

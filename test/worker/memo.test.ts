@@ -111,10 +111,10 @@ describe('answers kept per dataset', () => {
     expect((await get('/api/service-pricing', { competitors: 'alpha', limit: '2' })).queries).toBe(2);
     // another state has its own pivot
     expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(2);
-    // and the kept answers are the ones a fresh computation gives
+    // and the kept answers are the ones a fresh computation gives (the pivots are forgotten too)
     service.forgetAnswers();
     const again = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
-    expect(again.queries).toBe(2);
+    expect(again.queries).toBeGreaterThan(2);
     expect(again.body).toEqual(page2.body);
   });
 

@@ -126,7 +126,7 @@ function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean)
   );
   const claimsState = ctx.manifest.claims_by_state ? state : ALL_STATES;
   ctx.db.all(sql`
-    CREATE TEMP TABLE ${text(name)} AS
+    CREATE OR REPLACE TEMP TABLE ${text(name)} AS
     WITH chosen AS (${chosenRows(ctx, [month], insurers)}),
     prices AS (${statsPrices({ state, sharedProviders: shared })}),
     units AS (
@@ -156,6 +156,12 @@ function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean)
     ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
   }
   return pivot;
+}
+
+/** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */
+export function forgetSelections(ctx: ApiContext): void {
+  for (const pivot of pivots.get(ctx)?.values() ?? []) ctx.db.exec(text(`DROP TABLE IF EXISTS ${pivot.name}`));
+  pivots.delete(ctx);
 }
 
 /**

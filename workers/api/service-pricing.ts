@@ -259,6 +259,8 @@ export async function answerFromPass(params: ServicePricingParams, ctx: ApiConte
 
 export const servicePricing: Endpoint<'GET /api/service-pricing'> = {
   route: 'GET /api/service-pricing',
+  // a page asked again (back to a filter, the previous page) is served as answered
+  pure: true,
   // the statistics alone, unless a provider selection prices from the rate rows and provider tables
   reads: (params) => (params.providers ? 'every-table' : 'first-tables'),
   // a provider selection prices from the rate rows (pricing-core.ts)
