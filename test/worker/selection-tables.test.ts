@@ -5,17 +5,37 @@
  * last bit: summary, total and every record of every page, for every choice of competitors of the
  * converted fixture, each billing class, sort and filter, every month, national and per state, over
  * every provider and at shared providers; and on a generated dataset of ten insurers. The same for
- * `GET /api/dashboard-figures` (dashboard-figures.ts figuresFromPass).
+ * `GET /api/dashboard-figures` (figuresFromPass below: the endpoint's earlier computation).
  */
 import { describe, expect, it } from 'vitest';
 import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
-import { dashboardFigures, figuresFromPass } from '../../workers/api/dashboard-figures';
+import { ALL_STATES } from '../../contract/dataset';
+import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/dashboard-figures';
+import { dashboardFigures } from '../../workers/api/dashboard-figures';
+import { latestSnapshot, priceServices, type PricingSelection } from '../../workers/api/pricing-core';
+import { recordWithLists, serviceRecords, unitsWithLists } from '../../workers/api/unit-records';
 import type { ApiContext } from '../../workers/api/context';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { allCompetitors, monthNeed } from '../../workers/api/pricing-core';
 import { SqlFragment } from '../../workers/db/sql';
 import type { DataService } from '../../workers/data-service';
 import { bootFixture, bootGenerated, bootStrictAndLoose } from './fixture-dataset';
+
+/**
+ * dashboard-figures' answer from a pricing pass in JavaScript: every unit priced (pricing-core.ts)
+ * through contract/dashboard-figures.ts, the records shown priced again with their lists.
+ */
+function figuresFromPass(sharedProviders: boolean, ctx: ApiContext): DashboardFiguresResult {
+  const snapshot = latestSnapshot(ctx);
+  const competitors = allCompetitors(ctx);
+  const selection: PricingSelection = { snapshot, reference: ctx.manifest.reference_insurer, competitors, billingClass: 'all', state: ALL_STATES, sharedProviders };
+  const units = serviceRecords(priceServices(ctx, { ...selection, competitorPrices: false }));
+  const kpis = dashboardKpis(units);
+  const top = topOverpaid(units);
+  const priced = unitsWithLists(ctx, selection, top.map((r) => r.service_code));
+  const shown = (r: CountedRecord): CountedRecord => recordWithLists(priced, r, 'dashboard-figures') as CountedRecord;
+  return { snapshot, competitors, kpis: { ...kpis, top: kpis.top && shown(kpis.top) }, top: top.map(shown) };
+}
 
 /** A statement written in this test. */
 const q = (text: string): SqlFragment => new SqlFragment(text, []);
@@ -94,7 +114,7 @@ describe('service-pricing from DuckDB', () => {
       for (const query of [{}, { shared_providers: '1' }] as Record<string, string>[]) {
         const res = await service.handle({ method: 'GET', path: '/api/dashboard-figures', query });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
-        expect(res.body).toEqual(figuresFromPass(dashboardFigures.parse(query, ctx), ctx));
+        expect(res.body).toEqual(figuresFromPass(dashboardFigures.parse(query, ctx).shared_providers === true, ctx));
         top += (res.body as DashboardFiguresResult).top.length;
       }
     }

@@ -39,7 +39,7 @@ import {
 import type { PlainValue } from '../db/database';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
-import { minProvidersOf, statsPrices, unitRecord, type UnitColumns } from './pricing-core';
+import { allCompetitors, latestSnapshot, minProvidersOf, statsPrices, unitRecord, type UnitColumns } from './pricing-core';
 import { assertStatsLoaded, chosenRows } from './stats-selection';
 import { serviceRecords } from './unit-records';
 
@@ -256,16 +256,22 @@ export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionS
 }
 
 /**
- * Prices the selection the dashboard and the comparison open with (the latest month, national,
- * every competitor, every provider), unless a request did: its unit pivot and its summary. Never
- * throws: a failure here is met again, and reported, by the request that needs the selection.
+ * The selection the dashboard shows and the comparison opens with: the latest month, national,
+ * every competitor, every billing class, over every provider or at shared providers.
+ */
+export function defaultSelection(ctx: ApiContext, sharedProviders: boolean): StatsSelection {
+  return { snapshot: latestSnapshot(ctx), competitors: allCompetitors(ctx), billingClass: 'all', state: ALL_STATES, sharedProviders };
+}
+
+/**
+ * Prices the default selection over every provider (its unit pivot and its summary) unless a
+ * request did. Never throws: a failure here is met again, and reported, by the request that needs
+ * the selection.
  */
 export function warmDefaultSelection(ctx: ApiContext): void {
-  const snapshot = ctx.manifest.snapshots.at(-1);
-  if (snapshot === undefined) return;
-  const competitors = ctx.manifest.insurers.map((i) => i.id).filter((id) => id !== ctx.manifest.reference_insurer);
+  if (ctx.manifest.snapshots.length === 0) return;
   try {
-    selectionSummary(ctx, { snapshot, competitors, billingClass: 'all', state: ALL_STATES, sharedProviders: false });
+    selectionSummary(ctx, defaultSelection(ctx, false));
   } catch {
     // the request that needs it reports it
   }
