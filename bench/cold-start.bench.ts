@@ -127,7 +127,7 @@ try {
   const manifest = await generateApiDataset(real, shape.rateRows, shape);
   // what the converter adds to every conversion: the first view (scripts/convert/first-view.ts)
   const tf = performance.now();
-  const firstViewBytes = await writeFirstView(real, manifest.created_at);
+  const firstViewBytes = (await writeFirstView(real, manifest.created_at)).bytes;
   console.log(`first view written in ${((performance.now() - tf) / 1000).toFixed(1)} s (${firstViewBytes.toLocaleString('en-US')} bytes; the converter's cost, DuckDB-WASM's boot included)`);
   await benchDataset(`real-file shape: ${shape.rateRows.toLocaleString('en-US')} rate rows, ${shape.services.toLocaleString('en-US')} services, ` +
     `${shape.providers.toLocaleString('en-US')} providers, 51 states`, distDir, real);

@@ -21,6 +21,11 @@
  *   providers per month (`scope` 'shared'); the dashboards answer from it alone.
  * - `medicare_benchmarks`: the national Medicare amount of every comparison unit of the dataset's
  *   codes that has one, with its PFS relative values (docs/methodology.md, Medicare benchmark).
+ *
+ * Derived tables (DERIVED_TABLE_NAMES), computed from the tables above by the worker's own code and
+ * listed in `manifest.tables` when the converter wrote them; the worker reads them instead of
+ * computing them, and computes them when a manifest does not list them:
+ * - `alerts`: the alert list (contract/alerts-table.ts).
  */
 
 import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
@@ -63,6 +68,13 @@ export const TABLE_NAMES = [
   'medicare_benchmarks',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
+
+/**
+ * Names of the derived tables: optional keys of `manifest.tables` (absent in datasets of converters
+ * before 0.14.0), loaded by the worker when an endpoint first needs them, never at boot.
+ */
+export const DERIVED_TABLE_NAMES = ['alerts'] as const;
+export type DerivedTableName = (typeof DERIVED_TABLE_NAMES)[number];
 
 /** Row-group index entry of a table sorted by billing code (docs/architecture.md). */
 export interface RowGroupIndexEntry {
@@ -286,7 +298,8 @@ export interface DatasetManifest {
   /** Snapshot months present, `YYYY-MM`, ascending. */
   snapshots: string[];
   insurers: ManifestInsurer[];
-  tables: Record<TableName, ManifestTable>;
+  /** The tables of TABLE_NAMES, and the derived tables (DERIVED_TABLE_NAMES) that were written. */
+  tables: Record<TableName, ManifestTable> & Partial<Record<DerivedTableName, ManifestTable>>;
   sources: ManifestSource[];
   counts: ManifestCounts;
   /** Whether claims_volume carried a per-state column. */

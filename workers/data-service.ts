@@ -5,9 +5,9 @@
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
 import type { ApiRequest, ApiResponse } from '../contract/api';
-import { TABLE_NAMES, type TableName } from '../contract/dataset';
+import { TABLE_NAMES, type DerivedTableName, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
-import { SourceError } from './db/errors';
+import { DatabaseError, SourceError } from './db/errors';
 import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
@@ -146,8 +146,28 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
       const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
       laterLoaded.catch(() => {});
+      const derived = new Map<DerivedTableName, Promise<Uint8Array>>();
+      const slicer = platform.parquetSlicer();
+      slicer.catch(() => {});
+      const readDerived = async (name: DerivedTableName, offset: number, limit?: number): Promise<Uint8Array> => {
+        const table = manifest.tables[name];
+        if (!table?.files[0] || table.files.length !== 1) throw new Error(`manifest.json lists no table ${name} of one file`);
+        const file = table.files[0];
+        let bytes = derived.get(name);
+        if (!bytes) {
+          bytes = source.read(file);
+          derived.set(name, bytes);
+          bytes.catch(() => derived.delete(name));
+        }
+        const [slice, parquet] = await Promise.all([slicer, bytes]);
+        try {
+          return slice(parquet, offset, limit);
+        } catch (e) {
+          throw new DatabaseError(`cannot decode ${file}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      };
       const ctx: ApiContext = {
-        db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY),
+        db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       // a task of its own after the later tables, so that requests queued meanwhile go first

@@ -8,7 +8,7 @@ import parquetWasm from 'parquet-wasm/esm/parquet_wasm_bg.wasm?url';
 import { openBrowserDatabase } from './db/open-browser';
 import { SourceError } from './db/errors';
 import { openRowGroupFile } from './db/row-group-reader';
-import { rowGroupDecoder, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
+import { parquetSlice, rowGroupDecoder, type ParquetSlice, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
 
 async function get(url: URL, range?: [number, number]): Promise<Response> {
   let res: Response;
@@ -61,6 +61,10 @@ export const browserPlatform: Platform = {
     await parquetInit();
     // parquet-wasm reads the footer now, then the row groups' byte ranges (row-group-reader.ts).
     return (file) => openRowGroupFile(file, (blob) => ParquetFile.fromFile(blob as unknown as Blob));
+  },
+  async parquetSlicer(): Promise<ParquetSlice> {
+    await parquetInit();
+    return parquetSlice({ readParquet } as unknown as ParquetWasmLike);
   },
   source: fetchSource,
 };

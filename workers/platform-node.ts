@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { openNodeDatabase } from './db/open-node';
 import { SourceError } from './db/errors';
 import { openRowGroupFile } from './db/row-group-reader';
-import { rowGroupDecoder, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
+import { parquetSlice, rowGroupDecoder, type ParquetSlice, type ParquetWasmLike, type BlobLike, type ByteSource, type ParquetToIpc, type Platform, type ReadRowGroups } from './platform';
 
 const require = createRequire(import.meta.url);
 type ParquetNode = typeof import('parquet-wasm/node');
@@ -65,6 +65,9 @@ export const nodePlatform: Platform = {
     const pq = parquet();
     // parquet-wasm reads the footer now, then the row groups' byte ranges (row-group-reader.ts).
     return (file) => openRowGroupFile(file, (blob) => pq.ParquetFile.fromFile(blob as unknown as Blob));
+  },
+  async parquetSlicer(): Promise<ParquetSlice> {
+    return parquetSlice(parquet() as unknown as ParquetWasmLike);
   },
   source: fsSource,
 };

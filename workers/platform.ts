@@ -30,12 +30,19 @@ export interface ByteSource {
  */
 export type ParquetToIpc = (parquet: Uint8Array) => AsyncIterable<Uint8Array>;
 
+/**
+ * Decodes the rows [offset, offset + limit) of a Parquet file (all from `offset` when `limit` is
+ * undefined) to one Arrow IPC stream (parquet-wasm `readParquet`): only the row groups holding
+ * those rows are decompressed. @throws Error on a corrupt file.
+ */
+export type ParquetSlice = (parquet: Uint8Array, offset: number, limit?: number) => Uint8Array;
+
 /** Rows per Arrow record batch when parquet-wasm decodes a row group (its default is 1,024). */
 export const PARQUET_BATCH_ROWS = 65_536;
 
 /** The parts of parquet-wasm (its Node or ESM build) the table decoder uses. */
 export interface ParquetWasmLike {
-  readParquet(parquet: Uint8Array, options?: { rowGroups?: number[]; batchSize?: number }): { intoIPCStream(): Uint8Array };
+  readParquet(parquet: Uint8Array, options?: { rowGroups?: number[]; batchSize?: number; offset?: number; limit?: number }): { intoIPCStream(): Uint8Array };
   ParquetFile: {
     fromFile(file: Blob): Promise<{
       metadata(): { numRowGroups(): number; free(): void };
@@ -43,6 +50,12 @@ export interface ParquetWasmLike {
       free(): void;
     }>;
   };
+}
+
+/** The slice decoder of both platforms (ParquetSlice). */
+export function parquetSlice(pq: Pick<ParquetWasmLike, 'readParquet'>): ParquetSlice {
+  return (parquet, offset, limit) =>
+    pq.readParquet(parquet, { offset, batchSize: PARQUET_BATCH_ROWS, ...(limit === undefined ? {} : { limit }) }).intoIPCStream();
 }
 
 /**
@@ -84,6 +97,8 @@ export interface Platform {
   parquetDecoder(): Promise<ParquetToIpc>;
   /** Initialises parquet-wasm once and returns its row-group reader. */
   parquetRowGroups(): Promise<ReadRowGroups>;
+  /** Initialises parquet-wasm once and returns its slice decoder. */
+  parquetSlicer(): Promise<ParquetSlice>;
   /** The byte source of a dataset at `dataUrl` (a URL or directory ending in '/'). */
   source(dataUrl: string): ByteSource;
   /** Where a dataset opened by `init` comes from, as BootState reports it. */

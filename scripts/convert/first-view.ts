@@ -4,21 +4,31 @@
  * the same SQL as the browser (workers/data-service.ts), opens the directory and answers
  * firstViewRequests (every live screen's first requests); their answers are recorded, each of them
  * 200. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
- * start).
+ * start). The alert list the service computed for them becomes the derived table `alerts`
+ * (alerts-table.ts), which manifest.json then lists.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveInsurer } from '../../contract/api';
 import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewRequests, type FirstView } from '../../contract/first-view';
+import type { DatasetManifest, ManifestTable } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
+import { computeAlerts } from '../../workers/api/alerts';
 import { createDataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
 import { nodePlatform } from '../../workers/platform-node';
+import { writeAlertsTable } from './alerts-table';
+
+/** What writeFirstView wrote: first-view.json's size in bytes, and the manifest entry of `alerts`. */
+export interface FirstViewWritten {
+  bytes: number;
+  alerts: ManifestTable;
+}
 
 /** A first view being prepared: DuckDB-WASM boots while the conversion runs. */
 export interface FirstViewWriter {
-  /** Writes `dir/first-view.json` (see writeFirstView); returns its size in bytes. Once only. */
-  write(dir: string, createdAt: string): Promise<number>;
+  /** Writes `dir/first-view.json` and the alerts table (see writeFirstView). Once only. */
+  write(dir: string, createdAt: string): Promise<FirstViewWritten>;
   /** Closes the database when `write` was never called (a failed conversion). Never throws. */
   dispose(): Promise<void>;
 }
@@ -47,11 +57,13 @@ export function startFirstView(): FirstViewWriter {
 
 /**
  * Computes the first view of the dataset in `dir` and writes `dir/first-view.json`; returns its size
- * in bytes. `createdAt` is the manifest's `created_at`.
+ * and the alerts table's manifest entry. `createdAt` is the manifest's `created_at`. Writes
+ * `dir/alerts.parquet` too and lists it in `dir/manifest.json` (`tables.alerts`), the manifest
+ * replaced by rename.
  * @throws Error naming the request when the data service cannot open the dataset or answers
  *   anything but 200: a dataset whose screens the worker cannot answer is not written.
  */
-export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<number> {
+export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<FirstViewWritten> {
   const platform = { ...nodePlatform, openDatabase };
   const service = createDataService(platform, { acks: memoryAckStore() });
   try {
@@ -68,10 +80,24 @@ export async function writeFirstView(dir: string, createdAt: string, openDatabas
       const body = await get(p, query);
       view.answers.push({ path: p, query, status: 200, body, ...(requiresNoAcknowledgements ? { requires_no_acknowledgements: true } : {}) });
     }
+    const ctx = service.context();
+    if (!ctx) throw new Error('first view: the data service closed the dataset');
+    if (ctx.manifest.tables.alerts) throw new Error('first view: manifest.json already lists an alerts table');
+    const alerts = await writeAlertsTable(dir, computeAlerts(ctx));
+    await listInManifest(dir, 'alerts', alerts);
     const text = JSON.stringify(view);
     await writeFile(path.join(dir, FIRST_VIEW_FILE), text);
-    return Buffer.byteLength(text);
+    return { bytes: Buffer.byteLength(text), alerts };
   } finally {
     await service.close();
   }
+}
+
+/** Adds `tables[name] = table` to `dir/manifest.json`, written beside it and renamed over it. */
+async function listInManifest(dir: string, name: 'alerts', table: ManifestTable): Promise<void> {
+  const file = path.join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as DatasetManifest;
+  manifest.tables[name] = table;
+  await writeFile(`${file}.tmp`, JSON.stringify(manifest, null, 2));
+  await rename(`${file}.tmp`, file);
 }

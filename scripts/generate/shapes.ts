@@ -61,7 +61,7 @@ export async function generateShape(shape: GeneratedShapeName, dir: string, opti
   if (shape === 'sample') return sampleInto(dir);
   const { rateRows, options: sizes } = shapeSizes(shape, options.tiny === true);
   const manifest = await generateApiDataset(dir, rateRows, sizes);
-  await writeFirstView(dir, manifest.created_at);
+  manifest.tables.alerts = (await writeFirstView(dir, manifest.created_at)).alerts;
   return manifest;
 }
 

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ConversionReport } from '../../scripts/convert/problems';
-import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import { rateRowsSql, type DatasetManifest, type TableName } from '../../contract/dataset';
 import { item, price } from './mrf-json';
 
 // NPIs 1111111112 and 3333333334 are in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv);
@@ -44,7 +44,7 @@ async function query(sql: string): Promise<unknown[]> {
   }
 }
 
-const table = (name: keyof DatasetManifest['tables']): string => `read_parquet('${path.join(tmp, 'out', manifest.tables[name].files[0]!)}')`;
+const table = (name: TableName): string => `read_parquet('${path.join(tmp, 'out', manifest.tables[name].files[0]!)}')`;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-filters-'));

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, ServicePricingResult, TrendPoint } from '../../contract/api';
-import { TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
+import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
 import { FIRST_VIEW_FILE, firstViewRequests, type FirstView } from '../../contract/first-view';
 import type { LiveInsurer } from '../../contract/api';
 import { runGenerateCli } from '../../scripts/generate/cli';
@@ -65,7 +65,7 @@ describe('generated shapes (tiny)', () => {
   for (const shape of GENERATED_SHAPES) {
     it(`${shape}: every table, the manifest and the first view of the data service's 200 answers`, async () => {
       const { dir, manifest } = dirs.get(shape)!;
-      expect(Object.keys(manifest.tables).sort()).toEqual([...TABLE_NAMES].sort());
+      expect(Object.keys(manifest.tables).sort()).toEqual([...TABLE_NAMES, ...DERIVED_TABLE_NAMES].sort());
       const view = JSON.parse(await readFile(path.join(dir, FIRST_VIEW_FILE), 'utf8')) as FirstView;
       expect(view.created_at).toBe(manifest.created_at);
       const insurers = view.answers.find((a) => a.path === '/api/insurers')!.body as LiveInsurer[];
@@ -144,7 +144,7 @@ describe('npm run generate', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^generate: real-file \(tiny\) -> .+: 20000 rate rows, 2 snapshots, [\d.]+ s, \d+ bytes\n$/);
-    expect((await readdir(out)).sort()).toEqual(['claims_volume.parquet', FIRST_VIEW_FILE, 'manifest.json', 'medicare_benchmarks.parquet',
+    expect((await readdir(out)).sort()).toEqual(['alerts.parquet', 'claims_volume.parquet', FIRST_VIEW_FILE, 'manifest.json', 'medicare_benchmarks.parquet',
       'price_stats.parquet', 'provider_groups.parquet', 'providers.parquet', 'rates', 'services.parquet']);
     expect((await readdir(root)).filter((n) => n.includes('tmp-compete'))).toEqual([]);
   }, 60_000);

@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COLUMNS, rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import { COLUMNS, rateRowsSql, type DatasetManifest, type TableName } from '../../contract/dataset';
 import { sqlList } from '../../contract/sql-text';
 import { priceStatsSql } from '../../scripts/generate/price-stats';
 import { convertFixture } from '../worker/fixture-dataset';
@@ -24,7 +24,7 @@ describe('the generator\'s price_stats SQL', () => {
     const { root, dir } = await convertFixture();
     roots.push(root);
     const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
-    const files = (t: keyof DatasetManifest['tables']): string => `read_parquet([${sqlList(manifest.tables[t].files.map((f) => path.join(dir, f)))}])`;
+    const files = (t: TableName): string => `read_parquet([${sqlList(manifest.tables[t].files.map((f) => path.join(dir, f)))}])`;
     const con = await (await DuckDBInstance.create(':memory:')).connect();
     try {
       const rows = `SELECT r.*, m.provider_id, p.state

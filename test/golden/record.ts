@@ -9,7 +9,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest, TableName } from '../../contract/dataset';
 import { FIRST_VIEW_FILE, type FirstView } from '../../contract/first-view';
 import { sqlList } from '../../scripts/convert/spool';
 import { answerHashes, stableBody, type DatasetFacts } from './requests';
@@ -174,7 +174,7 @@ async function optionalJson(file: string): Promise<object | undefined> {
  * national market statistics (string order of class, component, setting).
  */
 async function datasetFacts(con: DuckDBConnection, dir: string, m: DatasetManifest): Promise<DatasetFacts> {
-  const from = (t: keyof DatasetManifest['tables']): string => `read_parquet([${sqlList(m.tables[t].files.map((f) => path.join(dir, f)))}])`;
+  const from = (t: TableName): string => `read_parquet([${sqlList(m.tables[t].files.map((f) => path.join(dir, f)))}])`;
   const one = async (sql: string, params: Record<string, string> = {}): Promise<string | undefined> => {
     const rows = (await con.runAndReadAll(sql, params)).getRowsJS();
     const v = rows[0]?.[0];

@@ -54,6 +54,7 @@ describe('refused snapshots keep the dataset in use', () => {
   it.each([
     ['no manifest', () => picked.filter((f) => f.path !== 'dataset/manifest.json'), 'manifest.json', /^missing/],
     ['a missing table file', () => picked.filter((f) => f.path !== 'dataset/services.parquet'), 'services.parquet', /^missing from the opened files$/],
+    ['a missing derived table the manifest lists', () => picked.filter((f) => f.path !== 'dataset/alerts.parquet'), 'alerts.parquet', /^missing from the opened files$/],
     ['another format version', () => replaced('dataset/manifest.json', JSON.stringify({ format: 'compete-dataset', format_version: 9 })), 'manifest.json', /^unsupported dataset: format compete-dataset version 9/],
     ['a resized file', () => replaced('dataset/providers.parquet', 'short'), 'providers.parquet', /^size 5 bytes, the manifest says \d+$/],
   ])('%s', async (_what, files, file, problem) => {
@@ -84,10 +85,11 @@ describe('a sound snapshot', () => {
     expect(r.ok).toBe(true);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { tables: Record<string, { bytes: number[] }> };
     const total = Object.values(manifest.tables).reduce((a, t) => a + t.bytes.reduce((x, y) => x + y, 0), 0);
-    // Seven tables, one file each: a report before each file and one at the end.
-    expect(progress).toHaveLength(8);
-    expect(progress.at(-1)).toEqual({ file: '', bytesDone: total, bytesTotal: total, filesDone: 7, filesTotal: 7 });
-    expect(progress.map((p) => p.filesDone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // Seven tables and the derived alerts, one file each: a report before each file and one at the end.
+    expect(progress).toHaveLength(9);
+    expect(progress.at(-1)).toEqual({ file: '', bytesDone: total, bytesTotal: total, filesDone: 8, filesTotal: 8 });
+    expect(progress.map((p) => p.filesDone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(progress.map((p) => p.file)).toContain('alerts.parquet');
     const d = await info();
     expect(d).toMatchObject({ origin: 'local', name: 'dataset', snapshots: ['2025-01', '2025-02'] });
     const pricing = (await service.handle({ method: 'GET', path: '/api/service-pricing', query: { providers: '1111111112' } })).body as ServicePricingResult;

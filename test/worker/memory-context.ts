@@ -20,6 +20,7 @@ export function memoryContext(db: Database, name: string, manifest: DatasetManif
     memo: new ResultMemo(MEMO_CAPACITY),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     stats: eagerStats(),
+    readDerived: () => Promise.reject(new Error('a database filled by hand has no derived table files')),
     dataset: { origin: 'local', name, bytesRead: () => 0 },
   };
 }

@@ -6,7 +6,9 @@
  * acknowledgement stored under the id an alert had when alerts were per service (legacyAlertId)
  * carries over to every alert of the same type, code, region and snapshot.
  *
- * The alerts are computed once per dataset (computeAlerts). Their merge with the acknowledgements,
+ * The alert list is the dataset's derived table `alerts` when the manifest lists it (the converter
+ * computed it with this module: contract/alerts-table.ts), else computed here (computeAlerts);
+ * either is kept per dataset. Their merge with the acknowledgements,
  * and its open count, is kept per dataset too, until the store holds another acknowledgement: an
  * acknowledgement through these endpoints drops it, and its key, the store's size, catches one
  * stored by anyone else (another tab's worker on the same IndexedDB). A page is then a slice.
@@ -20,6 +22,7 @@ import {
   type AlertFigures,
   type RankedAlert,
 } from '../../contract/alert-rules';
+import { alertFromRow, type AlertRow } from '../../contract/alerts-table';
 import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Acknowledgement } from '../acks/ack-store';
@@ -29,6 +32,7 @@ import { ApiError } from './errors';
 import { optional, parseInteger, required } from './params';
 import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, statsNeedOf, type PricedService } from './pricing-core';
 import type { StatsNeed } from '../db/stats';
+import { rowsOfIpc } from '../db/arrow-rows';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */
 export const UNKNOWN_USER = 'unknown user';
@@ -75,6 +79,25 @@ export function computeAlerts(ctx: ApiContext): Alert[] {
 }
 
 /**
+ * The alerts at [offset, offset + limit) of the dataset's stored list (its `alerts` table, which
+ * the manifest lists; all from `offset` without `limit`), unacknowledged.
+ * @throws SourceError or DatabaseError when the table cannot be read; Error for a row that is no alert
+ */
+async function storedAlerts(ctx: ApiContext, offset: number, limit?: number): Promise<Alert[]> {
+  return rowsOfIpc(await ctx.readDerived('alerts', offset, limit)).map((r) => alertFromRow(r as unknown as AlertRow));
+}
+
+/**
+ * The alerts of the dataset, unacknowledged, sorted: the rows of its `alerts` table when the
+ * manifest lists one, else computeAlerts. Kept in ctx.memo either way.
+ * @throws SourceError or DatabaseError when the table cannot be read; Error for a row that is no alert
+ */
+export async function alertList(ctx: ApiContext): Promise<readonly Alert[]> {
+  if (!ctx.manifest.tables.alerts) return computeAlerts(ctx);
+  return ctx.memo.get('alerts', () => storedAlerts(ctx, 0));
+}
+
+/**
  * The months the alerts compare: the one before the latest snapshot month (undefined when the
  * dataset has one month) and the latest (undefined when it has none).
  */
@@ -83,9 +106,12 @@ function alertMonths(ctx: ApiContext): [string | undefined, string | undefined] 
   return [months[months.length - 2], months[months.length - 1]];
 }
 
-/** What the alerts read of price_stats (endpoint.ts stats): their two months, market rows, every state and national. */
-const stats = (_params: unknown, ctx: ApiContext): StatsNeed =>
-  statsNeedOf({ state: EVERY_STATE }, alertMonths(ctx).filter((m): m is string => m !== undefined));
+/**
+ * What the alerts read of price_stats (endpoint.ts stats): nothing when the dataset stores them,
+ * else their two months, market rows, every state and national.
+ */
+const stats = (_params: unknown, ctx: ApiContext): StatsNeed | null =>
+  ctx.manifest.tables.alerts ? null : statsNeedOf({ state: EVERY_STATE }, alertMonths(ctx).filter((m): m is string => m !== undefined));
 
 /**
  * The alert list computed afresh. `candidatesOnly` false prices every unit rather than the codes
@@ -145,7 +171,7 @@ const mergedByContext = new WeakMap<ApiContext, MergedAlerts & { from: readonly 
  * alert list (ctx.memo may have forgotten it) and the store's size is the same, else a new one.
  */
 async function withAcks(ctx: ApiContext): Promise<MergedAlerts> {
-  const computed = computeAlerts(ctx);
+  const computed = await alertList(ctx);
   const kept = mergedByContext.get(ctx);
   if (kept && kept.from === computed && kept.ackCount === (await ctx.acks.size())) return kept;
   const acks = await ctx.acks.all();
@@ -197,9 +223,15 @@ export const alertsPage: Endpoint<'GET /api/alerts-page'> = {
     return p;
   },
   async run(params, ctx) {
-    const { alerts: all, open } = await withAcks(ctx);
     const offset = params.offset ?? 0;
     const limit = params.limit ?? ALERTS_PAGE_DEFAULT_LIMIT;
+    const stored = ctx.manifest.tables.alerts;
+    // with no acknowledgement stored, a stored list's page is its rows alone (the list is never decoded whole)
+    if (stored && !mergedByContext.has(ctx) && (await ctx.acks.size()) === 0) {
+      const items = offset < stored.rows ? await storedAlerts(ctx, offset, limit) : [];
+      return { total: stored.rows, open: stored.rows, items };
+    }
+    const { alerts: all, open } = await withAcks(ctx);
     return { total: all.length, open, items: all.slice(offset, offset + limit) };
   },
 };
@@ -210,7 +242,7 @@ export const acknowledgeAlert: Endpoint<'PUT /api/alerts/{id}/acknowledge'> = {
   stats,
   parse: (query) => ({ id: required(query, 'id') }),
   async run({ id }, ctx, request): Promise<Alert> {
-    if (!computeAlerts(ctx).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
+    if (!(await alertList(ctx)).some((a) => a.id === id)) throw new ApiError(404, 'not_found', `unknown alert: ${id}`);
     await storeAcks(ctx, [[id, { by: request.user || UNKNOWN_USER, at: new Date().toISOString() }]]);
     return (await withAcks(ctx)).alerts.find((a) => a.id === id)!;
   },

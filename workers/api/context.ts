@@ -1,5 +1,5 @@
 /** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest, DerivedTableName } from '../../contract/dataset';
 import type { Database } from '../db/database';
 import type { RatesLoader } from '../db/rates';
 import type { StatsLoader } from '../db/stats';
@@ -41,4 +41,12 @@ export interface ApiContext {
   laterTables: Promise<void>;
   /** Answers and pricing passes kept for this dataset (memo.ts). */
   memo: ResultMemo;
+  /**
+   * The rows [offset, offset + limit) (all from `offset` without `limit`) of the derived table
+   * `name` (contract/dataset.ts DERIVED_TABLE_NAMES) that the manifest lists, as one Arrow IPC
+   * stream, outside DuckDB. The file's bytes are read once (a failed read is tried again); only its
+   * row groups holding those rows are decoded.
+   * @throws SourceError or DatabaseError naming the file; Error when the manifest does not list it
+   */
+  readDerived(name: DerivedTableName, offset: number, limit?: number): Promise<Uint8Array>;
 }

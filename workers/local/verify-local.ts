@@ -1,12 +1,12 @@
 /**
  * Checks a local snapshot before the worker switches to it: manifest format and version
- * (contract/dataset.ts), then every file the manifest lists, present, of the listed size and
+ * (contract/dataset.ts), then every file the manifest lists (derived tables included), present, of the listed size and
  * SHA-256, hashed in full, one file at a time, in slices of HASH_SLICE_BYTES with progress after
  * each slice: hash-wasm's incremental SHA-256, so a file of any size is checked in bounded memory
  * (WebCrypto's `digest` would need the whole file in one buffer).
  */
 import { createSHA256 } from 'hash-wasm';
-import { TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
+import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
 import type { HashProgress } from '../../contract/worker';
 import { parseManifest } from '../manifest';
 import { findLocal } from './local-source';
@@ -38,7 +38,8 @@ export async function verifyLocal(byPath: ReadonlyMap<string, Blob>, onProgress?
     throw new SnapshotProblem('manifest.json', e instanceof Error ? e.message : String(e));
   }
   const listed: Array<{ file: string; size: number; sha256: string; blob: Blob }> = [];
-  for (const t of TABLE_NAMES) {
+  // the derived tables the manifest lists are checked like the others (a dataset may have none)
+  for (const t of [...TABLE_NAMES, ...DERIVED_TABLE_NAMES.filter((d) => manifest.tables[d])]) {
     const table = manifest.tables[t];
     if (!table) throw new SnapshotProblem('manifest.json', `lists no table ${t}`);
     table.files.forEach((file, i) => {
