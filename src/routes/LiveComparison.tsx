@@ -76,10 +76,14 @@ function useLookedUpNames(ids: readonly string[], lookup: (id: string) => Promis
   return names;
 }
 
+/** The rows of no answer: one array, so that the memoized table sees no change while there is none. */
+const NO_RECORDS: readonly LiveServicePricingRecord[] = [];
+
 export function LiveComparison(): ReactElement {
   const [state, setState] = useUrlState(parseLiveComparison, writeLiveComparison);
   const [retry, setRetry] = useState(0);
-  const [trace, setTrace] = useState<{ record: LiveServicePricingRecord; first: string | null } | null>(null);
+  const [traced, setTraced] = useState<{ record: LiveServicePricingRecord; first: string | null } | null>(null);
+  const trace = useCallback((record: LiveServicePricingRecord, first: string | null) => setTraced({ record, first }), []);
   // Names of the services and providers chosen in the search, from the option chosen.
   const [serviceNames, setServiceNames] = useState<Map<string, string>>(new Map());
   const [providerNames, setProviderNames] = useState<Map<string, string>>(new Map());
@@ -128,7 +132,7 @@ export function LiveComparison(): ReactElement {
   const failed = insurers.status === 'error' || pricing.status === 'error';
   const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
   const loading = pricing.status === 'loading' || insurers.status === 'loading';
-  const records = result?.records ?? [];
+  const records = result?.records ?? NO_RECORDS;
   const thinShown = records.filter((r) => r.thin).length;
   const retryToFirst = () => {
     setState(withChange(state, { page: 0 }));
@@ -204,8 +208,8 @@ export function LiveComparison(): ReactElement {
                 build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors)} />
             </div>
           </div>
-          <LiveComparisonTable records={noClass ? [] : records} reference={reference} competitors={competitors}
-            onTrace={(record, first) => setTrace({ record, first })}
+          <LiveComparisonTable records={noClass ? NO_RECORDS : records} reference={reference} competitors={competitors}
+            onTrace={trace}
             empty={noClass ? 'No billing class selected.' : 'No services match these filters.'} />
           <PagingControls page={state.page} limit={state.limit}
             hasNext={!loading && !noClass && hasNextPage(records.length, state.limit)}
@@ -214,18 +218,18 @@ export function LiveComparison(): ReactElement {
         </div>
       )}
 
-      {trace && (
-        <RateRowsDialog serviceCode={trace.record.service_code} serviceName={trace.record.service_name}
-          insurers={[reference, ...competitors.filter((c) => trace.record.competitor_prices[c.id] != null)]
+      {traced && (
+        <RateRowsDialog serviceCode={traced.record.service_code} serviceName={traced.record.service_name}
+          insurers={[reference, ...competitors.filter((c) => traced.record.competitor_prices[c.id] != null)]
             .filter((i): i is NonNullable<typeof i> => i !== null)
-            .sort((a, b) => Number(b.id === trace.first) - Number(a.id === trace.first))
+            .sort((a, b) => Number(b.id === traced.first) - Number(a.id === traced.first))
             .map((i) => ({ id: i.id, name: i.name }))}
           selection={{
-            billing_class: trace.record.billing_class, component: trace.record.component, setting: trace.record.setting,
+            billing_class: traced.record.billing_class, component: traced.record.component, setting: traced.record.setting,
             ...(state.providers.length ? { providers: state.providers } : {}),
             ...sharedProvidersParam(state.sharedProviders),
           }}
-          onClose={() => setTrace(null)} />
+          onClose={() => setTraced(null)} />
       )}
     </section>
   );

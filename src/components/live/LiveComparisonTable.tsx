@@ -7,7 +7,7 @@
  * '% of Medicare'. Every median is a button opening the rate rows behind it (`onTrace`), and each
  * row has a 'Sources' button naming the files behind all its prices.
  */
-import type { ReactElement } from 'react';
+import { memo, type ReactElement } from 'react';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
@@ -47,7 +47,11 @@ function Price({ value, label, onClick }: { value: number | null; label: string;
   );
 }
 
-export function LiveComparisonTable({ records, reference, competitors, onTrace, empty }: LiveComparisonTableProps): ReactElement {
+/**
+ * The table, rendered again only when its props change: while a filter's answer loads, the screen
+ * re-renders around the rows it already shows (memo).
+ */
+export const LiveComparisonTable = memo(function LiveComparisonTable({ records, reference, competitors, onTrace, empty }: LiveComparisonTableProps): ReactElement {
   const known = new Set(competitors.map((c) => c.id));
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Results table">
@@ -120,4 +124,4 @@ export function LiveComparisonTable({ records, reference, competitors, onTrace, 
       </table>
     </div>
   );
-}
+});

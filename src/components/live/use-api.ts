@@ -4,7 +4,7 @@
  * a reload counter) refetches and aborts the previous request; the previous answer stays readable
  * while the next one loads. `params === null` loads nothing (status 'idle').
  */
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import type { Api } from '../../../contract/api';
 import { apiCall, errorMessage, type GetRoute } from '../../api/client';
 
@@ -27,7 +27,7 @@ export function useApi<R extends GetRoute>(route: R, params: Api[R]['params'] | 
   const [settled, setSettled] = useState<Settled<T> | null>(null);
   const [last, setLast] = useState<T | null>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (key === '') return;
     const controller = new AbortController();
     const p = JSON.parse(key.slice(route.length + 1, key.lastIndexOf('|'))) as Api[R]['params'];
