@@ -101,10 +101,18 @@ describe('answers kept per dataset', () => {
     expect(first.queries).toBeGreaterThan(2);
     const page2 = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
     expect(page2.queries).toBe(1);
+    // the next page of the first view: one statement for the window of PAGE_WINDOW units holding
+    // it, and the page after it none
+    const next = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'overpayment' });
+    expect(next.queries).toBe(1);
+    const third = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '4', sort: 'overpayment' });
+    expect(third.queries).toBe(0);
     // every unit at once: one statement, whose records the pages equal
     const whole = await get<ServicePricingResult>('/api/service-pricing', {});
     expect(whole.queries).toBe(1);
     expect(first.body.records).toEqual(whole.body.records.slice(0, 2));
+    expect(next.body.records).toEqual(whole.body.records.slice(2, 4));
+    expect(third.body.records).toEqual(whole.body.records.slice(4, 6));
     expect(Object.keys(first.body.records[0]!.competitor_prices).length).toBeGreaterThan(0);
     expect(first.body.summary).toEqual(whole.body.summary);
     // another choice of competitors reads the same pivot: its summary and its page

@@ -167,6 +167,12 @@ describe('service-pricing from DuckDB', () => {
             const whole = chosen === competitors && billing_class === 'all';
             if (!whole) await bothWays(gen.service, { ...selection, sort: 'variance', limit: '40', offset: '40' });
             const all = whole ? await everyView(gen.service, selection, 40) : (await bothWays(gen.service, selection)).records;
+            if (whole) {
+              // later pages of the first window of PAGE_WINDOW units, and one across two windows (computed alone)
+              for (const [offset, limit] of [[100, 25], [120, 40], [190, 30]] as const) {
+                await bothWays(gen.service, { ...selection, sort: 'savings', limit: String(limit), offset: String(offset) });
+              }
+            }
             listed.set(JSON.stringify(where), (listed.get(JSON.stringify(where)) ?? 0) + all.length);
           }
         }

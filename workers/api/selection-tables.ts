@@ -168,7 +168,9 @@ export function forgetSelections(ctx: ApiContext): void {
  * The CTEs ending in `sel`: one row per unit `s` lists, with unitFiguresSql's figures
  * (reference_variance, thin, claims_volume), `overpayment` and `potential_savings`
  * (docs/methodology.md, Per comparison unit), and the pivot's columns. market_average is the mean
- * of the chosen competitors' medians, added in ascending insurer id order from 0 as DuckDB's avg adds.
+ * of the chosen competitors' medians, added in ascending insurer id order from 0: the order in which
+ * the pricing pass's avg meets them while the insurers' rows are loaded in that order (its sum
+ * depends on the rows' order in the last bit).
  */
 function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFragment {
   const chosen = [...s.competitors].sort(ascending).map((id) => {
@@ -299,16 +301,43 @@ const KEPT: Record<ViewUnits, string> = {
 };
 
 /**
+ * Units of a page window: once a user pages past the first page, the page's statement fetches the
+ * window of 200 units holding it (a statement sorts the whole selection whatever its LIMIT; the
+ * larger window costs tens of milliseconds more), and the window's other pages are sliced from it.
+ * A first page is fetched alone: most selections are never paged. A multiple of every page size
+ * of the comparison (25, 50, 100, 200), so a page never straddles two windows.
+ */
+export const PAGE_WINDOW = 200;
+
+/** What selectionPage answers: which units, in which order, from where, how many (every one when `limit` is null). */
+export interface PageView {
+  sort: ServiceSort;
+  units: ViewUnits;
+  offset: number;
+  limit: number | null;
+}
+
+/**
  * The records of one page of `s`: the units `view.units` keeps in the order
  * of `sort` (descending, nulls last, then code and contract/metrics.ts compareUnits), from `offset`,
  * `limit` of them (every one when null), with the competitors' prices; each record is
- * pricing-core.ts unitRecord's. @throws Error when the statistics of `s` are not loaded; DatabaseError
+ * pricing-core.ts unitRecord's. A page after the first, inside one PAGE_WINDOW, is sliced from the
+ * window's records, computed once and kept in ctx.memo. @throws Error when the statistics of `s` are not loaded; DatabaseError
  */
-export function selectionPage(
-  ctx: ApiContext,
-  s: StatsSelection,
-  view: { sort: ServiceSort; units: ViewUnits; offset: number; limit: number | null },
-): LiveServicePricingRecord[] {
+export function selectionPage(ctx: ApiContext, s: StatsSelection, view: PageView): LiveServicePricingRecord[] {
+  const { offset, limit } = view;
+  const start = Math.floor(offset / PAGE_WINDOW) * PAGE_WINDOW;
+  if (limit === null || offset === 0 || offset + limit > start + PAGE_WINDOW) return pageRecords(ctx, s, view);
+  const window = ctx.memo.get(
+    `selection-window ${JSON.stringify([s, view.sort, view.units, start])}`,
+    () => pageRecords(ctx, s, { ...view, offset: start, limit: PAGE_WINDOW }),
+    (records) => records.length,
+  );
+  return window.slice(offset - start, offset - start + limit);
+}
+
+/** selectionPage's records, from one statement. @throws Error when the statistics of `s` are not loaded; DatabaseError */
+function pageRecords(ctx: ApiContext, s: StatsSelection, view: PageView): LiveServicePricingRecord[] {
   const pivot = pivotOf(ctx, s.snapshot, s.state, s.sharedProviders);
   const kept = text(KEPT[view.units]);
   const limit = view.limit === null ? sql`` : sql`LIMIT ${view.limit}`;
