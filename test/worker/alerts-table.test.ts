@@ -48,6 +48,16 @@ async function boot(dir: string): Promise<DataService> {
 
 const manifestOf = async (dir: string): Promise<DatasetManifest> => JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
 
+/** A copy of the dataset in `dir`, named `name`, whose alerts table holds `alerts`; its directory. */
+async function copyWithAlerts(dir: string, name: string, alerts: readonly Alert[]): Promise<string> {
+  const copy = path.join(root, name);
+  await cp(dir, copy, { recursive: true });
+  const manifest = await manifestOf(copy);
+  manifest.tables.alerts = await writeAlertsTable(copy, alerts);
+  await writeFile(path.join(copy, 'manifest.json'), JSON.stringify(manifest));
+  return copy;
+}
+
 async function answered(service: DataService, p: string, method: 'GET' | 'PUT' = 'GET', query: Record<string, string> = {}): Promise<unknown> {
   const res = await service.handle({ method, path: p, query, user: 'Ana' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -82,12 +92,7 @@ describe('the worker reads the alerts table', () => {
     const service = await boot(dirs.fixture);
     const fresh = (await answered(service, '/api/alerts')) as Alert[];
     const edited = fresh.map((a, i) => (i === 0 ? { ...a, title: 'Edited in alerts.parquet' } : a));
-    const copy = path.join(root, 'edited');
-    await cp(dirs.fixture, copy, { recursive: true });
-    const manifest = await manifestOf(copy);
-    manifest.tables.alerts = await writeAlertsTable(copy, edited);
-    await writeFile(path.join(copy, 'manifest.json'), JSON.stringify(manifest));
-    const reread = await boot(copy);
+    const reread = await boot(await copyWithAlerts(dirs.fixture, 'edited', edited));
     const page = (await answered(reread, '/api/alerts-page', 'GET', { limit: '2' })) as AlertsPage;
     expect(page.items[0]!.title).toBe('Edited in alerts.parquet');
     expect(page.items[1]).toEqual(fresh[1]);
@@ -106,12 +111,7 @@ describe('a page of a stored list', () => {
     const long: Alert[] = Array.from({ length: 4500 }, (_, i) => ({ ...fresh[i % fresh.length]!, id: `${fresh[i % fresh.length]!.id}-${i}` }));
     // a market value of NULL (a price spike where no competitor has a price) reads back as null
     long[2041] = { ...long[2041]!, marketValue: null };
-    const copy = path.join(root, 'long');
-    await cp(dirs.marketYear, copy, { recursive: true });
-    const manifest = await manifestOf(copy);
-    manifest.tables.alerts = await writeAlertsTable(copy, long);
-    await writeFile(path.join(copy, 'manifest.json'), JSON.stringify(manifest));
-    const service = await boot(copy);
+    const service = await boot(await copyWithAlerts(dirs.marketYear, 'long', long));
     for (const [offset, limit] of [[0, 20], [2040, 20], [4090, 20], [4490, 20], [4500, 20], [9000, 5]] as const) {
       const page = (await answered(service, '/api/alerts-page', 'GET', { offset: String(offset), limit: String(limit) })) as AlertsPage;
       expect(page).toEqual({ total: 4500, open: 4500, items: long.slice(offset, offset + limit) });
