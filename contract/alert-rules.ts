@@ -9,7 +9,8 @@ import { compareUnits } from './metrics';
 
 export const ALERT_TYPES = ['price_spike', 'outlier', 'market_shift'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
-export type AlertSeverity = 'high' | 'medium' | 'low';
+export const ALERT_SEVERITIES = ['high', 'medium', 'low'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 
 /** The Alert entity, docs/screens.md (Entities), with the product's field names. */
 export interface Alert {

@@ -6,9 +6,10 @@
  * instead of pricing every unit in every state for two months (a dataset without it still answers:
  * the worker computes the list). Pure: the row shape and its two conversions.
  */
-import { ALERT_TYPES, type Alert, type AlertSeverity, type AlertType } from './alert-rules';
+import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type AlertSeverity, type AlertType } from './alert-rules';
 import { UNIT_BILLING_CLASSES, type UnitBillingClass } from './dataset';
 import type { Component, UnitSetting } from './medicare';
+import { UNIT_COMPONENTS, UNIT_SETTINGS } from './unit-sql';
 
 /** The file of the `alerts` table in a dataset directory. */
 export const ALERTS_FILE = 'alerts.parquet';
@@ -78,9 +79,8 @@ export function alertRow(a: Alert, rank: number): AlertRow {
   };
 }
 
-const SEVERITIES: readonly string[] = ['high', 'medium', 'low'] satisfies AlertSeverity[];
-const COMPONENTS: readonly string[] = ['global', '26', 'TC'] satisfies Component[];
-const SETTINGS: readonly string[] = ['non-facility', 'facility'] satisfies UnitSetting[];
+/** Whether `value` is one of `allowed`. */
+const oneOf = (allowed: readonly string[], value: string): boolean => allowed.includes(value);
 
 /**
  * The unacknowledged Alert of a row of `alerts`.
@@ -89,11 +89,11 @@ const SETTINGS: readonly string[] = ['non-facility', 'facility'] satisfies UnitS
  */
 export function alertFromRow(r: AlertRow): Alert {
   const bad = (field: string, value: unknown): Error => new Error(`alerts.parquet, rank ${r.rank}: ${field} ${JSON.stringify(value)} is not a value of the Alert entity`);
-  if (!(ALERT_TYPES as readonly string[]).includes(r.type)) throw bad('type', r.type);
-  if (!SEVERITIES.includes(r.severity)) throw bad('severity', r.severity);
-  if (!(UNIT_BILLING_CLASSES as readonly string[]).includes(r.billing_class)) throw bad('billing_class', r.billing_class);
-  if (!COMPONENTS.includes(r.component)) throw bad('component', r.component);
-  if (!SETTINGS.includes(r.setting)) throw bad('setting', r.setting);
+  if (!oneOf(ALERT_TYPES, r.type)) throw bad('type', r.type);
+  if (!oneOf(ALERT_SEVERITIES, r.severity)) throw bad('severity', r.severity);
+  if (!oneOf(UNIT_BILLING_CLASSES, r.billing_class)) throw bad('billing_class', r.billing_class);
+  if (!oneOf(UNIT_COMPONENTS, r.component)) throw bad('component', r.component);
+  if (!oneOf(UNIT_SETTINGS, r.setting)) throw bad('setting', r.setting);
   if (typeof r.affected_value !== 'number') throw bad('affected_value', r.affected_value);
   return {
     id: r.id,

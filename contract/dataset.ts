@@ -8,7 +8,7 @@
  * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
  * - `rates`: one row per negotiated price as published, with the ids of the provider groups it
  *   applies to as a list (`provider_group_ids`); its rate rows (docs/methodology.md, Rows that count) are
- *   that list unnested, one per group (rateRowsSql). Sorted by billing_code so the worker can read
+ *   that list unnested, one per group (contract/rate-rows-sql.ts rateRowsSql). Sorted by billing_code so the worker can read
  *   only the row groups of one code (manifest row-group index). Never multiplied by NPIs
  *   (docs/architecture.md).
  * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
@@ -383,24 +383,4 @@ export interface PriceStatRow {
   scope: PriceScope;
   /** For SHARED_SCOPE rows, the month M (`YYYY-MM`) whose snapshots were matched; null for market rows. */
   month: string | null;
-}
-
-/**
- * The columns of a rate row (docs/methodology.md, Rows that count), the worker's `rates` table: the stored
- * `rates` columns (COLUMNS.rates) with `provider_group_ids` unnested to one row per group, each as
- * its `provider_group_key` (`<source_id>:<provider_group_id>`, provider_groups' key).
- */
-export const RATE_ROW_COLUMNS = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? 'provider_group_key' : c)) as
-  ReadonlyArray<Exclude<(typeof COLUMNS.rates)[number], 'provider_group_ids'> | 'provider_group_key'>;
-
-/**
- * DuckDB SQL of the rate rows (RATE_ROW_COLUMNS, in file order) of `from`, a relation of `rates`
- * parts: a price's row once per id of its `provider_group_ids`, in the list's order, keyed
- * `<source_id>:<provider_group_id>`; once with a NULL key when the list is NULL (the rate names no
- * group). An id no `provider_groups` row has (a remote reference that failed, a dangling id) keeps
- * its key and joins no provider: the empty provider of docs/methodology.md.
- */
-export function rateRowsSql(from: string): string {
-  const cols = RATE_ROW_COLUMNS.map((c) => (c === 'provider_group_key' ? `CAST(source_id AS VARCHAR) || ':' || provider_group_id AS provider_group_key` : c));
-  return `SELECT ${cols.join(', ')} FROM (SELECT *, unnest(coalesce(provider_group_ids, [NULL::VARCHAR])) AS provider_group_id FROM ${from})`;
 }

@@ -11,7 +11,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Catalog } from '../../contract/catalog';
 import { resolveLocation } from './catalog';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { RATE_ROW_COLUMNS } from '../../contract/dataset';
+import { RATE_ROW_COLUMNS } from '../../contract/rate-rows-sql';
 import { PRICE_COLUMN_NAMES } from '../../contract/price-columns';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { PRICE_VALUE_COLUMNS } from './price-values';

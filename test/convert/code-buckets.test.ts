@@ -13,7 +13,8 @@ import { buildWorkingTables } from './working-tables';
 import { planCodeBuckets } from '../../scripts/convert/code-buckets';
 import { writeDataset } from '../../scripts/convert/write-dataset';
 import { openSpool } from '../../scripts/convert/spool';
-import { rateRowsSql, type ManifestTable, type TableName } from '../../contract/dataset';
+import type { ManifestTable, TableName } from '../../contract/dataset';
+import { rateRowsSql } from '../../contract/rate-rows-sql';
 
 let tmp: string;
 

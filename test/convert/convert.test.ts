@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import { sha256File } from '../../scripts/convert/write-parquet';
-import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/dataset';
+import { rateRowsSql } from '../../contract/rate-rows-sql';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/convert');
 let tmp: string;

@@ -6,7 +6,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { rateRowsSql, type DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/dataset';
+import { rateRowsSql } from '../../contract/rate-rows-sql';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/validation');
 

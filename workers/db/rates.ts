@@ -6,7 +6,8 @@
  * is read at most once per dataset. Column names come from the closed list RATE_ROW_COLUMNS: a
  * part's row is a price, which the table holds once per provider group (rateRowsSql).
  */
-import { RATE_ROW_COLUMNS, rateRowsSql, type ManifestTable } from '../../contract/dataset';
+import type { ManifestTable } from '../../contract/dataset';
+import { RATE_ROW_COLUMNS, rateRowsSql } from '../../contract/rate-rows-sql';
 import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-columns';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
