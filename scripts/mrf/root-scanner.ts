@@ -57,6 +57,8 @@ export class RootScanner {
   private strayReported = false;
   /** The open value went past MAX_NESTING. */
   private deep = false;
+  /** The open value is a root array element's `{` whose next byte other than whitespace is not yet seen (elementHead). */
+  private head = false;
   private parts: Buffer[] = [];
   private segStart = 0;
   private valueOffset = 0;
@@ -120,6 +122,12 @@ export class RootScanner {
         this.splitter = null;
         this.state = S_ARR_NEXT;
         i = end;
+        continue;
+      }
+      if (this.state === S_IN_VALUE && this.head) {
+        while (i < n && isWs(buf[i]!)) i++;
+        if (i === n) break;
+        i = this.elementHead(buf, i, out);
         continue;
       }
       if (this.state === S_IN_VALUE) {
@@ -265,6 +273,10 @@ export class RootScanner {
           // the stray bytes stood where the comma was: the next element starts here
           this.strayReported = false;
           return this.beginValue(buf, i, c, P_ELEMENT, true);
+        } else if (c === 0x7b) {
+          // a comma left out (or a stray '{', which elementHead then skips): an object starts here
+          out.push({ kind: 'problem', code: 'invalid_json', path: `$.${this.array}`, offset: this.base + i, message: `no ',' between two elements of ${this.array}; read on` });
+          return this.beginValue(buf, i, c, P_ELEMENT, true);
         } else this.fail(i, `not JSON: expected ',' or ']' in ${this.array}, found ${show(c)}`);
         return i + 1;
       default: // S_DONE
@@ -293,6 +305,26 @@ export class RootScanner {
     return i + 1;
   }
 
+  /**
+   * The first byte other than whitespace after a root array element's `{`. An object's first
+   * byte is a key's quote or its `}`; a `{`, `,` or `]` there means that `{` was a stray byte
+   * between two elements (JSON.parse could not read past it, and its bracket would swallow every
+   * element up to a bracket that happens to balance it): it is reported and skipped, and the
+   * byte is read again between two elements. Any other byte is left to JSON.parse (a damaged
+   * first key costs its element only). Returns the index to scan on from.
+   */
+  private elementHead(buf: Buffer, i: number, out: ScanEvent[]): number {
+    this.head = false;
+    const c = buf[i]!;
+    if (c !== 0x7b && c !== 0x2c && c !== 0x5d) return i;
+    if (!this.strayReported) out.push(strayProblem(this.valueOffset, 0x7b, `$.${this.array}`));
+    this.strayReported = true;
+    this.parts = [];
+    this.partsBytes = 0;
+    this.state = S_ARR_NEXT;
+    return i;
+  }
+
   private beginValue(buf: Buffer, i: number, c: number, purpose: number, capture: boolean): number {
     if (c === 0x2c || c === 0x3a || c === 0x5d || c === 0x7d) this.fail(i, `not JSON: expected a value, found ${show(c)}`);
     this.purpose = purpose;
@@ -304,6 +336,7 @@ export class RootScanner {
     this.esc = false;
     this.peeked = false;
     this.deep = false;
+    this.head = purpose === P_ELEMENT && c === 0x7b;
     if (c === 0x7b || c === 0x5b) {
       this.kind = K_CONTAINER;
       this.depth = 1;

@@ -80,6 +80,39 @@ describe('a stray byte keeps the reader in step, whatever the chunks', () => {
     expect(r.problems).toEqual([['invalid_json', '$.in_network', text.indexOf(FF)]]);
   });
 
+  it('a stray { between two in_network items: skipped with a problem at its offset, every item kept', async () => {
+    // without the element head check the '{' opens an element that swallows 99214 and 99215 up
+    // to the array's ']', and the file is refused
+    const text = mrf([`{ ${item('"99214"', price('5'))}`, item('"99215"', price('7'))]);
+    const r = await readEveryWay(text);
+    expect(r.items).toEqual(['99213', '99214', '99215']);
+    expect(r.prices).toBe(3);
+    expect(r.problems).toEqual([['invalid_json', '$.in_network', text.indexOf('{ {')]]);
+  });
+
+  it('a stray { is not balanced by a bracket deleted later: the items between are not swallowed into one element', async () => {
+    // the '[' of 99216's service_code deleted: its extra ']' used to close the stray '{', so 99214
+    // and 99215 came out as one invalid element, one problem for three items, and no refusal; now
+    // the stray byte is skipped and the damage of 99216 refuses the file at its own byte, as it
+    // does alone
+    const damaged = item('"99216"', price('8')).replace('"service_code":["', '"service_code":"');
+    expect(damaged).not.toEqual(item('"99216"', price('8')));
+    const text = mrf([`{${item('"99214"', price('5'))}`, item('"99215"', price('7')), damaged, item('"99217"', price('9'))]);
+    const alone = mrf([item('"99214"', price('5')), item('"99215"', price('7')), damaged, item('"99217"', price('9'))]);
+    for (const size of CHUNKS) {
+      // its extra ']' closes 99216 early: the '}' after it is the byte refused
+      await expect(readBytes(Buffer.from(text), size)).rejects.toThrow(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
+      await expect(readBytes(Buffer.from(alone), size)).rejects.toThrow(`found '}' at byte ${alone.indexOf(damaged) + damaged.length - 1}`);
+    }
+  });
+
+  it('a comma left out between two in_network items: read on with a problem at its offset', async () => {
+    const text = mrf([item('"99214"', price('5'))]).replace(/\}\]\}\]\},\n\{/, (m) => m.replace(',', ''));
+    const r = await readEveryWay(text);
+    expect(r.items).toEqual(['99213', '99214']);
+    expect(r.problems).toEqual([['invalid_json', '$.in_network', text.indexOf('\n{"negotiation') + 1]]);
+  });
+
   it('NUL bytes between two in_network items: skipped, reported once at the first', async () => {
     const text = mrf([`\0\0\0\0${item('"99214"', price('5'))}`]);
     const r = await readEveryWay(text);
