@@ -5,7 +5,7 @@
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
 import type { ApiRequest, ApiResponse } from '../contract/api';
-import { TABLE_NAMES, type DerivedTableName, type TableName } from '../contract/dataset';
+import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { DatabaseError, SourceError } from './db/errors';
 import type { Database } from './db/database';
@@ -14,9 +14,10 @@ import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
 import { forgetSelections, warmDefaultSelection } from './api/selection-tables';
 import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
-import type { ApiContext } from './api/context';
+import type { ApiContext, DatasetOrigin } from './api/context';
+import { datasetInfo } from './api/dataset';
 import { errorResponse } from './api/errors';
-import { dispatch } from './api/registry';
+import { dispatch, isRoute } from './api/registry';
 import { ResultMemo } from './api/memo';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
@@ -108,8 +109,18 @@ export function createDataService(platform: Platform, options: DataServiceOption
   let booted: Promise<BootState> | undefined;
   let acks: AckStore | undefined = options.acks;
 
-  /** Boots a dataset from `raw` into a new DuckDB. Never rejects. */
-  async function open(raw: ByteSource, origin: 'server' | 'local', name: string): Promise<Opened> {
+  /**
+   * The first dataset's manifest and origin, as soon as the manifest is read: `GET /api/dataset`
+   * is answered from it while DuckDB boots (earlyAnswer).
+   */
+  let early: { manifest: DatasetManifest; dataset: DatasetOrigin } | undefined;
+
+  /**
+   * Boots a dataset from `raw` into a new DuckDB; `onManifest` is told the manifest once it is
+   * read. Never rejects.
+   */
+  async function open(raw: ByteSource, origin: 'server' | 'local', name: string,
+    onManifest?: (manifest: DatasetManifest, dataset: DatasetOrigin) => void): Promise<Opened> {
     const t0 = performance.now();
     const counter = { bytes: 0 };
     const source = countingSource(raw, counter);
@@ -124,6 +135,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       rowGroups.catch(() => {});
       const manifest = parseManifest(await source.read('manifest.json'));
       const manifestAt = performance.now() - t0;
+      onManifest?.(manifest, { origin, name, bytesRead: () => counter.bytes });
       const fetchAll = (names: readonly TableName[]) => Promise.all(names.map((t) => fetchTable(source, t, manifest.tables[t].files)));
       // price_stats by month when the converter indexed it (db/stats.ts): the latest month's row groups only
       const statsTable = manifest.tables.price_stats;
@@ -202,11 +214,14 @@ export function createDataService(platform: Platform, options: DataServiceOption
 
   return {
     init(config: WorkerConfig): Promise<BootState> {
-      ready ??= open(platform.source(config.dataUrl), platform.origin, config.dataUrl).then((o) => (latest = o));
+      ready ??= open(platform.source(config.dataUrl), platform.origin, config.dataUrl, (manifest, dataset) => (early = { manifest, dataset }))
+        .then((o) => (latest = o));
       booted ??= ready.then((o) => o.state);
       return booted;
     },
     async handle(request: ApiRequest): Promise<ApiResponse> {
+      // before the first boot settles, the dataset screen's facts come from the manifest alone
+      if (!latest && early && isRoute(request, 'GET /api/dataset')) return { status: 200, body: datasetInfo(early.manifest, early.dataset, 0) };
       const opened = await current();
       if (!opened) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
       const { state, ctx } = opened;

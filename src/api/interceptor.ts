@@ -125,13 +125,14 @@ async function answer(request: ApiRequest, signal: AbortSignal): Promise<Respons
   if (recorded && (!recorded.requires_no_acknowledgements || !(acknowledgedHere || (await acknowledgementsStored())))) {
     return jsonResponse(recorded.status, recorded.body);
   }
-  const { remote, boot, crashed } = dataWorker();
+  // asked at once: the worker queues what needs its tables behind its boot, and answers what
+  // needs only the manifest (GET /api/dataset) before DuckDB is up
+  const { remote, crashed } = dataWorker();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(abortError(signal));
     signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
   });
   aborted.catch(() => undefined);
-  await Promise.race([boot, aborted]);
   let result;
   try {
     result = await Promise.race([remote.handle(request), crashed, aborted]);

@@ -7,7 +7,7 @@
  * loaded one does, and a route outside the set fails there (so the test can tell the difference).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiRoute, LiveInsurer } from '../../contract/api';
+import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';
@@ -99,6 +99,43 @@ describe('staged boot', () => {
     for (const r of requests) expect(matchRoute('GET', r.path), r.path).not.toBeNull();
     expect(requests.map((r) => r.path)).toContain('/api/insurers');
     expect(requests.find((r) => r.path === '/api/service-pricing')!.query.competitors).toBe('b');
+  });
+
+  it('answers GET /api/dataset from the manifest while DuckDB has not opened, and nothing else', async () => {
+    let openDuckDb: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (openDuckDb = resolve));
+    const slow = createDataService({ ...nodePlatform, openDatabase: () => gate.then(() => nodePlatform.openDatabase()) }, { acks: memoryAckStore() });
+    const booted = slow.init({ dataUrl: full.dir + '/' });
+    try {
+      const request: ApiRequest = { method: 'GET', path: '/api/dataset/', query: {} };
+      let early: Awaited<ReturnType<DataService['handle']>> | undefined;
+      // the manifest is read first: poll until it is, with DuckDB still held back
+      for (let k = 0; k < 200 && !early; k++) {
+        const pending = slow.handle(request);
+        const settled = await Promise.race([pending, new Promise<null>((r) => setTimeout(() => r(null), 10))]);
+        if (settled) early = settled;
+      }
+      expect(early?.status).toBe(200);
+      const insurers = slow.handle({ method: 'GET', path: '/api/insurers', query: {} });
+      let insurersDone = false;
+      void insurers.then(() => (insurersDone = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(insurersDone).toBe(false);
+      openDuckDb();
+      expect((await booted).status).toBe('ready');
+      expect((await insurers).status).toBe(200);
+      // the same facts as the booted service's answer, but for the bytes read and rate rows loaded so far
+      const later = (await slow.handle(request)).body as DatasetInfo;
+      const before = early!.body as DatasetInfo;
+      expect(before.loaded_codes).toBe(0);
+      expect(before.bytes_read).toBeLessThan(later.bytes_read);
+      expect({ ...before, bytes_read: 0, loaded_codes: 0 }).toEqual({ ...later, bytes_read: 0, loaded_codes: 0 });
+      expect(before.rate_rows).toBeGreaterThan(0);
+    } finally {
+      openDuckDb();
+      await booted;
+      await slow.close();
+    }
   });
 
   it('reports when every boot table is loaded', async () => {

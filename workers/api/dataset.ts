@@ -1,12 +1,15 @@
 /** `GET /api/dataset`: which dataset answers (origin or local, created when, snapshots, bytes read). */
 import type { DatasetInfo } from '../../contract/api';
+import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetOrigin } from './context';
 import type { Endpoint } from './endpoint';
 
-export const dataset: Endpoint<'GET /api/dataset'> = {
-  route: 'GET /api/dataset',
-  reads: 'first-tables',
-  parse: () => ({}),
-  run: (_params, { manifest, dataset: d, rates }): DatasetInfo => ({
+/**
+ * The answer of `GET /api/dataset` from the manifest, the dataset's origin and name, and the
+ * number of billing codes whose rate rows are loaded (0 before the first tables are in).
+ */
+export function datasetInfo(manifest: DatasetManifest, d: DatasetOrigin, loadedCodes: number): DatasetInfo {
+  return {
     origin: d.origin,
     name: d.name,
     created_at: manifest.created_at,
@@ -16,6 +19,13 @@ export const dataset: Endpoint<'GET /api/dataset'> = {
     insurers: manifest.insurers.length,
     rate_rows: manifest.counts.rate_rows,
     bytes_read: d.bytesRead(),
-    loaded_codes: rates.loadedCodes(),
-  }),
+    loaded_codes: loadedCodes,
+  };
+}
+
+export const dataset: Endpoint<'GET /api/dataset'> = {
+  route: 'GET /api/dataset',
+  reads: 'first-tables',
+  parse: () => ({}),
+  run: (_params, { manifest, dataset: d, rates }): DatasetInfo => datasetInfo(manifest, d, rates.loadedCodes()),
 };

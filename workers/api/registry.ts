@@ -112,6 +112,17 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
   return { status: 200, body };
 }
 
+/** The request's method upper-cased and its path without trailing slashes. */
+function requestLine(request: ApiRequest): { method: string; path: string } {
+  return { method: request.method.toUpperCase(), path: request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path };
+}
+
+/** Whether `request` calls `route` (as dispatch matches it). */
+export function isRoute(request: ApiRequest, route: ApiRoute): boolean {
+  const { method, path } = requestLine(request);
+  return matchRoute(method, path)?.route === route;
+}
+
 /**
  * Answers one request: 200 with the endpoint's result; 404 for an unknown route; 400 for a bad
  * parameter; 401 when the server refused a dataset read; 503 when a boot table the endpoint needs
@@ -119,8 +130,7 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
  * not answered from the first tables wait for every boot table. Never rejects.
  */
 export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<ApiResponse> {
-  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-  const method = request.method.toUpperCase();
+  const { method, path } = requestLine(request);
   const match = matchRoute(method, path);
   if (!match) return errorResponse(404, 'not_found', `unknown endpoint: ${method} ${path}`);
   try {
