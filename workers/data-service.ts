@@ -110,10 +110,10 @@ export function createDataService(platform: Platform, options: DataServiceOption
   let acks: AckStore | undefined = options.acks;
 
   /**
-   * The first dataset's manifest and origin, as soon as the manifest is read: `GET /api/dataset`
-   * is answered from it while DuckDB boots (earlyAnswer).
+   * The first dataset's manifest and origin, once the manifest is read: `GET /api/dataset` is
+   * answered from it while DuckDB boots (handle). Never settles when the manifest cannot be read.
    */
-  let early: { manifest: DatasetManifest; dataset: DatasetOrigin } | undefined;
+  let early: Promise<{ manifest: DatasetManifest; dataset: DatasetOrigin }> | undefined;
 
   /**
    * Boots a dataset from `raw` into a new DuckDB; `onManifest` is told the manifest once it is
@@ -214,14 +214,21 @@ export function createDataService(platform: Platform, options: DataServiceOption
 
   return {
     init(config: WorkerConfig): Promise<BootState> {
-      ready ??= open(platform.source(config.dataUrl), platform.origin, config.dataUrl, (manifest, dataset) => (early = { manifest, dataset }))
-        .then((o) => (latest = o));
+      if (!ready) {
+        let told: (e: Awaited<NonNullable<typeof early>>) => void = () => {};
+        early = new Promise((resolve) => (told = resolve));
+        ready = open(platform.source(config.dataUrl), platform.origin, config.dataUrl, (manifest, dataset) => told({ manifest, dataset }))
+          .then((o) => (latest = o));
+      }
       booted ??= ready.then((o) => o.state);
       return booted;
     },
     async handle(request: ApiRequest): Promise<ApiResponse> {
       // before the first boot settles, the dataset screen's facts come from the manifest alone
-      if (!latest && early && isRoute(request, 'GET /api/dataset')) return { status: 200, body: datasetInfo(early.manifest, early.dataset, 0) };
+      if (!latest && early && ready && isRoute(request, 'GET /api/dataset')) {
+        const read = await Promise.race([early, ready.then(() => null)]);
+        if (read && !latest) return { status: 200, body: datasetInfo(read.manifest, read.dataset, 0) };
+      }
       const opened = await current();
       if (!opened) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
       const { state, ctx } = opened;
