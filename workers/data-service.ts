@@ -4,7 +4,7 @@
  * (docs/architecture.md), `openLocal(files)` checks an auditor's snapshot and switches to it.
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
-import type { ApiRequest, ApiResponse } from '../contract/api';
+import { isManifestRequest, type ApiRequest, type ApiResponse } from '../contract/api';
 import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { DatabaseError, SourceError } from './db/errors';
@@ -17,7 +17,7 @@ import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext, DatasetOrigin } from './api/context';
 import { datasetInfo } from './api/dataset';
 import { errorResponse } from './api/errors';
-import { dispatch, isRoute } from './api/registry';
+import { dispatch } from './api/registry';
 import { ResultMemo } from './api/memo';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
@@ -225,7 +225,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
     },
     async handle(request: ApiRequest): Promise<ApiResponse> {
       // before the first boot settles, the dataset screen's facts come from the manifest alone
-      if (!latest && early && ready && isRoute(request, 'GET /api/dataset')) {
+      if (!latest && early && ready && isManifestRequest(request)) {
         const read = await Promise.race([early, ready.then(() => null)]);
         if (read && !latest) return { status: 200, body: datasetInfo(read.manifest, read.dataset, 0) };
       }

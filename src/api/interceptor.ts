@@ -7,7 +7,7 @@
  * among them only while no acknowledgement is stored (src/api/ack-probe.ts).
  */
 import * as Comlink from 'comlink';
-import type { ApiErrorBody, ApiRequest } from '../../contract/api';
+import { isManifestRequest, type ApiErrorBody, type ApiRequest } from '../../contract/api';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';
@@ -125,14 +125,15 @@ async function answer(request: ApiRequest, signal: AbortSignal): Promise<Respons
   if (recorded && (!recorded.requires_no_acknowledgements || !(acknowledgedHere || (await acknowledgementsStored())))) {
     return jsonResponse(recorded.status, recorded.body);
   }
-  // asked at once: the worker queues what needs its tables behind its boot, and answers what
-  // needs only the manifest (GET /api/dataset) before DuckDB is up
-  const { remote, crashed } = dataWorker();
+  const { remote, boot, crashed } = dataWorker();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(abortError(signal));
     signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
   });
   aborted.catch(() => undefined);
+  // the worker answers a manifest route before DuckDB is up; anything else waits here, so that a
+  // request abandoned during the boot never reaches it
+  if (!isManifestRequest(request)) await Promise.race([boot, aborted]);
   let result;
   try {
     result = await Promise.race([remote.handle(request), crashed, aborted]);

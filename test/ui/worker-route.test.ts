@@ -1,6 +1,8 @@
 // The fetch interceptor's routing decision: which requests go to the data worker.
 import { describe, expect, it } from 'vitest';
 import { isNullBodyStatus, isWorkerPath, toWorkerRequest } from '../../src/api/worker-route';
+import { MANIFEST_ROUTES, isManifestRequest } from '../../contract/api';
+import { matchRoute } from '../../workers/api/registry';
 
 const ORIGIN = 'http://localhost:5173';
 
@@ -67,5 +69,20 @@ describe('isNullBodyStatus', () => {
   it('knows the statuses a Response may not carry a body with', () => {
     expect([204, 205, 304].every(isNullBodyStatus)).toBe(true);
     expect([200, 400, 401, 404, 500, 503].some(isNullBodyStatus)).toBe(false);
+  });
+});
+
+describe('isManifestRequest', () => {
+  it('names the routes the worker answers from the manifest before its boot ends, as the worker matches paths', () => {
+    expect(isManifestRequest(toWorkerRequest('/api/dataset', 'get', ORIGIN)!)).toBe(true);
+    expect(isManifestRequest(toWorkerRequest('/api/dataset/?x=1', 'GET', ORIGIN)!)).toBe(true);
+    expect(isManifestRequest(toWorkerRequest('/api/dataset', 'PUT', ORIGIN)!)).toBe(false);
+    expect(isManifestRequest(toWorkerRequest('/api/datasets', 'GET', ORIGIN)!)).toBe(false);
+    expect(isManifestRequest(toWorkerRequest('/api/coverage', 'GET', ORIGIN)!)).toBe(false);
+    // every such route is one the worker's registry knows, without path parameters
+    for (const route of MANIFEST_ROUTES) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(matchRoute(method, path)?.route).toBe(route);
+    }
   });
 });

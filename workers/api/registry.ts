@@ -3,7 +3,7 @@
  * one dispatch function. Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one
  * line below.
  */
-import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
+import { routePath, type Api, type ApiRequest, type ApiResponse, type ApiRoute } from '../../contract/api';
 import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
@@ -112,17 +112,6 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
   return { status: 200, body };
 }
 
-/** The request's method upper-cased and its path without trailing slashes. */
-function requestLine(request: ApiRequest): { method: string; path: string } {
-  return { method: request.method.toUpperCase(), path: request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path };
-}
-
-/** Whether `request` calls `route` (as dispatch matches it). */
-export function isRoute(request: ApiRequest, route: ApiRoute): boolean {
-  const { method, path } = requestLine(request);
-  return matchRoute(method, path)?.route === route;
-}
-
 /**
  * Answers one request: 200 with the endpoint's result; 404 for an unknown route; 400 for a bad
  * parameter; 401 when the server refused a dataset read; 503 when a boot table the endpoint needs
@@ -130,7 +119,8 @@ export function isRoute(request: ApiRequest, route: ApiRoute): boolean {
  * not answered from the first tables wait for every boot table. Never rejects.
  */
 export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<ApiResponse> {
-  const { method, path } = requestLine(request);
+  const path = routePath(request.path);
+  const method = request.method.toUpperCase();
   const match = matchRoute(method, path);
   if (!match) return errorResponse(404, 'not_found', `unknown endpoint: ${method} ${path}`);
   try {
