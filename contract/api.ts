@@ -370,24 +370,6 @@ export interface Api {
 
 export type ApiRoute = keyof Api;
 
-/** A request path without its trailing slashes (`/` stays `/`), as the worker matches routes. */
-export function routePath(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-/**
- * Routes the worker answers from the dataset's manifest alone while its first boot runs
- * (workers/data-service.ts). The page sends these at once and every other request only once the
- * boot has ended (src/api/interceptor.ts), so that a request abandoned meanwhile costs the worker
- * nothing.
- */
-export const MANIFEST_ROUTES: readonly ApiRoute[] = ['GET /api/dataset'];
-
-/** Whether `request` calls one of MANIFEST_ROUTES (none of which has a path parameter). */
-export function isManifestRequest(request: Pick<ApiRequest, 'method' | 'path'>): boolean {
-  return (MANIFEST_ROUTES as readonly string[]).includes(`${request.method.toUpperCase()} ${routePath(request.path)}`);
-}
-
 /** A request as it crosses into the worker: plain data, structured-clone safe. */
 export interface ApiRequest {
   method: string;

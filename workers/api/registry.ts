@@ -3,7 +3,8 @@
  * one dispatch function. Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one
  * line below.
  */
-import { routePath, type Api, type ApiRequest, type ApiResponse, type ApiRoute } from '../../contract/api';
+import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
+import { routePath } from '../../contract/api-routes';
 import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
