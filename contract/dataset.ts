@@ -26,6 +26,9 @@
  * listed in `manifest.tables` when the converter wrote them; the worker reads them instead of
  * computing them, and computes them when a manifest does not list them:
  * - `alerts`: the alert list (contract/alerts-table.ts).
+ * - `unit_pivot`: the unit pivot of the screens' default selection, the latest month over every
+ *   state and every provider (workers/api/selection-tables.ts), one row per comparison unit in the
+ *   order the worker builds it (converter 0.16.0 on).
  */
 
 import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
@@ -70,10 +73,14 @@ export const TABLE_NAMES = [
 export type TableName = (typeof TABLE_NAMES)[number];
 
 /**
- * Names of the derived tables: optional keys of `manifest.tables` (absent in datasets of converters
- * before 0.14.0), loaded by the worker when an endpoint first needs them, never at boot.
+ * Names of the derived tables: optional keys of `manifest.tables` (`alerts` is absent in datasets of
+ * converters before 0.14.0, `unit_pivot` before 0.16.0). `alerts` loads when an endpoint first
+ * needs it; `unit_pivot` loads at boot, after the first tables.
  */
-export const DERIVED_TABLE_NAMES = ['alerts'] as const;
+export const DERIVED_TABLE_NAMES = ['alerts', 'unit_pivot'] as const;
+
+/** The file of the derived table `unit_pivot`. */
+export const UNIT_PIVOT_FILE = 'unit_pivot.parquet';
 export type DerivedTableName = (typeof DERIVED_TABLE_NAMES)[number];
 
 /** Row-group index entry of a table sorted by billing code (docs/architecture.md). */

@@ -13,12 +13,12 @@ import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
-import { forgetSelections, warmDefaultSelection } from './api/selection-tables';
+import { adoptStoredPivot, forgetSelections, warmDefaultSelection } from './api/selection-tables';
 import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext, DatasetOrigin } from './api/context';
 import { datasetInfo } from './api/dataset';
 import { errorResponse } from './api/errors';
-import { dispatch } from './api/registry';
+import { dispatch, type Active } from './api/registry';
 import { ResultMemo } from './api/memo';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
@@ -50,6 +50,12 @@ export interface DataService extends DataWorkerApi {
   context(): ApiContext | undefined;
   /** Bytes read from the open dataset so far (boot tables plus rate row groups), or 0. */
   bytesRead(): number;
+  /**
+   * Settles once the open dataset's work behind its first answers is done: the later tables, the
+   * latest month's national statistics and, with `warmSelection`, the default selection's warm-up
+   * (tests and benchmarks wait for it). Never rejects.
+   */
+  background(): Promise<void>;
   /** Closes DuckDB (tests). */
   close(): Promise<void>;
 }
@@ -99,6 +105,8 @@ interface Opened {
   state: BootState;
   ctx?: ApiContext;
   timings?: BootTimings;
+  /** Settles once the boot's work behind the first answers is done (DataService.background). */
+  background?: Promise<void>;
 }
 
 /** Creates the service on a platform (browser or Node). Nothing starts before `init`. */
@@ -109,6 +117,35 @@ export function createDataService(platform: Platform, options: DataServiceOption
   /** What the first `init` returns, the same promise to every caller. */
   let booted: Promise<BootState> | undefined;
   let acks: AckStore | undefined = options.acks;
+  /**
+   * Requests being answered (from handle to their answer), and those of them whose endpoint is at
+   * work (its tables in: registry.ts Active). Background work waits for them: the later tables'
+   * inserts for no endpoint at work, the warm-up for no request at all.
+   */
+  const load = { inFlight: 0, active: 0 };
+  let waiters: Array<() => void> = [];
+  const settled = (): void => {
+    const woken = waiters;
+    waiters = [];
+    for (const w of woken) w();
+  };
+  const active: Active = (delta) => {
+    load.active += delta;
+    if (load.active === 0) settled();
+  };
+
+  /** Resolves in a task of its own once `free()` holds. */
+  function when(free: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (free()) resolve();
+        else waiters.push(() => setTimeout(check, 0));
+      };
+      setTimeout(check, 0);
+    });
+  }
+  const whenIdle = (): Promise<void> => when(() => load.inFlight === 0);
+  const whenNoneActive = (): Promise<void> => when(() => load.active === 0);
 
   /**
    * The first dataset's manifest and origin, once the manifest is read: `GET /api/dataset` is
@@ -137,28 +174,6 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const manifest = parseManifest(await source.read('manifest.json'));
       const manifestAt = performance.now() - t0;
       onManifest?.(manifest, { origin, name, bytesRead: () => counter.bytes });
-      const fetchAll = (names: readonly TableName[]) => Promise.all(names.map((t) => fetchTable(source, t, manifest.tables[t].files)));
-      // price_stats by month when the converter indexed it (db/stats.ts): the latest month's row groups only
-      const statsTable = manifest.tables.price_stats;
-      const byMonth = statsByMonth(statsTable);
-      const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
-      // the later tables' bytes come in beside the first ones; they are decoded once those answer
-      const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
-      laterFetched?.catch(() => {});
-      const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
-      for (const table of tables) await insertTable(db, decode, table);
-      const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups) : eagerStats();
-      const latest = manifest.snapshots[manifest.snapshots.length - 1];
-      // The latest month's national market rows: what the screens' first requests not in the first
-      // view read (a comparison with filters, Live Search). The per-state rows, several times as
-      // many, load when a request asks for them (the map, a state).
-      if (latest !== undefined) await stats.ensure({ months: [latest], shared: false, states: 'national' });
-      prepareDerivedTables(db, byMonth);
-      const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
-      acks ??= defaultAckStore();
-      const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
-      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
-      laterLoaded.catch(() => {});
       const derived = new Map<DerivedTableName, Promise<Uint8Array>>();
       const slicer = platform.parquetSlicer();
       slicer.catch(() => {});
@@ -179,15 +194,53 @@ export function createDataService(platform: Platform, options: DataServiceOption
           throw new DatabaseError(`cannot decode ${file}: ${e instanceof Error ? e.message : String(e)}`);
         }
       };
+      // the stored unit pivot of the default selection (selection-tables.ts adoptStoredPivot): what a
+      // comparison's filters read, without price_stats
+      const storedPivot = manifest.tables.unit_pivot ? readDerived('unit_pivot', 0) : null;
+      storedPivot?.catch(() => {});
+      const fetchAll = (names: readonly TableName[]) => Promise.all(names.map((t) => fetchTable(source, t, manifest.tables[t].files)));
+      // price_stats by month when the converter indexed it (db/stats.ts): the latest month's row groups only
+      const statsTable = manifest.tables.price_stats;
+      const byMonth = statsByMonth(statsTable);
+      const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
+      // the later tables' bytes come in beside the first ones; they are decoded once those answer
+      const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
+      laterFetched?.catch(() => {});
+      const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
+      for (const table of tables) await insertTable(db, decode, table);
+      const latestMonth = manifest.snapshots[manifest.snapshots.length - 1];
+      const first = latestMonth === undefined ? undefined : ({ months: [latestMonth], shared: false, states: 'national' } as const);
+      const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups, first) : eagerStats();
+      await stats.open();
+      prepareDerivedTables(db, byMonth);
+      const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
+      acks ??= defaultAckStore();
+      const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
+      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
+      laterLoaded.catch(() => {});
+      // Behind the later tables (what Live Search and a provider's screens wait for), the latest
+      // month's national market rows: what a comparison or a dashboard with filters reads. The
+      // per-state rows, several times as many, load when a request asks for them (the map, a state).
+      // A request that reads price_stats meanwhile loads these first itself (createStatsLoader's
+      // `first`), so nothing waits for this but the warm-up.
+      const national = laterLoaded.then(() => (first === undefined ? undefined : stats.ensure(first)));
+      national.catch(() => {});
       const ctx: ApiContext = {
         db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
-      // a task of its own after the later tables, so that requests queued meanwhile go first
-      if (options.warmSelection) laterLoaded.then(() => setTimeout(() => warmDefaultSelection(ctx), 0), () => {});
+      if (storedPivot) {
+        adoptStoredPivot(ctx, await storedPivot);
+        derived.delete('unit_pivot');
+        timings.total = performance.now() - t0;
+      }
+      // Only while no request is being answered: the warm-up holds the worker for a second or two
+      // at the real-file shape, and a request met meanwhile (Live Search's rate rows) would wait.
+      const background = options.warmSelection ? national.then(() => whenIdle()).then(() => warmDefaultSelection(ctx)) : national;
       return {
         ctx,
         timings,
+        background: background.then(() => undefined, () => undefined),
         state: { status: 'ready', createdAt: manifest.created_at, snapshots: manifest.snapshots, referenceInsurer: manifest.reference_insurer, origin },
       };
     } catch (e) {
@@ -197,16 +250,35 @@ export function createDataService(platform: Platform, options: DataServiceOption
   }
 
   /**
-   * Inserts the later tables one row group per task, so that requests for the first tables, queued
-   * meanwhile, are answered between them. Rejects with the first table that fails to load.
+   * Inserts the later tables one row group per task, each once no endpoint is at work, so that
+   * requests for the first tables, met meanwhile, are answered first. Rejects with the first table
+   * that fails to load.
    */
   async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>, done: () => void): Promise<void> {
-    const yieldTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+    const yieldTask = whenNoneActive;
     for (const table of await fetched) {
       await yieldTask();
       await insertTable(db, decode, table, yieldTask);
     }
     done();
+  }
+
+  /** One request's answer (handle counts it in flight). Never rejects. */
+  async function answerRequest(request: ApiRequest): Promise<ApiResponse> {
+    // before the first boot settles, the dataset screen's facts come from the manifest alone
+    if (!latest && early && ready && isManifestRequest(request)) {
+      const read = await Promise.race([early, ready.then(() => null)]);
+      if (read && !latest) return { status: 200, body: datasetInfo(read.manifest, read.dataset, 0) };
+    }
+    const opened = await current();
+    if (!opened) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
+    const { state, ctx } = opened;
+    if (state.status === 'failed' || !ctx) {
+      const reason = state.status === 'failed' ? state.reason : 'dataset not loaded';
+      if (state.status === 'failed' && state.httpStatus === 401) return errorResponse(401, 'unauthorized', reason);
+      return errorResponse(503, 'unavailable', `dataset not loaded: ${reason}`);
+    }
+    return dispatch(request, ctx, active);
   }
 
   async function current(): Promise<Opened | undefined> {
@@ -225,20 +297,12 @@ export function createDataService(platform: Platform, options: DataServiceOption
       return booted;
     },
     async handle(request: ApiRequest): Promise<ApiResponse> {
-      // before the first boot settles, the dataset screen's facts come from the manifest alone
-      if (!latest && early && ready && isManifestRequest(request)) {
-        const read = await Promise.race([early, ready.then(() => null)]);
-        if (read && !latest) return { status: 200, body: datasetInfo(read.manifest, read.dataset, 0) };
+      load.inFlight++;
+      try {
+        return await answerRequest(request);
+      } finally {
+        if (--load.inFlight === 0) settled();
       }
-      const opened = await current();
-      if (!opened) return errorResponse(503, 'unavailable', 'dataset not loaded: init was not called');
-      const { state, ctx } = opened;
-      if (state.status === 'failed' || !ctx) {
-        const reason = state.status === 'failed' ? state.reason : 'dataset not loaded';
-        if (state.status === 'failed' && state.httpStatus === 401) return errorResponse(401, 'unauthorized', reason);
-        return errorResponse(503, 'unavailable', `dataset not loaded: ${reason}`);
-      }
-      return dispatch(request, ctx);
     },
     async openLocal(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
       const { byPath, dirName } = localIndex(files);
@@ -276,6 +340,9 @@ export function createDataService(platform: Platform, options: DataServiceOption
     },
     context: () => latest?.ctx,
     bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,
+    background: async () => {
+      await (await current())?.background;
+    },
     async close(): Promise<void> {
       (await current())?.ctx?.db.close();
     },

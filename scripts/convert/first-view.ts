@@ -5,24 +5,29 @@
  * firstViewRequests (every live screen's first requests); their answers are recorded, each of them
  * 200. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
  * start). The alert list the service computed for them becomes the derived table `alerts`
- * (alerts-table.ts), which manifest.json then lists.
+ * (alerts-table.ts), and the unit pivot of their default selection the derived table `unit_pivot`
+ * (unit-pivot-table.ts), which manifest.json then lists.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveInsurer } from '../../contract/api';
 import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewRequests, type FirstView } from '../../contract/first-view';
-import type { DatasetManifest, ManifestTable } from '../../contract/dataset';
+import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { computeAlerts } from '../../workers/api/alerts';
+import { defaultPivotTable } from '../../workers/api/selection-tables';
 import { createDataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
 import { nodePlatform } from '../../workers/platform-node';
 import { writeAlertsTable } from './alerts-table';
+import { writeUnitPivotTable } from './unit-pivot-table';
 
-/** What writeFirstView wrote: first-view.json's size in bytes, and the manifest entry of `alerts`. */
+/** What writeFirstView wrote: first-view.json's size in bytes, and the manifest entries of `alerts` and `unit_pivot`. */
 export interface FirstViewWritten {
   bytes: number;
   alerts: ManifestTable;
+  /** Absent for a dataset without a snapshot (no default selection). */
+  unitPivot?: ManifestTable;
 }
 
 /** A first view being prepared: DuckDB-WASM boots while the conversion runs. */
@@ -57,9 +62,9 @@ export function startFirstView(): FirstViewWriter {
 
 /**
  * Computes the first view of the dataset in `dir` and writes `dir/first-view.json`; returns its size
- * and the alerts table's manifest entry. `createdAt` is the manifest's `created_at`. Writes
- * `dir/alerts.parquet` too and lists it in `dir/manifest.json` (`tables.alerts`), the manifest
- * replaced by rename.
+ * and the derived tables' manifest entries. `createdAt` is the manifest's `created_at`. Writes
+ * `dir/alerts.parquet` and `dir/unit_pivot.parquet` too and lists them in `dir/manifest.json`
+ * (`tables.alerts`, `tables.unit_pivot`), the manifest replaced by rename.
  * @throws Error naming the request when the data service cannot open the dataset or answers
  *   anything but 200: a dataset whose screens the worker cannot answer is not written.
  */
@@ -82,22 +87,23 @@ export async function writeFirstView(dir: string, createdAt: string, openDatabas
     }
     const ctx = service.context();
     if (!ctx) throw new Error('first view: the data service closed the dataset');
-    if (ctx.manifest.tables.alerts) throw new Error('first view: manifest.json already lists an alerts table');
+    if (ctx.manifest.tables.alerts || ctx.manifest.tables.unit_pivot) throw new Error('first view: manifest.json already lists a derived table');
     const alerts = await writeAlertsTable(dir, computeAlerts(ctx));
-    await listInManifest(dir, 'alerts', alerts);
+    const unitPivot = ctx.manifest.snapshots.length > 0 ? await writeUnitPivotTable(dir, defaultPivotTable(ctx)) : undefined;
+    await listInManifest(dir, { alerts, ...(unitPivot ? { unit_pivot: unitPivot } : {}) });
     const text = JSON.stringify(view);
     await writeFile(path.join(dir, FIRST_VIEW_FILE), text);
-    return { bytes: Buffer.byteLength(text), alerts };
+    return { bytes: Buffer.byteLength(text), alerts, ...(unitPivot ? { unitPivot } : {}) };
   } finally {
     await service.close();
   }
 }
 
-/** Adds `tables[name] = table` to `dir/manifest.json`, written beside it and renamed over it. */
-async function listInManifest(dir: string, name: 'alerts', table: ManifestTable): Promise<void> {
+/** Adds the derived tables `tables` to `dir/manifest.json`'s tables, written beside it and renamed over it. */
+async function listInManifest(dir: string, tables: Partial<Record<DerivedTableName, ManifestTable>>): Promise<void> {
   const file = path.join(dir, 'manifest.json');
   const manifest = JSON.parse(await readFile(file, 'utf8')) as DatasetManifest;
-  manifest.tables[name] = table;
+  Object.assign(manifest.tables, tables);
   await writeFile(`${file}.tmp`, JSON.stringify(manifest, null, 2));
   await rename(`${file}.tmp`, file);
 }

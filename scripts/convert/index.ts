@@ -38,7 +38,7 @@ import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.15.0';
+export const CONVERTER_VERSION = '0.16.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -342,7 +342,9 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       const file = path.join(tmpDir, name);
       await writingTo(file, () => writeFile(file, JSON.stringify(value, null, 2)));
     }
-    manifest.tables.alerts = (await timer.time('the first view', () => writingTo(tmpDir, () => firstView.write(tmpDir, createdAt)))).alerts;
+    const derived = await timer.time('the first view', () => writingTo(tmpDir, () => firstView.write(tmpDir, createdAt)));
+    manifest.tables.alerts = derived.alerts;
+    if (derived.unitPivot) manifest.tables.unit_pivot = derived.unitPivot;
     await swapIntoPlace(tmpDir, target);
     const failed = problems.failedFiles.length ? `, ${problems.failedFiles.length} files unreadable (report.json failed_files)` : '';
     log(`dataset written to ${outDir}: ${manifest.counts.rate_rows} rate rows, ${manifest.counts.services} services, ` +

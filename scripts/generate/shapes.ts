@@ -61,7 +61,9 @@ export async function generateShape(shape: GeneratedShapeName, dir: string, opti
   if (shape === 'sample') return sampleInto(dir);
   const { rateRows, options: sizes } = shapeSizes(shape, options.tiny === true);
   const manifest = await generateApiDataset(dir, rateRows, sizes);
-  manifest.tables.alerts = (await writeFirstView(dir, manifest.created_at)).alerts;
+  const derived = await writeFirstView(dir, manifest.created_at);
+  manifest.tables.alerts = derived.alerts;
+  if (derived.unitPivot) manifest.tables.unit_pivot = derived.unitPivot;
   return manifest;
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiDataset } from '../../bench/api-generate';
 import { rankAlerts } from '../../workers/api/alerts';
+import { EVERY_STATE, statsNeedOf } from '../../workers/api/pricing-core';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
@@ -45,8 +46,10 @@ describe('alert candidates', () => {
     expect(rankAlerts(ctx, true)).toEqual(every);
   });
 
-  it('give the list every unit gives on the converted fixture', () => {
+  it('give the list every unit gives on the converted fixture', async () => {
     const ctx = fixture.service.context()!;
+    // what GET /api/alerts declares it reads when it computes the list
+    await ctx.stats.ensure(statsNeedOf({ state: EVERY_STATE }, ctx.manifest.snapshots.slice(-2)));
     const every = rankAlerts(ctx, false);
     // 9 alerts of the three types, national and per state (alerts.test.ts computes them by hand)
     expect([...new Set(every.map((a) => a.type))].sort()).toEqual(['market_shift', 'outlier', 'price_spike']);

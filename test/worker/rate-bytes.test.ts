@@ -42,9 +42,14 @@ it('has the row groups the header describes', () => {
   ]);
 });
 
-it('opens reading only the manifest, the small tables and the latest month of price_stats', async () => {
+it('opens reading only the manifest, the small tables, the stored unit pivot and the latest month of price_stats', async () => {
+  // the footer at boot, the latest month's national rows behind it
+  await service.background();
   let expected = (await stat(join(dir, 'manifest.json'))).size;
   for (const t of BOOT_TABLES) if (t !== 'price_stats') for (const f of manifest.tables[t].files) expected += (await stat(join(dir, f))).size;
+  // the stored unit pivot is read at boot too
+  expect(manifest.tables.unit_pivot?.files).toEqual(['unit_pivot.parquet']);
+  expected += (await stat(join(dir, 'unit_pivot.parquet'))).size;
   // price_stats by range reads (workers/db/stats.ts): its footer and the latest month's row groups, at most the file
   const stats = service.bytesRead() - expected;
   expect(stats).toBeGreaterThan(0);

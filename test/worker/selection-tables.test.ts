@@ -141,6 +141,8 @@ describe('service-pricing from DuckDB', () => {
           (SELECT max(snapshot) FROM price_stats WHERE insurer_id = '${insurer}' AND scope = 'market' AND snapshot <= '${snapshot}') AS snapshot)
           FROM template`));
       }
+      // the pivot of the month, stored by the converter, is built again from the edited statistics
+      at.service.forgetAnswers();
       const units = async (competitors: string) =>
         (await bothWays(at.service, { snapshot, competitors, services: code.c })).records.map((r) => [r.component, r.claims_volume]);
       // every competitor: the global unit comes first and takes the claims; beta alone lists only the component

@@ -43,6 +43,8 @@ const STATS_REQUESTS: Array<[ApiRoute, ApiRequest]> = [
   ['GET /api/services-search', { method: 'GET', path: '/api/services-search', query: { q: 'mri' } }],
   ['GET /api/service-categories', { method: 'GET', path: '/api/service-categories', query: {} }],
   ['GET /api/coverage', { method: 'GET', path: '/api/coverage', query: {} }],
+  // Live Search's insurers: the rate rows of the code, which load on demand
+  ['GET /api/insurers-for-service', { method: 'GET', path: '/api/insurers-for-service', query: { service_id: '99283' } }],
 ];
 
 /** Requests of service-pricing, which reads the first tables alone unless it names providers. */

@@ -17,8 +17,7 @@ import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figur
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { monthNeed } from './pricing-core';
-import { defaultSelection, selectionPage, selectionSummary } from './selection-tables';
+import { defaultSelection, selectionNeed, selectionPage, selectionSummary } from './selection-tables';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
   const selection = defaultSelection(ctx, params.shared_providers === true);
@@ -44,7 +43,7 @@ export const dashboardFigures: Endpoint<'GET /api/dashboard-figures'> = {
   route: 'GET /api/dashboard-figures',
   pure: true,
   reads: 'first-tables',
-  stats: (params, ctx) => monthNeed(ctx, params, ALL_STATES),
+  stats: (params, ctx) => selectionNeed(ctx, params, ALL_STATES),
   parse: (query) => parseSharedProviders(query),
   run: async (params, ctx) => run(params, ctx),
 };

@@ -12,6 +12,8 @@ import { chosenRows } from './snapshots';
 
 export const insurersForService: Endpoint<'GET /api/insurers-for-service'> = {
   route: 'GET /api/insurers-for-service',
+  // the manifest, `services` (the id's check) and the rate rows, which load on demand
+  reads: 'first-tables',
   pure: true,
   parse: (query, ctx) => ({ service_id: parseServiceId(query, ctx) }),
   async run(params, ctx): Promise<InsurerListItem[]> {

@@ -95,7 +95,7 @@ export function matchRoute(method: string, path: string): { route: ApiRoute; pat
   return found;
 }
 
-async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
+async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest, active?: Active): Promise<ApiResponse> {
   const params = endpoint.parse(query, ctx);
   const reads = typeof endpoint.reads === 'function' ? endpoint.reads(params) : endpoint.reads;
   if (reads !== 'first-tables') {
@@ -105,6 +105,15 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
       throw new ApiError(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+  active?.(1);
+  try {
+    return await answerLoaded(endpoint, params, ctx, request);
+  } finally {
+    active?.(-1);
+  }
+}
+
+async function answerLoaded<R extends ApiRoute>(endpoint: Endpoint<R>, params: Api[R]['params'], ctx: ApiContext, request: ApiRequest): Promise<ApiResponse> {
   const need = endpoint.stats?.(params, ctx);
   if (need) await ctx.stats.ensure(need);
   const run = (): Promise<Api[R]['result']> => Promise.resolve(endpoint.run(params, ctx, request));
@@ -114,12 +123,19 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
 }
 
 /**
+ * Told +1 when a request's endpoint starts its work (its tables are in) and -1 when it ends: the
+ * data service holds its background loads back meanwhile (data-service.ts).
+ */
+export type Active = (delta: 1 | -1) => void;
+
+/**
  * Answers one request: 200 with the endpoint's result; 404 for an unknown route; 400 for a bad
  * parameter; 401 when the server refused a dataset read; 503 when a boot table the endpoint needs
  * failed to load; 500 with the reason for any other failure (a DuckDB error included). Endpoints
- * not answered from the first tables wait for every boot table. Never rejects.
+ * not answered from the first tables wait for every boot table; `active` is told when the
+ * endpoint's work starts and ends. Never rejects.
  */
-export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<ApiResponse> {
+export async function dispatch(request: ApiRequest, ctx: ApiContext, active?: Active): Promise<ApiResponse> {
   const path = routePath(request.path);
   const method = request.method.toUpperCase();
   const match = matchRoute(method, path);
@@ -127,7 +143,7 @@ export async function dispatch(request: ApiRequest, ctx: ApiContext): Promise<Ap
   try {
     // Path parameters win over query parameters of the same name.
     const query = { ...request.query, ...match.pathParams };
-    return await answer(ENDPOINTS[match.route] as Endpoint<ApiRoute>, query, ctx, request);
+    return await answer(ENDPOINTS[match.route] as Endpoint<ApiRoute>, query, ctx, request, active);
   } catch (e) {
     if (e instanceof ApiError) return errorResponse(e.status, e.code, e.message);
     if (e instanceof SourceError && e.httpStatus === 401) return errorResponse(401, 'unauthorized', e.message);

@@ -25,7 +25,7 @@
  * from different snapshots the two may differ in the last bit).
  */
 import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort } from '../../contract/api';
-import { ALL_STATES } from '../../contract/dataset';
+import { ALL_STATES, UNIT_PIVOT_FILE } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import {
   averageOverpaymentExpr,
@@ -37,9 +37,11 @@ import {
   VARIANCE_SQL,
 } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
+import { DatabaseError } from '../db/errors';
+import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
-import { allCompetitors, latestSnapshot, minProvidersOf, statsPrices, unitRecord, type UnitColumns } from './pricing-core';
+import { allCompetitors, latestSnapshot, minProvidersOf, monthNeed, statsPrices, unitRecord, type UnitColumns } from './pricing-core';
 import { assertStatsLoaded, chosenRows } from './stats-selection';
 import { serviceRecords } from './unit-records';
 
@@ -75,6 +77,8 @@ const MAX_PIVOTS = 6;
 
 interface Pivot {
   name: string;
+  /** Read from the dataset's derived table `unit_pivot` (adoptStoredPivot): never dropped, never built. */
+  stored?: boolean;
   /** Every insurer of the dataset, ascending: column `price_<i>` is the (i-1)th's. */
   insurers: readonly string[];
   /** Whether some (code, class) has no unit priced by the reference on any provider (its claims depend on which units are listed). */
@@ -105,7 +109,7 @@ const text = (t: string): SqlFragment => new SqlFragment(t, []);
 function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean): Pivot {
   let kept = pivots.get(ctx);
   if (!kept) pivots.set(ctx, (kept = new Map()));
-  const key = JSON.stringify([month, state, shared]);
+  const key = pivotKey(month, state, shared);
   const hit = kept.get(key);
   if (hit) {
     kept.delete(key);
@@ -152,10 +156,84 @@ function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean)
   kept.set(key, pivot);
   for (const [oldKey, old] of kept) {
     if (kept.size <= MAX_PIVOTS) break;
+    if (old.stored) continue;
     kept.delete(oldKey);
     ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
   }
   return pivot;
+}
+
+const pivotKey = (month: string, state: string, shared: boolean): string => JSON.stringify([month, state, shared]);
+
+/** Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored: a selection over it reads no `price_stats` row. */
+export function holdsPivot(ctx: ApiContext, month: string, state: string, shared: boolean): boolean {
+  return pivots.get(ctx)?.has(pivotKey(month, state, shared)) ?? false;
+}
+
+/**
+ * What a selection of `params` in `state` reads of `price_stats` (endpoint.ts stats): its month's
+ * rows (monthNeed), or nothing when the month's unit pivot is held (holdsPivot).
+ */
+export function selectionNeed(ctx: ApiContext, params: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed | null {
+  return holdsPivot(ctx, params.snapshot ?? latestSnapshot(ctx), state, params.shared_providers === true) ? null : monthNeed(ctx, params, state);
+}
+
+/** A unit pivot as the converter stores it: its columns (name and DuckDB type) and its rows, in the table's order. */
+export interface PivotTable {
+  columns: Array<{ name: string; type: string }>;
+  rows: PlainValue[][];
+}
+
+/** The columns of table `name`, in order, with their DuckDB types. @throws DatabaseError */
+function columnsOf(ctx: ApiContext, name: string): PivotTable['columns'] {
+  return ctx.db.all<{ name: string; type: string }>(sql`
+    SELECT column_name AS name, data_type AS type FROM duckdb_columns() WHERE table_name = ${name} ORDER BY column_index`);
+}
+
+/**
+ * The unit pivot of the default selection over every provider (defaultSelection: the latest month,
+ * every state), built when it is not: what the converter stores as the derived table `unit_pivot`
+ * (contract/dataset.ts UNIT_PIVOT_FILE), rows in the order the pivot holds them.
+ * @throws Error when the month's statistics are not loaded; DatabaseError
+ */
+export function defaultPivotTable(ctx: ApiContext): PivotTable {
+  const s = defaultSelection(ctx, false);
+  const pivot = pivotOf(ctx, s.snapshot, s.state, false);
+  const columns = columnsOf(ctx, pivot.name);
+  const rows = ctx.db.all(text(`SELECT * FROM ${pivot.name} ORDER BY rowid`)).map((row) => columns.map((c) => row[c.name] ?? null));
+  return { columns, rows };
+}
+
+/**
+ * Makes the stored unit pivot (the derived table `unit_pivot`, as an Arrow IPC stream) the pivot of
+ * the latest month over every state and every provider, for as long as `ctx` is open; a selection
+ * over it then reads no `price_stats` row (selectionNeed).
+ * @throws DatabaseError naming UNIT_PIVOT_FILE when its columns are not a pivot of the dataset's
+ *   insurers or its rows are not the latest month's over every state
+ */
+export function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
+  const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
+  const name = `unit_pivot_${++tableCount}`;
+  ctx.db.insertArrowIpc(name, ipc, false);
+  const bad = (why: string): DatabaseError => {
+    ctx.db.exec(text(`DROP TABLE IF EXISTS ${name}`));
+    return new DatabaseError(`${UNIT_PIVOT_FILE}: ${why}`);
+  };
+  const names = new Set(columnsOf(ctx, name).map((c) => c.name));
+  const wanted = ['month', 'state', 'billing_code', 'unit_order', 'claims_open', ...insurers.flatMap((_, i) => [`price_${i + 1}`, `providers_${i + 1}`])];
+  const missing = wanted.filter((c) => !names.has(c));
+  if (missing.length > 0 || names.has(`price_${insurers.length + 1}`)) {
+    throw bad(`not a unit pivot of the dataset's ${insurers.length} insurers (columns ${missing.length > 0 ? `missing: ${missing.join(', ')}` : `beyond price_${insurers.length}`})`);
+  }
+  const month = latestSnapshot(ctx);
+  const [row] = ctx.db.all<{ others: number; open: number }>(sql`
+    SELECT count(*) FILTER (WHERE month IS DISTINCT FROM ${month} OR state IS DISTINCT FROM ${ALL_STATES})::INTEGER AS others,
+      count(*) FILTER (WHERE claims_open)::INTEGER AS open
+    FROM ${text(name)}`);
+  if ((row?.others ?? 0) > 0) throw bad(`holds rows of another month or state than ${month} over every state`);
+  let kept = pivots.get(ctx);
+  if (!kept) pivots.set(ctx, (kept = new Map()));
+  kept.set(pivotKey(month, ALL_STATES, false), { name, insurers, openClaims: (row?.open ?? 0) > 0, stored: true });
 }
 
 /** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */

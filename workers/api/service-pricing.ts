@@ -48,12 +48,11 @@ import {
   allCompetitors,
   countingUnits,
   latestSnapshot,
-  monthNeed,
   priceServices,
   unitsAverageOverpayment,
   type PricingSelection,
 } from './pricing-core';
-import { selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
+import { selectionNeed, selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
 import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 /** Largest page (rows). */
@@ -264,7 +263,7 @@ export const servicePricing: Endpoint<'GET /api/service-pricing'> = {
   // the statistics alone, unless a provider selection prices from the rate rows and provider tables
   reads: (params) => (params.providers ? 'every-table' : 'first-tables'),
   // a provider selection prices from the rate rows (pricing-core.ts)
-  stats: (params, ctx) => (params.providers ? null : monthNeed(ctx, params, params.state ?? ALL_STATES)),
+  stats: (params, ctx) => (params.providers ? null : selectionNeed(ctx, params, params.state ?? ALL_STATES)),
   parse,
   run,
 };

@@ -55,6 +55,11 @@ export interface StatsLoader {
   ensure(need: StatsNeed): Promise<void>;
   /** Whether every row group `need` reads is in (pricing-core.ts checks it before reading price_stats). */
   holds(need: StatsNeed): boolean;
+  /**
+   * Reads the file's footer (once): the boot waits for it, so that a file that cannot be decoded
+   * fails the boot as a table loaded whole does. @throws SourceError, DatabaseError naming the file
+   */
+  open(): Promise<void>;
   /** Row groups loaded so far, and in all (equal for a table loaded whole). */
   loadedGroups(): number;
   totalGroups(): number;
@@ -62,7 +67,7 @@ export interface StatsLoader {
 
 /** The loader of a `price_stats` the boot loaded whole: everything is in. */
 export function eagerStats(): StatsLoader {
-  return { ensure: () => Promise.resolve(), holds: () => true, loadedGroups: () => 1, totalGroups: () => 1 };
+  return { ensure: () => Promise.resolve(), open: () => Promise.resolve(), holds: () => true, loadedGroups: () => 1, totalGroups: () => 1 };
 }
 
 /** Whether `table` (the manifest's `price_stats`) can be read by month: one file, its period index and snapshots. */
@@ -91,14 +96,16 @@ export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: reado
 }
 
 /**
- * Creates the empty `price_stats` table and returns its loader by month over the table's one file.
- * @throws DatabaseError when the table cannot be created.
+ * Creates the empty `price_stats` table and returns its loader by month over the table's one file;
+ * every `ensure` loads the row groups of `first` (the boot's: the latest month's national rows)
+ * before its own. @throws DatabaseError when the table cannot be created.
  */
 export function createStatsLoader(
   db: Database,
   table: ManifestTable & { period_index: PeriodIndexEntry[]; stats_snapshots: StatsSnapshot[] },
   source: ByteSource,
   open: Promise<ReadRowGroups>,
+  first?: StatsNeed,
 ): StatsLoader {
   db.exec(new SqlFragment(`CREATE TABLE price_stats (${COLUMNS.price_stats.map((c) => `${c} ${STATS_TYPES[c]}`).join(', ')})`, []));
   const columns = COLUMNS.price_stats.join(', ');
@@ -124,14 +131,18 @@ export function createStatsLoader(
    * Reads row group `rg` and appends it, through a scratch table (the file's Arrow types need not be
    * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
    */
-  async function load(rg: number): Promise<void> {
-    let ipc: Uint8Array;
+  /** `read` over the file, opened once. @throws SourceError as read, DatabaseError naming the file when it cannot be decoded */
+  async function opened<T>(read: (f: RowGroupFile) => Promise<T>): Promise<T> {
     try {
-      ipc = await (await fileOf()).read([rg]);
+      return await read(await fileOf());
     } catch (e) {
       if (e instanceof SourceError) throw e;
       throw new DatabaseError(`cannot decode ${table.files[0]}: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+
+  async function load(rg: number): Promise<void> {
+    const ipc = await opened((f) => f.read([rg]));
     // synchronous from here: no other load interleaves with the scratch table
     db.insertArrowIpc('price_stats_load', ipc, false);
     try {
@@ -144,10 +155,14 @@ export function createStatsLoader(
 
   const needed = (need: StatsNeed): number[] => rowGroupsOf(table.period_index, table.stats_snapshots, need);
 
+  // `first`'s row groups come before any other: the table's rows begin with them whoever asks
+  // first, the boot or a request, as when the boot loaded them before any request, so that a sum
+  // over the rows (whose last bit follows their order) does not depend on when a screen asked.
+  const firstGroups = first ? needed(first) : [];
   return {
     async ensure(need) {
       const waits: Promise<void>[] = [];
-      for (const rg of needed(need)) {
+      for (const rg of [...firstGroups, ...needed(need)]) {
         let p = started.get(rg);
         if (!p) {
           p = queue.then(() => load(rg));
@@ -159,6 +174,7 @@ export function createStatsLoader(
       }
       await Promise.all(waits);
     },
+    open: () => opened(() => Promise.resolve()),
     holds: (need) => needed(need).every((rg) => done.has(rg)),
     loadedGroups: () => done.size,
     totalGroups: () => table.period_index.length,
