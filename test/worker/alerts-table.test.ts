@@ -6,51 +6,28 @@
  * its tiny size (three months, alerts between the last two). The worker does read the table (a
  * title edited in it is the title answered), and acknowledgements merge into it as before.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
 import { ALERTS_FILE, alertFromRow, alertRow } from '../../contract/alerts-table';
 import type { AlertsPage } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/dataset';
 import { writeAlertsTable } from '../../scripts/convert/alerts-table';
-import { generateShape } from '../../scripts/generate/shapes';
-import { memoryAckStore } from '../../workers/acks/ack-store';
 import { rankAlerts } from '../../workers/api/alerts';
-import { createDataService, type DataService } from '../../workers/data-service';
-import { nodePlatform } from '../../workers/platform-node';
-import { convertFixture } from './fixture-dataset';
+import type { DataService } from '../../workers/data-service';
+import { derivedDatasets } from './derived-datasets';
 
-let root: string;
-const dirs: Record<'fixture' | 'marketYear', string> = { fixture: '', marketYear: '' };
-const open: DataService[] = [];
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'compete-alerts-table-'));
-  dirs.marketYear = path.join(root, 'market-year');
-  const [fixture] = await Promise.all([convertFixture({ validation: { min_providers: 1 } }), generateShape('market-year', dirs.marketYear, { tiny: true })]);
-  dirs.fixture = fixture.dir;
-}, 300_000);
-
-afterAll(async () => {
-  for (const s of open) await s.close();
-  await rm(root, { recursive: true, force: true });
-  if (dirs.fixture) await rm(path.dirname(dirs.fixture), { recursive: true, force: true });
-});
-
-async function boot(dir: string): Promise<DataService> {
-  const service = createDataService(nodePlatform, { acks: memoryAckStore() });
-  open.push(service);
-  expect((await service.init({ dataUrl: dir + '/' })).status).toBe('ready');
-  return service;
-}
+// min_providers 1: the fixture then raises nine alerts (alerts.test.ts)
+const sets = derivedDatasets('alerts-table', { validation: { min_providers: 1 } });
+const { dirs } = sets;
+const boot = (dir: string): Promise<DataService> => sets.boot(dir);
 
 const manifestOf = async (dir: string): Promise<DatasetManifest> => JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
 
 /** A copy of the dataset in `dir`, named `name`, whose alerts table holds `alerts`; its directory. */
 async function copyWithAlerts(dir: string, name: string, alerts: readonly Alert[]): Promise<string> {
-  const copy = path.join(root, name);
+  const copy = path.join(sets.root, name);
   await cp(dir, copy, { recursive: true });
   const manifest = await manifestOf(copy);
   manifest.tables.alerts = await writeAlertsTable(copy, alerts);

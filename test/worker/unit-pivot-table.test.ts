@@ -9,51 +9,28 @@
  * pivot of the dataset, naming the file.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServicePricingResult } from '../../contract/api';
 import { UNIT_PIVOT_FILE, type DatasetManifest } from '../../contract/dataset';
 import { sqlString } from '../../contract/sql-text';
-import { generateShape } from '../../scripts/generate/shapes';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { allCompetitors } from '../../workers/api/pricing-core';
 import { defaultPivotTable, holdsPivot, selectionNeed } from '../../workers/api/selection-tables';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
-import { convertFixture } from './fixture-dataset';
+import { derivedDatasets } from './derived-datasets';
 
-let root: string;
-const dirs: Record<'fixture' | 'marketYear', string> = { fixture: '', marketYear: '' };
-const open: DataService[] = [];
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'compete-unit-pivot-'));
-  dirs.marketYear = path.join(root, 'market-year');
-  const [fixture] = await Promise.all([convertFixture(), generateShape('market-year', dirs.marketYear, { tiny: true })]);
-  dirs.fixture = fixture.dir;
-}, 300_000);
-
-afterAll(async () => {
-  for (const s of open) await s.close();
-  await rm(root, { recursive: true, force: true });
-  if (dirs.fixture) await rm(path.dirname(dirs.fixture), { recursive: true, force: true });
-});
-
-async function boot(dir: string): Promise<DataService> {
-  const service = createDataService(nodePlatform, { acks: memoryAckStore() });
-  open.push(service);
-  const state = await service.init({ dataUrl: dir + '/' });
-  expect(state.status, JSON.stringify(state)).toBe('ready');
-  return service;
-}
+const sets = derivedDatasets('unit-pivot');
+const { dirs } = sets;
+const boot = (dir: string): Promise<DataService> => sets.boot(dir);
 
 const manifestOf = async (dir: string): Promise<DatasetManifest> => JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
 
 /** A copy of the dataset in `dir` named `name`, its manifest changed by `edit`; its directory. */
 async function copyOf(dir: string, name: string, edit: (m: DatasetManifest) => void): Promise<string> {
-  const copy = path.join(root, name);
+  const copy = path.join(sets.root, name);
   await cp(dir, copy, { recursive: true });
   const manifest = await manifestOf(copy);
   edit(manifest);
@@ -148,8 +125,8 @@ describe('the unit pivot table, read', () => {
       const dir = await copyOf(dirs.fixture, name, () => {});
       await rewritePivot(dir, statement);
       const service = createDataService(nodePlatform, { acks: memoryAckStore() });
-      open.push(service);
       const state = await service.init({ dataUrl: dir + '/' });
+      await service.close();
       expect(state.status).toBe('failed');
       expect(state.status === 'failed' && state.reason, name).toMatch(new RegExp(`^${UNIT_PIVOT_FILE.replace('.', '\\.')}: `));
       expect(state.status === 'failed' && state.reason, name).toMatch(reason);
