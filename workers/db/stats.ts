@@ -127,10 +127,6 @@ export function createStatsLoader(
     return file;
   }
 
-  /**
-   * Reads row group `rg` and appends it, through a scratch table (the file's Arrow types need not be
-   * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
-   */
   /** `read` over the file, opened once. @throws SourceError as read, DatabaseError naming the file when it cannot be decoded */
   async function opened<T>(read: (f: RowGroupFile) => Promise<T>): Promise<T> {
     try {
@@ -141,6 +137,10 @@ export function createStatsLoader(
     }
   }
 
+  /**
+   * Reads row group `rg` and appends it, through a scratch table (the file's Arrow types need not be
+   * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
+   */
   async function load(rg: number): Promise<void> {
     const ipc = await opened((f) => f.read([rg]));
     // synchronous from here: no other load interleaves with the scratch table
