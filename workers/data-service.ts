@@ -13,7 +13,8 @@ import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createRatesLoader } from './db/rates';
-import { adoptStoredPivot, forgetSelections, warmDefaultSelection } from './api/selection-tables';
+import { warmDefaultSelection } from './api/selection-tables';
+import { adoptStoredPivot, forgetSelections } from './api/unit-pivot';
 import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
 import type { ApiContext, DatasetOrigin } from './api/context';
 import { datasetInfo } from './api/dataset';
@@ -194,7 +195,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
           throw new DatabaseError(`cannot decode ${file}: ${e instanceof Error ? e.message : String(e)}`);
         }
       };
-      // the stored unit pivot of the default selection (selection-tables.ts adoptStoredPivot): what a
+      // the stored unit pivot of the default selection (api/unit-pivot.ts adoptStoredPivot): what a
       // comparison's filters read, without price_stats
       const storedPivot = manifest.tables.unit_pivot ? readDerived('unit_pivot', 0) : null;
       storedPivot?.catch(() => {});

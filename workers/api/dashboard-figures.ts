@@ -17,7 +17,8 @@ import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figur
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { parseSharedProviders } from './params';
-import { defaultSelection, selectionNeed, selectionPage, selectionSummary } from './selection-tables';
+import { defaultSelection, selectionPage, selectionSummary } from './selection-tables';
+import { selectionNeed } from './unit-pivot';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
   const selection = defaultSelection(ctx, params.shared_providers === true);

@@ -4,7 +4,7 @@
  * a selection's summary, its counts and one page from SQL, and carry only the page's units into
  * JavaScript.
  *
- * - A **unit pivot** per (month M, scope, state), a temporary table built on first use: one row
+ * - A **unit pivot** per (month M, scope, state) (unit-pivot.ts), a table built on first use or stored by the converter: one row
  *   per comparison unit, every insurer's median (USD) and providers in columns `price_<i>` and
  *   `providers_<i>` (insurers in ascending id order; NULL where the insurer has no price for M),
  *   the unit's Medicare amount, the code's category and claims per class, and the claims rule of
@@ -25,24 +25,20 @@
  * from different snapshots the two may differ in the last bit).
  */
 import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort } from '../../contract/api';
-import { ALL_STATES, UNIT_PIVOT_FILE } from '../../contract/dataset';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { ALL_STATES } from '../../contract/dataset';
 import {
   averageOverpaymentExpr,
   COMPETITOR_SUPPORT_SQL,
   COUNTING_SQL,
   thinSql,
-  UNIT_ORDER_SQL,
   unitFiguresSql,
   VARIANCE_SQL,
 } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
-import { DatabaseError } from '../db/errors';
-import type { StatsNeed } from '../db/stats';
-import { joinSql, sql, SqlFragment } from '../db/sql';
+import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
-import { allCompetitors, latestSnapshot, minProvidersOf, monthNeed, statsPrices, unitRecord, type UnitColumns } from './pricing-core';
-import { assertStatsLoaded, chosenRows } from './stats-selection';
+import { allCompetitors, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
+import { ascending, pivotOf, text, type Pivot } from './unit-pivot';
 import { serviceRecords } from './unit-records';
 
 /** A comparison selection priced from `price_stats` (no provider selection). */
@@ -70,176 +66,6 @@ export interface SelectionSummary {
   aboveMarket: number;
   /** Units with a variance left out as thin. */
   thinLeftOut: number;
-}
-
-/** Unit pivots kept per open dataset; the least recently used is dropped past this. */
-const MAX_PIVOTS = 6;
-
-interface Pivot {
-  name: string;
-  /** Read from the dataset's derived table `unit_pivot` (adoptStoredPivot): never dropped, never built. */
-  stored?: boolean;
-  /** Every insurer of the dataset, ascending: column `price_<i>` is the (i-1)th's. */
-  insurers: readonly string[];
-  /** Whether some (code, class) has no unit priced by the reference on any provider (its claims depend on which units are listed). */
-  openClaims: boolean;
-}
-
-/** Pivots of one context, least recently used first. */
-const pivots = new WeakMap<ApiContext, Map<string, Pivot>>();
-/** Table names are unique in the process: a context opened later on the same database never meets an older one's. */
-let tableCount = 0;
-
-/** Ascending by code unit, as DuckDB orders VARCHAR. */
-const ascending = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-const text = (t: string): SqlFragment => new SqlFragment(t, []);
-
-/**
- * The unit pivot of (M, scope, state), built on first use from the loaded `price_stats` rows.
- * Columns: the unit and its ranks, `unit_order` (its place in UNIT_ORDER_SQL, which every sum and
- * sort of a selection follows), `category`, `medicare_rate`, the code's
- * `claims_professional`/`claims_institutional`, `price_<i>`/`providers_<i>` per insurer,
- * `reference_price`, `reference_providers`, `reference_support`, `claims_class`, `claims_volume`
- * (unitFiguresSql's, with every unit of the pivot listed) and `claims_open` (that claims_volume
- * holds only when the units listed are those of the pivot: the unit's (code, claims class) has no
- * reference price resting on a provider, so its main unit is the first one listed).
- * @throws Error when those rows are not loaded; DatabaseError
- */
-function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean): Pivot {
-  let kept = pivots.get(ctx);
-  if (!kept) pivots.set(ctx, (kept = new Map()));
-  const key = pivotKey(month, state, shared);
-  const hit = kept.get(key);
-  if (hit) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
-  assertStatsLoaded(ctx, { state, sharedProviders: shared }, [month]);
-  const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
-  const reference = insurers.indexOf(ctx.manifest.reference_insurer) + 1;
-  if (reference === 0) throw new Error(`the reference insurer ${ctx.manifest.reference_insurer} is not among the dataset's insurers`);
-  const name = `unit_pivot_${++tableCount}`;
-  const columns = joinSql(
-    insurers.map(
-      (id, i) => sql`(max(p.price) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`price_${i + 1}`)},
-        (max(p.provider_count) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`providers_${i + 1}`)}`,
-    ),
-    ', ',
-  );
-  const claimsState = ctx.manifest.claims_by_state ? state : ALL_STATES;
-  ctx.db.all(sql`
-    CREATE OR REPLACE TEMP TABLE ${text(name)} AS
-    WITH chosen AS (${chosenRows(ctx, [month], insurers)}),
-    prices AS (${statsPrices({ state, sharedProviders: shared })}),
-    units AS (
-      SELECT p.billing_code, p.billing_class, p.component, p.setting, ${columns}, max(p.medicare_rate) AS medicare_rate
-      FROM prices p
-      GROUP BY p.billing_code, p.billing_class, p.component, p.setting),
-    unit_rows AS (
-      SELECT ${month} AS month, ${state} AS state, u.*, s.category,
-        ${text(`price_${reference}`)} AS reference_price, ${text(`providers_${reference}`)} AS reference_providers,
-        NULL::DOUBLE AS market_average, NULL::INTEGER AS competitor_provider_total,
-        coalesce(cl.professional, 0) AS claims_professional,
-        coalesce(cl.institutional, 0) AS claims_institutional
-      FROM units u
-      JOIN services s ON s.billing_code = u.billing_code AND s.billing_code_type IN (${SERVICE_CODE_TYPES})
-      LEFT JOIN claims_totals cl ON cl.billing_code = u.billing_code AND cl.state = ${claimsState}),
-    figures AS (${text(unitFiguresSql('unit_rows', 0))})
-    SELECT * EXCLUDE (market_average, competitor_provider_total, competitor_support, reference_variance, thin),
-      claims_class IS NOT NULL AND max(reference_support) OVER (PARTITION BY billing_code, claims_class) = 0 AS claims_open,
-      row_number() OVER (ORDER BY ${text(UNIT_ORDER_SQL)})::INTEGER AS unit_order
-    FROM figures`);
-  const [open] = ctx.db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM ${text(name)} WHERE claims_open`);
-  const pivot = { name, insurers, openClaims: (open?.n ?? 0) > 0 };
-  kept.set(key, pivot);
-  for (const [oldKey, old] of kept) {
-    if (kept.size <= MAX_PIVOTS) break;
-    if (old.stored) continue;
-    kept.delete(oldKey);
-    ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
-  }
-  return pivot;
-}
-
-const pivotKey = (month: string, state: string, shared: boolean): string => JSON.stringify([month, state, shared]);
-
-/** Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored: a selection over it reads no `price_stats` row. */
-export function holdsPivot(ctx: ApiContext, month: string, state: string, shared: boolean): boolean {
-  return pivots.get(ctx)?.has(pivotKey(month, state, shared)) ?? false;
-}
-
-/**
- * What a selection of `params` in `state` reads of `price_stats` (endpoint.ts stats): its month's
- * rows (monthNeed), or nothing when the month's unit pivot is held (holdsPivot).
- */
-export function selectionNeed(ctx: ApiContext, params: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed | null {
-  return holdsPivot(ctx, params.snapshot ?? latestSnapshot(ctx), state, params.shared_providers === true) ? null : monthNeed(ctx, params, state);
-}
-
-/** A unit pivot as the converter stores it: its columns (name and DuckDB type) and its rows, in the table's order. */
-export interface PivotTable {
-  columns: Array<{ name: string; type: string }>;
-  rows: PlainValue[][];
-}
-
-/** The columns of table `name`, in order, with their DuckDB types. @throws DatabaseError */
-function columnsOf(ctx: ApiContext, name: string): PivotTable['columns'] {
-  return ctx.db.all<{ name: string; type: string }>(sql`
-    SELECT column_name AS name, data_type AS type FROM duckdb_columns() WHERE table_name = ${name} ORDER BY column_index`);
-}
-
-/**
- * The unit pivot of the default selection over every provider (defaultSelection: the latest month,
- * every state), built when it is not: what the converter stores as the derived table `unit_pivot`
- * (contract/dataset.ts UNIT_PIVOT_FILE), rows in the order the pivot holds them.
- * @throws Error when the month's statistics are not loaded; DatabaseError
- */
-export function defaultPivotTable(ctx: ApiContext): PivotTable {
-  const s = defaultSelection(ctx, false);
-  const pivot = pivotOf(ctx, s.snapshot, s.state, false);
-  const columns = columnsOf(ctx, pivot.name);
-  const rows = ctx.db.all(text(`SELECT * FROM ${pivot.name} ORDER BY rowid`)).map((row) => columns.map((c) => row[c.name] ?? null));
-  return { columns, rows };
-}
-
-/**
- * Makes the stored unit pivot (the derived table `unit_pivot`, as an Arrow IPC stream) the pivot of
- * the latest month over every state and every provider, for as long as `ctx` is open; a selection
- * over it then reads no `price_stats` row (selectionNeed).
- * @throws DatabaseError naming UNIT_PIVOT_FILE when its columns are not a pivot of the dataset's
- *   insurers or its rows are not the latest month's over every state
- */
-export function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
-  const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
-  const name = `unit_pivot_${++tableCount}`;
-  ctx.db.insertArrowIpc(name, ipc, false);
-  const bad = (why: string): DatabaseError => {
-    ctx.db.exec(text(`DROP TABLE IF EXISTS ${name}`));
-    return new DatabaseError(`${UNIT_PIVOT_FILE}: ${why}`);
-  };
-  const names = new Set(columnsOf(ctx, name).map((c) => c.name));
-  const wanted = ['month', 'state', 'billing_code', 'unit_order', 'claims_open', ...insurers.flatMap((_, i) => [`price_${i + 1}`, `providers_${i + 1}`])];
-  const missing = wanted.filter((c) => !names.has(c));
-  if (missing.length > 0 || names.has(`price_${insurers.length + 1}`)) {
-    throw bad(`not a unit pivot of the dataset's ${insurers.length} insurers (columns ${missing.length > 0 ? `missing: ${missing.join(', ')}` : `beyond price_${insurers.length}`})`);
-  }
-  const month = latestSnapshot(ctx);
-  const [row] = ctx.db.all<{ others: number; open: number }>(sql`
-    SELECT count(*) FILTER (WHERE month IS DISTINCT FROM ${month} OR state IS DISTINCT FROM ${ALL_STATES})::INTEGER AS others,
-      count(*) FILTER (WHERE claims_open)::INTEGER AS open
-    FROM ${text(name)}`);
-  if ((row?.others ?? 0) > 0) throw bad(`holds rows of another month or state than ${month} over every state`);
-  let kept = pivots.get(ctx);
-  if (!kept) pivots.set(ctx, (kept = new Map()));
-  kept.set(pivotKey(month, ALL_STATES, false), { name, insurers, openClaims: (row?.open ?? 0) > 0, stored: true });
-}
-
-/** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */
-export function forgetSelections(ctx: ApiContext): void {
-  for (const pivot of pivots.get(ctx)?.values() ?? []) ctx.db.exec(text(`DROP TABLE IF EXISTS ${pivot.name}`));
-  pivots.delete(ctx);
 }
 
 /**

@@ -52,7 +52,8 @@ import {
   unitsAverageOverpayment,
   type PricingSelection,
 } from './pricing-core';
-import { selectionNeed, selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
+import { selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
+import { selectionNeed } from './unit-pivot';
 import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
 
 /** Largest page (rows). */
