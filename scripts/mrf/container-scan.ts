@@ -19,6 +19,8 @@ interface ScanExports {
   inStr: WebAssembly.Global;
   esc: WebAssembly.Global;
   maxDepth: WebAssembly.Global;
+  last: WebAssembly.Global;
+  pend: WebAssembly.Global;
   scan(i: number, n: number, depth: number, stop: number): number;
 }
 
@@ -37,6 +39,31 @@ export class ContainerScan {
     this.x = new WebAssembly.Instance(compiled).exports as unknown as ScanExports;
   }
 
+  /**
+   * Notes the last byte other than whitespace of `buf`, the stream's bytes before the chunk to be
+   * scanned next: a `{` is judged by the byte it follows (container-scan.wat `$brace`), and at a
+   * chunk's start that byte is in the previous chunk. Call after each chunk, in stream order;
+   * a chunk of whitespace only changes nothing.
+   */
+  tail(buf: Uint8Array): void {
+    for (let k = buf.length - 1; k >= 0; k--) {
+      const c = buf[k]!;
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+        this.x.last.value = c;
+        return;
+      }
+    }
+  }
+
+  /**
+   * Drops a `{` left waiting for its next byte by the last scan (the scan ended right after it):
+   * call before scanning bytes that do not follow the last ones scanned (a replay from an
+   * element's start).
+   */
+  restart(): void {
+    this.x.pend.value = 0;
+  }
+
   /** Forgets the chunk copied last: call when a new chunk comes (the next scan copies it). */
   newChunk(): void {
     this.loaded = null;
@@ -45,7 +72,9 @@ export class ContainerScan {
   /**
    * Scans `buf` from `i` (outside a string) inside containers open `depth` levels deep: returns the
    * index after the bracket that brings the depth down to `stop` (0: the one that closes the
-   * outermost), or -1 at the chunk end, the state then in `depth`, `inStr` and `esc`. Copies `buf`
+   * outermost), or -1 at the chunk end, the state then in `depth`, `inStr` and `esc`. A `{` that
+   * cannot open an object where it stands (it follows a value and no key's quote or `}` follows
+   * it: a stray byte) does not count in the depth. Copies `buf`
    * into the module's memory on its first scan since newChunk, or when it is another buffer than
    * the last one scanned (growing the memory when the chunk is larger than any before). `end`
    * stops the scan before the chunk's end (as if the chunk ended there).

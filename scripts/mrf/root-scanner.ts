@@ -175,6 +175,7 @@ export class RootScanner {
       this.parts.push(buf.subarray(this.segStart));
       this.partsBytes += n - this.segStart;
     }
+    this.containers.tail(buf);
     this.base += n;
   }
 
@@ -193,8 +194,11 @@ export class RootScanner {
   private startSplit(rejected?: string): void {
     const splitter = new ItemSplitter(this.keepBillingCode, this.containers, rejected);
     let offset = this.valueOffset;
+    // the replay scans from the element's first byte again: each part follows the one before it
+    this.containers.restart();
     for (const part of this.parts) {
       splitter.push(part, 0, offset, this.slices);
+      this.containers.tail(part);
       offset += part.length;
     }
     this.parts = [];

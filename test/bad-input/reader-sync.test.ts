@@ -106,6 +106,52 @@ describe('a stray byte keeps the reader in step, whatever the chunks', () => {
     }
   });
 
+  it('a stray { inside a number of an item: that item is dropped at its offset, the later ones kept (the file was refused)', async () => {
+    // the '{' follows a digit and is followed by one: it cannot open an object, so it does not
+    // count in the depth (container-scan.wat $brace); counted, it held every later item open and
+    // the file ended inside the array
+    const bad = item('"99214"', price('5')).replace('"negotiated_rate":5', '"negotiated_rate":5{0');
+    const text = mrf([bad, item('"99215"', price('7')), item('"99216"', price('8'))]);
+    const r = await readEveryWay(text);
+    expect(r.items).toEqual(['99213', '99215', '99216']);
+    expect(r.prices).toBe(3);
+    expect(r.problems).toEqual([['invalid_json', '$.in_network[1]', text.indexOf(bad)]]);
+  });
+
+  it('a stray { inside a rate of an item over the split threshold: only that rate is dropped', async () => {
+    const good = bigItem('99214', 30);
+    const at = good.indexOf('"negotiated_rate":', good.indexOf('{"provider_references"', 600));
+    const bad = `${good.slice(0, at)}"negotiated_rate":1{${good.slice(at + '"negotiated_rate":1'.length)}`;
+    expect(bad.length).toBe(good.length + 1);
+    const text = mrf([bad, item('"99215"', price('7'))]);
+    const rate = text.lastIndexOf('{"provider_references"', text.indexOf('1{'));
+    const r = await readEveryWay(text, 512);
+    expect(r.items).toEqual(['99213', '99214', '99215']);
+    expect(r.prices).toBe(31);
+    const index = text.slice(text.indexOf(bad), rate).split('{"provider_references"').length - 1;
+    expect(r.problems).toEqual([['invalid_json', `$.in_network[1].negotiated_rates[${index}]`, rate]]);
+  });
+
+  it('a stray byte right before or right after a real { leaves that { counted', async () => {
+    // 'x' before a price object, 'x' after a rate's '{': each damages its own item only
+    const before = item('"99214"', price('5')).replace('"negotiated_prices":[{', '"negotiated_prices":[x{');
+    const after = item('"99215"', price('7')).replace('"negotiated_prices":[{', '"negotiated_prices":[{x');
+    const text = mrf([before, after, item('"99216"', price('8'))]);
+    const r = await readEveryWay(text);
+    expect(r.items).toEqual(['99213', '99216']);
+    expect(r.problems).toEqual([['invalid_json', '$.in_network[1]', text.indexOf(before)], ['invalid_json', '$.in_network[2]', text.indexOf(after)]]);
+  });
+
+  it('a stray { inside a number, and a [ deleted two items later: the items between are kept, the damaged one refuses the file at its byte', async () => {
+    // fuzz case 1267535926: counted, the stray '{' was balanced by the deleted '['s extra ']' and
+    // held the two items between in its element
+    const damaged = item('"99217"', price('9')).replace('"service_code":["', '"service_code":"');
+    const text = mrf([item('"99214"', price('5')).replace('"negotiated_rate":5', '"negotiated_rate":5{0'), item('"99215"', price('7')), item('"99216"', price('8')), damaged]);
+    for (const size of CHUNKS) {
+      await expect(readBytes(Buffer.from(text), size)).rejects.toThrow(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
+    }
+  });
+
   it('a comma left out between two in_network items: read on with a problem at its offset', async () => {
     const text = mrf([item('"99214"', price('5'))]).replace(/\}\]\}\]\},\n\{/, (m) => m.replace(',', ''));
     const r = await readEveryWay(text);

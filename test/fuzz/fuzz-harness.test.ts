@@ -39,6 +39,13 @@ describe('the fuzz harness', () => {
     expect(report.failures.map((f) => f.violations)).toEqual([]);
   }, 120_000);
 
+  it('passes the case that found a stray { inside a number balanced by a [ deleted later (items swallowed between the two)', async () => {
+    // case 1267535926 of a 900 s run: a '{' inserted in a rate of in_network[0], a '[' deleted in in_network[3]
+    const report = await runFuzz({ seed: 1, caseSeeds: [1267535926], reader: real });
+    expect(report.cases).toBe(1);
+    expect(report.failures.map((f) => f.violations)).toEqual([]);
+  }, 120_000);
+
   it('runs from its command line in a worker thread and exits 0 on a clean run', async () => {
     let out = '';
     const code = await runFuzzCli(['--cases', '2', '--seed', '7', '--kinds', 'none,extreme-number'], (t) => void (out += t), (t) => void (out += t));

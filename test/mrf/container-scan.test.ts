@@ -50,6 +50,32 @@ describe('ContainerScan', () => {
     expect(s.scan(Buffer.from(rates), 1, 3, 2)).toBe(rates.indexOf('},{') + 1);
   });
 
+  it('does not count a { that cannot open an object (it follows a value, no key follows it), however the chunks end', () => {
+    // 1{83: the stray '{' is skipped, the ']' then closes the array; x{"b" and {x: a stray byte
+    // beside a real '{' leaves it counted
+    for (const json of ['[1{83,2]  tail', '[1, {"a":1{ 8}]  tail', '[x{"b":1}]  tail', '[{x:1}]  tail', '[{}, {"a":[]}]  tail']) {
+      const end = json.indexOf('  tail');
+      const whole = new ContainerScan();
+      whole.newChunk();
+      expect(whole.scan(Buffer.from(json), 1, 1), json).toBe(end);
+      // fed one byte at a time: the '{' at a chunk end waits for its next byte, the byte before a
+      // chunk's first '{' comes from tail()
+      const s = new ContainerScan();
+      s.tail(Buffer.from('['));
+      let depth = 1;
+      let got = -1;
+      for (let i = 1; i < json.length && got < 0; i++) {
+        const chunk = Buffer.from(json.slice(i, i + 1));
+        s.newChunk();
+        const r = s.scan(chunk, 0, depth);
+        if (r >= 0) got = i + r;
+        else depth = s.depth;
+        s.tail(chunk);
+      }
+      expect(got, json).toBe(end);
+    }
+  });
+
   it('grows its memory for a chunk larger than any before, and copies each new chunk', () => {
     const s = new ContainerScan();
     const big = `[${'"abc\\"[{",'.repeat(40_000)}0]`; // ~440 KB, past the first 64 KiB page
