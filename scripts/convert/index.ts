@@ -38,7 +38,7 @@ import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.16.0';
+export const CONVERTER_VERSION = '0.17.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
