@@ -65,11 +65,12 @@ export interface DataServiceOptions {
   /** Where acknowledgements live; default IndexedDB when present, else memory. */
   acks?: AckStore;
   /**
-   * Whether the tables the statistics' endpoints do not read (LATER_TABLES) load behind the first
-   * answers; default true. The converter's first view (scripts/convert/first-view.ts) sets false:
-   * an endpoint reading them then fails with DuckDB's error.
+   * Which of the tables the statistics' endpoints do not read (LATER_TABLES) load behind the first
+   * answers: all (true, the default), none (false) or those listed. An endpoint reading one not
+   * loaded fails with DuckDB's error. The converter's first view (scripts/convert/first-view.ts)
+   * loads `providers` only: none of its other requests reads a later table.
    */
-  laterTables?: boolean;
+  laterTables?: boolean | readonly TableName[];
   /**
    * Whether the worker prices the screens' default selection once the later tables are in and no
    * request has done it (selection-tables.ts warmDefaultSelection); default false. The browser's
@@ -92,8 +93,30 @@ export const FIRST_TABLES: readonly TableName[] = ['services', 'claims_volume', 
  */
 export const MEMO_CAPACITY = 100_000;
 
-/** The boot tables loaded behind the first answers; every other endpoint waits for them. */
-export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t));
+/**
+ * The boot tables loaded behind the first answers, the small ones first: an endpoint that names the
+ * tables it reads (endpoint.ts `reads`, the provider search) waits only for those; every other one
+ * waits for them all.
+ */
+export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t))
+  .sort((a, b) => Number(a === 'provider_groups') - Number(b === 'provider_groups'));
+
+/** A promise with its settle functions. */
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve: () => void = () => undefined;
+  let reject: (e: unknown) => void = () => undefined;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
 
 function failure(e: unknown): BootState & { status: 'failed' } {
   const reason = e instanceof Error ? e.message : String(e);
@@ -205,8 +228,11 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const byMonth = statsByMonth(statsTable);
       const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
       // the later tables' bytes come in beside the first ones; they are decoded once those answer
-      const laterFetched = options.laterTables === false ? null : fetchAll(LATER_TABLES);
+      const laterWanted = options.laterTables === false ? [] : options.laterTables === undefined || options.laterTables === true
+        ? LATER_TABLES : LATER_TABLES.filter((t) => (options.laterTables as readonly TableName[]).includes(t));
+      const laterFetched = laterWanted.length === 0 ? null : fetchAll(laterWanted);
       laterFetched?.catch(() => {});
+      const loaded = new Map(laterWanted.map((t) => [t, deferred()] as const));
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) await insertTable(db, decode, table);
       const latestMonth = manifest.snapshots[manifest.snapshots.length - 1];
@@ -217,8 +243,14 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
-      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
+      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, loaded, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
       laterLoaded.catch(() => {});
+      for (const d of loaded.values()) {
+        // a table not reached because an earlier one failed rejects with that failure
+        laterLoaded.catch((e: unknown) => d.reject(e));
+        d.promise.catch(() => {});
+      }
+      const tableLoaded = (t: TableName): Promise<void> => loaded.get(t)?.promise ?? Promise.resolve();
       // Behind the later tables (what Live Search and a provider's screens wait for), the latest
       // month's national market rows: what a comparison or a dashboard with filters reads. The
       // per-state rows, several times as many, load when a request asks for them (the map, a state).
@@ -227,7 +259,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const national = laterLoaded.then(() => (first === undefined ? undefined : stats.ensure(first)));
       national.catch(() => {});
       const ctx: ApiContext = {
-        db, manifest, rates, stats, acks, laterTables: laterLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
+        db, manifest, rates, stats, acks, laterTables: laterLoaded, tableLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       if (storedPivot) {
@@ -252,14 +284,16 @@ export function createDataService(platform: Platform, options: DataServiceOption
 
   /**
    * Inserts the later tables one row group per task, each once no endpoint is at work, so that
-   * requests for the first tables, met meanwhile, are answered first. Rejects with the first table
-   * that fails to load.
+   * requests for the first tables, met meanwhile, are answered first; resolves each table's
+   * deferred in `loaded` once it is in. Rejects with the first table that fails to load.
    */
-  async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>, done: () => void): Promise<void> {
+  async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>,
+    loaded: ReadonlyMap<TableName, Deferred>, done: () => void): Promise<void> {
     const yieldTask = whenNoneActive;
     for (const table of await fetched) {
       await yieldTask();
       await insertTable(db, decode, table, yieldTask);
+      loaded.get(table.name as TableName)?.resolve();
     }
     done();
   }

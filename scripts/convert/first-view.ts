@@ -70,7 +70,8 @@ export function startFirstView(): FirstViewWriter {
  */
 export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<FirstViewWritten> {
   const platform = { ...nodePlatform, openDatabase };
-  const service = createDataService(platform, { acks: memoryAckStore() });
+  // of the later tables only `providers` is read (the comparison's provider search, its first page)
+  const service = createDataService(platform, { acks: memoryAckStore(), laterTables: ['providers'] });
   try {
     const state = await service.init({ dataUrl: dir });
     if (state.status !== 'ready') throw new Error(`first view: the data service cannot open the dataset: ${state.status === 'failed' ? state.reason : state.status}`);

@@ -17,6 +17,7 @@ export function memoryContext(db: Database, name: string, manifest: DatasetManif
     manifest,
     acks: memoryAckStore(),
     laterTables: Promise.resolve(),
+    tableLoaded: () => Promise.resolve(),
     memo: new ResultMemo(MEMO_CAPACITY),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     stats: eagerStats(),

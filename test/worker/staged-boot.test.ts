@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import { createDataService, type DataService } from '../../workers/data-service';
+import { LATER_TABLES, createDataService, type DataService } from '../../workers/data-service';
 import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';
 import { firstViewRequests } from '../../contract/first-view';
 import { nodePlatform } from '../../workers/platform-node';
@@ -92,6 +92,25 @@ describe('staged boot', () => {
     const priced: ApiRequest = { method: 'GET', path: '/api/service-pricing', query: { limit: '5', providers: provider } };
     expect((await full.service.handle(priced)).status).toBe(200);
     expect((await firstOnly.handle(priced)).status).toBe(500);
+  });
+
+  it("answers the provider search once `providers` is in, whatever the other later tables (the first view's service)", async () => {
+    // the converter's first view loads `providers` alone: the search answers as the full service
+    // does, a route reading provider_groups fails there, and the later tables load the small first
+    expect(LATER_TABLES[LATER_TABLES.length - 1]).toBe('provider_groups');
+    const providersOnly = createDataService(nodePlatform, { acks: memoryAckStore(), laterTables: ['providers'] });
+    try {
+      expect((await providersOnly.init({ dataUrl: full.dir + '/' })).status).toBe('ready');
+      const request: ApiRequest = { method: 'GET', path: '/api/providers', query: { limit: '3', q: 'a' } };
+      const [a, b] = [await providersOnly.handle(request), await full.service.handle(request)];
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
+      const provider = (a.body as { items: Array<{ id: string }> }).items[0]!.id;
+      const priced: ApiRequest = { method: 'GET', path: '/api/service-pricing', query: { limit: '5', providers: provider } };
+      expect((await providersOnly.handle(priced)).status).toBe(500);
+    } finally {
+      await providersOnly.close();
+    }
   });
 
   it('names only GET routes of the route map in the first view, the insurers among them', () => {

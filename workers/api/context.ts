@@ -1,5 +1,5 @@
 /** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
-import type { DatasetManifest, DerivedTableName } from '../../contract/dataset';
+import type { DatasetManifest, DerivedTableName, TableName } from '../../contract/dataset';
 import type { Database } from '../db/database';
 import type { RatesLoader } from '../db/rates';
 import type { StatsLoader } from '../db/stats';
@@ -39,6 +39,12 @@ export interface ApiContext {
    * `reads: 'first-tables'` (endpoint.ts) run only after it.
    */
   laterTables: Promise<void>;
+  /**
+   * Settles when later table `name` is loaded (at once for a first table, or a table this service
+   * does not load: DataServiceOptions.laterTables); rejects as `laterTables` does. An endpoint
+   * declaring the tables it reads (endpoint.ts `reads`) waits for these only.
+   */
+  tableLoaded(name: TableName): Promise<void>;
   /** Answers and pricing passes kept for this dataset (memo.ts). */
   memo: ResultMemo;
   /**

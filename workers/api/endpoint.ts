@@ -1,5 +1,6 @@
 /** The shape of one /api endpoint file: its route, parameter parser and handler. */
 import type { Api, ApiRequest, ApiRoute } from '../../contract/api';
+import type { TableName } from '../../contract/dataset';
 import type { ApiContext } from './context';
 import type { StatsNeed } from '../db/stats';
 
@@ -19,9 +20,10 @@ export interface Endpoint<R extends ApiRoute> {
    * `first-tables`: the endpoint reads only the manifest and the first tables (`services`,
    * `claims_volume`, `price_stats`, their derived tables; workers/data-service.ts FIRST_TABLES), so
    * it answers while the others load; a function says it per request (`every-table` when these
-   * parameters read a provider table). Otherwise dispatch waits for every boot table.
+   * parameters read a provider table); a list names the later tables it reads, the first ones
+   * aside (dispatch waits for those only). Otherwise dispatch waits for every boot table.
    */
-  reads?: 'first-tables' | ((params: Api[R]['params']) => 'first-tables' | 'every-table');
+  reads?: 'first-tables' | readonly TableName[] | ((params: Api[R]['params']) => 'first-tables' | 'every-table');
   /**
    * What the answer reads of `price_stats` (pricing-core.ts statsNeedOf): months, scope, national
    * or per-state rows; dispatch loads it first (db/stats.ts). Absent or null: the endpoint reads no

@@ -18,6 +18,7 @@ export const MAX_SEARCH_LIMIT = 1000;
 
 export const providers: Endpoint<'GET /api/providers'> = {
   route: 'GET /api/providers',
+  reads: ['providers'],
   parse: (query) => parseSearch(query, MAX_SEARCH_LIMIT),
   run(params, { db }): ProviderSearchResult {
     const search = typeAheadSql<ProviderSearchItem>({

@@ -100,7 +100,7 @@ async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<s
   const reads = typeof endpoint.reads === 'function' ? endpoint.reads(params) : endpoint.reads;
   if (reads !== 'first-tables') {
     try {
-      await ctx.laterTables;
+      await (Array.isArray(reads) ? Promise.all(reads.map((t) => ctx.tableLoaded(t))) : ctx.laterTables);
     } catch (e) {
       throw new ApiError(503, 'unavailable', `dataset not loaded: ${e instanceof Error ? e.message : String(e)}`);
     }
