@@ -28,7 +28,8 @@ import { planFiles, reportingStructures, type PlannedFile, type ReadingPlan } fr
 import { readRunPlan } from './run-plan';
 import { RemoteReferenceResolver } from './remote-references';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest';
-import { ingestDistributed, type IngestJobData } from './queue';
+// BullMQ and ioredis (about 0.3 s to load) only for a run with --redis: queue.ts is imported there
+import type { IngestJobData } from './queue';
 import { isS3Store } from './s3-store';
 import { guardEmpty, inStep } from './build-guards';
 import { checkManifestCounts } from './count-check';
@@ -253,6 +254,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const plan = run.fromPlan ?? (await timer.time('plan the files', () => planFiles(catalog, baseDir, problems, run.policy, workDir)));
     await assertNoInput(outDir, target, listedInputs(plan.files));
     if (options.redis !== undefined && options.buildOnly !== true) {
+      const { ingestDistributed } = await import('./queue.js');
       return await ingestDistributed(options.redis, plan.files, (file) => ingestJob(run, options, store, file), { quiet: options.quiet === true, log },
         async ({ parts, failures }) => {
           for (const f of failures) {
