@@ -37,22 +37,8 @@ export interface HashProgress {
 /** The outcome of `openLocal`: the new boot state, or the file and the problem (the dataset in use stays). */
 export type LocalOpenResult = { ok: true; state: BootState } | { ok: false; file: string; problem: string };
 
-/**
- * DuckDB's wasm compiled by the page (src/api/duckdb-wasm.ts): `url` is the absolute URL of the
- * bundle it compiled (the EH or the MVP build, as DuckDB would pick), `module` its compiled code.
- */
-export interface CompiledWasm {
-  url: string;
-  module: WebAssembly.Module;
-}
-
 export interface DataWorkerApi {
   init(config: WorkerConfig): Promise<BootState>;
-  /**
-   * The page's compile of DuckDB's wasm, or null when the page could not compile it: the worker
-   * waits for this call before it boots DuckDB (with null it fetches and compiles the wasm itself).
-   */
-  useWasm(compiled: CompiledWasm | null): void;
   handle(request: ApiRequest): Promise<ApiResponse>;
   /**
    * Checks a local snapshot (manifest format and version, every file's size and SHA-256) and, when

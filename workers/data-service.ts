@@ -42,7 +42,7 @@ export interface BootTimings {
   allTables: number | null;
 }
 
-export interface DataService extends Omit<DataWorkerApi, 'useWasm'> {
+export interface DataService extends DataWorkerApi {
   /** Boot timings once ready, else null. */
   timings(): BootTimings | null;
   /** Forgets the answers and unit pivots kept for the open dataset (benchmarks time the computation with it). */

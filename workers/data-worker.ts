@@ -7,14 +7,12 @@
 import { expose } from 'comlink';
 import type { DataWorkerApi } from '../contract/worker';
 import { createDataService } from './data-service';
-import { takeCompiledWasm } from './db/open-browser';
 import { browserPlatform } from './platform-browser';
 
 const service = createDataService(browserPlatform, { warmSelection: true });
 
 const api: DataWorkerApi = {
   init: (config) => service.init(config),
-  useWasm: (compiled) => takeCompiledWasm(compiled),
   handle: (request) => service.handle(request),
   openLocal: (files, onProgress) => service.openLocal(files, onProgress),
 };

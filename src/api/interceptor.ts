@@ -13,7 +13,6 @@ import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';
 import { acknowledgementsStored } from './ack-probe';
-import { compileDuckDbWasm } from './duckdb-wasm';
 import { fetchFirstView, type FirstViewIndex } from './first-view';
 import { isNullBodyStatus, toWorkerRequest } from './worker-route';
 
@@ -41,13 +40,9 @@ let firstView: Promise<FirstViewIndex | null> | null = null;
  */
 let acknowledgedHere = false;
 
-/**
- * Creates the worker once and starts `init({ dataUrl: '/data/' })` at once, DuckDB's wasm compiling
- * on the page meanwhile (src/api/duckdb-wasm.ts) with `nativeFetch`.
- */
-function dataWorker(nativeFetch: typeof fetch = window.fetch.bind(window)): DataWorker {
+/** Creates the worker once and starts `init({ dataUrl: '/data/' })` at once. */
+function dataWorker(): DataWorker {
   if (worker) return worker;
-  const wasm = compileDuckDbWasm(nativeFetch);
   const raw = new Worker(new URL('../../workers/data-worker.ts', import.meta.url), { type: 'module' });
   const crashed = new Promise<never>((_, reject) => {
     raw.addEventListener('error', (event) => {
@@ -56,7 +51,6 @@ function dataWorker(nativeFetch: typeof fetch = window.fetch.bind(window)): Data
   });
   crashed.catch(() => undefined);
   const remote = Comlink.wrap<DataWorkerApi>(raw);
-  void wasm.then((compiled) => remote.useWasm(compiled)).catch(() => undefined);
   const boot = Promise.race([remote.init({ dataUrl: DATA_URL }), crashed]).catch(
     (error: unknown): BootState => ({ status: 'failed', reason: errorText(error) }),
   );
@@ -77,7 +71,7 @@ function dataWorker(nativeFetch: typeof fetch = window.fetch.bind(window)): Data
  */
 export function startDataAccess(nativeFetch: typeof fetch = window.fetch.bind(window)): void {
   firstView ??= fetchFirstView(nativeFetch, DATA_URL);
-  dataWorker(nativeFetch);
+  dataWorker();
 }
 
 /**
