@@ -94,29 +94,12 @@ export const FIRST_TABLES: readonly TableName[] = ['services', 'claims_volume', 
 export const MEMO_CAPACITY = 100_000;
 
 /**
- * The boot tables loaded behind the first answers, the small ones first: an endpoint that names the
- * tables it reads (endpoint.ts `reads`, the provider search) waits only for those; every other one
+ * The boot tables loaded behind the first answers, `provider_groups` (the largest) last: an
+ * endpoint that names the tables it reads (endpoint.ts `reads`, the provider search) waits only for those; every other one
  * waits for them all.
  */
 export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t))
   .sort((a, b) => Number(a === 'provider_groups') - Number(b === 'provider_groups'));
-
-/** A promise with its settle functions. */
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(e: unknown): void;
-}
-
-function deferred(): Deferred {
-  let resolve: () => void = () => undefined;
-  let reject: (e: unknown) => void = () => undefined;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 function failure(e: unknown): BootState & { status: 'failed' } {
   const reason = e instanceof Error ? e.message : String(e);
@@ -228,11 +211,10 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const byMonth = statsByMonth(statsTable);
       const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
       // the later tables' bytes come in beside the first ones; they are decoded once those answer
-      const laterWanted = options.laterTables === false ? [] : options.laterTables === undefined || options.laterTables === true
-        ? LATER_TABLES : LATER_TABLES.filter((t) => (options.laterTables as readonly TableName[]).includes(t));
-      const laterFetched = laterWanted.length === 0 ? null : fetchAll(laterWanted);
-      laterFetched?.catch(() => {});
-      const loaded = new Map(laterWanted.map((t) => [t, deferred()] as const));
+      const wanted = options.laterTables ?? true;
+      const laterWanted = typeof wanted === 'boolean' ? (wanted ? LATER_TABLES : []) : LATER_TABLES.filter((t) => wanted.includes(t));
+      const laterFetched = fetchAll(laterWanted);
+      laterFetched.catch(() => {});
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) await insertTable(db, decode, table);
       const latestMonth = manifest.snapshots[manifest.snapshots.length - 1];
@@ -243,14 +225,12 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
       acks ??= defaultAckStore();
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
-      const laterLoaded = laterFetched ? insertLater(db, decode, laterFetched, loaded, () => (timings.allTables = performance.now() - t0)) : Promise.resolve();
+      const loaded = insertLater(db, decode, laterFetched, laterWanted);
+      const laterLoaded = Promise.all(loaded.values()).then(() => {
+        if (loaded.size > 0) timings.allTables = performance.now() - t0;
+      });
       laterLoaded.catch(() => {});
-      for (const d of loaded.values()) {
-        // a table not reached because an earlier one failed rejects with that failure
-        laterLoaded.catch((e: unknown) => d.reject(e));
-        d.promise.catch(() => {});
-      }
-      const tableLoaded = (t: TableName): Promise<void> => loaded.get(t)?.promise ?? Promise.resolve();
+      const tableLoaded = (t: TableName): Promise<void> => loaded.get(t) ?? Promise.resolve();
       // Behind the later tables (what Live Search and a provider's screens wait for), the latest
       // month's national market rows: what a comparison or a dashboard with filters reads. The
       // per-state rows, several times as many, load when a request asks for them (the map, a state).
@@ -283,19 +263,24 @@ export function createDataService(platform: Platform, options: DataServiceOption
   }
 
   /**
-   * Inserts the later tables one row group per task, each once no endpoint is at work, so that
-   * requests for the first tables, met meanwhile, are answered first; resolves each table's
-   * deferred in `loaded` once it is in. Rejects with the first table that fails to load.
+   * Inserts the later tables `names` (fetched in that order) one after the other, one row group
+   * per task, each once no endpoint is at work, so that requests for the first tables, met
+   * meanwhile, are answered first. Returns each table's insert: it settles once that table is in,
+   * and rejects with the first table of `names` that fails to load (the ones after it too).
    */
-  async function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>,
-    loaded: ReadonlyMap<TableName, Deferred>, done: () => void): Promise<void> {
-    const yieldTask = whenNoneActive;
-    for (const table of await fetched) {
-      await yieldTask();
-      await insertTable(db, decode, table, yieldTask);
-      loaded.get(table.name as TableName)?.resolve();
-    }
-    done();
+  function insertLater(db: Database, decode: ParquetToIpc, fetched: Promise<TableBytes[]>, names: readonly TableName[]): Map<TableName, Promise<void>> {
+    const loaded = new Map<TableName, Promise<void>>();
+    let previous: Promise<unknown> = fetched;
+    names.forEach((name, k) => {
+      const inserted = previous.then(async () => {
+        await whenNoneActive();
+        await insertTable(db, decode, (await fetched)[k]!, whenNoneActive);
+      });
+      inserted.catch(() => {});
+      loaded.set(name, inserted);
+      previous = inserted;
+    });
+    return loaded;
   }
 
   /** One request's answer (handle counts it in flight). Never rejects. */

@@ -8,6 +8,7 @@
  * Source: container-scan.wat, assembled into container-scan-wasm.ts by build-container-scan.ts.
  */
 import { CONTAINER_SCAN_WASM } from './container-scan-wasm.js';
+import { isWs } from './scan-bytes.js';
 
 /** Offset of the chunk in the module's memory (the byte-class table comes first). */
 const CHUNK_AT = 256;
@@ -47,9 +48,8 @@ export class ContainerScan {
    */
   tail(buf: Uint8Array): void {
     for (let k = buf.length - 1; k >= 0; k--) {
-      const c = buf[k]!;
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
-        this.x.last.value = c;
+      if (!isWs(buf[k]!)) {
+        this.x.last.value = buf[k]!;
         return;
       }
     }
