@@ -34,6 +34,7 @@ export function fsSource(dir: string): ByteSource {
     blob(file: string, size: number): BlobLike {
       return {
         size,
+        path: join(root, file),
         slice: (start, end) => ({
           async arrayBuffer() {
             try {

@@ -12,6 +12,8 @@ import type { Database } from './db/database';
 export interface BlobLike {
   /** Size of the file, bytes. */
   readonly size: number;
+  /** The file's path on this machine, when it is a local file (an engine that reads Parquet itself reads it there). */
+  readonly path?: string;
   /** Bytes [start, end). The returned object's `arrayBuffer` rejects with a SourceError. */
   slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
 }
@@ -85,6 +87,8 @@ export function rowGroupDecoder(pq: ParquetWasmLike): ParquetToIpc {
 export interface RowGroupFile {
   /** Reads these row groups (their byte ranges only) as one Arrow IPC stream. @throws SourceError, Error */
   read(rowGroups: readonly number[]): Promise<Uint8Array>;
+  /** The file's path on this machine, when it is a local file (BlobLike.path). */
+  readonly path?: string;
 }
 
 /** Opens a Parquet file for row-group reads (reads its footer). @throws SourceError, Error */
@@ -117,6 +121,7 @@ export function countingSource(source: ByteSource, counter: { bytes: number }): 
       const inner = source.blob(file, size);
       return {
         size: inner.size,
+        ...(inner.path === undefined ? {} : { path: inner.path }),
         slice(start, end) {
           const part = inner.slice(start, end);
           return {

@@ -1,7 +1,8 @@
 /**
  * Writes `first-view.json` (contract/first-view.ts) into a dataset directory whose tables and
- * manifest.json are written: the worker's data service, on Node with the same DuckDB-WASM build and
- * the same SQL as the browser (workers/data-service.ts), opens the directory and answers
+ * manifest.json are written: the worker's data service, on Node with native DuckDB through the
+ * platform seam (native-database.ts) and the same SQL as the browser (workers/data-service.ts),
+ * opens the directory and answers
  * firstViewRequests (every live screen's first requests); their answers are recorded, each of them
  * 200. The page shows them while DuckDB-WASM boots in the browser (docs/architecture.md, Cold
  * start). The alert list the service computed for them becomes the derived table `alerts`
@@ -19,6 +20,7 @@ import { defaultPivotTable } from '../../workers/api/unit-pivot';
 import { createDataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
 import { nodePlatform } from '../../workers/platform-node';
+import { openNativeDatabase } from './native-database';
 import { writeAlertsTable } from './alerts-table';
 import { writeUnitPivotTable } from './unit-pivot-table';
 
@@ -30,7 +32,7 @@ export interface FirstViewWritten {
   unitPivot?: ManifestTable;
 }
 
-/** A first view being prepared: DuckDB-WASM boots while the conversion runs. */
+/** A first view being prepared: its DuckDB opens while the conversion runs. */
 export interface FirstViewWriter {
   /** Writes `dir/first-view.json` and the alerts table (see writeFirstView). Once only. */
   write(dir: string, createdAt: string): Promise<FirstViewWritten>;
@@ -39,11 +41,11 @@ export interface FirstViewWriter {
 }
 
 /**
- * Starts DuckDB-WASM's boot now (about 1.5-2.5 s of wasm compile on Node, mostly off the main
- * thread), so that writing the first view at the end of a conversion does not wait for it.
+ * Opens the first view's DuckDB now (its thread's start, about 0.4 s), so that writing the first
+ * view at the end of a conversion does not wait for it.
  */
 export function startFirstView(): FirstViewWriter {
-  let database: Promise<Database> | null = nodePlatform.openDatabase();
+  let database: Promise<Database> | null = openNativeDatabase();
   database.catch(() => {});
   return {
     write(dir, createdAt) {
@@ -68,7 +70,7 @@ export function startFirstView(): FirstViewWriter {
  * @throws Error naming the request when the data service cannot open the dataset or answers
  *   anything but 200: a dataset whose screens the worker cannot answer is not written.
  */
-export async function writeFirstView(dir: string, createdAt: string, openDatabase = nodePlatform.openDatabase): Promise<FirstViewWritten> {
+export async function writeFirstView(dir: string, createdAt: string, openDatabase: () => Promise<Database> = openNativeDatabase): Promise<FirstViewWritten> {
   const platform = { ...nodePlatform, openDatabase };
   // of the later tables only `providers` is read (the comparison's provider search, its first page)
   const service = createDataService(platform, { acks: memoryAckStore(), laterTables: ['providers'] });

@@ -5,10 +5,11 @@
  * flight per worker so memory stays bounded, and collects what each worker spooled per source.
  */
 import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { MrfProblem } from '../mrf/types';
 import type { SpoolFiles } from './spool-rows';
 import { collectGarbage } from './collect-garbage';
+import { startModuleWorker } from './module-worker';
 
 /** A batch of elements of one kind; `elements` holds 6 numbers per element:
  * index, rateIndex, offset, start, end (in `buffer`), split (1 for a split item's head). */
@@ -42,13 +43,9 @@ export type WorkerReply = { type: 'ack' } | { type: 'done'; done: SourceDone } |
 
 const MAX_IN_FLIGHT = 2;
 
-/** Starts the worker module: compiled JS directly, TypeScript through tsx's loader. */
+/** Starts a parser thread (parse-worker.ts). */
 function startWorker(id: number, billingCodes: string[] | undefined): Worker {
-  const url = new URL('./parse-worker' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'), import.meta.url);
-  const data = { workerData: { id, billingCodes } };
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, data);
-  const code = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(code, { eval: true, ...data });
+  return startModuleWorker('parse-worker', import.meta.url, { workerData: { id, billingCodes } });
 }
 
 interface Slot {

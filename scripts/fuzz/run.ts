@@ -9,8 +9,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { mulberry32 } from '../../contract/prng';
+import { startModuleWorker } from '../convert/module-worker';
 import { runCase, type CaseResult } from './case';
 import { MUTATION_KINDS, type MutationKind } from './mutate';
 import { converterReader, type Reader } from './read';
@@ -57,12 +58,7 @@ class IsolatedRunner {
   constructor(private readonly dir: string, private readonly kinds: readonly MutationKind[], private readonly timeoutMs: number) {}
 
   private start(): Worker {
-    const url = new URL('./case-worker' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'), import.meta.url);
-    const data = { workerData: { dir: this.dir, kinds: this.kinds } };
-    if (!url.pathname.endsWith('.ts')) return new Worker(url, data);
-    // TypeScript through tsx's loader, as parse-pool.ts starts its threads
-    const code = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(import.meta.url)}))`;
-    return new Worker(code, { eval: true, ...data });
+    return startModuleWorker('case-worker', import.meta.url, { workerData: { dir: this.dir, kinds: this.kinds } });
   }
 
   run(seed: number): Promise<CaseResult> {

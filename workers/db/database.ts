@@ -11,6 +11,9 @@ import { DatabaseError } from './errors';
 /** A plain value of a result row: JSON-safe (no bigint, no Arrow objects). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue };
 
+/** What Database.insertParquet reads: a whole file's bytes, or row groups (0-based) of a file on this machine. */
+export type ParquetInput = { bytes: Uint8Array } | { path: string; rowGroups: readonly number[] };
+
 /** The query surface the handlers use. Every call is synchronous (DuckDB's blocking bindings). */
 export interface Database {
   /**
@@ -23,6 +26,14 @@ export interface Database {
   exec(query: SqlFragment): void;
   /** Creates table `name` from an Arrow IPC stream, or appends to it when `append`. @throws DatabaseError */
   insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void;
+  /**
+   * Creates table `name` from Parquet, or appends to it when `append`: a whole file's bytes, or row
+   * groups of a local file in the order given. An engine that reads Parquet itself (native DuckDB,
+   * scripts/convert/native-database.ts) offers it, and load.ts then skips the Arrow decoding;
+   * DuckDB-WASM does not (its Parquet reader is an extension fetched from an outside host).
+   * @throws DatabaseError
+   */
+  insertParquet?(name: string, parquet: ParquetInput, append: boolean): void;
   close(): void;
 }
 

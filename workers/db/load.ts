@@ -4,7 +4,7 @@
  * extension fetched from an outside host, so it is not used).
  */
 import type { Database } from './database';
-import type { ByteSource, ParquetToIpc } from '../platform';
+import type { ByteSource, ParquetToIpc, RowGroupFile } from '../platform';
 import { DatabaseError } from './errors';
 
 /** The bytes of one table's files, in manifest order. */
@@ -21,7 +21,8 @@ export async function fetchTable(source: ByteSource, name: string, files: readon
 
 /**
  * Decodes each file and creates the DuckDB table `table.name` from its first row group, appending
- * the others, row group by row group (platform.ts rowGroupDecoder). `between` runs after each row
+ * the others, row group by row group (platform.ts rowGroupDecoder); or, on an engine that reads
+ * Parquet itself (Database.insertParquet), hands it each file whole. `between` runs after each row
  * group inserted (the later tables yield to queued requests there). `name` must come from a closed
  * list (contract/dataset.ts TABLE_NAMES).
  * @throws DatabaseError naming the file when decoding fails, or DuckDB's error when inserting does.
@@ -31,6 +32,16 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
   for (const [i, bytes] of table.parts.entries()) {
     const failed = (e: unknown): DatabaseError =>
       new DatabaseError(`cannot decode ${table.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
+    if (db.insertParquet) {
+      try {
+        db.insertParquet(table.name, { bytes }, created);
+      } catch (e) {
+        throw failed(e);
+      }
+      created = true;
+      await between?.();
+      continue;
+    }
     const streams = decode(bytes)[Symbol.asyncIterator]();
     for (;;) {
       let next: IteratorResult<Uint8Array>;
@@ -50,4 +61,15 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
       await between?.();
     }
   }
+}
+
+/**
+ * Creates table `name` from row groups `rowGroups` of `file`, in that order: by the engine's own
+ * Parquet reader when it has one and the file is local (Database.insertParquet), else decoded to
+ * Arrow IPC. `name` must be a scratch table of the loaders (stats.ts, rates.ts).
+ * @throws SourceError as the read, Error when decoding fails, DatabaseError when inserting does
+ */
+export async function insertRowGroups(db: Database, file: RowGroupFile, name: string, rowGroups: readonly number[]): Promise<void> {
+  if (db.insertParquet && file.path !== undefined) db.insertParquet(name, { path: file.path, rowGroups }, false);
+  else db.insertArrowIpc(name, await file.read(rowGroups), false);
 }

@@ -12,6 +12,7 @@ import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-column
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError } from './errors';
+import { insertRowGroups } from './load';
 import { SqlFragment, sql } from './sql';
 
 /**
@@ -67,11 +68,10 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
   }
 
   async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
-    const ipc = await (await fileOf(file)).read(rowGroups);
     // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
     // and a part holds a row per price with its list of groups, unnested here to the rate rows (rateRowsSql).
-    // Synchronous from here: no other load interleaves with the scratch table.
-    db.insertArrowIpc('rates_load', ipc, false);
+    // Synchronous once read: no other load interleaves with the scratch table.
+    await insertRowGroups(db, await fileOf(file), 'rates_load', rowGroups);
     try {
       db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load')}`, []));
     } finally {

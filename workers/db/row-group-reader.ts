@@ -81,6 +81,7 @@ export async function openRowGroupFile(file: BlobLike, fromFile: FromFile): Prom
   meta.free();
   let queue = Promise.resolve();
   return {
+    ...(file.path === undefined ? {} : { path: file.path }),
     read(rowGroups: readonly number[]): Promise<Uint8Array> {
       // One read at a time: the prefetched bytes and the recorded failure belong to it.
       const run = queue.then(async () => {

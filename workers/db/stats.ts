@@ -14,6 +14,7 @@ import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
+import { insertRowGroups } from './load';
 import { SqlFragment, sql } from './sql';
 
 /**
@@ -142,9 +143,8 @@ export function createStatsLoader(
    * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
    */
   async function load(rg: number): Promise<void> {
-    const ipc = await opened((f) => f.read([rg]));
-    // synchronous from here: no other load interleaves with the scratch table
-    db.insertArrowIpc('price_stats_load', ipc, false);
+    // synchronous once read: no other load interleaves with the scratch table
+    await opened((f) => insertRowGroups(db, f, 'price_stats_load', [rg]));
     try {
       db.exec(new SqlFragment(`INSERT INTO price_stats (${columns}) SELECT ${columns} FROM price_stats_load`, []));
     } finally {
