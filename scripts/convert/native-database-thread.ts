@@ -8,14 +8,15 @@
  * objects), and a table is created from an Arrow IPC stream with the column types DuckDB-WASM's
  * Arrow import gives (text VARCHAR, Int32 INTEGER, Float64 DOUBLE, lists of text VARCHAR[]).
  * DuckDB runs on one thread, as in the browser: an aggregate's order of additions, hence its last
- * bit, is then that of a single pipeline.
+ * bit, is then that of a single pipeline. The two engines are different DuckDB releases:
+ * test/worker/first-view.test.ts and the golden datasets hold their answers equal.
  */
 import {
   BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, DuckDBListType, DuckDBStructType, DuckDBTypeId, FLOAT, INTEGER, LIST, SMALLINT, SQLNULL,
   TINYINT, VARCHAR, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { DataType, tableFromIPC, type Field } from 'apache-arrow';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData, type MessagePort } from 'node:worker_threads';
@@ -135,12 +136,14 @@ async function insert(con: DuckDBConnection, name: string, ipc: Uint8Array, appe
   }
 }
 
-/** Row groups' first rows and row counts of the Parquet files read by row group, by path (the files of a dataset do not change while it is open). */
+/** Row groups' first rows and row counts of the Parquet files read by row group, by path, size and modification time. */
 const rowGroupRanges = new Map<string, Array<[number, number]>>();
 
 /** The 0-based first row and the row count of each row group of the Parquet file at `file`. */
 async function rangesOf(con: DuckDBConnection, file: string): Promise<Array<[number, number]>> {
-  let ranges = rowGroupRanges.get(file);
+  const { size, mtimeMs } = await stat(file);
+  const key = `${file}\0${size}\0${mtimeMs}`;
+  let ranges = rowGroupRanges.get(key);
   if (!ranges) {
     const rows = (await con.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) FROM parquet_metadata(${literal(file)})
       GROUP BY row_group_id ORDER BY row_group_id`)).getRows();
@@ -150,7 +153,7 @@ async function rangesOf(con: DuckDBConnection, file: string): Promise<Array<[num
       at += Number(n);
       return range;
     });
-    rowGroupRanges.set(file, ranges);
+    rowGroupRanges.set(key, ranges);
   }
   return ranges;
 }
