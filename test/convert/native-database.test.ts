@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNativeDatabase } from '../../scripts/convert/native-database';
 import type { Database } from '../../workers/db/database';
 import { DatabaseError } from '../../workers/db/errors';
-import { insertRowGroups, insertTable } from '../../workers/db/load';
+import { insertTable, withRowGroups } from '../../workers/db/load';
 import { openNodeDatabase } from '../../workers/db/open-node';
 import { sql } from '../../workers/db/sql';
 import { fsSource, nodePlatform } from '../../workers/platform-node';
@@ -128,11 +128,34 @@ describe('native DuckDB behind the worker\'s Database', () => {
     const size = (await readFile(file)).byteLength;
     const local = await openFile(fsSource(tmp).blob('groups.parquet', size));
     expect(local.path).toBe(file);
-    for (const db of [wasm, native]) await insertRowGroups(db, local, 't_groups', [3, 1]);
+    for (const db of [wasm, native]) {
+      await withRowGroups(db, local, 't_groups_load', [3, 1], () => db.exec(sql`CREATE TABLE t_groups AS SELECT * FROM t_groups_load`));
+    }
+    expect(same((db) => db.all(sql`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 't_groups_load'`))).toBe('[{"n":0}]');
     const rows = same((db) => db.all(sql`SELECT * FROM t_groups`));
     expect(JSON.parse(rows).map((r: { billing_code: string }) => r.billing_code).slice(2046, 2050)).toEqual(['c8190', 'c8191', 'c2048', 'c2049']);
     expect(JSON.parse(rows)).toHaveLength(4096);
     expect(() => native.insertParquet!('t_none', { path: file, rowGroups: [9] }, false)).toThrow(/has no row group 9/);
+  });
+
+  it('keeps two loads of row groups started together apart: each scratch table lives only while its rows are appended', async () => {
+    const file = path.join(tmp, 'two.parquet');
+    const maker = await DuckDBInstance.create(':memory:');
+    const con = await maker.connect();
+    await con.run(`COPY (SELECT i AS x FROM range(4096) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+    con.closeSync();
+    maker.closeSync();
+    const openFile = await nodePlatform.parquetRowGroups();
+    const size = (await readFile(file)).byteLength;
+    for (const db of [wasm, native]) {
+      db.exec(sql`CREATE TABLE t_both (x BIGINT)`);
+      for (const withPath of [true, false]) {
+        const opened = await openFile(fsSource(tmp).blob('two.parquet', size));
+        const f = withPath ? opened : { read: (rg: readonly number[]) => opened.read(rg) };
+        await Promise.all([0, 1].map((rg) => withRowGroups(db, f, 't_both_load', [rg], () => db.exec(sql`INSERT INTO t_both SELECT x FROM t_both_load`))));
+      }
+    }
+    expect(same((db) => db.all(sql`SELECT count(*) AS n, count(DISTINCT x) AS d FROM t_both`))).toBe('[{"n":8192,"d":4096}]');
   });
 
   it('names the file a corrupt Parquet table comes from, and DuckDB\'s message for a failed statement', async () => {

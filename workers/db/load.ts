@@ -6,6 +6,7 @@
 import type { Database } from './database';
 import type { ByteSource, ParquetToIpc, RowGroupFile } from '../platform';
 import { DatabaseError } from './errors';
+import { SqlFragment } from './sql';
 
 /** The bytes of one table's files, in manifest order. */
 export interface TableBytes {
@@ -64,12 +65,21 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
 }
 
 /**
- * Creates table `name` from row groups `rowGroups` of `file`, in that order: by the engine's own
- * Parquet reader when it has one and the file is local (Database.insertParquet), else decoded to
- * Arrow IPC. `name` must be a scratch table of the loaders (stats.ts, rates.ts).
- * @throws SourceError as the read, Error when decoding fails, DatabaseError when inserting does
+ * Row groups `rowGroups` of `file` as the scratch table `scratch` for as long as `use` runs (the
+ * loaders of stats.ts and rates.ts append them to their table through it), dropped after. The rows
+ * are read by the engine's own Parquet reader when it has one and the file is local
+ * (Database.insertParquet), else decoded to Arrow IPC first; from then on everything is
+ * synchronous, so no other load meets the scratch table.
+ * @throws SourceError as the read, Error when decoding fails, DatabaseError when inserting or `use` does
  */
-export async function insertRowGroups(db: Database, file: RowGroupFile, name: string, rowGroups: readonly number[]): Promise<void> {
-  if (db.insertParquet && file.path !== undefined) db.insertParquet(name, { path: file.path, rowGroups }, false);
-  else db.insertArrowIpc(name, await file.read(rowGroups), false);
+export async function withRowGroups(db: Database, file: RowGroupFile, scratch: string, rowGroups: readonly number[], use: () => void): Promise<void> {
+  const local = db.insertParquet && file.path !== undefined ? { path: file.path, rowGroups } : null;
+  const ipc = local ? null : await file.read(rowGroups);
+  if (local) db.insertParquet!(scratch, local, false);
+  else db.insertArrowIpc(scratch, ipc!, false);
+  try {
+    use();
+  } finally {
+    db.exec(new SqlFragment(`DROP TABLE IF EXISTS ${scratch}`, []));
+  }
 }

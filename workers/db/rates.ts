@@ -12,8 +12,8 @@ import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-column
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError } from './errors';
-import { insertRowGroups } from './load';
-import { SqlFragment, sql } from './sql';
+import { withRowGroups } from './load';
+import { SqlFragment } from './sql';
 
 /**
  * DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md
@@ -70,13 +70,8 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
   async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
     // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
     // and a part holds a row per price with its list of groups, unnested here to the rate rows (rateRowsSql).
-    // Synchronous once read: no other load interleaves with the scratch table.
-    await insertRowGroups(db, await fileOf(file), 'rates_load', rowGroups);
-    try {
-      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load')}`, []));
-    } finally {
-      db.exec(sql`DROP TABLE IF EXISTS rates_load`);
-    }
+    await withRowGroups(db, await fileOf(file), 'rates_load', rowGroups, () =>
+      db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load')}`, [])));
     loaded += rowGroups.length;
   }
 

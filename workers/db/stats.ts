@@ -14,8 +14,8 @@ import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
-import { insertRowGroups } from './load';
-import { SqlFragment, sql } from './sql';
+import { withRowGroups } from './load';
+import { SqlFragment } from './sql';
 
 /**
  * The DuckDB type of each column of `price_stats`, as the converter creates them; the columns and
@@ -143,13 +143,8 @@ export function createStatsLoader(
    * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
    */
   async function load(rg: number): Promise<void> {
-    // synchronous once read: no other load interleaves with the scratch table
-    await opened((f) => insertRowGroups(db, f, 'price_stats_load', [rg]));
-    try {
-      db.exec(new SqlFragment(`INSERT INTO price_stats (${columns}) SELECT ${columns} FROM price_stats_load`, []));
-    } finally {
-      db.exec(sql`DROP TABLE IF EXISTS price_stats_load`);
-    }
+    await opened((f) => withRowGroups(db, f, 'price_stats_load', [rg], () =>
+      db.exec(new SqlFragment(`INSERT INTO price_stats (${columns}) SELECT ${columns} FROM price_stats_load`, []))));
     done.add(rg);
   }
 
