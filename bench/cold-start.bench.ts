@@ -9,7 +9,7 @@
  * cache with validators; V8's code cache of the compiled WASM). The server has answered one request
  * before the first visit.
  * Datasets: the embedded sample and the real-file shape (bench/api-generate.ts REAL_FILE_SHAPE).
- * Targets (issue 30): first figure < 1.5 s on the sample, < 2.5 s at the real-file shape, on a
+ * Targets (docs/benchmarks.md): first figure < 1.5 s on the sample, < 2.5 s at the real-file shape, on a
  * 2-core machine. Tiny mode (bench/tiny.ts): the tiny real-file shape only.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

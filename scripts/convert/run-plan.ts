@@ -1,5 +1,5 @@
 /**
- * A run's plan (docs/converter.md, Plans; issue 31): per insurer and snapshot, the in-network
+ * A run's plan (docs/converter.md, Plans): per insurer and snapshot, the in-network
  * files a conversion of the catalog reads after its filters and dedup, with the plans and
  * networks each serves and its size where known, written as JSON (`npm run plan -- --out
  * plan.json`) and read back by `npm run convert -- --plan plan.json`, which converts exactly

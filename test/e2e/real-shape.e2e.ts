@@ -1,4 +1,4 @@
-// The live screens at the real-file shape (issue 30; bench/api-generate.ts REAL_FILE_SHAPE):
+// The live screens at the real-file shape (bench/api-generate.ts REAL_FILE_SHAPE):
 // 20,000 services and 50,000 providers over the 51 state areas, ten insurers, two snapshots, with
 // one rate row a code and source (400,000 rows: the screens read statistics, and rate rows only per
 // code), `min_providers: 1` so that units are not thin and every panel has figures, and the first
@@ -18,9 +18,9 @@ import { launchBrowser, screenshot, type Browser } from './browser';
 import { BOOT } from './live-table';
 import { routeUrl, signIn, VIEWPORTS } from './screens-helpers';
 
-/** Longest main-thread task allowed, ms (issue 30: no stall over 1 s). */
+/** Longest main-thread task allowed, ms: no stall over 1 s. */
 const MAX_TASK_MS = 1000;
-/** Most rows a table or list may render (issue 30). */
+/** Most rows a table or list may render: a screen pages its rows. */
 const MAX_ROWS = 200;
 
 let root: string;

@@ -89,7 +89,7 @@ describe('fatal: MrfReadError names the file and the decompressed byte offset', 
   });
 
   it('a broken zip is recognised by its magic bytes, whatever the name, and refused at offset 0', async () => {
-    // zip archives are read since issue 3 (test/mrf/open-container-zip.test.ts); this one has no central directory
+    // zip archives are read (test/mrf/open-container-zip.test.ts); this one has no central directory
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(40)]);
     expectReadError(await readError(zip, 1), 0, /corrupt zip archive/);
   });

@@ -1,5 +1,5 @@
 /**
- * The live dashboard's ways to the rows behind a figure (issue 6, traceability): the mean of the
+ * The live dashboard's ways to the rows behind a figure (traceability): the mean of the
  * competitors' medians under the rate-rows dialog (docs/methodology.md, Per comparison unit: market_average) and
  * the live comparison a Top 10 bar opens (URL state `services`, `overpaying`).
  */

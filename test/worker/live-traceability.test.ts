@@ -1,5 +1,5 @@
 /**
- * The endpoints of issue 6 over the fixture dataset (test/fixtures/api, converted by the real
+ * The traceability endpoints over the fixture dataset (test/fixtures/api, converted by the real
  * converter): the rate rows behind a median, the coverage page, the provider search. Expected
  * figures by hand from the fixture files (see the header of service-pricing.test.ts; providers
  * A = 1111111112 ANNA SMITH CA, B = 2222222228 BAY CLINIC LLC CA, C = 3333333334 HUDSON HOSPITAL NY,
