@@ -24,6 +24,7 @@ function readError(file: string, e: unknown): SourceError {
 export function fsSource(dir: string): ByteSource {
   const root = dir.startsWith('file:') ? fileURLToPath(dir) : dir;
   return {
+    path: (file: string) => join(root, file),
     async read(file: string): Promise<Uint8Array> {
       try {
         return new Uint8Array(await readFile(join(root, file)));

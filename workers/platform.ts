@@ -22,6 +22,8 @@ export interface BlobLike {
 export interface ByteSource {
   /** @throws SourceError (with `httpStatus` when a server answered non-2xx). */
   read(file: string): Promise<Uint8Array>;
+  /** The file's path on this machine, for a source of local files (an engine that reads Parquet itself reads it there). */
+  path?(file: string): string;
   /** Range access to `file` of `size` bytes (from the manifest). Reads happen on `slice().arrayBuffer()`. */
   blob(file: string, size: number): BlobLike;
 }
@@ -112,6 +114,7 @@ export interface Platform {
 /** Wraps a source so every byte it delivers is counted in `counter.bytes`. */
 export function countingSource(source: ByteSource, counter: { bytes: number }): ByteSource {
   return {
+    ...(source.path ? { path: source.path.bind(source) } : {}),
     async read(file) {
       const b = await source.read(file);
       counter.bytes += b.byteLength;

@@ -4,24 +4,28 @@
  * (workers/db/database.ts) one at a time while the caller's thread waits (native-database.ts). It mirrors
  * DuckDB-WASM's conventions, so that the worker's SQL gives the same answers on both engines:
  * every number parameter is bound as DOUBLE (as DuckDB-WASM binds them), result values become
- * plain values as `toPlain` makes them (64-bit integers as numbers, lists as arrays, structs as
- * objects), and a table is created from an Arrow IPC stream with the column types DuckDB-WASM's
- * Arrow import gives (text VARCHAR, Int32 INTEGER, Float64 DOUBLE, lists of text VARCHAR[]).
+ * plain values by the same `toPlain` (64-bit integers and dates as numbers, lists as arrays, structs
+ * as objects), and tables come from the dataset's Parquet files, read by DuckDB itself.
  * DuckDB runs on one thread, as in the browser: an aggregate's order of additions, hence its last
  * bit, is then that of a single pipeline. The two engines are different DuckDB releases:
  * test/worker/first-view.test.ts and the golden datasets hold their answers equal.
  */
 import {
-  BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, DuckDBListType, DuckDBStructType, DuckDBTypeId, FLOAT, INTEGER, LIST, SMALLINT, SQLNULL,
-  TINYINT, VARCHAR, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue,
+  BOOLEAN, DOUBLE, DuckDBInstance, DuckDBListType, DuckDBStructType, DuckDBTypeId, SQLNULL, VARCHAR, type DuckDBConnection, type DuckDBType,
 } from '@duckdb/node-api';
-import { DataType, tableFromIPC, type Field } from 'apache-arrow';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData, type MessagePort } from 'node:worker_threads';
-import type { ParquetInput, PlainValue } from '../../workers/db/database';
+import { sqlString } from '../../contract/sql-text';
+import { toPlain, type ParquetInput, type PlainValue } from '../../workers/db/database';
 import type { SqlValue } from '../../workers/db/sql';
+
+const require = createRequire(import.meta.url);
+type ParquetNode = typeof import('parquet-wasm/node');
+/** parquet-wasm's Node build, loaded by the first Arrow IPC insert (none in a first view). */
+const parquetWasm = (): ParquetNode => require('parquet-wasm/node') as ParquetNode;
 
 /** One call of the facade. `db` is the handle `open` returned. */
 export type NativeCall =
@@ -40,9 +44,6 @@ export interface NativeColumns {
 
 /** What a call returns: the handle (`open`), the columns (`all`), nothing otherwise. */
 export type NativeReply = number | NativeColumns | null;
-
-/** Rows per appended chunk: DuckDB's vector size. */
-const CHUNK_ROWS = 2048;
 
 const open = new Map<number, { instance: DuckDBInstance; con: DuckDBConnection }>();
 let nextHandle = 1;
@@ -64,77 +65,8 @@ function convertible(type: DuckDBType): boolean {
   return true;
 }
 
-/**
- * A JS value of node-api's JS conversion as `toPlain` (workers/db/database.ts) makes a DuckDB-WASM
- * Arrow value: 64-bit integers as numbers, a DATE as its milliseconds since 1970.
- */
-function plain(value: unknown): PlainValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: { [key: string]: PlainValue } = {};
-    for (const [k, x] of Object.entries(value as Record<string, unknown>)) out[k] = plain(x);
-    return out;
-  }
-  throw new Error(`unsupported value in result: ${String(value)}`);
-}
-
-/** The DuckDB type DuckDB-WASM's Arrow import gives an Arrow field. @throws Error on another type */
-function duckType(field: Field): DuckDBType {
-  const t = field.type;
-  if (DataType.isUtf8(t) || DataType.isLargeUtf8(t) || (DataType.isDictionary(t) && (DataType.isUtf8(t.dictionary) || DataType.isLargeUtf8(t.dictionary)))) return VARCHAR;
-  if (DataType.isInt(t)) {
-    const byWidth: Record<number, DuckDBType> = { 8: TINYINT, 16: SMALLINT, 32: INTEGER, 64: BIGINT };
-    const type = t.isSigned ? byWidth[t.bitWidth] : undefined;
-    if (type) return type;
-  }
-  if (DataType.isFloat(t)) return t.precision === 2 ? DOUBLE : FLOAT;
-  if (DataType.isBool(t)) return BOOLEAN;
-  if (DataType.isList(t) && t.children[0] && duckType(t.children[0]) === VARCHAR) return LIST(VARCHAR);
-  throw new Error(`column ${field.name}: Arrow type ${String(t)} is not loaded`);
-}
-
-/** A table's column names double-quoted for DuckDB. */
+/** A table's name double-quoted for DuckDB. */
 const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-
-/** Creates (unless `append`) and fills table `name` from an Arrow IPC stream, 2,048 rows a chunk. */
-async function insert(con: DuckDBConnection, name: string, ipc: Uint8Array, append: boolean): Promise<void> {
-  const table = tableFromIPC(ipc);
-  const fields = table.schema.fields;
-  const types = fields.map(duckType);
-  if (!append) await con.run(`CREATE TABLE ${quoted(name)} (${fields.map((f, c) => `${quoted(f.name)} ${types[c]!.toString()}`).join(', ')})`);
-  if (table.numRows === 0) return;
-  const columns = fields.map((f) => {
-    const v = table.getChild(f.name);
-    if (!v) throw new Error(`column ${f.name} is missing`);
-    return v;
-  });
-  const appender = await con.createAppender(name);
-  try {
-    for (let from = 0; from < table.numRows; from += CHUNK_ROWS) {
-      const rows = Math.min(CHUNK_ROWS, table.numRows - from);
-      const chunk = DuckDBDataChunk.create(types, rows);
-      columns.forEach((vector, c) => {
-        const values: DuckDBValue[] = new Array<DuckDBValue>(rows);
-        const list = types[c]!.toString() === 'VARCHAR[]';
-        for (let r = 0; r < rows; r++) {
-          const v: unknown = vector.get(from + r);
-          if (v === null || v === undefined) values[r] = null;
-          else if (list) values[r] = listValue([...(v as Iterable<string | null>)]);
-          else values[r] = v as DuckDBValue;
-        }
-        chunk.setColumnValues(c, values);
-      });
-      appender.appendDataChunk(chunk);
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
-}
 
 /** Row groups' first rows and row counts of the Parquet files read by row group, by path, size and modification time. */
 const rowGroupRanges = new Map<string, Array<[number, number]>>();
@@ -145,7 +77,7 @@ async function rangesOf(con: DuckDBConnection, file: string): Promise<Array<[num
   const key = `${file}\0${size}\0${mtimeMs}`;
   let ranges = rowGroupRanges.get(key);
   if (!ranges) {
-    const rows = (await con.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) FROM parquet_metadata(${literal(file)})
+    const rows = (await con.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) FROM parquet_metadata(${sqlString(file)})
       GROUP BY row_group_id ORDER BY row_group_id`)).getRows();
     let at = 0;
     ranges = rows.map(([, n]) => {
@@ -158,35 +90,46 @@ async function rangesOf(con: DuckDBConnection, file: string): Promise<Array<[num
   return ranges;
 }
 
-/** A text as an SQL string literal. */
-const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
-
 /**
- * Creates (unless `append`) or fills table `name` from Parquet by DuckDB's own reader: a whole
- * file's bytes (through a temp copy), or row groups of a local file, one after the other in the
- * order given (each selected by its rows' `file_row_number`, which DuckDB prunes to that row
- * group). Column types are the file's, as DuckDB-WASM's Arrow import gives them (duckType); rows
- * come in the file's order, on one thread.
+ * Creates (unless `append`) or fills table `name` from a local Parquet file by DuckDB's own reader:
+ * whole, or the row groups asked, one after the other in that order (each selected by its rows'
+ * `file_row_number`, which DuckDB prunes to that row group). Rows come in the file's order, on one
+ * thread; the column types are the file's, as DuckDB-WASM's Arrow import of the same file gives them.
  */
-async function insertParquet(con: DuckDBConnection, name: string, input: ParquetInput, append: boolean): Promise<void> {
+async function insertParquet(con: DuckDBConnection, name: string, { path: file, rowGroups }: ParquetInput, append: boolean): Promise<void> {
   const into = async (rows: string, first: boolean): Promise<void> => {
     await con.run(append || !first ? `INSERT INTO ${quoted(name)} ${rows}` : `CREATE TABLE ${quoted(name)} AS ${rows}`);
   };
-  if ('path' in input) {
-    const ranges = await rangesOf(con, input.path);
-    for (const [k, rg] of input.rowGroups.entries()) {
-      const range = ranges[rg];
-      if (!range) throw new Error(`${input.path} has no row group ${rg}`);
-      await into(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${literal(input.path)}, file_row_number = true)
-        WHERE file_row_number >= ${range[0]} AND file_row_number < ${range[0] + range[1]}`, k === 0);
-    }
+  if (rowGroups === undefined) {
+    await into(`SELECT * FROM read_parquet(${sqlString(file)})`, true);
     return;
   }
+  const ranges = await rangesOf(con, file);
+  for (const [k, rg] of rowGroups.entries()) {
+    const range = ranges[rg];
+    if (!range) throw new Error(`${file} has no row group ${rg}`);
+    await into(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(file)}, file_row_number = true)
+      WHERE file_row_number >= ${range[0]} AND file_row_number < ${range[0] + range[1]}`, k === 0);
+  }
+}
+
+/**
+ * Creates (unless `append`) or fills table `name` from an Arrow IPC stream: parquet-wasm writes it
+ * as a Parquet file (uncompressed, in a temp directory), which insertParquet reads, so that the
+ * column types are those of a Parquet file of the same columns, as DuckDB-WASM's Arrow import
+ * gives them. No load of the first view goes this way (it reads the dataset's files); a caller of
+ * the Database interface with Arrow only does.
+ */
+async function insertArrowIpc(con: DuckDBConnection, name: string, ipc: Uint8Array, append: boolean): Promise<void> {
+  const pq = parquetWasm();
+  const table = pq.Table.fromIPCStream(ipc);
+  const properties = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.UNCOMPRESSED).build();
+  const bytes = pq.writeParquet(table, properties);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-native-'));
   try {
     const file = path.join(dir, 'table.parquet');
-    await writeFile(file, input.bytes);
-    await into(`SELECT * FROM read_parquet(${literal(file)})`, true);
+    await writeFile(file, bytes);
+    await insertParquet(con, name, { path: file }, append);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -209,7 +152,7 @@ async function all(con: DuckDBConnection, text: string, params: readonly SqlValu
     reader.columnTypes().forEach((type, c) => {
       if (!convertible(type)) throw new Error(`unsupported value in result: column ${names[c]} is ${type.toString()}`);
     });
-    return { names, values: reader.getColumnsJS().map((column) => column.map(plain)) };
+    return { names, values: reader.getColumnsJS().map((column) => column.map(toPlain)) };
   } finally {
     prepared.destroySync();
   }
@@ -230,7 +173,7 @@ export async function answer(call: NativeCall): Promise<NativeReply> {
       await connection(call.db).run(call.text);
       return null;
     case 'insert':
-      await insert(connection(call.db), call.name, call.ipc, call.append);
+      await insertArrowIpc(connection(call.db), call.name, call.ipc, call.append);
       return null;
     case 'insertParquet':
       await insertParquet(connection(call.db), call.name, call.parquet, call.append);

@@ -3,10 +3,10 @@
  * converter's first view, against DuckDB-WASM's Node build, which the browser runs: the same rows
  * for the same statements (parameters bound as DuckDB-WASM binds them, values converted as
  * database.ts converts them, the same refusals), the same tables from the same Arrow IPC stream or
- * Parquet file, and errors that say what failed. first-view.test.ts and the goldens hold whole
+ * Parquet file (read by native DuckDB itself when its path is known), and errors that say what failed. first-view.test.ts and the goldens hold whole
  * datasets' answers equal.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -109,9 +109,13 @@ describe('native DuckDB behind the worker\'s Database', () => {
     maker.closeSync();
     const bytes = new Uint8Array(await readFile(file));
     const decode = await nodePlatform.parquetDecoder();
-    const table = { name: 't_pq', files: ['a.parquet', 'b.parquet'], parts: [bytes, bytes] };
+    // with the files' paths native DuckDB reads them itself; DuckDB-WASM decodes the bytes
+    const table = { name: 't_pq', files: ['a.parquet', 'b.parquet'], parts: [bytes, bytes], paths: [file, file] };
+    const read: unknown[] = [];
+    const watched: Database = { ...native, insertParquet: (name, input, append) => (read.push(input), native.insertParquet!(name, input, append)) };
     await insertTable(wasm, decode, table);
-    await insertTable(native, decode, table);
+    await insertTable(watched, decode, table);
+    expect(read).toEqual([{ path: file }, { path: file }]);
     const rows = same((db) => db.all(sql`SELECT * FROM t_pq`));
     expect(JSON.parse(rows)).toHaveLength(10_000);
     same((db) => db.all(sql`SELECT column_name, column_type FROM (DESCRIBE t_pq)`));
@@ -160,8 +164,13 @@ describe('native DuckDB behind the worker\'s Database', () => {
 
   it('names the file a corrupt Parquet table comes from, and DuckDB\'s message for a failed statement', async () => {
     const decode = await nodePlatform.parquetDecoder();
-    const corrupt = { name: 't_bad', files: ['rates/part-0.parquet'], parts: [new TextEncoder().encode('PAR1 not a parquet file PAR1')] };
-    await expect(insertTable(native, decode, corrupt)).rejects.toThrow(/cannot decode rates\/part-0\.parquet/);
+    const garbage = new TextEncoder().encode('PAR1 not a parquet file PAR1');
+    const bad = path.join(tmp, 'bad.parquet');
+    await writeFile(bad, garbage);
+    for (const paths of [undefined, [bad]]) {
+      const corrupt = { name: 't_bad', files: ['rates/part-0.parquet'], parts: [garbage], ...(paths ? { paths } : {}) };
+      await expect(insertTable(native, decode, corrupt)).rejects.toThrow(/cannot decode rates\/part-0\.parquet/);
+    }
     expect(() => native.all(sql`SELECT * FROM no_such_table`)).toThrow(DatabaseError);
     expect(() => native.all(sql`SELECT * FROM no_such_table`)).toThrow(/query failed: Catalog Error: .*no_such_table/);
     expect(() => native.exec(sql`SELECT ${1}`)).toThrow(/exec takes no parameters/);

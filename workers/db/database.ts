@@ -11,8 +11,11 @@ import { DatabaseError } from './errors';
 /** A plain value of a result row: JSON-safe (no bigint, no Arrow objects). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue };
 
-/** What Database.insertParquet reads: a whole file's bytes, or row groups (0-based) of a file on this machine. */
-export type ParquetInput = { bytes: Uint8Array } | { path: string; rowGroups: readonly number[] };
+/** What Database.insertParquet reads: a Parquet file on this machine, whole or these row groups (0-based, in this order). */
+export interface ParquetInput {
+  path: string;
+  rowGroups?: readonly number[];
+}
 
 /** The query surface the handlers use. Every call is synchronous (DuckDB's blocking bindings). */
 export interface Database {
@@ -27,8 +30,8 @@ export interface Database {
   /** Creates table `name` from an Arrow IPC stream, or appends to it when `append`. @throws DatabaseError */
   insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void;
   /**
-   * Creates table `name` from Parquet, or appends to it when `append`: a whole file's bytes, or row
-   * groups of a local file in the order given. An engine that reads Parquet itself (native DuckDB,
+   * Creates table `name` from a local Parquet file, whole or some of its row groups in the order
+   * given, or appends to it when `append`. An engine that reads Parquet itself (native DuckDB,
    * scripts/convert/native-database.ts) offers it, and load.ts then skips the Arrow decoding;
    * DuckDB-WASM does not (its Parquet reader is an extension fetched from an outside host).
    * @throws DatabaseError
@@ -53,14 +56,22 @@ interface ArrowTableLike {
 }
 
 /**
- * Converts an Arrow cell to a plain value: bigint -> number (counts stay far below 2^53),
- * list vectors -> arrays, struct rows -> objects, null/undefined -> null.
+ * Converts a result cell to a plain value: bigint -> number (counts stay far below 2^53),
+ * list vectors -> arrays, struct rows -> objects, null/undefined -> null. Also takes native
+ * DuckDB's JS values (scripts/convert/native-database-thread.ts): plain objects for structs, and a
+ * DATE's `Date` as its milliseconds since 1970, the number DuckDB-WASM's Arrow gives.
  */
 export function toPlain(value: unknown): PlainValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: { [key: string]: PlainValue } = {};
+    for (const [k, x] of Object.entries(value as Record<string, unknown>)) out[k] = toPlain(x);
+    return out;
+  }
   if (typeof value === 'object') {
     // Arrow vectors (lists) serialise to arrays, struct rows to objects; either may hold more Arrow.
     const toJSON = (value as { toJSON?: () => unknown }).toJSON;

@@ -8,22 +8,24 @@ import type { ByteSource, ParquetToIpc, RowGroupFile } from '../platform';
 import { DatabaseError } from './errors';
 import { SqlFragment } from './sql';
 
-/** The bytes of one table's files, in manifest order. */
+/** The bytes of one table's files, in manifest order, and their paths when the source has local files. */
 export interface TableBytes {
   name: string;
   files: readonly string[];
   parts: readonly Uint8Array[];
+  paths?: readonly string[];
 }
 
 /** Reads every file of a table in parallel. @throws SourceError */
 export async function fetchTable(source: ByteSource, name: string, files: readonly string[]): Promise<TableBytes> {
-  return { name, files, parts: await Promise.all(files.map((f) => source.read(f))) };
+  const parts = await Promise.all(files.map((f) => source.read(f)));
+  return { name, files, parts, ...(source.path ? { paths: files.map((f) => source.path!(f)) } : {}) };
 }
 
 /**
  * Decodes each file and creates the DuckDB table `table.name` from its first row group, appending
  * the others, row group by row group (platform.ts rowGroupDecoder); or, on an engine that reads
- * Parquet itself (Database.insertParquet), hands it each file whole. `between` runs after each row
+ * Parquet itself (Database.insertParquet) and for a local file, has it read the file whole. `between` runs after each row
  * group inserted (the later tables yield to queued requests there). `name` must come from a closed
  * list (contract/dataset.ts TABLE_NAMES).
  * @throws DatabaseError naming the file when decoding fails, or DuckDB's error when inserting does.
@@ -33,9 +35,10 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
   for (const [i, bytes] of table.parts.entries()) {
     const failed = (e: unknown): DatabaseError =>
       new DatabaseError(`cannot decode ${table.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
-    if (db.insertParquet) {
+    const path = table.paths?.[i];
+    if (db.insertParquet && path !== undefined) {
       try {
-        db.insertParquet(table.name, { bytes }, created);
+        db.insertParquet(table.name, { path }, created);
       } catch (e) {
         throw failed(e);
       }
