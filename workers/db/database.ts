@@ -67,22 +67,16 @@ export function toPlain(value: unknown): PlainValue {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof Date) return value.getTime();
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: { [key: string]: PlainValue } = {};
-    for (const [k, x] of Object.entries(value as Record<string, unknown>)) out[k] = toPlain(x);
-    return out;
-  }
   if (typeof value === 'object') {
     // Arrow vectors (lists) serialise to arrays, struct rows to objects; either may hold more Arrow.
+    // Native DuckDB's structs are plain objects already.
     const toJSON = (value as { toJSON?: () => unknown }).toJSON;
-    if (typeof toJSON === 'function') {
-      const j = toJSON.call(value);
-      if (Array.isArray(j)) return j.map(toPlain);
-      if (j !== null && typeof j === 'object') {
-        const out: { [key: string]: PlainValue } = {};
-        for (const [k, x] of Object.entries(j as Record<string, unknown>)) out[k] = toPlain(x);
-        return out;
-      }
+    const j = typeof toJSON === 'function' ? toJSON.call(value) : Object.getPrototypeOf(value) === Object.prototype ? value : undefined;
+    if (Array.isArray(j)) return j.map(toPlain);
+    if (j !== null && typeof j === 'object') {
+      const out: { [key: string]: PlainValue } = {};
+      for (const [k, x] of Object.entries(j as Record<string, unknown>)) out[k] = toPlain(x);
+      return out;
     }
   }
   throw new DatabaseError(`unsupported value in result: ${String(value)}`);
