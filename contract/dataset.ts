@@ -95,6 +95,15 @@ export interface RowGroupIndexEntry {
   max_billing_code: string;
 }
 
+/** Row-group index entry of `provider_groups`: its rows and the sources they belong to. */
+export interface SourceIndexEntry {
+  /** Row group number inside the table's one file (0-based). */
+  row_group: number;
+  rows: number;
+  /** The `source_id`s of its rows (indices into the manifest's `sources`), in file order. */
+  source_ids: number[];
+}
+
 /**
  * One run of `price_stats` rows in file order: a period (a `shared` row's `month`, a `market` row's
  * `snapshot`), a scope, and national (`state` 'ALL') or per-state rows. The file is sorted by
@@ -136,6 +145,12 @@ export interface ManifestTable {
   row_groups?: RowGroupIndexEntry[];
   /** Only on `price_stats` (one file): the periods of every row group. */
   period_index?: PeriodIndexEntry[];
+  /**
+   * Only on `provider_groups` (one file, sorted by its sources' snapshot, then `source_id`): the
+   * sources of every row group, so that the worker reads the groups of the sources a request reads
+   * only (docs/architecture.md, Provider groups by source). Absent in an older converter's dataset: the table then loads whole at boot.
+   */
+  source_index?: SourceIndexEntry[];
   /**
    * Only on `price_stats`: its distinct (insurer, snapshot) pairs of `market` rows, ascending, from
    * which a month's snapshots are chosen (docs/methodology.md, Rows that count) before any row loads.

@@ -12,6 +12,7 @@ import { DatabaseError, SourceError } from './db/errors';
 import type { Database } from './db/database';
 import { fetchTable, insertTable, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
+import { createProviderGroupsLoader, eagerProviderGroups, groupsBySource } from './db/provider-groups';
 import { createRatesLoader } from './db/rates';
 import { warmDefaultSelection } from './api/selection-tables';
 import { adoptStoredPivot, forgetSelections } from './api/unit-pivot';
@@ -29,7 +30,10 @@ import { countingSource, type ByteSource, type ParquetToIpc, type Platform } fro
 
 export { parseManifest } from './manifest';
 
-/** Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md). */
+/**
+ * Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md);
+ * `provider_groups` too when it has no source index (LATER_TABLES).
+ */
 export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates');
 
 /** Timings of the last boot, in milliseconds since `init` (for benchmarks and the report). */
@@ -95,8 +99,9 @@ export const MEMO_CAPACITY = 100_000;
 
 /**
  * The boot tables loaded behind the first answers, `provider_groups` (the largest) last: an
- * endpoint that names the tables it reads (endpoint.ts `reads`, the provider search) waits only for those; every other one
- * waits for them all.
+ * endpoint that names the tables it reads (endpoint.ts `reads`, the provider searches) waits only for those; every other one
+ * waits for them all. `provider_groups` is one of them only in a dataset without its source index:
+ * otherwise it loads by source when a request asks (db/provider-groups.ts).
  */
 export const LATER_TABLES: readonly TableName[] = BOOT_TABLES.filter((t) => !FIRST_TABLES.includes(t))
   .sort((a, b) => Number(a === 'provider_groups') - Number(b === 'provider_groups'));
@@ -212,7 +217,11 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
       // the later tables' bytes come in beside the first ones; they are decoded once those answer
       const wanted = options.laterTables ?? true;
-      const laterWanted = typeof wanted === 'boolean' ? (wanted ? LATER_TABLES : []) : LATER_TABLES.filter((t) => wanted.includes(t));
+      // provider_groups by source when the converter indexed it (db/provider-groups.ts): no boot load
+      const groupsTable = manifest.tables.provider_groups;
+      const bySource = groupsBySource(groupsTable);
+      const laterWanted = (typeof wanted === 'boolean' ? (wanted ? LATER_TABLES : []) : LATER_TABLES.filter((t) => wanted.includes(t)))
+        .filter((t) => !(bySource && t === 'provider_groups'));
       const laterFetched = fetchAll(laterWanted);
       laterFetched.catch(() => {});
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
@@ -223,6 +232,9 @@ export function createDataService(platform: Platform, options: DataServiceOption
       await stats.open();
       prepareDerivedTables(db, byMonth);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
+      const providerGroups = bySource
+        ? createProviderGroupsLoader(db, manifest, groupsTable, source, rowGroups)
+        : eagerProviderGroups();
       acks ??= defaultAckStore();
       const timings: BootTimings = { manifest: manifestAt, database: at, total: performance.now() - t0, allTables: null };
       const loaded = insertLater(db, decode, laterFetched, laterWanted);
@@ -239,7 +251,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const national = laterLoaded.then(() => (first === undefined ? undefined : stats.ensure(first)));
       national.catch(() => {});
       const ctx: ApiContext = {
-        db, manifest, rates, stats, acks, laterTables: laterLoaded, tableLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
+        db, manifest, rates, stats, providerGroups, acks, laterTables: laterLoaded, tableLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       if (storedPivot) {

@@ -2,6 +2,8 @@
  * The last check of every build: the row counts manifest.json records equal the rows of the Parquet
  * files written, from the files' footers (parquet_metadata), no scan:
  * - every table's `rows` = the rows of its files; each `rates.row_groups` entry's `rows` = its row group's;
+ * - `provider_groups.source_index` (when written) = the file's row groups: their rows, and the
+ *   smallest and largest source_id it names = the footer's source_id statistics;
  * - `counts.providers` and `counts.services` = the rows of those tables;
  * - `counts.rate_rows` = the sum of the sources' `rate_rows` = the rate rows of the `rates` parts:
  *   one per entry of a price's `provider_group_ids`, one for a price naming none, which is the
@@ -34,6 +36,8 @@ export interface ParquetFacts {
   rows: Record<string, number>;
   /** Every row group of `rates`, in the manifest's file order. */
   ratesGroups: RatesGroupFacts[];
+  /** Every row group of `provider_groups`' one file, with its source_id statistics. */
+  providerGroups: Array<{ row_group: number; rows: number; minSource: number | null; maxSource: number | null }>;
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -45,12 +49,19 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 export async function readParquetFacts(con: DuckDBConnection, outDir: string, manifest: Pick<DatasetManifest, 'tables'>): Promise<ParquetFacts> {
   const rows: Record<string, number> = {};
   const ratesGroups: RatesGroupFacts[] = [];
+  const providerGroups: ParquetFacts['providerGroups'] = [];
   for (const [name, table] of Object.entries(manifest.tables)) {
     rows[name] = 0;
     for (const [k, rel] of table.files.entries()) {
       const file = path.join(outDir, rel);
       const meta = await con.runAndReadAll('SELECT num_rows FROM parquet_file_metadata($1)', [file]);
       rows[name] += Number(meta.getRows()[0]![0]);
+      if (name === 'provider_groups') {
+        const groups = await con.runAndReadAll(`
+          SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value
+          FROM parquet_metadata($1) WHERE path_in_schema = 'source_id' ORDER BY row_group_id`, [file]);
+        for (const [g, n, min, max] of groups.getRows()) providerGroups.push({ row_group: Number(g), rows: Number(n), minSource: num(min), maxSource: num(max) });
+      }
       if (name !== 'rates') continue;
       const groups = await con.runAndReadAll(`
         SELECT row_group_id, any_value(row_group_num_rows),
@@ -63,7 +74,7 @@ export async function readParquetFacts(con: DuckDBConnection, outDir: string, ma
       }
     }
   }
-  return { rows, ratesGroups };
+  return { rows, ratesGroups, providerGroups };
 }
 
 /** Every disagreement between `manifest`'s counts and `facts` (readParquetFacts), one line each naming both numbers; [] when none. */
@@ -78,6 +89,19 @@ export function countMismatches(manifest: Pick<DatasetManifest, 'tables' | 'coun
   for (const e of index) {
     const g = facts.ratesGroups.find((x) => x.file === e.file && x.row_group === e.row_group);
     if (g) differ(`tables.rates.row_groups[file ${e.file}, row group ${e.row_group}].rows`, e.rows, g.rows);
+  }
+  const sourceIndex = manifest.tables.provider_groups?.source_index;
+  if (sourceIndex) {
+    differ('tables.provider_groups.source_index entries', sourceIndex.length, facts.providerGroups.length);
+    for (const e of sourceIndex) {
+      const g = facts.providerGroups.find((x) => x.row_group === e.row_group);
+      const at = `tables.provider_groups.source_index[row group ${e.row_group}]`;
+      if (!g) continue;
+      differ(`${at}.rows`, e.rows, g.rows);
+      // the footer's source_id range: the smallest and largest of the sources the index names
+      differ(`${at} smallest source_id`, Math.min(...e.source_ids), g.minSource ?? -1);
+      differ(`${at} largest source_id`, Math.max(...e.source_ids), g.maxSource ?? -1);
+    }
   }
   differ('counts.providers', manifest.counts.providers, facts.rows.providers ?? 0);
   differ('counts.services', manifest.counts.services, facts.rows.services ?? 0);

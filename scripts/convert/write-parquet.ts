@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
 import { GROUP_ID_LIST_SQL, sqlString } from './spool';
 import { BUCKET_PRICES_ORDER } from './code-buckets';
 
@@ -39,7 +39,8 @@ const TABLE_ROW_GROUP_SIZE = 122_880;
  * inputs give the same files (SHA-256 in the manifest) from run to run.
  */
 export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
-  provider_groups: 'provider_group_key, provider_id, npi, tin_type, tin_value',
+  // after its sources' snapshot (GROUPS_FIRST_ORDER): the worker reads the row groups of one month's sources (sourceIndex)
+  provider_groups: 'source_id, provider_group_key, provider_id, npi, tin_type, tin_value',
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
@@ -48,6 +49,15 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', billing_code, snapshot, insurer_id, billing_class, component, setting, state, month`,
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
+
+/**
+ * What `provider_groups` is sorted by before TABLE_ORDER: its sources' snapshot, from the table
+ * `sources(source_id, snapshot, ...)` that the converter and the generator hold, so that the groups
+ * of one month's files are a few consecutive row groups (sourceIndex). The snapshot follows from
+ * source_id, so the order stays the total order of TABLE_ORDER.
+ */
+const GROUPS_FROM = 'provider_groups LEFT JOIN (SELECT source_id, snapshot AS source_snapshot FROM sources) USING (source_id)';
+const GROUPS_FIRST_ORDER = 'source_snapshot NULLS LAST';
 
 /** SHA-256 of a file, hex, streamed. */
 export async function sha256File(file: string): Promise<string> {
@@ -71,52 +81,78 @@ async function rowGroups(con: DuckDBConnection, file: string, fileIndex = 0): Pr
   }));
 }
 
-/** Writes one sorted Parquet file from `select` (a relation); returns its row count (COPY's answer). */
-async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, from: string, file: string, rowGroupSize = TABLE_ROW_GROUP_SIZE): Promise<number> {
+/** Writes table `name` as one Parquet file, sorted (TABLE_ORDER); returns its row count (COPY's answer). */
+async function copySorted(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, file: string, rowGroupSize = TABLE_ROW_GROUP_SIZE): Promise<number> {
+  const [from, order] = name === 'provider_groups' ? [GROUPS_FROM, `${GROUPS_FIRST_ORDER}, ${TABLE_ORDER[name]}`] : [name, TABLE_ORDER[name]];
   const copied = await con.runAndReadAll(
-    `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${TABLE_ORDER[name]})
+    `COPY (SELECT ${COLUMNS[name].join(', ')} FROM ${from} ORDER BY ${order})
      TO ${sqlString(file)} (FORMAT parquet, ${PARQUET_CODEC}, ROW_GROUP_SIZE ${rowGroupSize})`,
   );
   return Number(copied.getRows()[0]![0]);
 }
 
+/** The rows of each row group of Parquet `file`, in order (its footer). */
+async function rowGroupRows(con: DuckDBConnection, file: string): Promise<number[]> {
+  const groups = await con.runAndReadAll(
+    `SELECT row_group_id, any_value(row_group_num_rows) AS num_rows FROM parquet_metadata($1) GROUP BY row_group_id ORDER BY row_group_id`,
+    [file],
+  );
+  return groups.getRowObjects().map((g) => Number(g.num_rows));
+}
+
+/**
+ * The runs of a file written in an order whose first keys are a run's (each run's rows consecutive)
+ * cut by its row groups: for each row group (`groupRows[g]` rows), the keys of the runs it holds rows
+ * of, in order. `runs` are the runs' keys and row counts in file order.
+ * @throws naming `file` when the row groups do not hold exactly the runs' rows.
+ */
+export function runsByRowGroup<K>(runs: ReadonlyArray<{ key: K; n: number }>, groupRows: readonly number[], file: string): K[][] {
+  const out: K[][] = [];
+  let run = 0;
+  let runEnd = runs[0]?.n ?? 0;
+  let at = 0;
+  for (const rows of groupRows) {
+    const keys: K[] = [];
+    const end = at + rows;
+    while (run < runs.length && at < end) {
+      keys.push(runs[run]!.key);
+      at = Math.min(end, runEnd);
+      if (at === runEnd) {
+        run += 1;
+        runEnd += runs[run]?.n ?? 0;
+      }
+    }
+    at = end;
+    out.push(keys);
+  }
+  if (run !== runs.length || at !== runEnd) throw new Error(`the row groups of ${file} do not hold the table's ${runEnd} rows`);
+  return out;
+}
+
 /**
  * The period index of a written `price_stats` file: per row group, the runs of (period, scope,
  * national) its rows belong to. The file holds the table in TABLE_ORDER, a total order whose first
- * keys are those of a run, so the runs' row counts in that order give each run's rows in the file,
- * and the footer's row counts each row group's.
+ * keys are those of a run.
  */
 async function periodIndex(con: DuckDBConnection, file: string): Promise<PeriodIndexEntry[]> {
   const parts = (await con.runAndReadAll(
     `SELECT coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national, count(*) AS n
      FROM price_stats GROUP BY ALL ORDER BY period, scope, national DESC`,
-  )).getRowObjects().map((o) => ({ part: { period: String(o.period), scope: String(o.scope) as PriceScope, national: o.national === true }, n: Number(o.n) }));
-  const groups = (await con.runAndReadAll(
-    `SELECT row_group_id, any_value(row_group_num_rows) AS num_rows FROM parquet_metadata($1) GROUP BY row_group_id ORDER BY row_group_id`,
-    [file],
-  )).getRowObjects();
-  const out: PeriodIndexEntry[] = [];
-  let part = 0;
-  let partEnd = parts[0]?.n ?? 0;
-  let at = 0;
-  for (const g of groups) {
-    const rows = Number(g.num_rows);
-    const entry: PeriodIndexEntry = { row_group: Number(g.row_group_id), rows, parts: [] };
-    const end = at + rows;
-    while (part < parts.length && at < end) {
-      entry.parts.push(parts[part]!.part);
-      const next = Math.min(end, partEnd);
-      at = next;
-      if (at === partEnd) {
-        part += 1;
-        partEnd += parts[part]?.n ?? 0;
-      }
-    }
-    at = end;
-    out.push(entry);
-  }
-  if (part !== parts.length || at !== partEnd) throw new Error(`price_stats: the row groups of ${file} do not hold the table's ${partEnd} rows`);
-  return out;
+  )).getRowObjects().map((o) => ({ key: { period: String(o.period), scope: String(o.scope) as PriceScope, national: o.national === true }, n: Number(o.n) }));
+  const groupRows = await rowGroupRows(con, file);
+  return runsByRowGroup(parts, groupRows, file).map((keys, g) => ({ row_group: g, rows: groupRows[g]!, parts: keys }));
+}
+
+/**
+ * The source index of a written `provider_groups` file: per row group, the sources its rows belong
+ * to (the file holds the table by its sources' snapshot, then source_id: GROUPS_FIRST_ORDER).
+ */
+async function sourceIndex(con: DuckDBConnection, file: string): Promise<SourceIndexEntry[]> {
+  const runs = (await con.runAndReadAll(
+    `SELECT source_id, count(*) AS n FROM ${GROUPS_FROM} GROUP BY source_snapshot, source_id ORDER BY ${GROUPS_FIRST_ORDER}, source_id`,
+  )).getRowObjects().map((o) => ({ key: Number(o.source_id), n: Number(o.n) }));
+  const groupRows = await rowGroupRows(con, file);
+  return runsByRowGroup(runs, groupRows, file).map((ids, g) => ({ row_group: g, rows: groupRows[g]!, source_ids: ids }));
 }
 
 /** The distinct (insurer, snapshot) pairs of `market` rows of table `price_stats`, ascending. */
@@ -234,16 +270,19 @@ export async function describeRates(con: DuckDBConnection, outDir: string, rows:
 }
 
 /**
- * Writes table `name` (any but `rates`) as `<name>.parquet` into `outDir`, sorted by TABLE_ORDER, and
- * returns its manifest entry; `price_stats`'s has its period index and its market snapshots.
+ * Writes table `name` (any but `rates`) as `<name>.parquet` into `outDir`, sorted by TABLE_ORDER
+ * (`provider_groups` first by its sources' snapshot, from table `sources`: GROUPS_FROM), and
+ * returns its manifest entry; `price_stats`'s has its period index and its market snapshots,
+ * `provider_groups`' its source index.
  * `rowGroupSize`: rows per row group (default TABLE_ROW_GROUP_SIZE; tests set it small).
  * @throws when DuckDB cannot write the file.
  */
 export async function writeTable(con: DuckDBConnection, name: Exclude<TableName, 'rates'>, outDir: string, rowGroupSize?: number): Promise<ManifestTable> {
   const rel = `${name}.parquet`;
   const file = path.join(outDir, rel);
-  const rows = await copySorted(con, name, name, file, rowGroupSize);
+  const rows = await copySorted(con, name, file, rowGroupSize);
   const entry: ManifestTable = { files: [rel], rows, bytes: [(await stat(file)).size], sha256: [await sha256File(file)] };
+  if (name === 'provider_groups') entry.source_index = await sourceIndex(con, file);
   if (name === 'price_stats') {
     entry.period_index = await periodIndex(con, file);
     entry.stats_snapshots = await statsSnapshots(con);

@@ -137,6 +137,8 @@ export async function generateApiDataset(dir: string, rateRows: number, options:
     await mkdir(path.join(dir, 'rates'), { recursive: true });
     const rows = await writeBuckets(con, dir, plan, src, options.sharedStats === true);
     const tables = { rates: await describeRates(con, dir, rows) } as Record<TableName, ManifestTable>;
+    // writeTable sorts provider_groups by its sources' snapshot, from `sources`
+    await con.run('CREATE VIEW sources AS SELECT source_id, insurer_id, snapshot FROM src');
     for (const name of TABLE_NAMES) if (name !== 'rates') tables[name] = await writeTable(con, name, dir);
     const manifest = manifestOf(plan, tables, src, options);
     await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));

@@ -139,6 +139,9 @@ describe('the manifest counts against the Parquet files', () => {
     await con.run(`COPY (SELECT * FROM (VALUES ('99213', 0, ['1']), ('99213', 0, ['2']), ('99214', 0, ['1', '2'])) t(billing_code, source_id, provider_group_ids))
       TO '${path.join(dir, 'rates/part-0.parquet')}' (FORMAT parquet)`);
     await con.run(`COPY (SELECT 'p' || i AS provider_id FROM range(5) r(i)) TO '${path.join(dir, 'providers.parquet')}' (FORMAT parquet)`);
+    // 30,000 group rows of sources 0-2 sorted by source, in row groups of 10,240, 10,240 and 9,520 rows
+    await con.run(`COPY (SELECT (i // 10000)::INTEGER AS source_id, 'p' || i AS provider_id FROM range(30000) r(i) ORDER BY i)
+      TO '${path.join(dir, 'provider_groups.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE 10000)`);
     con.closeSync();
   });
 
@@ -153,6 +156,14 @@ describe('the manifest counts against the Parquet files', () => {
       tables: {
         rates: { ...table(['rates/part-0.parquet'], 3), row_groups: [{ file: 0, row_group: 0, rows: 3, min_billing_code: '99213', max_billing_code: '99214' }] },
         providers: table(['providers.parquet'], 5),
+        provider_groups: {
+          ...table(['provider_groups.parquet'], 30000),
+          source_index: [
+            { row_group: 0, rows: 10240, source_ids: [0, 1] },
+            { row_group: 1, rows: 10240, source_ids: [1, 2] },
+            { row_group: 2, rows: 9520, source_ids: [2] },
+          ],
+        },
       },
       counts: { rate_rows: 4, providers: 5, services: 0 },
       sources: [{ insurer_id: 'good', snapshot: '2025-07', url: 'good.json', rate_rows: 4 }],
@@ -164,7 +175,7 @@ describe('the manifest counts against the Parquet files', () => {
   it('a manifest that matches its files passes', async () => {
     const con = await db.connect();
     const facts = await readParquetFacts(con, dir, manifest());
-    expect(facts.rows).toEqual({ rates: 3, providers: 5 });
+    expect(facts.rows).toEqual({ rates: 3, providers: 5, provider_groups: 30000 });
     expect(countMismatches(manifest(), facts)).toEqual([]);
     await checkManifestCounts(con, dir, manifest());
     con.closeSync();
@@ -176,11 +187,13 @@ describe('the manifest counts against the Parquet files', () => {
       m.counts.rate_rows = 3;
       m.sources[0]!.rate_rows = 3;
       m.tables.providers.rows = 4;
+      m.tables.provider_groups.source_index![2]!.source_ids = [1, 2];
     });
     const error = await checkManifestCounts(con, dir, wrong).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CountMismatchError);
     expect((error as CountMismatchError).mismatches).toEqual([
       'tables.providers.rows: manifest.json records 4, the Parquet files hold 5',
+      'tables.provider_groups.source_index[row group 2] smallest source_id: manifest.json records 1, the Parquet files hold 2',
       'counts.rate_rows: manifest.json records 3, the Parquet files hold 4',
       'the sources\' rate_rows summed: manifest.json records 3, the Parquet files hold 4',
       'sources[0].rate_rows (good 2025-07 good.json): manifest.json records 3, the Parquet files hold 4',

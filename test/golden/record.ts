@@ -101,7 +101,7 @@ export async function tableContentHash(con: DuckDBConnection, files: string[]): 
 }
 
 /** The manifest's fields that describe how the tables are cut into files and row groups, not what they hold. */
-const LAYOUT_FIELDS = ['files', 'row_groups', 'period_index'] as const;
+const LAYOUT_FIELDS = ['files', 'row_groups', 'period_index', 'source_index'] as const;
 
 /**
  * The manifest without what changes from run to run or machine to machine for the same content,
@@ -127,9 +127,9 @@ export function stableManifest(m: DatasetManifest): unknown {
 }
 
 /**
- * Each table's files and row-group indexes (`rates` row_groups, `price_stats` period_index): the
- * worker reads by them, so they are held too, apart (`manifest-layout`), so that a change of the
- * layout alone (a row-group size) shows as that key alone.
+ * Each table's files and row-group indexes (`rates` row_groups, `price_stats` period_index,
+ * `provider_groups` source_index): the worker reads by them, so they are held too, apart
+ * (`manifest-layout`), so that a change of the layout alone (a row-group size) shows as that key alone.
  */
 export function manifestLayout(m: DatasetManifest): unknown {
   return Object.fromEntries(Object.entries(m.tables).map(([name, t]) => [name, Object.fromEntries(LAYOUT_FIELDS.map((f) => [f, t[f] ?? null]))]));

@@ -8,6 +8,7 @@ import type { ApiContext } from '../../workers/api/context';
 import { ResultMemo } from '../../workers/api/memo';
 import type { Database } from '../../workers/db/database';
 import { MEMO_CAPACITY } from '../../workers/data-service';
+import { eagerProviderGroups } from '../../workers/db/provider-groups';
 import { eagerStats } from '../../workers/db/stats';
 
 /** The context of `db` named `name` (in `GET /api/dataset`); `manifest` default `{}`. */
@@ -21,6 +22,7 @@ export function memoryContext(db: Database, name: string, manifest: DatasetManif
     memo: new ResultMemo(MEMO_CAPACITY),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     stats: eagerStats(),
+    providerGroups: eagerProviderGroups(),
     readDerived: () => Promise.reject(new Error('a database filled by hand has no derived table files')),
     dataset: { origin: 'local', name, bytesRead: () => 0 },
   };

@@ -1,6 +1,7 @@
 /** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
 import type { DatasetManifest, DerivedTableName, TableName } from '../../contract/dataset';
 import type { Database } from '../db/database';
+import type { ProviderGroupsLoader } from '../db/provider-groups';
 import type { RatesLoader } from '../db/rates';
 import type { StatsLoader } from '../db/stats';
 import type { AckStore } from '../acks/ack-store';
@@ -30,6 +31,11 @@ export interface ApiContext {
    * (endpoint.ts `stats`) before it runs; pricing-core.ts reads only rows it holds.
    */
   stats: StatsLoader;
+  /**
+   * `provider_groups` by source (db/provider-groups.ts): an endpoint joining the table loads the
+   * months it reads first (`ensureMonths`).
+   */
+  providerGroups: ProviderGroupsLoader;
   /** Alert acknowledgements (IndexedDB in the browser). */
   acks: AckStore;
   dataset: DatasetOrigin;

@@ -11,7 +11,8 @@
  * count once, whichever files publish them, and a group of several NPIs gives one row per NPI.
  * Rows that failed validation are listed with their reason and enter neither the median nor the
  * counts (docs/methodology.md, Validation); each row carries its '% of Medicare' at the provider's locality
- * (medicare-at.ts). The code's row groups load on demand (workers/db/rates.ts).
+ * (medicare-at.ts). The code's row groups load on demand (workers/db/rates.ts), the month's provider
+ * groups by source (workers/db/provider-groups.ts).
  *
  * `shared_providers=1` (docs/methodology.md, Per comparison unit, At shared providers): only the rows at
  * providers (matched by provider id) where the other side has a valid dollar row of the same code
@@ -113,7 +114,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true,
   };
   if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
-  await ctx.rates.ensure([p.service_id]);
+  await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month])]);
   const clsCond = unit !== null
     ? sql`AND r.billing_class = ${cls} AND r.component = ${unit.component} AND r.unit_setting = ${unit.setting}`
     : cls === 'all' ? sql`` : sql`AND (r.billing_class = ${cls} OR r.billing_class = 'both')`;

@@ -52,7 +52,8 @@ export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
     return { service_id, provider_id, insurer_id };
   },
   async run(p, ctx): Promise<PriceDetail[]> {
-    await ctx.rates.ensure([p.service_id]);
+    const month = latestSnapshot(ctx);
+    await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month])]);
     const ref = ctx.manifest.reference_insurer;
     const price = priceRowSql('r');
     // x: the distinct rows of every insurer there (identical rows of several files once; valid when one of them is).
@@ -63,7 +64,7 @@ export const servicePriceDetails: Endpoint<'GET /api/service-price-details'> = {
           ${VALIDATION_RANK_SQL}, max(r.medicare_rate) AS medicare_rate
         FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
         WHERE r.billing_code = ${p.service_id} AND g.provider_id = ${p.provider_id}
-          AND ${chosenRows(ctx.manifest, latestSnapshot(ctx), 'r')}
+          AND ${chosenRows(ctx.manifest, month, 'r')}
         GROUP BY r.insurer_id, r.snapshot, r.billing_code, g.provider_id, ${price.groupBy}
       ), valid AS (
         SELECT * FROM x WHERE ${new SqlFragment(dollarRateSql('negotiated_type', 'negotiated_rate', true), [])} AND validation_rank IS NULL

@@ -157,7 +157,9 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     // service of the category (all row groups when no category narrows it).
     const inCategory = params.category === undefined ? sql`` : sql`WHERE category = ${params.category}`;
     const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
-    await ctx.rates.ensure(codes);
+    // and the provider groups of the month's snapshots, every insurer's (at shared providers the
+    // selection is matched against every insurer of the dataset: provider-prices.ts)
+    await Promise.all([ctx.rates.ensure(codes), ctx.providerGroups.ensureMonths([snapshot])]);
   }
   const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists)));
   // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
