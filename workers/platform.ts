@@ -87,8 +87,11 @@ export function rowGroupDecoder(pq: ParquetWasmLike): ParquetToIpc {
 
 /** A Parquet file opened for range reads: its footer read once, row groups read on demand. */
 export interface RowGroupFile {
-  /** Reads these row groups (their byte ranges only) as one Arrow IPC stream. @throws SourceError, Error */
-  read(rowGroups: readonly number[]): Promise<Uint8Array>;
+  /**
+   * Reads these row groups (their byte ranges only) as one Arrow IPC stream, every column or
+   * `columns` (by name, in that order). @throws SourceError, Error
+   */
+  read(rowGroups: readonly number[], columns?: readonly string[]): Promise<Uint8Array>;
   /** The file's path on this machine, when it is a local file (BlobLike.path). */
   readonly path?: string;
 }

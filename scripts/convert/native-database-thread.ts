@@ -93,22 +93,23 @@ async function rangesOf(con: DuckDBConnection, file: string): Promise<Array<[num
 /**
  * Creates (unless `append`) or fills table `name` from a local Parquet file by DuckDB's own reader:
  * whole, or the row groups asked, one after the other in that order (each selected by its rows'
- * `file_row_number`, which DuckDB prunes to that row group). Rows come in the file's order, on one
+ * `file_row_number`, which DuckDB prunes to that row group), every column or those asked. Rows come in the file's order, on one
  * thread; the column types are the file's, as DuckDB-WASM's Arrow import of the same file gives them.
  */
-async function insertParquet(con: DuckDBConnection, name: string, { path: file, rowGroups }: ParquetInput, append: boolean): Promise<void> {
+async function insertParquet(con: DuckDBConnection, name: string, { path: file, rowGroups, columns }: ParquetInput, append: boolean): Promise<void> {
   const into = async (rows: string, first: boolean): Promise<void> => {
     await con.run(append || !first ? `INSERT INTO ${quoted(name)} ${rows}` : `CREATE TABLE ${quoted(name)} AS ${rows}`);
   };
+  const list = columns === undefined ? '*' : columns.map(quoted).join(', ');
   if (rowGroups === undefined) {
-    await into(`SELECT * FROM read_parquet(${sqlString(file)})`, true);
+    await into(`SELECT ${list} FROM read_parquet(${sqlString(file)})`, true);
     return;
   }
   const ranges = await rangesOf(con, file);
   for (const [k, rg] of rowGroups.entries()) {
     const range = ranges[rg];
     if (!range) throw new Error(`${file} has no row group ${rg}`);
-    await into(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(file)}, file_row_number = true)
+    await into(`SELECT ${columns === undefined ? '* EXCLUDE (file_row_number)' : list} FROM read_parquet(${sqlString(file)}, file_row_number = true)
       WHERE file_row_number >= ${range[0]} AND file_row_number < ${range[0] + range[1]}`, k === 0);
   }
 }

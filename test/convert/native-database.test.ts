@@ -140,6 +140,14 @@ describe('native DuckDB behind the worker\'s Database', () => {
     expect(JSON.parse(rows).map((r: { billing_code: string }) => r.billing_code).slice(2046, 2050)).toEqual(['c8190', 'c8191', 'c2048', 'c2049']);
     expect(JSON.parse(rows)).toHaveLength(4096);
     expect(() => native.insertParquet!('t_none', { path: file, rowGroups: [9] }, false)).toThrow(/has no row group 9/);
+    // the columns asked, in their order
+    for (const db of [wasm, native]) {
+      await withRowGroups(db, local, 't_cols_load', [2], () => db.exec(sql`CREATE TABLE t_cols AS SELECT * FROM t_cols_load`), ['median_rate']);
+    }
+    const cols = JSON.parse(same((db) => db.all(sql`SELECT * FROM t_cols`))) as Array<Record<string, number>>;
+    expect(cols).toHaveLength(2048);
+    expect(Object.keys(cols[0]!)).toEqual(['median_rate']);
+    expect(cols[0]!.median_rate).toBe(4096 / 7);
   });
 
   it('keeps two loads of row groups started together apart: each scratch table lives only while its rows are appended', async () => {

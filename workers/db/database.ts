@@ -11,10 +11,14 @@ import { DatabaseError } from './errors';
 /** A plain value of a result row: JSON-safe (no bigint, no Arrow objects). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue };
 
-/** What Database.insertParquet reads: a Parquet file on this machine, whole or these row groups (0-based, in this order). */
+/**
+ * What Database.insertParquet reads: a Parquet file on this machine, whole or these row groups
+ * (0-based, in this order), every column or these (by name, in this order).
+ */
 export interface ParquetInput {
   path: string;
   rowGroups?: readonly number[];
+  columns?: readonly string[];
 }
 
 /** The query surface the handlers use. Every call is synchronous (DuckDB's blocking bindings). */

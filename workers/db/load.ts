@@ -68,16 +68,18 @@ export async function insertTable(db: Database, decode: ParquetToIpc, table: Tab
 }
 
 /**
- * Row groups `rowGroups` of `file` as the scratch table `scratch` for as long as `use` runs (the
- * loaders of stats.ts and rates.ts append them to their table through it), dropped after. The rows
+ * Row groups `rowGroups` of `file` (every column, or `columns`) as the scratch table `scratch` for
+ * as long as `use` runs (the loaders of stats.ts, rates.ts and provider-groups.ts append them to
+ * their table through it), dropped after. The rows
  * are read by the engine's own Parquet reader when it has one and the file is local
  * (Database.insertParquet), else decoded to Arrow IPC first; from then on everything is
  * synchronous, so no other load meets the scratch table.
  * @throws SourceError as the read, Error when decoding fails, DatabaseError when inserting or `use` does
  */
-export async function withRowGroups(db: Database, file: RowGroupFile, scratch: string, rowGroups: readonly number[], use: () => void): Promise<void> {
-  const local = db.insertParquet && file.path !== undefined ? { path: file.path, rowGroups } : null;
-  const ipc = local ? null : await file.read(rowGroups);
+export async function withRowGroups(db: Database, file: RowGroupFile, scratch: string, rowGroups: readonly number[], use: () => void,
+  columns?: readonly string[]): Promise<void> {
+  const local = db.insertParquet && file.path !== undefined ? { path: file.path, rowGroups, ...(columns ? { columns } : {}) } : null;
+  const ipc = local ? null : await file.read(rowGroups, columns);
   if (local) db.insertParquet!(scratch, local, false);
   else db.insertArrowIpc(scratch, ipc!, false);
   try {

@@ -18,21 +18,19 @@ import { withRowGroups } from './load';
 import { SqlFragment } from './sql';
 
 /**
- * The DuckDB type of each column of `provider_groups`, as the converter writes them; the columns and
- * their order are contract/dataset.ts COLUMNS.provider_groups', so a new column there is a type error
- * here until it has its type.
+ * The columns of `provider_groups` the worker holds, with their DuckDB types as the converter writes
+ * them: those the endpoints read (a group's key, joined from `rates`, its provider, and its source).
+ * The others (the group id, NPI and TIN, which `providers` carries per provider) are not read from
+ * the file: they would take two thirds of a load's decode and insert time.
  */
-const GROUP_TYPES: Record<(typeof COLUMNS.provider_groups)[number], 'VARCHAR' | 'INTEGER'> = {
+const GROUP_TYPES = {
   provider_group_key: 'VARCHAR',
   source_id: 'INTEGER',
-  provider_group_id: 'VARCHAR',
   provider_id: 'VARCHAR',
-  npi: 'VARCHAR',
-  tin_type: 'VARCHAR',
-  tin_value: 'VARCHAR',
-};
+} as const satisfies Partial<Record<(typeof COLUMNS.provider_groups)[number], 'VARCHAR' | 'INTEGER'>>;
 
-const COLS = COLUMNS.provider_groups.join(', ');
+const GROUP_COLUMNS = Object.keys(GROUP_TYPES) as Array<keyof typeof GROUP_TYPES>;
+const COLS = GROUP_COLUMNS.join(', ');
 
 /** The part of `provider_groups` in the worker's database. */
 export interface ProviderGroupsLoader {
@@ -72,14 +70,14 @@ export function eagerProviderGroups(): ProviderGroupsLoader {
 }
 
 /**
- * Creates the empty `provider_groups` table in `db` and returns its loader over the table's one
+ * Creates the empty `provider_groups` table (GROUP_TYPES' columns) in `db` and returns its loader over the table's one
  * file (`table`, groupsBySource) of `manifest`.
  * @throws DatabaseError
  */
 export function createProviderGroupsLoader(
   db: Database, manifest: DatasetManifest, table: ManifestTable & { source_index: SourceIndexEntry[] }, source: ByteSource, open: Promise<ReadRowGroups>,
 ): ProviderGroupsLoader {
-  const defs = COLUMNS.provider_groups.map((c) => `${c} ${GROUP_TYPES[c]}`).join(', ');
+  const defs = GROUP_COLUMNS.map((c) => `${c} ${GROUP_TYPES[c]}`).join(', ');
   db.exec(new SqlFragment(`CREATE TABLE provider_groups (${defs})`, []));
   const index = table.source_index;
   const started = new Map<number, Promise<void>>();
@@ -100,7 +98,7 @@ export function createProviderGroupsLoader(
 
   async function load(rowGroups: number[]): Promise<void> {
     await withRowGroups(db, await fileOf(), 'provider_groups_load', rowGroups, () =>
-      db.exec(new SqlFragment(`INSERT INTO provider_groups (${COLS}) SELECT ${COLS} FROM provider_groups_load`, [])));
+      db.exec(new SqlFragment(`INSERT INTO provider_groups (${COLS}) SELECT ${COLS} FROM provider_groups_load`, [])), GROUP_COLUMNS);
     loaded += rowGroups.length;
   }
 

@@ -17,7 +17,7 @@ import { PARQUET_BATCH_ROWS, type BlobLike, type RowGroupFile } from '../platfor
 /** The parts of parquet-wasm's `ParquetFile` used here (ESM and Node builds alike). */
 export interface ParquetFileLike {
   metadata(): { numRowGroups(): number; rowGroup(i: number): { compressedSize(): number; free(): void }; free(): void };
-  read(options: { rowGroups: number[]; batchSize?: number }): Promise<{ intoIPCStream(): Uint8Array }>;
+  read(options: { rowGroups: number[]; batchSize?: number; columns?: string[] }): Promise<{ intoIPCStream(): Uint8Array }>;
 }
 
 /** Opens a ParquetFile over a blob (parquet-wasm's `ParquetFile.fromFile`). */
@@ -82,7 +82,7 @@ export async function openRowGroupFile(file: BlobLike, fromFile: FromFile): Prom
   let queue = Promise.resolve();
   return {
     ...(file.path === undefined ? {} : { path: file.path }),
-    read(rowGroups: readonly number[]): Promise<Uint8Array> {
+    read(rowGroups: readonly number[], columns?: readonly string[]): Promise<Uint8Array> {
       // One read at a time: the prefetched bytes and the recorded failure belong to it.
       const run = queue.then(async () => {
         blob.failure = null;
@@ -92,7 +92,7 @@ export async function openRowGroupFile(file: BlobLike, fromFile: FromFile): Prom
             if (start === undefined || end === undefined) throw new Error(`no row group ${last}`);
             await blob.prefetch(start, end);
           }
-          const table = await pf.read({ rowGroups: [...rowGroups], batchSize: PARQUET_BATCH_ROWS });
+          const table = await pf.read({ rowGroups: [...rowGroups], batchSize: PARQUET_BATCH_ROWS, ...(columns ? { columns: [...columns] } : {}) });
           if (blob.failure) throw blob.failure;
           return table.intoIPCStream();
         } finally {
