@@ -77,9 +77,10 @@ export interface DataServiceOptions {
   laterTables?: boolean | readonly TableName[];
   /**
    * Whether the worker prices the screens' default selection once the later tables are in and no
-   * request has done it (selection-tables.ts warmDefaultSelection); default false. The browser's
-   * worker sets it: the dashboard and the comparison open from the first view, and their first
-   * filter then finds the month's unit pivot built.
+   * request has done it (selection-tables.ts warmDefaultSelection), then loads the latest month's
+   * provider groups (db/provider-groups.ts); default false. The browser's worker sets it: the
+   * dashboard and the comparison open from the first view, and their first filter then finds the
+   * month's unit pivot built, their first rate rows dialog the month's provider groups in.
    */
   warmSelection?: boolean;
 }
@@ -261,7 +262,10 @@ export function createDataService(platform: Platform, options: DataServiceOption
       }
       // Only while no request is being answered: the warm-up holds the worker for a second or two
       // at the real-file shape, and a request met meanwhile (Live Search's rate rows) would wait.
-      const background = options.warmSelection ? national.then(() => whenIdle()).then(() => warmDefaultSelection(ctx)) : national;
+      const background = options.warmSelection
+        ? national.then(() => whenIdle()).then(() => warmDefaultSelection(ctx))
+          .then(() => whenIdle()).then(() => (latestMonth === undefined ? undefined : providerGroups.ensureMonths([latestMonth])))
+        : national;
       return {
         ctx,
         timings,

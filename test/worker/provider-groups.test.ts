@@ -1,7 +1,8 @@
 /**
  * `provider_groups` by source (workers/db/provider-groups.ts, docs/architecture.md Provider groups
- * by source): the boot loads none; a request loads the row groups of the sources of the month it
- * reads, once; every answer equals the one of the same dataset whose table loads whole at boot.
+ * by source): the boot loads none (the browser's worker loads the latest month's behind its
+ * warm-up); a request loads the row groups of the sources of the month it reads, once; every
+ * answer equals the one of the same dataset whose table loads whole at boot.
  * The dataset is the tiny market-year shape (scripts/generate: 3 monthly snapshots, 10 insurers),
  * its provider_groups written again by the converter's writer in row groups of 2,048 rows
  * (DuckDB's smallest), so that a month's sources are some of 8 row groups.
@@ -120,6 +121,22 @@ describe('provider_groups by source', () => {
     const earliest = rowsBySource(lazy);
     for (const id of chosenSources(manifest, ['2025-01'])) expect(earliest.get(id), `source ${id}`).toBe(expected.get(id));
     expect([...earliest.values()].reduce((a, n) => a + n, 0)).toBeLessThan(manifest.tables.provider_groups.rows);
+  });
+
+  it('the browser\'s worker (warmSelection) loads the latest month\'s groups behind its warm-up, and no other', async () => {
+    const warm = createDataService(nodePlatform, { acks: memoryAckStore(), warmSelection: true });
+    try {
+      expect((await warm.init({ dataUrl: join(root, 'dataset') + '/' })).status).toBe('ready');
+      expect(warm.context()!.providerGroups.loadedGroups()).toBe(0);
+      await warm.background();
+      expect(warm.context()!.providerGroups.loadedGroups()).toBe(4);
+      const expected = rowsBySource(whole);
+      const rows = rowsBySource(warm);
+      for (const id of chosenSources(manifest, ['2025-03'])) expect(rows.get(id), `source ${id}`).toBe(expected.get(id));
+      for (const id of chosenSources(manifest, ['2025-01'])) expect(rows.has(id), `source ${id}`).toBe(false);
+    } finally {
+      await warm.close();
+    }
   });
 
   it('answers every request joining provider_groups as the dataset loaded whole does', async () => {
