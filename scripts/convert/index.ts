@@ -12,7 +12,7 @@ import { medicareData } from './medicare-data';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { prepareValidation } from './validation';
 import { fillSourceValidation, makeManifest, manifestSource, medicareManifest } from './manifest-checks';
-import { startFirstView, type FirstViewWriter } from './first-view';
+import type { FirstViewWriter } from './first-view';
 import { headlineOf } from './headline';
 import { ProblemLog } from './problems';
 import { openSpool, sqlList, type Spool } from './spool';
@@ -280,7 +280,9 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
 
   /** The second stage: the dataset from `parts` (null: a file that could not be read), swapped into place. */
   async function build(plan: ReadingPlan, parts: Array<UsedPartition | null>): Promise<ConvertResult> {
-    // DuckDB-WASM's compile (for the first view) runs beside the tables' build, not the parser threads
+    // the first view's DuckDB thread starts beside the tables' build, not the parser threads; its
+    // modules (the worker's data service) load here, so that a process that only ingests never loads them
+    const { startFirstView } = await import('./first-view');
     const firstView = (held.firstView = startFirstView());
     const spool = (held.spool = await openSpool(workDir));
     const sources: ManifestSource[] = [];
