@@ -87,6 +87,7 @@ function sharedSql(p: RateRowsParams, ctx: ApiContext, month: string): { cte: Sq
 }
 
 type Row = Omit<RateRowRecord, 'source_ids' | 'setting' | 'medicare_pct' | 'medicare_basis' | 'validation'> & MedicareColumns & {
+  insurer_id: string;
   source_ids: number[];
   unit_setting: UnitSetting;
   validation_rank: number | null;
@@ -123,9 +124,16 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const shared = sharedSql(p, ctx, month);
   const price = priceRowSql('r');
   const order = priceRowOrder('x');
-  const rows = ctx.db.all<Row & { dollar: boolean }>(sql`
+  // The rows of every insurer's snapshot at M at once, kept (ctx.memo) and filtered here: the rate
+  // rows dialog asks for each insurer of a price in turn, and each statement costs about the same
+  // whatever the insurers it keeps (the code's rows joined to the month's provider groups). At
+  // shared providers the rows kept depend on the insurer asked (sharedSql): one statement each.
+  const pairs = p.shared_providers === true
+    ? [`${p.insurer_id}|${snapshot}`]
+    : [...sourceSnapshots(manifest, month)].map(([id, s]) => `${id}|${s}`);
+  const query = (): Array<Row & { dollar: boolean }> => ctx.db.all<Row & { dollar: boolean }>(sql`
     WITH ${shared.cte}x AS (
-      SELECT g.provider_id, r.billing_code, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
+      SELECT r.insurer_id, g.provider_id, r.billing_code, coalesce(any_value(pr.name), g.provider_id) AS provider_name, any_value(pr.npi) AS npi,
         any_value(pr.state) AS provider_state, ${price.select},
         list(DISTINCT r.source_id ORDER BY r.source_id) AS source_ids,
         (${new SqlFragment(dollarRateSql('r.negotiated_type', 'r.negotiated_rate'), [])}) AS dollar,
@@ -134,14 +142,18 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       FROM (SELECT r.*, ${ROW_UNIT_SQL} FROM rates r) r
       JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
       LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-      WHERE r.billing_code = ${p.service_id} AND r.insurer_id = ${p.insurer_id} AND r.snapshot = ${snapshot}
+      WHERE r.billing_code = ${p.service_id} AND (r.insurer_id || '|' || r.snapshot) IN (${pairs})
         ${clsCond} ${stateCond} ${provCond} ${shared.cond}
-      GROUP BY g.provider_id, r.billing_code, ${price.groupBy}
+      GROUP BY r.insurer_id, g.provider_id, r.billing_code, ${price.groupBy}
     )
-    SELECT x.provider_id, x.provider_name, x.npi, x.provider_state, ${priceRowColumns('x')}, x.source_ids, x.dollar, x.component,
+    SELECT x.insurer_id, x.provider_id, x.provider_name, x.npi, x.provider_state, ${priceRowColumns('x')}, x.source_ids, x.dollar, x.component,
       x.unit_setting, x.validation_rank, ${MEDICARE_COLUMNS_SQL}
     FROM x ${MEDICARE_JOIN_SQL}
-    ORDER BY ${order.rate}, x.provider_id, ${order.rest}`);
+    ORDER BY ${order.rate}, x.provider_id, ${order.rest}, x.insurer_id`);
+  const every = p.shared_providers === true
+    ? query()
+    : ctx.memo.get(`rate rows of every insurer ${JSON.stringify([p.service_id, month, cls, unit, p.state ?? null, p.providers ?? null])}`, query, (r) => r.length);
+  const rows = every.filter((r) => r.insurer_id === p.insurer_id);
   const dollars = rows.filter((r) => r.dollar);
   const valid = dollars.filter((r) => r.validation_rank === null);
   const counts = new Map<number, number>();
