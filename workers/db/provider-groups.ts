@@ -1,8 +1,8 @@
 /**
  * `provider_groups` by source (docs/architecture.md, Provider groups by source): the converter
  * writes the table sorted by its sources' snapshot, then `source_id`, with the sources of every row
- * group in the manifest (`source_index`). The table holds a row per (group, provider) of every file of every snapshot, the
- * largest a deployment keeps (about 6 M rows at 12 monthly snapshots), while every request that
+ * group in the manifest (`source_index`). The table holds a row per (group, provider) of every file
+ * of every snapshot, the largest a deployment keeps (about 6 M rows at 12 monthly snapshots), while every request that
  * reads it reads the groups of one month's snapshots: Live Search, the rate rows behind a price,
  * a provider selection. So the worker creates the table empty and a request loads the row groups of
  * the sources it reads (`ensureMonths`), by range reads of the one file, each once per dataset. A
@@ -61,17 +61,17 @@ export function chosenSources(manifest: DatasetManifest, months: readonly string
 
 /**
  * The loader of a `provider_groups` loaded whole behind the first tables: nothing to load. An
- * endpoint joining the table declares it among the tables it reads (endpoint.ts `reads`), so that
- * dispatch waits for it before the endpoint runs; waiting here, inside a running endpoint, would
- * wait for the later tables' inserts, which wait for no endpoint to be running.
+ * endpoint joining the table names it among the tables it reads (endpoint.ts `reads`) or waits for
+ * every later table, so that dispatch waits for it before the endpoint runs; waiting here, inside a
+ * running endpoint, would wait for the later tables' inserts, which wait for no endpoint to be running.
  */
 export function eagerProviderGroups(): ProviderGroupsLoader {
   return { ensureMonths: () => Promise.resolve(), ensure: () => Promise.resolve(), loadedGroups: () => 1, totalGroups: () => 1 };
 }
 
 /**
- * Creates the empty `provider_groups` table (GROUP_TYPES' columns) in `db` and returns its loader over the table's one
- * file (`table`, groupsBySource) of `manifest`.
+ * Creates the empty `provider_groups` table (GROUP_TYPES' columns) in `db` and returns its loader
+ * over the table's one file (`table`, groupsBySource) of `manifest`.
  * @throws DatabaseError
  */
 export function createProviderGroupsLoader(
