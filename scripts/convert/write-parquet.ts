@@ -106,7 +106,7 @@ async function rowGroupRows(con: DuckDBConnection, file: string): Promise<number
  * of, in order. `runs` are the runs' keys and row counts in file order.
  * @throws naming `file` when the row groups do not hold exactly the runs' rows.
  */
-export function runsByRowGroup<K>(runs: ReadonlyArray<{ key: K; n: number }>, groupRows: readonly number[], file: string): K[][] {
+function runsByRowGroup<K>(runs: ReadonlyArray<{ key: K; n: number }>, groupRows: readonly number[], file: string): K[][] {
   const out: K[][] = [];
   let run = 0;
   let runEnd = runs[0]?.n ?? 0;
