@@ -31,6 +31,7 @@
  *   order the worker builds it (converter 0.16.0 on).
  */
 
+import type { PeriodIndexEntry, RowGroupIndexEntry, SourceIndexEntry, StatsSnapshot } from './dataset-index';
 import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
 
 /** `manifest.format`, fixed. */
@@ -83,55 +84,8 @@ export const DERIVED_TABLE_NAMES = ['alerts', 'unit_pivot'] as const;
 export const UNIT_PIVOT_FILE = 'unit_pivot.parquet';
 export type DerivedTableName = (typeof DERIVED_TABLE_NAMES)[number];
 
-/** Row-group index entry of a table sorted by billing code (docs/architecture.md). */
-export interface RowGroupIndexEntry {
-  /** Index into the table's `files`. */
-  file: number;
-  /** Row group number inside that Parquet file (0-based). */
-  row_group: number;
-  rows: number;
-  /** Smallest and largest `billing_code` in the row group (string order). */
-  min_billing_code: string;
-  max_billing_code: string;
-}
-
-/** Row-group index entry of `provider_groups`: its rows and the sources they belong to. */
-export interface SourceIndexEntry {
-  /** Row group number inside the table's one file (0-based). */
-  row_group: number;
-  rows: number;
-  /** The `source_id`s of its rows (indices into the manifest's `sources`), in file order. */
-  source_ids: number[];
-}
-
-/**
- * One run of `price_stats` rows in file order: a period (a `shared` row's `month`, a `market` row's
- * `snapshot`), a scope, and national (`state` 'ALL') or per-state rows. The file is sorted by
- * (period, scope, national first), so each run is contiguous.
- */
-export interface StatsPart {
-  period: string;
-  scope: PriceScope;
-  national: boolean;
-}
-
-/**
- * Row-group index entry of `price_stats`: the runs (StatsPart) its rows belong to, so that the
- * worker reads only the row groups of the months, scope and states a request asks for
- * (docs/architecture.md, Statistics by month).
- */
-export interface PeriodIndexEntry {
-  /** Row group number inside the table's one file (0-based). */
-  row_group: number;
-  rows: number;
-  parts: StatsPart[];
-}
-
-/** One insurer snapshot that has `market` rows in `price_stats`. */
-export interface StatsSnapshot {
-  insurer_id: string;
-  snapshot: string;
-}
+// the row-group indexes a table's manifest entry carries (contract/dataset-index.ts)
+export type { PeriodIndexEntry, RowGroupIndexEntry, SourceIndexEntry, StatsPart, StatsSnapshot } from './dataset-index';
 
 /** One table of the manifest: its files (relative to the dataset dir) and their checksums. */
 export interface ManifestTable {
