@@ -4,7 +4,8 @@
  * extension fetched from an outside host, so it is not used).
  */
 import type { Database } from './database';
-import type { ByteSource, ParquetToIpc, RowGroupFile } from '../platform';
+import type { ManifestTable } from '../../contract/dataset';
+import type { ByteSource, ParquetToIpc, ReadRowGroups, RowGroupFile } from '../platform';
 import { DatabaseError } from './errors';
 import { SqlFragment } from './sql';
 
@@ -87,4 +88,59 @@ export async function withRowGroups(db: Database, file: RowGroupFile, scratch: s
   } finally {
     db.exec(new SqlFragment(`DROP TABLE IF EXISTS ${scratch}`, []));
   }
+}
+
+/**
+ * The files of a table (manifest entry `table`) opened for row-group reads on first use, each once
+ * per dataset (its footer is read once); a failed open is tried again on the next call.
+ * @throws DatabaseError when the manifest names no such file; SourceError or Error as the open
+ */
+export function openedFiles(table: ManifestTable, source: ByteSource, open: Promise<ReadRowGroups>): (file: number) => Promise<RowGroupFile> {
+  const files = new Map<number, Promise<RowGroupFile>>();
+  return (file) => {
+    let f = files.get(file);
+    if (!f) {
+      const name = table.files[file];
+      const size = table.bytes[file];
+      if (name === undefined || size === undefined) return Promise.reject(new DatabaseError(`manifest.json lists no file ${file} of size known for this table`));
+      f = open.then((openFile) => openFile(source.blob(name, size)));
+      files.set(file, f);
+      f.catch(() => files.delete(file));
+    }
+    return f;
+  };
+}
+
+/** A row group of one of a table's files. */
+export interface RowGroupRef {
+  file: number;
+  row_group: number;
+}
+
+/**
+ * Loads row groups once each per dataset through `load(file, rowGroups)`: the returned `ensure`
+ * starts, in one load per file, the groups of `groups` nobody has started, in the order given, and
+ * settles once those and the ones already in flight are in. A failed load is tried again by the
+ * next `ensure` that asks for its groups. (rates.ts and provider-groups.ts; stats.ts loads one row
+ * group at a time in a queue of its own.)
+ * @throws what `load` throws
+ */
+export function rowGroupsOnce(load: (file: number, rowGroups: number[]) => Promise<void>): (groups: Iterable<RowGroupRef>) => Promise<void> {
+  const started = new Map<string, Promise<void>>();
+  return async (groups) => {
+    const waits: Promise<void>[] = [];
+    const fresh = new Map<number, number[]>();
+    for (const g of groups) {
+      const p = started.get(`${g.file}:${g.row_group}`);
+      if (p) waits.push(p);
+      else fresh.set(g.file, [...(fresh.get(g.file) ?? []), g.row_group]);
+    }
+    for (const [file, rowGroups] of fresh) {
+      const p = load(file, rowGroups);
+      for (const rg of rowGroups) started.set(`${file}:${rg}`, p);
+      p.catch(() => rowGroups.forEach((rg) => started.delete(`${file}:${rg}`)));
+      waits.push(p);
+    }
+    await Promise.all(waits);
+  };
 }

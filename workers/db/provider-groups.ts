@@ -11,10 +11,9 @@
  */
 import { COLUMNS, type DatasetManifest, type ManifestTable, type SourceIndexEntry } from '../../contract/dataset';
 import { chosenSnapshots } from '../../contract/metrics';
-import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
+import type { ByteSource, ReadRowGroups } from '../platform';
 import type { Database } from './database';
-import { DatabaseError } from './errors';
-import { withRowGroups } from './load';
+import { openedFiles, rowGroupsOnce, withRowGroups } from './load';
 import { SqlFragment } from './sql';
 
 /**
@@ -80,47 +79,19 @@ export function createProviderGroupsLoader(
   const defs = GROUP_COLUMNS.map((c) => `${c} ${GROUP_TYPES[c]}`).join(', ');
   db.exec(new SqlFragment(`CREATE TABLE provider_groups (${defs})`, []));
   const index = table.source_index;
-  const started = new Map<number, Promise<void>>();
-  let file: Promise<RowGroupFile> | undefined;
+  const fileOf = openedFiles(table, source, open);
   let loaded = 0;
-
-  /** The file opened once: its footer is read once per dataset. */
-  function fileOf(): Promise<RowGroupFile> {
-    if (!file) {
-      const name = table.files[0]!;
-      const size = table.bytes[0];
-      if (size === undefined) return Promise.reject(new DatabaseError(`manifest.json gives no size of ${name}`));
-      file = open.then((openFile) => openFile(source.blob(name, size)));
-      file.catch(() => (file = undefined));
-    }
-    return file;
-  }
-
-  async function load(rowGroups: number[]): Promise<void> {
-    await withRowGroups(db, await fileOf(), 'provider_groups_load', rowGroups, () =>
+  const ensureGroups = rowGroupsOnce(async (file, rowGroups) => {
+    await withRowGroups(db, await fileOf(file), 'provider_groups_load', rowGroups, () =>
       db.exec(new SqlFragment(`INSERT INTO provider_groups (${COLS}) SELECT ${COLS} FROM provider_groups_load`, [])), GROUP_COLUMNS);
     loaded += rowGroups.length;
-  }
+  });
 
   const loader: ProviderGroupsLoader = {
-    async ensure(sourceIds: readonly number[]): Promise<void> {
+    ensure(sourceIds: readonly number[]): Promise<void> {
       const wanted = new Set(sourceIds);
-      const waits: Promise<void>[] = [];
-      const fresh: number[] = [];
-      for (const e of index) {
-        if (!e.source_ids.some((id) => wanted.has(id))) continue;
-        const p = started.get(e.row_group);
-        if (p) waits.push(p);
-        else fresh.push(e.row_group);
-      }
-      // One read for the row groups nobody has started, in file order.
-      if (fresh.length > 0) {
-        const p = load(fresh);
-        for (const rg of fresh) started.set(rg, p);
-        p.catch(() => fresh.forEach((rg) => started.delete(rg)));
-        waits.push(p);
-      }
-      await Promise.all(waits);
+      // one read, in file order, for the row groups nobody has started
+      return ensureGroups(index.filter((e) => e.source_ids.some((id) => wanted.has(id))).map((e) => ({ file: 0, row_group: e.row_group })));
     },
     ensureMonths: (months) => loader.ensure(chosenSources(manifest, months)),
     loadedGroups: () => loaded,

@@ -9,10 +9,9 @@
 import type { ManifestTable } from '../../contract/dataset';
 import { RATE_ROW_COLUMNS, rateRowsSql } from '../../contract/rate-rows-sql';
 import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-columns';
-import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
+import type { ByteSource, ReadRowGroups } from '../platform';
 import type { Database } from './database';
-import { DatabaseError } from './errors';
-import { withRowGroups } from './load';
+import { openedFiles, rowGroupsOnce, withRowGroups } from './load';
 import { SqlFragment } from './sql';
 
 /**
@@ -48,53 +47,24 @@ export function createRatesLoader(db: Database, table: ManifestTable, source: By
   const defs = RATE_ROW_COLUMNS.map((c) => `${c} ${RATE_TYPES[c]}`).join(', ');
   db.exec(new SqlFragment(`CREATE TABLE rates (${defs})`, []));
   const groups = table.row_groups ?? [];
-  const started = new Map<string, Promise<void>>();
-  const files = new Map<number, Promise<RowGroupFile>>();
+  const fileOf = openedFiles(table, source, open);
   const codes = new Set<string>();
   let loaded = 0;
 
-  /** The file opened once: its footer is read once per dataset. */
-  function fileOf(file: number): Promise<RowGroupFile> {
-    let f = files.get(file);
-    if (!f) {
-      const name = table.files[file];
-      const size = table.bytes[file];
-      if (name === undefined || size === undefined) return Promise.reject(new DatabaseError(`rates row group names no file ${file}`));
-      f = open.then((openFile) => openFile(source.blob(name, size)));
-      files.set(file, f);
-      f.catch(() => files.delete(file));
-    }
-    return f;
-  }
-
-  async function loadGroups(file: number, rowGroups: number[]): Promise<void> {
-    // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
-    // and a part holds a row per price with its list of groups, unnested here to the rate rows (rateRowsSql).
+  // Append through a scratch table: the Arrow types of the file need not equal the table's exactly,
+  // and a part holds a row per price with its list of groups, unnested here to the rate rows (rateRowsSql).
+  const ensureGroups = rowGroupsOnce(async (file, rowGroups) => {
     await withRowGroups(db, await fileOf(file), 'rates_load', rowGroups, () =>
       db.exec(new SqlFragment(`INSERT INTO rates (${COLS}) ${rateRowsSql('rates_load')}`, [])));
     loaded += rowGroups.length;
-  }
+  });
 
   return {
     async ensure(wanted: readonly string[]): Promise<void> {
-      const waits: Promise<void>[] = [];
-      const fresh = new Map<number, number[]>();
       const sorted = [...new Set(wanted)].sort();
       for (const code of sorted) codes.add(code);
-      for (const g of groups) {
-        if (!overlaps(sorted, g.min_billing_code, g.max_billing_code)) continue;
-        const p = started.get(`${g.file}:${g.row_group}`);
-        if (p) waits.push(p);
-        else fresh.set(g.file, [...(fresh.get(g.file) ?? []), g.row_group]);
-      }
-      // One read per file for the groups nobody has started (parquet-wasm fetches their ranges).
-      for (const [file, rowGroups] of fresh) {
-        const p = loadGroups(file, rowGroups);
-        for (const rg of rowGroups) started.set(`${file}:${rg}`, p);
-        p.catch(() => rowGroups.forEach((rg) => started.delete(`${file}:${rg}`)));
-        waits.push(p);
-      }
-      await Promise.all(waits);
+      // one read per file for the row groups nobody has started (parquet-wasm fetches their ranges)
+      await ensureGroups(groups.filter((g) => overlaps(sorted, g.min_billing_code, g.max_billing_code)));
     },
     loadedGroups: () => loaded,
     loadedCodes: () => codes.size,
