@@ -47,8 +47,12 @@ export async function scalar(con: DuckDBConnection, sql: string): Promise<number
   return Number((await con.runAndReadAll(sql)).getRows()[0]![0] ?? 0);
 }
 
-/** Reads ps_weights and ps_shared_members into the compressed rows of series-medians.ts Membership. */
-export async function readMembership(con: DuckDBConnection): Promise<Membership> {
+/**
+ * Reads ps_weights and ps_shared_members into the compressed rows of series-medians.ts Membership;
+ * `wholeMarket`: without the states (stateCount 1, each provider at st 0), for medians of the
+ * whole market only (outlier-medians.ts).
+ */
+export async function readMembership(con: DuckDBConnection, { wholeMarket = false } = {}): Promise<Membership> {
   const groupCount = (await scalar(con, 'SELECT coalesce(max(gid), 0) + 1 FROM resolved_groups'));
   const byGroup = async (table: string, columns: string, order: string): Promise<{ start: Int32Array; a: Int32Array; b: Float64Array }> => {
     const rows = await scalar(con, `SELECT count(*) FROM ${table}`);
@@ -71,12 +75,12 @@ export async function readMembership(con: DuckDBConnection): Promise<Membership>
     for (let g = 0; g < groupCount; g++) start[g + 1] = start[g + 1]! + start[g]!;
     return { start, a, b };
   };
-  const weights = await byGroup('ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)', 'st');
-  const shared = await byGroup('ps_shared_members', 'CAST(pid AS INTEGER), CAST(coalesce(st, 0) AS DOUBLE)', 'pid');
+  const weights = await byGroup(wholeMarket ? '(SELECT * FROM ps_weights WHERE st = 0)' : 'ps_weights', 'CAST(st AS INTEGER), CAST(n AS DOUBLE)', 'st');
+  const shared = await byGroup('ps_shared_members', `CAST(pid AS INTEGER), CAST(${wholeMarket ? '0' : 'coalesce(st, 0)'} AS DOUBLE)`, 'pid');
   return {
     weightStart: weights.start, weightSt: weights.a, weightN: weights.b,
     sharedStart: shared.start, sharedPid: shared.a, sharedSt: Int32Array.from(shared.b),
-    stateCount: await scalar(con, 'SELECT max(st) + 1 FROM ps_states'),
+    stateCount: wholeMarket ? 1 : await scalar(con, 'SELECT max(st) + 1 FROM ps_states'),
     pidCount: await scalar(con, 'SELECT coalesce(max(pid), 0) + 1 FROM ps_shared'),
   };
 }

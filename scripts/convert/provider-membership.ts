@@ -6,8 +6,8 @@ import { ALL_STATES } from '../../contract/dataset';
 
 /**
  * The provider membership of the resolved groups, as tables of integer keys that the outlier
- * medians (validation.ts) and price_stats (build-price-stats.ts, read into series-rows.ts
- * Membership) share: `ps_members` (gid, provider_id, state), `ps_shared` (provider_id -> `pid`, the
+ * medians (outlier-medians.ts) and price_stats (build-price-stats.ts) share, both read into
+ * series-rows.ts Membership: `ps_members` (gid, provider_id, state), `ps_shared` (provider_id -> `pid`, the
  * providers found in several groups), `ps_states` (st -> state, 0 = ALL), `ps_weights` (gid, st,
  * n: the group's providers found in no other group, per state, st 0 all of them) and
  * `ps_shared_members` (gid, pid, st). Only the kept groups have members (build-tables.ts).

@@ -8,12 +8,9 @@
  *   a known billing class), component, setting and unit index (contract/unit-sql.ts);
  * - `source_checks`: per source, its distinct benchmarked prices, their median ratio to Medicare and
  *   whether its numbers are not dollars (check 1), and its median % of Medicare over the valid ones;
- * - `outlier_medians`: per (snapshot, billing code, billing class, component), the median of the
- *   rate rows without benchmark of sources that pass check 1, when from at least 10 providers (check 4),
- *   keyed by `outlier_key` = the (snapshot, code)'s `oc` in `outlier_codes` (per ps_series) x 9 +
- *   the outlier unit (class x component);
- * - `code_bench_amounts`, `series_outlier_medians`: the same amounts as one list per code and per
- *   series, which each item carries (ITEM_LISTS_SQL);
+ * - `series_outlier_medians`: per series, the outlier medians of its (snapshot, billing code) per
+ *   billing class and component (check 4, outlier-medians.ts);
+ * - `code_bench_amounts`: per code, its Medicare amounts as one list, which each item carries (ITEM_LISTS_SQL);
  * - `opps_paid`: the codes the OPPS Addendum B pays (a payment rate above 0), which take
  *   institutional claims (build-tables.ts finishClaims);
  * - `validation_settings`: the settings, one row;
@@ -26,15 +23,13 @@ import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../contract/unit-sql';
 import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
-import { GROUP_ID_UNNEST_SQL, sqlList, valueJoins } from './spool';
+import { sqlList, valueJoins } from './spool';
+import { createOutlierMedians, OUTLIER_UNIT_SQL, unitList } from './outlier-medians';
 import { prepareMembers } from './provider-membership';
 import type { BucketPricesColumn } from './code-buckets';
 
 /** Distinct benchmarked prices a source needs before check 1 judges it (docs/methodology.md, Validation). */
 export const SOURCE_MIN_PRICES = 20;
-
-/** Distinct providers the rows of an outlier median must come from (docs/methodology.md, Validation, check 4). */
-export const OUTLIER_MIN_PROVIDERS = 10;
 
 /** Benchmark units per code: kind (professional, institutional) x component x setting. */
 const BENCH_UNITS = 12;
@@ -44,13 +39,6 @@ function benchUnitSql(kind: string, component: string, setting: string): string 
   return `(CASE ${kind} WHEN 'professional' THEN 0 WHEN 'institutional' THEN 6 END)
     + (CASE ${component} WHEN 'global' THEN 0 WHEN '26' THEN 2 ELSE 4 END) + (CASE ${setting} WHEN 'non-facility' THEN 0 ELSE 1 END)`;
 }
-
-/** Outlier units per code: billing class (professional, institutional, both) x component. */
-const OUTLIER_UNITS = 9;
-
-/** SQL of a shape's outlier unit 0 .. OUTLIER_UNITS - 1 from `unit_class` and `component` (NULL for another class). */
-const OUTLIER_UNIT_SQL = `(CASE unit_class WHEN 'professional' THEN 0 WHEN 'institutional' THEN 3 WHEN 'both' THEN 6 END)
-  + (CASE component WHEN 'global' THEN 0 WHEN '26' THEN 1 ELSE 2 END)`;
 
 /**
  * The dollar prices of services, over every bucket: `p` the price row, `i` its item's `code_id`
@@ -96,8 +84,9 @@ export async function prepareValidation(con: DuckDBConnection, medicare: Medicar
     ${sourceChecksSql(settings)}`;
   for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
   await prepareMembers(con);
-  await createOutlierMedians(con);
-  await con.run(ITEM_LISTS_SQL.outliers);
+  await createOutlierMedians(con, `SELECT p.source_id, i.ps_series, p.shape, p.negotiated_rate, p.provider_group_ids
+    FROM ${SERVICE_PRICES} AND i.bench_amounts[u.bench_unit + 1] IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars)`);
+  await con.run('DROP TABLE item_codes');
   const made = await con.runAndReadAll(`SELECT count(*) FROM duckdb_types() WHERE database_name = current_database() AND type_name = '${REASON_TYPE}'`);
   if (Number(made.getRows()[0]![0]) === 0) await con.run(`CREATE TYPE ${REASON_TYPE} AS ENUM (${sqlList(VALIDATION_REASONS)})`);
 }
@@ -170,91 +159,6 @@ function sourceChecksSql(settings: ValidationSettings): string {
 }
 
 /**
- * `outlier_medians` (check 4): per (snapshot, billing code, billing class, component), the median
- * of the rate rows without benchmark of sources that pass check 1 (one per provider, identical
- * rows once) when they come from at least OUTLIER_MIN_PROVIDERS providers. Without expanding the
- * rows to providers (build-price-stats.ts says why the weights give the same multiset): a provider
- * found in one group only of its insurer's snapshot has exactly its group's distinct rows, each
- * counted as many times as the group has such providers; only the providers of several groups of
- * one insurer's snapshot are expanded and made distinct (rows of two insurers are never identical,
- * so a provider both contract with needs no expansion). The count of distinct providers per key,
- * across insurers, takes the groups of the key once each; the distinct count of its providers of
- * several groups is made only for a key whose single providers are too few alone. Who a group stands for comes from the
- * provider membership tables that price_stats reads later (provider-membership.ts prepareMembers: `ps_weights`, one count per
- * group of its providers in no other group, and `ps_shared_members`, the others by integer `pid`).
- * The steps are tables of integer keys, each its own statement, so that DuckDB's memory limit holds
- * one step's hash table at a time (one statement of text keys runs out of it on the benchmark file).
- */
-async function createOutlierMedians(con: DuckDBConnection): Promise<void> {
-  // a row's identity besides its group and value, by text: a value may have another code in another parser thread's spool
-  const t = valueJoins('s', undefined, ['negotiated_type', 'service_codes', 'modifiers']);
-  const steps = `
-    CREATE OR REPLACE TEMP TABLE ob_shapes AS
-    SELECT u.shape, CAST(dense_rank() OVER (ORDER BY u.unit_class, ${t.value('negotiated_type')}, ${t.value('service_codes')}, ${t.value('modifiers')}) AS INTEGER) AS rid,
-           u.unit_class, u.component, u.outlier_unit
-    FROM shape_units u JOIN raw_shapes s ON s.shape = u.shape ${t.joins} WHERE u.unit_kind IS NOT NULL;
-    CREATE OR REPLACE TABLE outlier_codes AS
-    SELECT ps_series, CAST(dense_rank() OVER (ORDER BY snapshot, billing_code) AS INTEGER) AS oc, snapshot, billing_code FROM ps_series;
-    CREATE OR REPLACE TEMP TABLE ob_group_keys AS
-    SELECT g.gid, CAST(dense_rank() OVER (ORDER BY s.insurer_id, s.snapshot) AS INTEGER) AS isk
-    FROM resolved_groups g JOIN sources s USING (source_id) WHERE g.kept;
-    CREATE OR REPLACE TEMP TABLE ob_shared AS
-    WITH m AS (SELECT m.gid, m.pid, k.isk FROM ps_shared_members m JOIN ob_group_keys k USING (gid)),
-    several AS (SELECT isk, pid FROM m GROUP BY ALL HAVING count(*) > 1)
-    SELECT gid, pid FROM m SEMI JOIN several USING (isk, pid);
-    CREATE OR REPLACE TEMP TABLE ob_single AS
-    SELECT gid, sum(n) AS n FROM (
-      SELECT gid, n FROM ps_weights WHERE st = 0
-      UNION ALL SELECT gid, count(*) FROM ps_shared_members ANTI JOIN ob_shared USING (gid, pid) GROUP BY gid)
-    GROUP BY gid;
-    DROP TABLE ob_group_keys;
-    CREATE OR REPLACE TEMP TABLE ob_prices AS
-    SELECT p.source_id, i.ps_series, p.shape, p.negotiated_rate, p.provider_group_ids
-    FROM ${SERVICE_PRICES} AND i.bench_amounts[u.bench_unit + 1] IS NULL AND p.source_id NOT IN (SELECT source_id FROM source_checks WHERE not_dollars);
-    CREATE OR REPLACE TEMP TABLE ob_rows AS
-    SELECT DISTINCT x.ps_series, c.oc, o.outlier_unit AS okey, o.rid, x.negotiated_rate, r.gid
-    FROM (SELECT *, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices) x
-    JOIN ob_shapes o ON o.shape = x.shape
-    JOIN outlier_codes c ON c.ps_series = x.ps_series
-    JOIN resolved_groups r ON r.source_id = x.source_id AND r.provider_group_id = x.provider_group_id AND r.kept;
-    DROP TABLE ob_prices;
-    CREATE OR REPLACE TEMP TABLE ob_key_groups AS SELECT DISTINCT oc, okey, gid FROM ob_rows;
-    CREATE OR REPLACE TEMP TABLE ob_single_count AS
-    SELECT oc, okey, sum(n) AS single FROM ob_key_groups JOIN ps_weights USING (gid) WHERE st = 0 GROUP BY ALL;
-    CREATE OR REPLACE TEMP TABLE ob_counted AS
-    SELECT oc, okey FROM ob_single_count WHERE single >= ${OUTLIER_MIN_PROVIDERS}
-    UNION ALL
-    SELECT oc, okey FROM (
-      SELECT k.oc, k.okey, count(DISTINCT m.pid) AS shared FROM ob_key_groups k JOIN ps_shared_members m USING (gid)
-      ANTI JOIN (SELECT oc, okey FROM ob_single_count WHERE single >= ${OUTLIER_MIN_PROVIDERS}) USING (oc, okey) GROUP BY ALL)
-    LEFT JOIN ob_single_count USING (oc, okey) WHERE coalesce(single, 0) + shared >= ${OUTLIER_MIN_PROVIDERS};
-    DROP TABLE ob_single_count;
-    DROP TABLE ob_key_groups;
-    CREATE OR REPLACE TEMP TABLE ob_values AS
-    SELECT oc, okey, negotiated_rate, sum(w) AS w FROM (
-      SELECT oc, okey, negotiated_rate, n AS w FROM ob_rows SEMI JOIN ob_counted USING (oc, okey) JOIN ob_single USING (gid)
-      UNION ALL
-      SELECT oc, okey, negotiated_rate, 1 FROM (
-        SELECT DISTINCT r.ps_series, r.oc, r.okey, r.rid, r.negotiated_rate, s.pid
-        FROM ob_rows r SEMI JOIN ob_counted USING (oc, okey) JOIN ob_shared s USING (gid)))
-    GROUP BY ALL;
-    CREATE OR REPLACE TABLE outlier_medians AS
-    WITH cum AS (
-      SELECT *, sum(w) OVER (PARTITION BY oc, okey ORDER BY negotiated_rate) AS c, sum(w) OVER (PARTITION BY oc, okey) AS total FROM ob_values),
-    middle AS (
-      SELECT oc, okey, min(negotiated_rate) FILTER (WHERE c > floor((total - 1) / 2)) AS a,
-             min(negotiated_rate) FILTER (WHERE c > ceil((total - 1) / 2)) AS b
-      FROM cum GROUP BY ALL)
-    SELECT c.snapshot, c.billing_code, (['professional', 'institutional', 'both'])[m.okey // 3 + 1] AS billing_class,
-           (['global', '26', 'TC'])[m.okey % 3 + 1] AS component, m.a + (m.b - m.a) / 2 AS median_rate,
-           m.oc * ${OUTLIER_UNITS} + m.okey AS outlier_key
-    FROM middle m JOIN (SELECT DISTINCT oc, snapshot, billing_code FROM outlier_codes) c USING (oc);
-    DROP TABLE ob_shapes; DROP TABLE item_codes; DROP TABLE ob_single; DROP TABLE ob_shared; DROP TABLE ob_rows; DROP TABLE ob_counted; DROP TABLE ob_values;`;
-  // one statement at a time: each step's hash table alone in DuckDB's memory limit
-  for (const step of steps.split(/;\s*\n/).map((x) => x.trim()).filter((x) => x !== '')) await con.run(step);
-}
-
-/**
  * `medicare_benchmarks` and `opps_paid` of the dataset's CPT/HCPCS codes (scripts/medicare/benchmark.ts
  * benchmarkTable): (billing_code, billing_class `professional` | `institutional`, component,
  * setting, medicare_rate USD, source `pfs` | `clfs` | `opps`, work_rvu, pe_rvu, mp_rvu).
@@ -303,25 +207,17 @@ const CHECK_INPUTS = {
   unitKind: { name: 'check_unit_kind', sql: 's.unit_kind' },
 } as const;
 
-/** SQL list of `n` values of `value`, element k where `key` % n = k (NULL where none): one row per group. */
-function unitList(n: number, value: string, key: string): string {
-  return `[${Array.from({ length: n }, (_, k) => `max(${value}) FILTER (WHERE ${key} % ${n} = ${k})`).join(', ')}]`;
-}
-
 /**
- * `code_bench_amounts(billing_code, amounts)` and `series_outlier_medians(ps_series, medians)`:
- * per code its BENCH_UNITS Medicare amounts, per series its OUTLIER_UNITS outlier medians (NULL
- * where none), as lists that the items carry (item_codes, and bucket_items by ITEM_CHECK_COLUMNS),
- * so that a price finds both by its shape's unit in a list, where two hash joins per price (in the
- * part's copy and again in the medians' statement) cost the buckets ~4 CPU s on the benchmark file.
+ * `code_bench_amounts(billing_code, amounts)`: per code its BENCH_UNITS Medicare amounts (NULL where
+ * none) as a list that the items carry (item_codes, and bucket_items by ITEM_CHECK_COLUMNS, as they
+ * carry their series' outlier medians), so that a price finds both by its shape's unit in a list,
+ * where two hash joins per price (in the part's copy and again in the medians' statement) cost the
+ * buckets ~4 CPU s on the benchmark file.
  */
 const ITEM_LISTS_SQL = {
   bench: `CREATE OR REPLACE TABLE code_bench_amounts AS
     SELECT c.billing_code, ${unitList(BENCH_UNITS, 'b.medicare_rate', 'b.bench_key')} AS amounts
     FROM bench_rates b JOIN benchmark_codes c ON c.code_id = b.bench_key // ${BENCH_UNITS} GROUP BY c.billing_code`,
-  outliers: `CREATE OR REPLACE TABLE series_outlier_medians AS
-    SELECT o.ps_series, ${unitList(OUTLIER_UNITS, 'm.median_rate', 'm.outlier_key')} AS medians
-    FROM outlier_codes o JOIN outlier_medians m ON m.outlier_key // ${OUTLIER_UNITS} = o.oc GROUP BY o.ps_series`,
 };
 
 /**
@@ -344,7 +240,7 @@ export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT 
  */
 export async function checkedColumns(con: DuckDBConnection): Promise<BucketPricesColumn[]> {
   const settings = await readValidationSettings(con);
-  const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM outlier_medians')).getRows()[0]![0]) > 0;
+  const outliers = Number((await con.runAndReadAll('SELECT count(*) FROM series_outlier_medians')).getRows()[0]![0]) > 0;
   return [
     ...Object.values(CHECK_INPUTS).map((c) => ({ ...c, level: 'hidden' as const })),
     { name: 'medicare_rate', sql: `CASE WHEN negotiated_rate > 0 THEN ${CHECK_INPUTS.benchmark.name} END`, level: 'outer' },
