@@ -35,7 +35,7 @@ import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from 
 import { GROUP_ID_UNNEST_SQL } from './spool';
 import { SHARED_SELECTION, SeriesMedians } from './series-medians';
 import { SharedProviders, type CodeSeries } from './shared-providers';
-import { column, forEachChunk, readMembership, readSeriesIndex, scalar, SeriesBuffer } from './price-stats-input';
+import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
@@ -201,10 +201,11 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     ORDER BY sid, v, gid, vid`;
   const out: number[][] = [];
   rows.clear();
-  let sid = -1;
   let code = -1;
   const series: CodeSeries[] = [];
   const flushCode = (): void => {
+    // a series' rows run to the next one's first, the last one's to the buffer's end
+    series.forEach((s, j) => (s.to = series[j + 1]?.from ?? rows.n));
     const matches = shared.plan(rows, series);
     series.forEach((s, j) => {
       const id = s.ps * UNITS + s.unit;
@@ -224,31 +225,14 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     rows.clear();
     series.length = 0;
   };
-  // the columns are never NULL: the WHERE and the join keep none (column())
-  await forEachChunk(con, sql, (chunk, n) => {
-    const s = column(chunk, 0, n, Int32Array);
-    const gid = column(chunk, 1, n, Int32Array);
-    const vid = column(chunk, 2, n, Int32Array);
-    const cls = column(chunk, 3, n, Uint8Array);
-    const v = column(chunk, 4, n, Float64Array);
-    // a chunk mostly lies within one series (up to millions of rows): its rows go in by runs of one series
-    for (let i = 0; i < n;) {
-      if (s[i] !== sid) {
-        sid = s[i]!;
-        const ps = Math.floor(sid / UNITS);
-        if (codeOf[ps] !== code) {
-          if (series.length > 0) flushCode();
-          code = codeOf[ps]!;
-        }
-        series.push({ ps, unit: sid % UNITS, from: rows.n, to: rows.n });
-      }
-      let j = i + 1;
-      if (s[n - 1] === sid) j = n;
-      else while (s[j] === sid) j++;
-      rows.append(gid, vid, cls, v, i, j);
-      series[series.length - 1]!.to = rows.n;
-      i = j;
+  // the columns are never NULL: the WHERE and the join keep none
+  await streamSeriesRows(con, sql, rows, (sid) => {
+    const ps = Math.floor(sid / UNITS);
+    if (codeOf[ps] !== code) {
+      if (series.length > 0) flushCode();
+      code = codeOf[ps]!;
     }
+    series.push({ ps, unit: sid % UNITS, from: rows.n, to: rows.n });
   });
   if (series.length > 0) flushCode();
   const appender = await con.createAppender('ps_results');

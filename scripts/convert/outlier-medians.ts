@@ -13,12 +13,12 @@
  * others, one (provider, row) once. A row's identity besides its value and group, `vid`, is its
  * insurer and its (billing class, negotiated type, service codes, modifiers): the rows of two
  * insurers are never identical, so a provider both insurers contract with counts once for each.
- * The same medians in SQL (hash aggregates, then a window over the weighted values) cost 2.8 s
- * of the 400 MB benchmark file's conversion.
+ * DuckDB's hash aggregates and window over the weighted values take half as long again on
+ * the benchmark file (docs/benchmarks.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SeriesMedians } from './series-medians';
-import { SeriesBuffer, column, forEachChunk, readMembership, scalar } from './price-stats-input';
+import { SeriesBuffer, column, forEachChunk, readMembership, scalar, streamSeriesRows } from './price-stats-input';
 import { GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
 
 /** Distinct providers the rows of an outlier median must come from (docs/methodology.md, Validation, check 4). */
@@ -86,28 +86,13 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
       rows.clear();
     };
     for (const [from, to] of await keyRanges(con)) {
-      // the columns are never NULL: the joins keep none (column())
-      await forEachChunk(con, `
+      await streamSeriesRows(con, `
         SELECT x.k, CAST(g.gid AS INTEGER) AS gid, x.vid, 1::UTINYINT AS cls, CAST(x.negotiated_rate AS DOUBLE) AS v
         FROM (SELECT k, vid, source_id, negotiated_rate, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices WHERE k BETWEEN ${from} AND ${to}) x
         JOIN resolved_groups g ON g.source_id = x.source_id AND g.provider_group_id = x.provider_group_id AND g.kept
-        ORDER BY x.k, v, gid, x.vid`, (chunk, n) => {
-        const k = column(chunk, 0, n, Int32Array);
-        const gid = column(chunk, 1, n, Int32Array);
-        const vid = column(chunk, 2, n, Int32Array);
-        const cls = column(chunk, 3, n, Uint8Array);
-        const v = column(chunk, 4, n, Float64Array);
-        for (let i = 0; i < n;) {
-          if (k[i] !== key) {
-            flush();
-            key = k[i]!;
-          }
-          let j = i + 1;
-          if (k[n - 1] === key) j = n;
-          else while (k[j] === key) j++;
-          rows.append(gid, vid, cls, v, i, j);
-          i = j;
-        }
+        ORDER BY x.k, v, gid, x.vid`, rows, (k) => {
+        flush();
+        key = k;
       });
       flush();
     }

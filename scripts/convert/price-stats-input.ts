@@ -24,6 +24,34 @@ export async function forEachChunk(con: DuckDBConnection, sql: string, each: (ch
   }
 }
 
+/**
+ * Streams the rows of `sql` into `rows`: columns (key INTEGER, gid INTEGER, vid INTEGER, cls
+ * UTINYINT, v DOUBLE), never NULL (column()), in key order; `enter(key)` is called before the first
+ * row of each key. A chunk mostly lies within one key (a series of up to millions of rows), so its
+ * rows go in by runs of one key.
+ */
+export async function streamSeriesRows(con: DuckDBConnection, sql: string, rows: SeriesBuffer, enter: (key: number) => void): Promise<void> {
+  let key = NaN;
+  await forEachChunk(con, sql, (chunk, n) => {
+    const k = column(chunk, 0, n, Int32Array);
+    const gid = column(chunk, 1, n, Int32Array);
+    const vid = column(chunk, 2, n, Int32Array);
+    const cls = column(chunk, 3, n, Uint8Array);
+    const v = column(chunk, 4, n, Float64Array);
+    for (let i = 0; i < n;) {
+      if (k[i] !== key) {
+        key = k[i]!;
+        enter(key);
+      }
+      let j = i + 1;
+      if (k[n - 1] === key) j = n;
+      else while (k[j] === key) j++;
+      rows.append(gid, vid, cls, v, i, j);
+      i = j;
+    }
+  });
+}
+
 /** A typed-array type of a fixed-width DuckDB column: Int32Array for INTEGER, Uint8Array for UTINYINT, Float64Array for DOUBLE. */
 export interface ColumnArray<T> {
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
