@@ -40,7 +40,7 @@ const RANGE_ROWS = 1_500_000;
 /**
  * Creates `series_outlier_medians` from the spool's prices (`raw_price_rows`, `raw_shapes`), the
  * items' series and Medicare amounts (`item_codes`), `shape_units`, `source_checks`,
- * `resolved_groups` and the membership tables (validation.ts prepareValidation). `rows`: SQL of the
+ * `resolved_groups` and the membership tables (validation.ts prepareValidation). `prices`: SQL of the
  * dollar prices of services without benchmark of the sources that pass check 1, with columns
  * `source_id`, `ps_series`, `shape`, `negotiated_rate`, `provider_group_ids`.
  * @throws when SQL fails, or RangeError when a key exceeds 32 bits.
