@@ -1,7 +1,7 @@
 /**
  * Byte-level scanner of an in-network-rates root object (docs/architecture.md: split bytes first,
  * then `JSON.parse` small pieces). It reads the decompressed stream chunk by chunk, tracks depth,
- * strings and escapes across chunk boundaries, and cuts out as byte slices each element of the root
+ * strings and escapes across chunk boundaries (open-value.ts), and cuts out as byte slices each element of the root
  * `provider_references[]` and `in_network[]` and the root values the caller wants (header scalars).
  * It validates the root structure only (a byte that is not JSON between two elements is skipped and
  * reported); `JSON.parse` checks an element later. Structural errors and truncation throw `MrfReadError`.
@@ -10,7 +10,8 @@ import { ItemSplitter, type RateSlice } from './item-splitter.js';
 import { DEFAULT_SPLIT_BYTES, MAX_NESTING, RootKeys, isStructural, rootStart, splitElement, show, sliceEvents, strayProblem, type RootArray, type ScanEvent } from './scan-event.js';
 import { peekRejected } from './peek-billing-code.js';
 import { ContainerScan } from './container-scan.js';
-import { isValueStart, isWs, scalarEnd, skipString } from './scan-bytes.js';
+import { isValueStart, isWs, scalarEnd } from './scan-bytes.js';
+import { OpenValue } from './open-value.js';
 import { elementPath } from './normalize-context.js';
 import { MrfReadError } from './types.js';
 export { DEFAULT_SPLIT_BYTES, MAX_NESTING, type RootArray, type ScanEvent } from './scan-event.js';
@@ -45,9 +46,6 @@ export class RootScanner {
   // the value being scanned
   private kind = 0;
   private purpose = 0;
-  private depth = 0;
-  private inStr = false;
-  private esc = false;
   private capture = false;
   /** The open element's code was looked for (found, or not within PEEK_BYTES). */
   private peeked = false;
@@ -67,6 +65,8 @@ export class RootScanner {
   private splitter: ItemSplitter | null = null;
   private readonly slices: RateSlice[] = [];
   private readonly containers = new ContainerScan();
+  /** Where the open value ends, across chunks. */
+  private readonly value = new OpenValue(this.containers);
 
   /**
    * @param file name used in errors
@@ -99,7 +99,7 @@ export class RootScanner {
   get openString(): { inStr: boolean; esc: boolean } {
     if (this.state === S_SPLIT) return this.splitter!.openString;
     if (this.state !== S_IN_VALUE || this.kind === K_SCALAR) return { inStr: false, esc: false };
-    return { inStr: this.kind === K_STRING || this.inStr, esc: this.esc };
+    return { inStr: this.kind === K_STRING || this.value.inStr, esc: this.value.esc };
   }
 
   /** Counts `n` stream bytes not pushed (a long string's middle, long-strings.ts); negative before bytes pushed in their place. */
@@ -136,7 +136,7 @@ export class RootScanner {
         const splittable = this.purpose === P_ELEMENT && this.array === 'in_network' && this.kind === K_CONTAINER && this.capture;
         const room = this.segStart + this.splitBytes + 1 - this.partsBytes;
         const limit = splittable && room < n ? room : n;
-        const end = this.kind === K_CONTAINER ? this.scanContainer(buf, i, limit) : this.kind === K_STRING ? this.scanString(buf, i) : scalarEnd(buf, i);
+        const end = this.kind === K_CONTAINER ? this.value.containerEnd(buf, i, limit) : this.kind === K_STRING ? this.value.stringEnd(buf, i) : scalarEnd(buf, i);
         if (this.kind === K_CONTAINER && !this.deep && this.containers.maxDepth > MAX_NESTING) this.deep = this.stopCapture();
         if (end < 0 && splittable && this.capture && room <= n) {
           this.startSplit();
@@ -336,15 +336,12 @@ export class RootScanner {
     this.valueOffset = this.base + i;
     this.segStart = i;
     this.state = S_IN_VALUE;
-    this.inStr = false;
-    this.esc = false;
+    this.value.begin(c === 0x7b || c === 0x5b);
     this.peeked = false;
     this.deep = false;
     this.head = purpose === P_ELEMENT && c === 0x7b;
     if (c === 0x7b || c === 0x5b) {
       this.kind = K_CONTAINER;
-      this.depth = 1;
-      this.containers.maxDepth = 1;
       return i + 1;
     }
     if (c === 0x22) {
@@ -388,49 +385,5 @@ export class RootScanner {
       out.push({ kind: 'element', array: this.array!, index: this.index++, offset, bytes });
       this.state = S_ARR_NEXT;
     }
-  }
-
-  /**
-   * Finds the end of an object/array (container-scan.ts, in WebAssembly) in `buf[i, limit)`;
-   * returns the index after it, or -1 at `limit`. A string or escape left open by the previous
-   * chunk is finished here.
-   */
-  private scanContainer(buf: Buffer, i: number, limit: number): number {
-    const depth = this.depth;
-    if (this.esc) {
-      this.esc = false;
-      i++;
-    }
-    if (this.inStr) {
-      i = skipString(buf, i);
-      if (i < 0) return this.openAtEnd(depth, true, i === -2);
-      i++;
-    }
-    if (i >= limit) return this.openAtEnd(depth, false, false);
-    const end = this.containers.scan(buf, i, depth, 0, limit);
-    if (end >= 0) {
-      this.depth = 0;
-      this.inStr = false;
-      return end;
-    }
-    return this.openAtEnd(this.containers.depth, this.containers.inStr, this.containers.esc);
-  }
-
-  private openAtEnd(depth: number, inStr: boolean, esc: boolean): -1 {
-    this.depth = depth;
-    this.inStr = inStr;
-    this.esc = esc;
-    return -1;
-  }
-
-  /** The end of a string value (after its quote, skipString), or -1 at chunk end. */
-  private scanString(buf: Buffer, i: number): number {
-    if (this.esc) {
-      this.esc = false;
-      i++;
-    }
-    const q = skipString(buf, i);
-    this.esc = q === -2;
-    return q < 0 ? -1 : q + 1;
   }
 }
