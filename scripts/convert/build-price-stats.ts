@@ -33,7 +33,7 @@ import { MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract
 import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../contract/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { GROUP_ID_UNNEST_SQL } from './spool';
-import { SHARED_SELECTION, SeriesMedians } from './series-medians';
+import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-medians';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 
@@ -213,7 +213,7 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
       // validation off: the whole market only (the manifest's headline); at shared providers: the match's month
       const month = first?.month ?? 0;
       loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount) => {
-        if (cs === 0 || (cs === 1 && st === 0)) out.push([id, cs, st, 0, median, rateCount, providerCount]);
+        if (cs === 0 || (cs === EVERY_RATE_SELECTION && st === 0)) out.push([id, cs, st, 0, median, rateCount, providerCount]);
         else if (cs === SHARED_SELECTION) out.push([id, cs, st, month, median, rateCount, providerCount]);
       }, first ? shared.filter(first, false) : null);
       for (const m of later) {

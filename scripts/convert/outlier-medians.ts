@@ -17,7 +17,7 @@
  * the benchmark file (docs/benchmarks.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SeriesMedians } from './series-medians';
+import { EVERY_RATE_SELECTION, SeriesMedians } from './series-medians';
 import { SeriesBuffer, column, forEachChunk, readMembership, scalar, streamSeriesRows } from './price-stats-input';
 import { GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
 
@@ -55,7 +55,7 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
     FROM shape_units u JOIN raw_shapes s ON s.shape = u.shape ${t.joins} WHERE u.unit_kind IS NOT NULL;
     CREATE OR REPLACE TEMP TABLE ob_series AS
     SELECT ps_series, CAST(dense_rank() OVER (ORDER BY billing_code, snapshot) AS BIGINT) AS oc,
-           CAST(dense_rank() OVER (ORDER BY insurer_id) - 1 AS BIGINT) AS ins, snapshot, billing_code FROM ps_series`);
+           CAST(dense_rank() OVER (ORDER BY insurer_id) - 1 AS BIGINT) AS ins FROM ps_series`);
   const rids = await scalar(con, 'SELECT coalesce(max(rid), 0) + 1 FROM ob_shapes');
   const codes = await scalar(con, 'SELECT coalesce(max(oc), 0) + 1 FROM ob_series');
   const insurers = await scalar(con, 'SELECT coalesce(max(ins), 0) + 1 FROM ob_series');
@@ -76,7 +76,7 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
     const flush = (): void => {
       if (rows.n > 0) {
         loop.series(rows, 0, rows.n, (cs, st, median, _rateCount, providerCount) => {
-          if (cs === WHOLE_SELECTION && st === 0 && providerCount >= OUTLIER_MIN_PROVIDERS) {
+          if (cs === EVERY_RATE_SELECTION && st === 0 && providerCount >= OUTLIER_MIN_PROVIDERS) {
             medians.appendInteger(key);
             medians.appendDouble(median);
             medians.endRow();
@@ -86,6 +86,7 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
       rows.clear();
     };
     for (const [from, to] of await keyRanges(con)) {
+      // every row with flag 1: it enters EVERY_RATE_SELECTION alone
       await streamSeriesRows(con, `
         SELECT x.k, CAST(g.gid AS INTEGER) AS gid, x.vid, 1::UTINYINT AS cls, CAST(x.negotiated_rate AS DOUBLE) AS v
         FROM (SELECT k, vid, source_id, negotiated_rate, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices WHERE k BETWEEN ${from} AND ${to}) x
@@ -105,12 +106,6 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
     FROM ob_series c JOIN outlier_medians_found m ON m.outlier_key // ${OUTLIER_UNITS} = c.oc GROUP BY c.ps_series;
     DROP TABLE ob_shapes; DROP TABLE ob_series; DROP TABLE ob_prices; DROP TABLE outlier_medians_found`);
 }
-
-/**
- * The selection of SeriesMedians a row of flag 1 enters alone: every row handed to it, with no
- * state but the whole market (readMembership's `wholeMarket`).
- */
-const WHOLE_SELECTION = 1;
 
 /** SQL list of `n` values of `value`, element u where `key` % n = u (NULL where none): one row per group. */
 export function unitList(n: number, value: string, key: string): string {

@@ -24,6 +24,9 @@ export const SELECTION_COUNT = 3;
 /** The selection of the valid rates at the providers of a SharedFilter. */
 export const SHARED_SELECTION = 2;
 
+/** The selection of every dollar rate, validation off: the only one a row of flag 1 enters. */
+export const EVERY_RATE_SELECTION = 1;
+
 /**
  * Selections a group's single providers (in no other group) may enter: never the shared one, since
  * a provider of one group belongs to one source, hence one insurer, and is shared with none.
