@@ -29,12 +29,19 @@ export interface SourceIndexEntry {
 /**
  * One run of `price_stats` rows in file order: a period (a `shared` row's `month`, a `market` row's
  * `snapshot`), a scope, and national (`state` 'ALL') or per-state rows. The file is sorted by
- * (period, scope, national first), so each run is contiguous.
+ * (period, scope, national first, state), so each run is contiguous, and so is each state's part
+ * of a per-state run.
  */
 export interface StatsPart {
   period: string;
   scope: PriceScope;
   national: boolean;
+  /**
+   * Per-state runs: the first and the last `state` of the run's rows in this row group, in byte
+   * order (the file's). Absent on national runs, and in datasets written before it (the run may then
+   * hold any state).
+   */
+  states?: [string, string];
 }
 
 /**

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsSnapshot, type TableName } from '../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsPart, type StatsSnapshot, type TableName } from '../../contract/dataset';
 import { GROUP_ID_LIST_SQL, sqlString } from './spool';
 import { BUCKET_PRICES_ORDER } from './code-buckets';
 
@@ -44,9 +44,10 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
-  // by period (a shared row's month, a market row's snapshot), scope and national rows first: the
-  // worker reads a month's row groups of one scope, national or per state, alone (periodIndex)
-  price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', billing_code, snapshot, insurer_id, billing_class, component, setting, state, month`,
+  // by period (a shared row's month, a market row's snapshot), scope, national rows first, then
+  // state: the worker reads a month's row groups of one scope, national, per state or of one state,
+  // alone (periodIndex)
+  price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', state, billing_code, snapshot, insurer_id, billing_class, component, setting, month`,
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
 };
 
@@ -131,16 +132,28 @@ function runsByRowGroup<K>(runs: ReadonlyArray<{ key: K; n: number }>, groupRows
 
 /**
  * The period index of a written `price_stats` file: per row group, the runs of (period, scope,
- * national) its rows belong to. The file holds the table in TABLE_ORDER, a total order whose first
- * keys are those of a run.
+ * national) its rows belong to, each per-state run with the first and last state of its rows there.
+ * The file holds the table in TABLE_ORDER, a total order whose first keys are those of a run, then
+ * the state.
  */
 async function periodIndex(con: DuckDBConnection, file: string): Promise<PeriodIndexEntry[]> {
-  const parts = (await con.runAndReadAll(
-    `SELECT coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national, count(*) AS n
-     FROM price_stats GROUP BY ALL ORDER BY period, scope, national DESC`,
-  )).getRowObjects().map((o) => ({ key: { period: String(o.period), scope: String(o.scope) as PriceScope, national: o.national === true }, n: Number(o.n) }));
+  const runs = (await con.runAndReadAll(
+    `SELECT coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national, state, count(*) AS n
+     FROM price_stats GROUP BY ALL ORDER BY period, scope, national DESC, state`,
+  )).getRowObjects().map((o) => ({
+    key: { period: String(o.period), scope: String(o.scope) as PriceScope, national: o.national === true, state: String(o.state) },
+    n: Number(o.n),
+  }));
   const groupRows = await rowGroupRows(con, file);
-  return runsByRowGroup(parts, groupRows, file).map((keys, g) => ({ row_group: g, rows: groupRows[g]!, parts: keys }));
+  return runsByRowGroup(runs, groupRows, file).map((keys, g) => {
+    const parts: StatsPart[] = [];
+    for (const { state, ...key } of keys) {
+      const last = parts.at(-1);
+      if (last && last.period === key.period && last.scope === key.scope && last.national === key.national) last.states![1] = state;
+      else parts.push(key.national ? key : { ...key, states: [state, state] });
+    }
+    return { row_group: g, rows: groupRows[g]!, parts };
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ApiRequest } from '../../contract/api';
 import type { DatasetManifest, PeriodIndexEntry, StatsPart, StatsSnapshot } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
-import { rowGroupsOf, type StatsNeed } from '../../workers/db/stats';
+import { rowGroupsOf, runsOf, type StatsNeed } from '../../workers/db/stats';
 import { sql } from '../../workers/db/sql';
 import { priceServices } from '../../workers/api/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
@@ -135,20 +135,76 @@ describe('the period index', () => {
     const con = await inst.connect();
     // each row's place in the file, then its row group by the index's row counts
     const starts = index.map((_, k) => index.slice(0, k).reduce((a, g) => a + g.rows, 0));
-    const rows = (await con.runAndReadAll(`SELECT file_row_number AS i, coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national
+    const rows = (await con.runAndReadAll(`SELECT file_row_number AS i, coalesce(month, snapshot) AS period, scope, state = 'ALL' AS national, state
       FROM read_parquet(${sqlString(join(dir, 'price_stats.parquet'))}, file_row_number = true) ORDER BY i`)).getRowObjects();
     con.closeSync();
     expect(rows.length).toBe(index.reduce((a, g) => a + g.rows, 0));
-    const seen = index.map(() => [] as string[]);
+    // per row group, its runs in order, each per-state run with the first and last state of its rows there
+    const seen = index.map(() => [] as string[][]);
     for (const r of rows) {
       const i = Number(r.i);
       let k = starts.length - 1;
       while (starts[k]! > i) k -= 1;
       const key = `${String(r.period)}|${String(r.scope)}|${String(r.national)}`;
-      if (seen[k]!.at(-1) !== key) seen[k]!.push(key);
+      const last = seen[k]!.at(-1);
+      if (last?.[0] !== key) seen[k]!.push(r.national ? [key] : [key, String(r.state), String(r.state)]);
+      else if (!r.national) {
+        // a state's rows are consecutive: the run's states ascend
+        expect(String(r.state) >= last[2]!).toBe(true);
+        last[2] = String(r.state);
+      }
     }
-    expect(index.map((g) => g.parts.map((p) => `${p.period}|${p.scope}|${p.national}`))).toEqual(seen);
+    expect(index.map((g) => g.parts.map((p) => [`${p.period}|${p.scope}|${p.national}`, ...(p.states ?? [])]))).toEqual(seen);
     expect(index.length).toBeGreaterThan(10);
+    // some row group holds only part of a month's states: a state's rows are read without the others'
+    expect(index.some((g) => g.parts.some((p) => p.states && p.states[0] > 'AL'))).toBe(true);
+  });
+});
+
+describe("one state's rows", () => {
+  it('load alone, in any order of states, and answer as the dataset loaded whole does', async () => {
+    const requests = (state: string): ApiRequest[] => [
+      get('/api/regional-services-page', { state }),
+      get('/api/service-pricing', { state, limit: '20' }),
+      get('/api/regional-services', { state, snapshot: '2025-02', shared_providers: '1' }),
+    ];
+    const compare = async (service: DataService, request: ApiRequest): Promise<void> => {
+      const [a, b] = [await service.handle(request), await whole.handle(request)];
+      const what = `${request.path} ${JSON.stringify(request.query)}`;
+      expect(a.status, `${what}: ${JSON.stringify(a.body)}`).toBe(200);
+      expect(JSON.stringify(a.body), what).toBe(JSON.stringify(b.body));
+    };
+    const dir = join(root, 'dataset') + '/';
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
+    const states = ['CA', 'NY', 'TX', 'FL', 'WA'];
+    for (const order of [states, [...states].reverse()]) {
+      const service = createDataService(nodePlatform, { acks: memoryAckStore() });
+      try {
+        expect((await service.init({ dataUrl: dir })).status).toBe('ready');
+        await service.background();
+        const stats = service.context()!.stats;
+        const latest = manifest.snapshots.at(-1)!;
+        const [one, every] = [{ months: [latest], shared: false, states: 'states', state: order[0]! } as const, { months: [latest], shared: false, states: 'states' } as const];
+        const before = count(service);
+        await compare(service, requests(order[0]!)[0]!);
+        // the first state read its own rows, not the month's every state
+        expect(stats.holds(one)).toBe(true);
+        expect(stats.holds(every)).toBe(false);
+        expect(count(service) - before).toBeLessThan(
+          manifest.tables.price_stats.period_index!.filter((g) => g.parts.some((p) => p.period === latest && p.scope === 'market' && !p.national))
+            .reduce((n, g) => n + g.rows, 0) / 2);
+        for (const state of order) for (const request of requests(state)) await compare(service, request);
+        // then every state at once: the states already in are not loaded twice
+        await compare(service, get('/api/regional-comparison'));
+        await compare(service, get('/api/regional-comparison', { snapshot: '2025-02', shared_providers: '1' }));
+        expect(stats.holds(every)).toBe(true);
+        for (const state of order) for (const request of requests(state)) await compare(service, request);
+        const rows = service.context()!.db.all<{ n: number; d: number }>(sql`SELECT count(*)::INTEGER AS n, count(DISTINCT (snapshot, insurer_id, billing_code, billing_class, component, setting, state, scope, month))::INTEGER AS d FROM price_stats`)[0]!;
+        expect(rows.n).toBe(rows.d);
+      } finally {
+        await service.close();
+      }
+    }
   });
 });
 
@@ -178,6 +234,26 @@ describe('rowGroupsOf', () => {
     expect(of(['2025-03'], false, 'national')).toEqual([2, 4]);
     // before every snapshot: nothing
     expect(of(['2024-12'], false, 'all')).toEqual([]);
+  });
+
+  it("reads one state's rows from the row groups whose states take it in", () => {
+    const ranged: PeriodIndexEntry[] = [
+      { row_group: 0, rows: 10, parts: [part('2025-01', 'market', true), { ...part('2025-01', 'market', false), states: ['AK', 'CA'] }] },
+      { row_group: 1, rows: 10, parts: [{ ...part('2025-01', 'market', false), states: ['CA', 'NY'] }] },
+      { row_group: 2, rows: 10, parts: [{ ...part('2025-01', 'market', false), states: ['NY', 'WY'] }, part('2025-01', 'shared', true)] },
+      // written before the ranges: any state may be there
+      { row_group: 3, rows: 10, parts: [part('2025-02', 'market', false)] },
+    ];
+    const one = (months: string[], state: string): unknown =>
+      runsOf(ranged, snapshots, { months, shared: false, states: 'states', state }).map((r) => [r.row_group, r.part.period, r.state]);
+    expect(one(['2025-01'], 'CA')).toEqual([[0, '2025-01', 'CA'], [1, '2025-01', 'CA']]);
+    expect(one(['2025-01'], 'AL')).toEqual([[0, '2025-01', 'AL']]);
+    expect(one(['2025-01'], 'OR')).toEqual([[2, '2025-01', 'OR']]);
+    expect(one(['2025-01'], 'ZZ')).toEqual([]);
+    // 2025-02: a at 2025-01, b at 2025-02
+    expect(one(['2025-02'], 'TX')).toEqual([[2, '2025-01', 'TX'], [3, '2025-02', 'TX']]);
+    // without a state: every row group of the run, whole
+    expect(runsOf(ranged, snapshots, { months: ['2025-01'], shared: false, states: 'states' }).map((r) => [r.row_group, r.state])).toEqual([[0, undefined], [1, undefined], [2, undefined]]);
   });
 
   it("takes a month's own shared rows", () => {

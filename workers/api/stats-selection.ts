@@ -15,11 +15,13 @@ export const EVERY_STATE = '*' as const;
 
 /**
  * What a selection in `state` (a state code, ALL_STATES or EVERY_STATE) over `months` reads of
- * price_stats (db/stats.ts): the scope its `sharedProviders` picks, national rows, per-state rows or both.
+ * price_stats (db/stats.ts): the scope its `sharedProviders` picks, and national rows, every state's
+ * rows and national ones, or one state's rows.
  */
 export function statsNeedOf(s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): StatsNeed {
-  const states = s.state === EVERY_STATE ? 'all' : s.state === ALL_STATES ? 'national' : 'states';
-  return { months, shared: s.sharedProviders === true, states };
+  if (s.state === EVERY_STATE) return { months, shared: s.sharedProviders === true, states: 'all' };
+  if (s.state === ALL_STATES) return { months, shared: s.sharedProviders === true, states: 'national' };
+  return { months, shared: s.sharedProviders === true, states: 'states', state: s.state };
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */

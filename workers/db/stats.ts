@@ -15,7 +15,7 @@ import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
 import { withRowGroups } from './load';
-import { SqlFragment } from './sql';
+import { joinSql, sql, SqlFragment } from './sql';
 
 /**
  * The DuckDB type of each column of `price_stats`, as the converter creates them; the columns and
@@ -48,20 +48,22 @@ export interface StatsNeed {
   shared: boolean;
   /** `national`: state 'ALL' only; `states`: the per-state rows only; `all`: both. */
   states: 'national' | 'states' | 'all';
+  /** With `states` 'states': this state's rows only (a state code). */
+  state?: string;
 }
 
 /** The part of `price_stats` in the worker's database. */
 export interface StatsLoader {
-  /** Loads the row groups `need` reads, those not loaded yet; settles once they are in. @throws SourceError, DatabaseError */
+  /** Loads the rows `need` reads, those not loaded yet; settles once they are in. @throws SourceError, DatabaseError */
   ensure(need: StatsNeed): Promise<void>;
-  /** Whether every row group `need` reads is in (pricing-core.ts checks it before reading price_stats). */
+  /** Whether every row `need` reads is in (pricing-core.ts checks it before reading price_stats). */
   holds(need: StatsNeed): boolean;
   /**
    * Reads the file's footer (once): the boot waits for it, so that a file that cannot be decoded
    * fails the boot as a table loaded whole does. @throws SourceError, DatabaseError naming the file
    */
   open(): Promise<void>;
-  /** Row groups loaded so far, and in all (equal for a table loaded whole). */
+  /** Row groups read from so far (some of their rows, or all), and in all (equal for a table loaded whole). */
   loadedGroups(): number;
   totalGroups(): number;
 }
@@ -76,12 +78,21 @@ export function statsByMonth(table: ManifestTable): table is ManifestTable & { p
   return table.files.length === 1 && Array.isArray(table.period_index) && Array.isArray(table.stats_snapshots);
 }
 
+/** The rows of one run (StatsPart) in one row group that a need reads: all of them, or one state's (`state`). */
+export interface RunLoad {
+  row_group: number;
+  part: StatsPart;
+  state?: string;
+}
+
 /**
- * The row groups `need` reads, ascending: for each month M, the market rows of each insurer's
- * latest snapshot at or before M (docs/methodology.md, Rows that count), or M's own shared rows;
- * national, per-state or both as asked. Pure; `snapshots` as the manifest lists them.
+ * The runs `need` reads, by row group ascending, in file order within one: for each month M, the
+ * market rows of each insurer's latest snapshot at or before M (docs/methodology.md, Rows that
+ * count), or M's own shared rows; national, per-state or both as asked, and of a per-state run only
+ * the row groups whose states take in `need.state` when it names one. Pure; `snapshots` as the
+ * manifest lists them.
  */
-export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): number[] {
+export function runsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): RunLoad[] {
   const periods = new Set<string>();
   for (const month of need.months) {
     if (need.shared) {
@@ -91,15 +102,33 @@ export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: reado
     for (const p of chosenSnapshots(snapshots, month).values()) periods.add(p);
   }
   const scope = need.shared ? SHARED_SCOPE : MARKET_SCOPE;
-  const wanted = (p: StatsPart): boolean =>
-    p.scope === scope && periods.has(p.period) && (need.states === 'all' || p.national === (need.states === 'national'));
-  return index.filter((g) => g.parts.some(wanted)).map((g) => g.row_group).sort((a, b) => a - b);
+  const state = need.states === 'states' ? need.state : undefined;
+  const out: RunLoad[] = [];
+  for (const g of [...index].sort((a, b) => a.row_group - b.row_group)) {
+    for (const part of g.parts) {
+      if (part.scope !== scope || !periods.has(part.period)) continue;
+      if (need.states !== 'all' && part.national !== (need.states === 'national')) continue;
+      if (state === undefined) out.push({ row_group: g.row_group, part });
+      else if (!part.states || (part.states[0] <= state && state <= part.states[1])) out.push({ row_group: g.row_group, part, state });
+    }
+  }
+  return out;
 }
+
+/** The row groups `need` reads, ascending (runsOf's). */
+export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): number[] {
+  return [...new Set(runsOf(index, snapshots, need).map((r) => r.row_group))];
+}
+
+/** A run of a row group, by its keys. */
+const runKey = (r: RunLoad): string => `${r.row_group}|${r.part.period}|${r.part.scope}|${r.part.national ? 1 : 0}`;
 
 /**
  * Creates the empty `price_stats` table and returns its loader by month over the table's one file;
- * every `ensure` loads the row groups of `first` (the boot's: the latest month's national rows)
- * before its own. @throws DatabaseError when the table cannot be created.
+ * every `ensure` loads the runs of `first` (the boot's: the latest month's national rows) before its
+ * own. Rows go in run by run (a whole run of a row group, or one state's rows of it), each once:
+ * a whole run loaded after some of its states leaves those out.
+ * @throws DatabaseError when the table cannot be created.
  */
 export function createStatsLoader(
   db: Database,
@@ -110,8 +139,13 @@ export function createStatsLoader(
 ): StatsLoader {
   db.exec(new SqlFragment(`CREATE TABLE price_stats (${COLUMNS.price_stats.map((c) => `${c} ${STATS_TYPES[c]}`).join(', ')})`, []));
   const columns = COLUMNS.price_stats.join(', ');
-  const started = new Map<number, Promise<void>>();
-  const done = new Set<number>();
+  /** Loads started, by runKey (a whole run) or runKey|state (one state of it). */
+  const started = new Map<string, Promise<void>>();
+  /** Runs whose every row is in, by runKey. */
+  const whole = new Set<string>();
+  /** The states in of runs not whole, by runKey. */
+  const statesIn = new Map<string, Set<string>>();
+  const touched = new Set<number>();
   let file: Promise<RowGroupFile> | null = null;
   /** The last load started: one row group at a time, so its decoded copy alone is in memory beside the table. */
   let queue: Promise<void> = Promise.resolve();
@@ -138,40 +172,80 @@ export function createStatsLoader(
     }
   }
 
-  /**
-   * Reads row group `rg` and appends it, through a scratch table (the file's Arrow types need not be
-   * the table's). @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
-   */
-  async function load(rg: number): Promise<void> {
-    await opened((f) => withRowGroups(db, f, 'price_stats_load', [rg], () =>
-      db.exec(new SqlFragment(`INSERT INTO price_stats (${columns}) SELECT ${columns} FROM price_stats_load`, []))));
-    done.add(rg);
+  /** The rows of `r` not in yet, as a condition over price_stats' columns. */
+  function rowsOf(r: RunLoad): SqlFragment {
+    const run = sql`coalesce(month, snapshot) = ${r.part.period} AND scope = ${r.part.scope} AND state ${new SqlFragment(r.part.national ? '=' : '<>', [])} 'ALL'`;
+    if (r.state !== undefined) return sql`(${run} AND state = ${r.state})`;
+    const already = [...(statesIn.get(runKey(r)) ?? [])];
+    return already.length === 0 ? sql`(${run})` : sql`(${run} AND state NOT IN (${already}))`;
   }
 
-  const needed = (need: StatsNeed): number[] => rowGroupsOf(table.period_index, table.stats_snapshots, need);
+  /**
+   * Reads row group `rg` and appends the rows of `runs` (all of that row group) in file order,
+   * through a scratch table (the file's Arrow types need not be the table's).
+   * @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
+   */
+  async function load(rg: number, runs: readonly RunLoad[]): Promise<void> {
+    const fresh = runs.filter((r) => !whole.has(runKey(r)) && (r.state === undefined || !statesIn.get(runKey(r))?.has(r.state)));
+    if (fresh.length === 0) return;
+    await opened((f) => withRowGroups(db, f, 'price_stats_load', [rg], () =>
+      db.all(sql`INSERT INTO price_stats (${new SqlFragment(columns, [])}) SELECT ${new SqlFragment(columns, [])} FROM price_stats_load
+        WHERE ${joinSql(fresh.map(rowsOf), ' OR ')}`)));
+    touched.add(rg);
+    for (const r of fresh) {
+      const key = runKey(r);
+      if (r.state === undefined) {
+        whole.add(key);
+        statesIn.delete(key);
+      } else {
+        const set = statesIn.get(key) ?? new Set<string>();
+        statesIn.set(key, set.add(r.state));
+      }
+    }
+  }
 
-  // `first`'s row groups come before any other: the table's rows begin with them whoever asks
-  // first, the boot or a request, as when the boot loaded them before any request, so that a sum
-  // over the rows (whose last bit follows their order) does not depend on when a screen asked.
-  const firstGroups = first ? needed(first) : [];
+  const needed = (need: StatsNeed): RunLoad[] => runsOf(table.period_index, table.stats_snapshots, need);
+  const inAlready = (r: RunLoad): boolean => whole.has(runKey(r)) || (r.state !== undefined && statesIn.get(runKey(r))?.has(r.state) === true);
+
+  // `first`'s runs come before any other: the table's rows begin with them whoever asks first, the
+  // boot or a request, as when the boot loaded them before any request, so that a sum over the rows
+  // (whose last bit follows their order) does not depend on when a screen asked. A state's rows of
+  // a run go in together, row group after row group, by the request that first asks for that state
+  // or for the whole run: within a state, the table keeps the file's order.
+  const firstRuns = first ? needed(first) : [];
   return {
     async ensure(need) {
       const waits: Promise<void>[] = [];
-      for (const rg of [...firstGroups, ...needed(need)]) {
-        let p = started.get(rg);
-        if (!p) {
-          p = queue.then(() => load(rg));
-          queue = p.catch(() => {});
-          started.set(rg, p);
-          p.catch(() => started.delete(rg));
+      let batch: RunLoad[] = [];
+      const flush = (): void => {
+        const runs = batch;
+        batch = [];
+        if (runs.length === 0) return;
+        const p = queue.then(() => load(runs[0]!.row_group, runs));
+        queue = p.catch(() => {});
+        for (const r of runs) {
+          const key = r.state === undefined ? runKey(r) : `${runKey(r)}|${r.state}`;
+          started.set(key, p);
+          p.catch(() => started.delete(key));
         }
         waits.push(p);
+      };
+      for (const r of [...firstRuns, ...needed(need)]) {
+        if (inAlready(r)) continue;
+        const going = started.get(runKey(r)) ?? (r.state === undefined ? undefined : started.get(`${runKey(r)}|${r.state}`));
+        if (going) {
+          waits.push(going);
+          continue;
+        }
+        if (batch.length > 0 && batch[0]!.row_group !== r.row_group) flush();
+        batch.push(r);
       }
+      flush();
       await Promise.all(waits);
     },
     open: () => opened(() => Promise.resolve()),
-    holds: (need) => needed(need).every((rg) => done.has(rg)),
-    loadedGroups: () => done.size,
+    holds: (need) => needed(need).every(inAlready),
+    loadedGroups: () => touched.size,
     totalGroups: () => table.period_index.length,
   };
 }
