@@ -16,7 +16,7 @@ import type { ApiRequest } from '../../contract/api';
 import type { DatasetManifest, PeriodIndexEntry, StatsPart, StatsSnapshot } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
-import { rowGroupsOf, runsOf, type StatsNeed } from '../../workers/db/stats';
+import { runsOf, type StatsNeed } from '../../workers/db/stats';
 import { sql } from '../../workers/db/sql';
 import { priceServices } from '../../workers/api/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
@@ -208,7 +208,10 @@ describe("one state's rows", () => {
   });
 });
 
-describe('rowGroupsOf', () => {
+describe('runsOf', () => {
+  /** The row groups of `need`'s runs, ascending. */
+  const rowGroupsOf = (index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): number[] =>
+    [...new Set(runsOf(index, snapshots, need).map((r) => r.row_group))];
   const part = (period: string, scope: 'market' | 'shared', national: boolean): StatsPart => ({ period, scope, national });
   const index: PeriodIndexEntry[] = [
     { row_group: 0, rows: 10, parts: [part('2025-01', 'market', true), part('2025-01', 'market', false)] },

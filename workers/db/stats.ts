@@ -115,11 +115,6 @@ export function runsOf(index: readonly PeriodIndexEntry[], snapshots: readonly S
   return out;
 }
 
-/** The row groups `need` reads, ascending (runsOf's). */
-export function rowGroupsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): number[] {
-  return [...new Set(runsOf(index, snapshots, need).map((r) => r.row_group))];
-}
-
 /** A run of a row group, by its keys. */
 const runKey = (r: RunLoad): string => `${r.row_group}|${r.part.period}|${r.part.scope}|${r.part.national ? 1 : 0}`;
 
@@ -172,8 +167,13 @@ export function createStatsLoader(
     }
   }
 
+  /** Whether every row of `r` is in: its whole run, or its state of the run. */
+  function inAlready(r: RunLoad): boolean {
+    return whole.has(runKey(r)) || (r.state !== undefined && statesIn.get(runKey(r))?.has(r.state) === true);
+  }
+
   /** The rows of `r` not in yet, as a condition over price_stats' columns. */
-  function rowsOf(r: RunLoad): SqlFragment {
+  function runRows(r: RunLoad): SqlFragment {
     const run = sql`coalesce(month, snapshot) = ${r.part.period} AND scope = ${r.part.scope} AND state ${new SqlFragment(r.part.national ? '=' : '<>', [])} 'ALL'`;
     if (r.state !== undefined) return sql`(${run} AND state = ${r.state})`;
     const already = [...(statesIn.get(runKey(r)) ?? [])];
@@ -186,11 +186,11 @@ export function createStatsLoader(
    * @throws SourceError as read, DatabaseError naming the file when it cannot be decoded
    */
   async function load(rg: number, runs: readonly RunLoad[]): Promise<void> {
-    const fresh = runs.filter((r) => !whole.has(runKey(r)) && (r.state === undefined || !statesIn.get(runKey(r))?.has(r.state)));
+    const fresh = runs.filter((r) => !inAlready(r));
     if (fresh.length === 0) return;
     await opened((f) => withRowGroups(db, f, 'price_stats_load', [rg], () =>
       db.all(sql`INSERT INTO price_stats (${new SqlFragment(columns, [])}) SELECT ${new SqlFragment(columns, [])} FROM price_stats_load
-        WHERE ${joinSql(fresh.map(rowsOf), ' OR ')}`)));
+        WHERE ${joinSql(fresh.map(runRows), ' OR ')}`)));
     touched.add(rg);
     for (const r of fresh) {
       const key = runKey(r);
@@ -205,7 +205,6 @@ export function createStatsLoader(
   }
 
   const needed = (need: StatsNeed): RunLoad[] => runsOf(table.period_index, table.stats_snapshots, need);
-  const inAlready = (r: RunLoad): boolean => whole.has(runKey(r)) || (r.state !== undefined && statesIn.get(runKey(r))?.has(r.state) === true);
 
   // `first`'s runs come before any other: the table's rows begin with them whoever asks first, the
   // boot or a request, as when the boot loaded them before any request, so that a sum over the rows
