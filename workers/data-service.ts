@@ -15,8 +15,8 @@ import { prepareDerivedTables } from './db/prepare-tables';
 import { createProviderGroupsLoader, eagerProviderGroups, groupsBySource } from './db/provider-groups';
 import { createRatesLoader } from './db/rates';
 import { warmDefaultSelection } from './api/selection-tables';
-import { adoptStoredPivot, forgetSelections } from './api/unit-pivot';
-import { createStatsLoader, eagerStats, statsByMonth } from './db/stats';
+import { offerStoredPivot, forgetSelections } from './api/unit-pivot';
+import { createStatsLoader, eagerStats, openStatsFile, statsByMonth } from './db/stats';
 import type { ApiContext, DatasetOrigin } from './api/context';
 import { datasetInfo } from './api/dataset';
 import { errorResponse } from './api/errors';
@@ -207,7 +207,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
           throw new DatabaseError(`cannot decode ${file}: ${e instanceof Error ? e.message : String(e)}`);
         }
       };
-      // the stored unit pivot of the default selection (api/unit-pivot.ts adoptStoredPivot): what a
+      // the stored unit pivot of the default selection (api/unit-pivot.ts offerStoredPivot): what a
       // comparison's filters read, without price_stats
       const storedPivot = manifest.tables.unit_pivot ? readDerived('unit_pivot', 0) : null;
       storedPivot?.catch(() => {});
@@ -215,6 +215,9 @@ export function createDataService(platform: Platform, options: DataServiceOption
       // price_stats by month when the converter indexed it (db/stats.ts): the latest month's row groups only
       const statsTable = manifest.tables.price_stats;
       const byMonth = statsByMonth(statsTable);
+      // its footer needs parquet-wasm only: read while DuckDB boots, not after
+      const statsOpening = byMonth ? openStatsFile(statsTable, source, rowGroups) : undefined;
+      statsOpening?.catch(() => {});
       const fetched = fetchAll(byMonth ? FIRST_TABLES.filter((t) => t !== 'price_stats') : FIRST_TABLES);
       // the later tables' bytes come in beside the first ones; they are decoded once those answer
       const wanted = options.laterTables ?? true;
@@ -229,7 +232,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       for (const table of tables) await insertTable(db, decode, table);
       const latestMonth = manifest.snapshots[manifest.snapshots.length - 1];
       const first = latestMonth === undefined ? undefined : ({ months: [latestMonth], shared: false, states: 'national' } as const);
-      const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups, first) : eagerStats();
+      const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups, first, statsOpening) : eagerStats();
       await stats.open();
       prepareDerivedTables(db, byMonth);
       const rates = createRatesLoader(db, manifest.tables.rates, source, rowGroups);
@@ -256,7 +259,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       if (storedPivot) {
-        adoptStoredPivot(ctx, await storedPivot);
+        offerStoredPivot(ctx, await storedPivot);
         derived.delete('unit_pivot');
         timings.total = performance.now() - t0;
       }

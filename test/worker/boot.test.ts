@@ -178,7 +178,7 @@ describe('failures inside a handler', () => {
     expect(res.status).toBe(500);
     const body = res.body as ApiErrorBody;
     expect(body.error.code).toBe('internal');
-    expect(body.message).toMatch(/^query failed: Catalog Error: Table with name (price_stats|stats_snapshots|services) does not exist/);
+    expect(body.message).toMatch(/^(query|statement) failed: Catalog Error: Table with name (price_stats|stats_snapshots|services|claims_volume) does not exist/);
     expect(body.error.message).toBe(body.message);
     db.close();
   });

@@ -17,6 +17,7 @@ import { recordWithLists, serviceRecords, unitsWithLists } from '../../workers/a
 import type { ApiContext } from '../../workers/api/context';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { allCompetitors, monthNeed } from '../../workers/api/pricing-core';
+import { ensureClaimsTotals } from '../../workers/db/prepare-tables';
 import { SqlFragment } from '../../workers/db/sql';
 import type { DataService } from '../../workers/data-service';
 import { bootFixture, bootGenerated, bootStrictAndLoose } from './fixture-dataset';
@@ -130,6 +131,7 @@ describe('service-pricing from DuckDB', () => {
       const [alpha, beta] = allCompetitors(ctx);
       // a code with professional claims: its statistics replaced by a global unit only alpha prices
       // and a professional component only beta prices, so that no unit has a reference price
+      ensureClaimsTotals(ctx.db);
       const code = ctx.db.all<{ c: string; n: number }>(q(`SELECT billing_code AS c, professional AS n FROM claims_totals
         WHERE state = 'ALL' AND professional > 0 ORDER BY billing_code LIMIT 1`))[0]!;
       const template = `FROM price_stats WHERE billing_code = '${code.c}' AND scope = 'market' AND state = 'ALL' AND snapshot = '${snapshot}' LIMIT 1`;

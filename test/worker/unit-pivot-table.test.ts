@@ -1,12 +1,13 @@
 /**
  * The derived `unit_pivot` table (contract/dataset.ts UNIT_PIVOT_FILE,
- * workers/api/unit-pivot.ts adoptStoredPivot): the converter and the generator store the
+ * workers/api/unit-pivot.ts offerStoredPivot): the converter and the generator store the
  * unit pivot of the default selection that the worker builds, the manifest lists it, and the
  * worker prices the latest month's national selections from it without reading `price_stats`:
  * every answer equal, to the last bit, to the one of the same dataset without the table, on the
  * converted fixture and on the generated market-year shape at its tiny size. The worker does read
  * the table (a reference price edited in it is the price answered), and refuses one that is not a
- * pivot of the dataset, naming the file.
+ * pivot of the dataset, naming the file, in every request that reads it; a request that does not
+ * (a service search) is answered.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cp, readFile, writeFile } from 'node:fs/promises';
@@ -125,11 +126,21 @@ describe('the unit pivot table, read', () => {
       const dir = await copyOf(dirs.fixture, name, () => {});
       await rewritePivot(dir, statement);
       const service = createDataService(nodePlatform, { acks: memoryAckStore() });
-      const state = await service.init({ dataUrl: dir + '/' });
-      await service.close();
-      expect(state.status).toBe('failed');
-      expect(state.status === 'failed' && state.reason, name).toMatch(new RegExp(`^${UNIT_PIVOT_FILE.replace('.', '\\.')}: `));
-      expect(state.status === 'failed' && state.reason, name).toMatch(reason);
+      try {
+        expect((await service.init({ dataUrl: dir + '/' })).status, name).toBe('ready');
+        const search = await service.handle({ method: 'GET', path: '/api/services-search', query: { limit: '5' } });
+        expect(search.status, name).toBe(200);
+        // asked twice: a refused table is not replaced by one built from price_stats
+        for (let asked = 0; asked < 2; asked++) {
+          const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query: {} });
+          expect(res.status, name).toBe(500);
+          const message = (res.body as { message: string }).message;
+          expect(message, name).toMatch(new RegExp(`^${UNIT_PIVOT_FILE.replace('.', '\\.')}: `));
+          expect(message, name).toMatch(reason);
+        }
+      } finally {
+        await service.close();
+      }
     }
   });
 });

@@ -35,6 +35,7 @@ import {
   unitPassesClassFilter,
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
+import { ensureClaimsTotals } from '../db/prepare-tables';
 import { sql, SqlFragment } from '../db/sql';
 import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
 import type { ApiContext } from './context';
@@ -140,10 +141,12 @@ export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders'>): Sq
 /**
  * Per (month, state, unit): price(s, R) and its support, the competitors' medians with their support
  * and their mean, the unit's Medicare amount, and the code's claims per class (`claims_totals`,
- * built at boot), in one statement for every month asked, ordered by (month, state, code).
- * Columns: UnitRow's. Also read by overpayment-sql.ts.
+ * built here on first use: db/prepare-tables.ts), in one statement for every month asked, ordered
+ * by (month, state, code). Columns: UnitRow's. Also read by overpayment-sql.ts.
+ * @throws DatabaseError when claims_totals cannot be built
  */
 export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly string[], claimsByState: boolean, datasetCompetitors: readonly string[]): SqlFragment {
+  ensureClaimsTotals(ctx.db);
   const category = s.category === undefined ? sql`` : sql`AND s.category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND s.billing_code IN (${s.services})`;
   const insurers = [s.reference, ...s.competitors];

@@ -10,6 +10,7 @@ import { ALL_STATES, UNIT_PIVOT_FILE } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { UNIT_ORDER_SQL, unitFiguresSql } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
+import { ensureClaimsTotals } from '../db/prepare-tables';
 import { DatabaseError } from '../db/errors';
 import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, SqlFragment } from '../db/sql';
@@ -32,6 +33,12 @@ export interface Pivot {
 
 /** Pivots of one context, least recently used first. */
 const pivots = new WeakMap<ApiContext, Map<string, Pivot>>();
+/**
+ * The stored unit pivot offered at boot (offerStoredPivot) and not yet in the database: it goes in
+ * on first use, so that requests which never read it (Live Search, a state's units) do not wait
+ * for its insert.
+ */
+const offered = new WeakMap<ApiContext, Uint8Array>();
 /** Table names are unique in the process: a context opened later on the same database never meets an older one's. */
 let tableCount = 0;
 
@@ -55,6 +62,11 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
   let kept = pivots.get(ctx);
   if (!kept) pivots.set(ctx, (kept = new Map()));
   const key = pivotKey(month, state, shared);
+  const stored = offered.get(ctx);
+  if (stored && key === storedKey(ctx)) {
+    adoptStoredPivot(ctx, stored);
+    offered.delete(ctx);
+  }
   const hit = kept.get(key);
   if (hit) {
     kept.delete(key);
@@ -74,6 +86,7 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
     ', ',
   );
   const claimsState = ctx.manifest.claims_by_state ? state : ALL_STATES;
+  ensureClaimsTotals(ctx.db);
   ctx.db.all(sql`
     CREATE OR REPLACE TEMP TABLE ${text(name)} AS
     WITH chosen AS (${chosenRows(ctx, [month], insurers)}),
@@ -110,9 +123,16 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
 
 const pivotKey = (month: string, state: string, shared: boolean): string => JSON.stringify([month, state, shared]);
 
-/** Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored: a selection over it reads no `price_stats` row. */
+/** The key of the pivot the converter stores: the latest month over every state and every provider. */
+const storedKey = (ctx: ApiContext): string => pivotKey(latestSnapshot(ctx), ALL_STATES, false);
+
+/**
+ * Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored, or is
+ * the stored one offered: a selection over it reads no `price_stats` row.
+ */
 export function holdsPivot(ctx: ApiContext, month: string, state: string, shared: boolean): boolean {
-  return pivots.get(ctx)?.has(pivotKey(month, state, shared)) ?? false;
+  const key = pivotKey(month, state, shared);
+  return (pivots.get(ctx)?.has(key) ?? false) || (offered.has(ctx) && key === storedKey(ctx));
 }
 
 /**
@@ -152,13 +172,23 @@ export function defaultPivotTable(ctx: ApiContext): PivotTable {
 }
 
 /**
- * Makes the stored unit pivot (the derived table `unit_pivot`, as an Arrow IPC stream) the pivot of
- * the latest month over every state and every provider, for as long as `ctx` is open; a selection
- * over it then reads no `price_stats` row (selectionNeed).
+ * Offers the stored unit pivot (the derived table `unit_pivot`, as an Arrow IPC stream) as the
+ * pivot of the latest month over every state and every provider, for as long as `ctx` is open: the
+ * first request that reads that pivot inserts and checks it (adoptStoredPivot), and a selection over
+ * it reads no `price_stats` row (selectionNeed). A table that is not such a pivot then fails that
+ * request, and every later one that reads it, naming UNIT_PIVOT_FILE.
+ */
+export function offerStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
+  offered.set(ctx, ipc);
+}
+
+/**
+ * Inserts the stored unit pivot and makes it the pivot of the latest month over every state and
+ * every provider.
  * @throws DatabaseError naming UNIT_PIVOT_FILE when its columns are not a pivot of the dataset's
  *   insurers or its rows are not the latest month's over every state
  */
-export function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
+function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
   const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
   const name = `unit_pivot_${++tableCount}`;
   ctx.db.insertArrowIpc(name, ipc, false);
@@ -185,6 +215,7 @@ export function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
 
 /** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */
 export function forgetSelections(ctx: ApiContext): void {
+  offered.delete(ctx);
   for (const pivot of pivots.get(ctx)?.values() ?? []) ctx.db.exec(text(`DROP TABLE IF EXISTS ${pivot.name}`));
   pivots.delete(ctx);
 }

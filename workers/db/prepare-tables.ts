@@ -1,14 +1,16 @@
 /**
- * Derived tables built once per dataset at boot, after the boot tables are loaded, so the /api
- * pricing queries (workers/api/pricing-core.ts) stay small:
+ * Derived tables, so the /api pricing queries (workers/api/pricing-core.ts) stay small:
  *
  * - `claims_totals` (billing_code, state, professional DOUBLE, institutional DOUBLE): `claims_volume`
  *   summed per code, state and billing class (docs/methodology.md, Dashboard figures and
- *   Per comparison unit), instead of grouping on every request; a class without rows is 0.
+ *   Per comparison unit), instead of grouping on every request; a class without rows is 0. Built
+ *   on first use (ensureClaimsTotals): a selection over the stored unit pivot and Live Search never
+ *   read it, and need not wait for it (about 0.1 s at the market-year shape in DuckDB-WASM).
  * - `stats_snapshots` (insurer_id, snapshot): the distinct pairs of price_stats' market rows
  *   (`scope` 'market'; the `shared` rows repeat snapshots per month), from which each request picks
- *   each insurer's snapshot for its month (docs/methodology.md, Rows that count); not built when
- *   price_stats loads by month (db/stats.ts): the manifest then lists the pairs.
+ *   each insurer's snapshot for its month (docs/methodology.md, Rows that count); built at boot,
+ *   and only when price_stats is loaded whole (db/stats.ts): when it loads by month the manifest
+ *   lists the pairs.
  *
  * Not done: re-sorting `price_stats` by (state, billing_class) would let DuckDB skip segments
  * (a filtered scan of the sample 1.3 ms instead of 4.7 ms), but copying the table costs 150-350 ms
@@ -31,11 +33,26 @@ export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [
     SELECT DISTINCT insurer_id, snapshot FROM price_stats WHERE scope = '${MARKET_SCOPE}' ORDER BY insurer_id, snapshot`, []),
 ];
 
+/** The databases whose `claims_totals` is built. */
+const withClaimsTotals = new WeakSet<Database>();
+
 /**
- * Builds the derived tables. `statsByMonth`: price_stats loads by month (db/stats.ts), so
- * `stats_snapshots` is not built from its rows: the manifest lists the pairs (api/stats-selection.ts).
+ * Builds `claims_totals` in `db` unless it is built already; every query that joins it calls this
+ * first (pricing-core.ts unitsQuery, unit-pivot.ts). `claims_volume` must be loaded.
+ * @throws DatabaseError
+ */
+export function ensureClaimsTotals(db: Database): void {
+  if (withClaimsTotals.has(db)) return;
+  db.exec(DERIVED_TABLES_SQL[0]!);
+  withClaimsTotals.add(db);
+}
+
+/**
+ * Builds the derived tables of the boot: `stats_snapshots`, unless `statsByMonth` (price_stats loads
+ * by month, db/stats.ts, and the manifest lists the pairs, api/stats-selection.ts).
+ * `claims_totals` waits for its first use (ensureClaimsTotals).
  * @throws DatabaseError
  */
 export function prepareDerivedTables(db: Database, statsByMonth = false): void {
-  for (const statement of statsByMonth ? DERIVED_TABLES_SQL.slice(0, 1) : DERIVED_TABLES_SQL) db.exec(statement);
+  if (!statsByMonth) db.exec(DERIVED_TABLES_SQL[1]!);
 }

@@ -118,19 +118,36 @@ export function runsOf(index: readonly PeriodIndexEntry[], snapshots: readonly S
 /** A run of a row group, by its keys. */
 const runKey = (r: RunLoad): string => `${r.row_group}|${r.part.period}|${r.part.scope}|${r.part.national ? 1 : 0}`;
 
+/** `price_stats` read by month: one file, its period index and snapshots (statsByMonth). */
+type StatsTable = ManifestTable & { period_index: PeriodIndexEntry[]; stats_snapshots: StatsSnapshot[] };
+
+/**
+ * Opens the one file of `table` with `open` (parquet-wasm reads its footer). The boot starts this
+ * before DuckDB is up, since it needs no database, and hands it to createStatsLoader.
+ * Rejects with DatabaseError when the manifest lists no file, or as `open` rejects.
+ */
+export async function openStatsFile(table: StatsTable, source: ByteSource, open: Promise<ReadRowGroups>): Promise<RowGroupFile> {
+  const name = table.files[0];
+  const size = table.bytes[0];
+  if (name === undefined || size === undefined) throw new DatabaseError('price_stats lists no file');
+  return (await open)(source.blob(name, size));
+}
+
 /**
  * Creates the empty `price_stats` table and returns its loader by month over the table's one file;
  * every `ensure` loads the runs of `first` (the boot's: the latest month's national rows) before its
  * own. Rows go in run by run (a whole run of a row group, or one state's rows of it), each once:
- * a whole run loaded after some of its states leaves those out.
+ * a whole run loaded after some of its states leaves those out. `opening`: the file already being
+ * opened (openStatsFile); when it fails, the next read opens the file again.
  * @throws DatabaseError when the table cannot be created.
  */
 export function createStatsLoader(
   db: Database,
-  table: ManifestTable & { period_index: PeriodIndexEntry[]; stats_snapshots: StatsSnapshot[] },
+  table: StatsTable,
   source: ByteSource,
   open: Promise<ReadRowGroups>,
   first?: StatsNeed,
+  opening?: Promise<RowGroupFile>,
 ): StatsLoader {
   db.exec(new SqlFragment(`CREATE TABLE price_stats (${COLUMNS.price_stats.map((c) => `${c} ${STATS_TYPES[c]}`).join(', ')})`, []));
   const columns = COLUMNS.price_stats.join(', ');
@@ -142,17 +159,18 @@ export function createStatsLoader(
   const statesIn = new Map<string, Set<string>>();
   const touched = new Set<number>();
   let file: Promise<RowGroupFile> | null = null;
+  if (opening) {
+    file = opening;
+    opening.catch(() => (file = null));
+  }
   /** The last load started: one row group at a time, so its decoded copy alone is in memory beside the table. */
   let queue: Promise<void> = Promise.resolve();
 
   function fileOf(): Promise<RowGroupFile> {
-    const name = table.files[0];
-    const size = table.bytes[0];
-    if (name === undefined || size === undefined) return Promise.reject(new DatabaseError('price_stats lists no file'));
     if (!file) {
-      const opening = open.then((openFile) => openFile(source.blob(name, size)));
-      opening.catch(() => (file = null));
-      file = opening;
+      const again = openStatsFile(table, source, open);
+      again.catch(() => (file = null));
+      file = again;
     }
     return file;
   }
