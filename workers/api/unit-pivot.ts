@@ -62,8 +62,8 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
   let kept = pivots.get(ctx);
   if (!kept) pivots.set(ctx, (kept = new Map()));
   const key = pivotKey(month, state, shared);
-  const stored = offered.get(ctx);
-  if (stored && key === storedKey(ctx)) {
+  const stored = offeredAs(ctx, key);
+  if (stored) {
     adoptStoredPivot(ctx, stored);
     offered.delete(ctx);
   }
@@ -123,8 +123,14 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
 
 const pivotKey = (month: string, state: string, shared: boolean): string => JSON.stringify([month, state, shared]);
 
-/** The key of the pivot the converter stores: the latest month over every state and every provider. */
-const storedKey = (ctx: ApiContext): string => pivotKey(latestSnapshot(ctx), ALL_STATES, false);
+/**
+ * The stored pivot offered and not yet inserted, when `key` is its key (the latest month over every
+ * state and every provider), else undefined.
+ */
+function offeredAs(ctx: ApiContext, key: string): Uint8Array | undefined {
+  const stored = offered.get(ctx);
+  return stored && key === pivotKey(latestSnapshot(ctx), ALL_STATES, false) ? stored : undefined;
+}
 
 /**
  * Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored, or is
@@ -132,7 +138,7 @@ const storedKey = (ctx: ApiContext): string => pivotKey(latestSnapshot(ctx), ALL
  */
 export function holdsPivot(ctx: ApiContext, month: string, state: string, shared: boolean): boolean {
   const key = pivotKey(month, state, shared);
-  return (pivots.get(ctx)?.has(key) ?? false) || (offered.has(ctx) && key === storedKey(ctx));
+  return (pivots.get(ctx)?.has(key) ?? false) || offeredAs(ctx, key) !== undefined;
 }
 
 /**

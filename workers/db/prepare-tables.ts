@@ -22,16 +22,19 @@ import { MARKET_SCOPE } from '../../contract/dataset';
 import type { Database } from './database';
 import { sql, SqlFragment } from './sql';
 
-/** The statements, in order, without parameters (bench/api.bench.ts replays them on native DuckDB). */
-export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [
-  sql`CREATE TABLE claims_totals AS
+/** `claims_totals`, built by its first reader (ensureClaimsTotals). */
+const CLAIMS_TOTALS_SQL = sql`CREATE TABLE claims_totals AS
     SELECT billing_code, state,
       coalesce(sum(claims_count) FILTER (WHERE billing_class = 'professional'), 0)::DOUBLE AS professional,
       coalesce(sum(claims_count) FILTER (WHERE billing_class = 'institutional'), 0)::DOUBLE AS institutional
-    FROM claims_volume GROUP BY billing_code, state`,
-  new SqlFragment(`CREATE TABLE stats_snapshots AS
-    SELECT DISTINCT insurer_id, snapshot FROM price_stats WHERE scope = '${MARKET_SCOPE}' ORDER BY insurer_id, snapshot`, []),
-];
+    FROM claims_volume GROUP BY billing_code, state`;
+
+/** `stats_snapshots`, built at boot when price_stats is loaded whole (prepareDerivedTables). */
+const STATS_SNAPSHOTS_SQL = new SqlFragment(`CREATE TABLE stats_snapshots AS
+    SELECT DISTINCT insurer_id, snapshot FROM price_stats WHERE scope = '${MARKET_SCOPE}' ORDER BY insurer_id, snapshot`, []);
+
+/** The statements, in order, without parameters (bench/api.bench.ts replays them on native DuckDB). */
+export const DERIVED_TABLES_SQL: readonly SqlFragment[] = [CLAIMS_TOTALS_SQL, STATS_SNAPSHOTS_SQL];
 
 /** The databases whose `claims_totals` is built. */
 const withClaimsTotals = new WeakSet<Database>();
@@ -43,7 +46,7 @@ const withClaimsTotals = new WeakSet<Database>();
  */
 export function ensureClaimsTotals(db: Database): void {
   if (withClaimsTotals.has(db)) return;
-  db.exec(DERIVED_TABLES_SQL[0]!);
+  db.exec(CLAIMS_TOTALS_SQL);
   withClaimsTotals.add(db);
 }
 
@@ -54,5 +57,5 @@ export function ensureClaimsTotals(db: Database): void {
  * @throws DatabaseError
  */
 export function prepareDerivedTables(db: Database, statsByMonth = false): void {
-  if (!statsByMonth) db.exec(DERIVED_TABLES_SQL[1]!);
+  if (!statsByMonth) db.exec(STATS_SNAPSHOTS_SQL);
 }

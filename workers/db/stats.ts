@@ -158,21 +158,21 @@ export function createStatsLoader(
   /** The states in of runs not whole, by runKey. */
   const statesIn = new Map<string, Set<string>>();
   const touched = new Set<number>();
+  /** The file's opening; a failed one is dropped, so that the next read opens the file again. */
   let file: Promise<RowGroupFile> | null = null;
-  if (opening) {
-    file = opening;
-    opening.catch(() => (file = null));
-  }
+  const keep = (p: Promise<RowGroupFile>): Promise<RowGroupFile> => {
+    file = p;
+    p.catch(() => {
+      if (file === p) file = null;
+    });
+    return p;
+  };
+  if (opening) keep(opening);
   /** The last load started: one row group at a time, so its decoded copy alone is in memory beside the table. */
   let queue: Promise<void> = Promise.resolve();
 
   function fileOf(): Promise<RowGroupFile> {
-    if (!file) {
-      const again = openStatsFile(table, source, open);
-      again.catch(() => (file = null));
-      file = again;
-    }
-    return file;
+    return file ?? keep(openStatsFile(table, source, open));
   }
 
   /** `read` over the file, opened once. @throws SourceError as read, DatabaseError naming the file when it cannot be decoded */
