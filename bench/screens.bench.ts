@@ -15,7 +15,7 @@
  * is 0 when targets are missed (the figures say it), 1 only when something could not be measured
  * (a control not found, a route or step not settled within 60 s).
  * Options: `--shape <name>` (repeatable or a comma list: sample, real-file, market-year; default
- * sample,real-file), `--passes <n>`. Tiny mode (bench/tiny.ts): the tiny real-file shape, 1 pass,
+ * all three), `--passes <n>`. Tiny mode (bench/tiny.ts): the tiny real-file shape, 1 pass,
  * no URL variant of the comparison, and a second visit of the first two routes only.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,7 +44,7 @@ const LIMITS: VisitLimits = { timeoutMs: TIMEOUT_MS, quietMs: sized(1500, 300) }
 function shapesArg(): ShapeName[] {
   const args = benchArgs();
   const names = args.flatMap((a, i) => (a === '--shape' && i + 1 < args.length ? args[i + 1]!.split(',') : [])).map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) return TINY ? ['real-file'] : ['sample', 'real-file'];
+  if (names.length === 0) return TINY ? ['real-file'] : ['sample', 'real-file', 'market-year'];
   for (const n of names) if (!(SHAPES as readonly string[]).includes(n)) throw new Error(`--shape: unknown shape '${n}' (one of ${SHAPES.join(', ')})`);
   return [...new Set(names)] as ShapeName[];
 }

@@ -19,6 +19,7 @@ const FIGURES: Record<string, RegExp[]> = {
     /real-file shape, [\d,]+ services, [\d,]+ providers, 51 states: [\d,]+ rate rows/,
     /GET \/api\/service-names\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S+\s+\S+\s+[\d,]+/,
     /generated dataset: [\d,]+ rate rows/,
+    /market-year shape, 3 monthly snapshots, [\d,]+ services, [\d,]+ providers .*: [\d,]+ rate rows/,
     /cold start \(boot \+ first \/api\/service-pricing\): \d+ ms, [\d,]+ bytes read/,
     /GET \/api\/service-pricing\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
     /GET \/api\/service-price-details\?\S+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
@@ -33,6 +34,7 @@ const FIGURES: Record<string, RegExp[]> = {
     /generated \d+ MB of JSON \([\d.]+ MB gzip\): [\d,]+ items .*[\d,]+ rate rows/,
     /current \(work tree\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+[\d.]+ \([\d.]+-[\d.]+\)\s+\d+ \(\d+-\d+\)\s+[\d,]+\s+[\d.]+/,
     /rate rows: .*current [\d,]+ \(the generator wrote [\d,]+\)/,
+    /convert-large's file: generated \d+ MB of JSON \([\d.]+ MB gzip\): [\d,]+ items of real PFS codes/,
   ],
   'screens.bench.ts': [
     /real-file shape: [\d,]+ rate rows, [\d,]+ services, [\d,]+ providers, \d+ snapshots/,
