@@ -4,17 +4,35 @@
  */
 import type { ValidationSettings } from './dataset';
 
-/** One file of an insurer: an in-network-rates file or a table of contents. */
+/**
+ * One file of an insurer: an in-network-rates file or a table of contents. `plans` and
+ * `file_name` replace the catalog's `filters.plans` and `filters.file_name` for this entry alone,
+ * so that one table of contents feeds several products (docs/converter.md, Products).
+ */
 export interface CatalogFile {
   /** `YYYY-MM`; default: the month of the file's `last_updated_on`. */
   snapshot?: string;
   url?: string;
   table_of_contents?: string;
+  /** This entry's plan filter, in place of `filters.plans`. */
+  plans?: CatalogPlanFilter;
+  /** This entry's file-name pattern, in place of `filters.file_name`. */
+  file_name?: string;
+  /**
+   * Case-insensitive RE2 pattern: only the provider references whose `network_name` (schema 2.0)
+   * has a name it matches are kept, with the rate rows that name them; the others are filtered
+   * out, not unresolved. A file without network names keeps every reference (the run warns once
+   * per file).
+   */
+  network_name?: string;
 }
 
+/** One product of an insurer (docs/converter.md, Products): what the metrics call an insurer. */
 export interface CatalogInsurer {
   id: string;
   name: string;
+  /** The company's display name, shared by its products (`UnitedHealthcare`); default: `name`. */
+  group?: string;
   short_name?: string;
   /** 0..1 */
   market_share?: number;

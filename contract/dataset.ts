@@ -115,7 +115,10 @@ export interface ManifestTable {
 /** An insurer as configured in the catalog (docs/converter.md, The catalog). */
 export interface ManifestInsurer {
   id: string;
+  /** The product's name (docs/converter.md, Products): one `insurers[]` entry of the catalog. */
   name: string;
+  /** The company whose product it is (the catalog's `group`, else `name`); datasets before 0.18 lack it: read it as `name`. */
+  group: string;
   short_name: string;
   /** Share of the market, 0..1. */
   market_share: number;

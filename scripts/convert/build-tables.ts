@@ -13,6 +13,7 @@ import { resolveLocation } from './catalog';
 import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { RATE_ROW_COLUMNS } from '../../contract/rate-rows-sql';
 import { PRICE_COLUMN_NAMES } from '../../contract/price-columns';
+import { applyNetworkFilters, type NetworkFilter } from './build-networks';
 import { planBucketEnums, planCodeBuckets } from './code-buckets';
 import { PRICE_VALUE_COLUMNS } from './price-values';
 import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
@@ -36,6 +37,10 @@ export interface TableInputs {
   states?: string[];
   /** Rate rows per billing-code bucket (code-buckets.ts; default BUCKET_ROWS); tests set it small. */
   bucketRows?: number;
+  /** The `network_name` filters of the catalog's entries, by their files' sources (build-networks.ts). */
+  networks?: readonly NetworkFilter[];
+  /** Where the network filters' warnings go (a file that names no network). */
+  warnings?: string[];
 }
 
 /** NPPES column names used (docs/converter.md, The catalog). */
@@ -342,6 +347,7 @@ export async function buildTables(con: DuckDBConnection, inputs: TableInputs): P
   // the medians at shared providers (build-price-stats.ts) tell the reference from the competitors
   await con.run('CREATE OR REPLACE TABLE reference_insurer AS SELECT $1::VARCHAR AS insurer_id', [inputs.referenceInsurer]);
   await buildGroups(con);
+  if (inputs.networks?.length) await applyNetworkFilters(con, inputs.networks, inputs.warnings ?? []);
   await buildRates(con, inputs.bucketRows);
   await buildProviders(con, inputs);
   await buildNamedRefs(con);

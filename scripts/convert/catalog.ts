@@ -2,7 +2,10 @@
  * Loads and checks the converter's catalog (docs/converter.md, The catalog).
  *
  * Shape checks use ajv (JSON Schema); a missing required field or a wrong type is a
- * `CatalogError` naming the field, unknown fields are returned as warnings. The local CSV and
+ * `CatalogError` naming the field. `filters` and `validation` are strict: an unknown key or a bad
+ * value is an error naming it (a misspelt filter must never mean 'convert everything'), as is a
+ * filter key written in a `files[]` entry that cannot take it; other unknown fields are returned
+ * as warnings. The local CSV and
  * billing-code files it names are checked to be files before any conversion starts.
  */
 import type { Stats } from 'node:fs';
@@ -12,6 +15,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Catalog } from '../../contract/catalog';
 import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/dataset';
+import { USPS_STATE_CODES } from '../../contract/us-states';
 import { compilePattern, PatternError, printable } from './catalog-pattern';
 import { catalogText } from './catalog-text';
 
@@ -20,12 +24,27 @@ export class CatalogError extends Error {
   override name = 'CatalogError';
 }
 
+/** `filters.plans`, and a `files[]` entry's own `plans`. */
+const planFilterSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    plan_name: { type: 'string', minLength: 1 },
+    plan_id: { type: 'array', items: { type: 'string', minLength: 1 } },
+    plan_market_type: { enum: ['group', 'individual'] },
+    ein: { type: 'array', items: { type: 'string', pattern: '^\\d{2}-?\\d{7}$' } },
+  },
+};
+
 const fileSchema = {
   type: 'object',
   properties: {
     snapshot: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
     url: { type: 'string', minLength: 1 },
     table_of_contents: { type: 'string', minLength: 1 },
+    plans: planFilterSchema,
+    file_name: { type: 'string', minLength: 1 },
+    network_name: { type: 'string', minLength: 1 },
   },
   anyOf: [{ required: ['url'] }, { required: ['table_of_contents'] }],
 };
@@ -44,6 +63,7 @@ const catalogSchema = {
         properties: {
           id: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
           name: { type: 'string', minLength: 1 },
+          group: { type: 'string', minLength: 1 },
           short_name: { type: 'string' },
           market_share: { type: 'number', minimum: 0, maximum: 1 },
           member_count: { type: 'number', minimum: 0 },
@@ -57,19 +77,11 @@ const catalogSchema = {
     services: { type: 'string', minLength: 1 },
     filters: {
       type: 'object',
+      additionalProperties: false,
       properties: {
-        billing_codes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        billing_codes: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
         states: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
-        plans: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            plan_name: { type: 'string', minLength: 1 },
-            plan_id: { type: 'array', items: { type: 'string', minLength: 1 } },
-            plan_market_type: { enum: ['group', 'individual'] },
-            ein: { type: 'array', items: { type: 'string', pattern: '^\\d{2}-?\\d{7}$' } },
-          },
-        },
+        plans: planFilterSchema,
         file_name: { type: 'string', minLength: 1 },
       },
     },
@@ -90,9 +102,8 @@ const catalogSchema = {
 
 const KNOWN: Record<string, readonly string[]> = {
   '': ['reference_insurer', 'insurers', 'npi_registry', 'claims_volume', 'services', 'filters', 'validation', 'cpt_descriptors'],
-  insurer: ['id', 'name', 'short_name', 'market_share', 'member_count', 'regions', 'files'],
-  file: ['snapshot', 'url', 'table_of_contents'],
-  filters: ['billing_codes', 'states', 'plans', 'file_name'],
+  insurer: ['id', 'name', 'group', 'short_name', 'market_share', 'member_count', 'regions', 'files'],
+  file: ['snapshot', 'url', 'table_of_contents', 'plans', 'file_name', 'network_name'],
 };
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(catalogSchema);
@@ -108,10 +119,26 @@ export interface LoadedCatalog {
   warnings: string[];
 }
 
+/** The keys of a plan filter (`filters.plans`, a `files[]` entry's `plans`). */
+const PLAN_KEYS = Object.keys(planFilterSchema.properties);
+
+/** Where a filter key written in the wrong place belongs, for the error that refuses it. */
+function belongsIn(key: string, where: string): string {
+  if (PLAN_KEYS.includes(key)) return ` (a plan filter: it belongs in ${where}.plans)`;
+  return key === 'network_name' ? ' (a filter of one file: it belongs in a files[] entry)' : '';
+}
+
+/** A catalog path of ajv's (`/insurers/0/files/1`) as the docs write it (`insurers[0].files[1]`). */
+const dotted = (instancePath: string): string => instancePath.slice(1).replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+
 function describe(file: string, e: ErrorObject): string {
-  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(root)';
+  const where = e.instancePath ? dotted(e.instancePath) : '(root)';
   if (e.keyword === 'required') return `${file}: missing required field ${where === '(root)' ? '' : where + '.'}${String(e.params.missingProperty)}`;
-  if (e.keyword === 'additionalProperties') return `${file}: unknown setting ${where}.${String(e.params.additionalProperty)}`;
+  if (e.keyword === 'additionalProperties') {
+    const key = String(e.params.additionalProperty);
+    const filter = where === 'filters' || where.endsWith('.plans');
+    return `${file}: unknown setting ${where}.${key}${belongsIn(key, where)}${filter ? '; a filter the converter does not know would convert everything' : ''}`;
+  }
   return `${file}: field ${where} ${e.message ?? 'is invalid'}`;
 }
 
@@ -119,6 +146,25 @@ function unknownFields(obj: unknown, kind: string, where: string, out: string[])
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return;
   for (const k of Object.keys(obj)) if (!KNOWN[kind]!.includes(k)) out.push(`unknown field ignored: ${where}${k}`);
 }
+
+/**
+ * The catalog's patterns, each with its field: the catalog's filters' and every `files[]` entry's
+ * own (`plans.plan_name`, `file_name`, `network_name`).
+ */
+function catalogPatterns(catalog: Catalog): Array<[string, string]> {
+  const found: Array<[string, string | undefined]> = [
+    ['filters.plans.plan_name', catalog.filters?.plans?.plan_name],
+    ['filters.file_name', catalog.filters?.file_name],
+  ];
+  catalog.insurers.forEach((ins, i) => ins.files.forEach((f, j) => {
+    const at = `insurers[${i}].files[${j}]`;
+    found.push([`${at}.plans.plan_name`, f.plans?.plan_name], [`${at}.file_name`, f.file_name], [`${at}.network_name`, f.network_name]);
+  }));
+  return found.filter((p): p is [string, string] => p[1] !== undefined);
+}
+
+/** Filter keys of the catalog's `filters` that a `files[]` entry cannot take: written there, they would filter nothing. */
+const FILTER_KEYS_ELSEWHERE = ['billing_codes', 'states', ...PLAN_KEYS];
 
 /** What a stat that is not a regular file found: `a directory`, `a FIFO`, ... */
 export function kindOf(s: Stats): string {
@@ -165,7 +211,8 @@ export function localInputs(catalog: Catalog): Array<[string, string]> {
  * @throws CatalogError when the file is unreadable, not UTF-8 (catalog-text.ts: `<catalog> is
  *   UTF-16 ...; save it as UTF-8`), not JSON, misses a required field, names a reference insurer it
  *   does not list or that has no files, has a filter pattern RE2 refuses (catalog-pattern.ts:
- *   a syntax error, a backreference, a lookaround), or names a local CSV or billing-code file that
+ *   a syntax error, a backreference, a lookaround), an unknown filter key (with where it belongs
+ *   when it is one misplaced), a state that is no USPS code, or names a local CSV or billing-code file that
  *   is missing or not a file (`<catalog>: npi_registry <path>: not a file (a directory)`).
  */
 export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
@@ -194,8 +241,7 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
   if (v.min_ratio >= v.max_ratio) {
     throw new CatalogError(`${catalogPath}: field validation.min_ratio (${v.min_ratio}) must be below validation.max_ratio (${v.max_ratio})`);
   }
-  for (const [field, pattern] of [['filters.plans.plan_name', catalog.filters?.plans?.plan_name], ['filters.file_name', catalog.filters?.file_name]] as const) {
-    if (pattern === undefined) continue;
+  for (const [field, pattern] of catalogPatterns(catalog)) {
     try {
       compilePattern(pattern);
     } catch (e) {
@@ -204,9 +250,19 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
         `the patterns are RE2 syntax, without backreferences or lookaround): ${printable(JSON.stringify(pattern))}`);
     }
   }
+  const badState = catalog.filters?.states?.find((st) => !USPS_STATE_CODES.includes(st.toUpperCase()));
+  if (badState !== undefined) {
+    throw new CatalogError(`${catalogPath}: field filters.states: ${printable(JSON.stringify(badState))} is not a US state or territory code (USPS, two letters)`);
+  }
+  catalog.insurers.forEach((ins, i) => ins.files.forEach((f, j) => {
+    const misplaced = Object.keys(f).find((k) => FILTER_KEYS_ELSEWHERE.includes(k));
+    if (misplaced === undefined) return;
+    const home = PLAN_KEYS.includes(misplaced) ? `insurers[${i}].files[${j}].plans` : 'filters';
+    throw new CatalogError(`${catalogPath}: unknown setting insurers[${i}].files[${j}].${misplaced} (it belongs in ${home}); ` +
+      'a filter the converter does not know would convert everything');
+  }));
   const warnings: string[] = [];
   unknownFields(catalog, '', '', warnings);
-  unknownFields(catalog.filters, 'filters', 'filters.', warnings);
   catalog.insurers.forEach((ins, i) => {
     unknownFields(ins, 'insurer', `insurers[${i}].`, warnings);
     ins.files.forEach((f, j) => unknownFields(f, 'file', `insurers[${i}].files[${j}].`, warnings));

@@ -39,7 +39,7 @@ import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.17.0';
+export const CONVERTER_VERSION = '0.18.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -310,6 +310,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       .getRows().map((r) => String(r[0]));
     const medicare = await timer.time('read the Medicare fee schedules', () => medicareData({ codes, cptDescriptors }));
     const states = catalog.filters?.states?.map((s) => s.toUpperCase());
+    const networks = plan.files.flatMap((f, k) => (f.networkName === undefined ? [] : [{ pattern: f.networkName, sourceIds: sourceOf[k]!, file: f.url }]));
     const { claimsByState } = await step('build the tables', () => buildTables(con, {
       medicare,
       referenceInsurer: catalog.reference_insurer,
@@ -317,6 +318,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
       claimsVolume: catalog.claims_volume ? resolveLocation(baseDir, catalog.claims_volume) : undefined,
       services: catalog.services ? resolveLocation(baseDir, catalog.services) : undefined,
       states,
+      networks,
+      warnings: problems.warnings,
     }));
     await step('count the rate rows', () => fillSourceCounts(spool, sources));
     const empty = await guardEmpty(con, { parts, rateRows: sources.reduce((a, s) => a + s.rate_rows, 0), billingCodes: run.billingCodes,

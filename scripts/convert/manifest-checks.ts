@@ -83,6 +83,7 @@ export async function makeManifest(spool: Spool, p: ManifestParts): Promise<Data
     insurers: p.catalog.insurers.map((i) => ({
       id: i.id,
       name: i.name,
+      group: i.group ?? i.name,
       short_name: i.short_name ?? i.name,
       market_share: i.market_share ?? 0,
       member_count: i.member_count ?? 0,

@@ -8,6 +8,7 @@
  * for `npm run convert -- --plan <plan.json>`. Exit 0 when planned, 1 with a one-line reason on
  * stderr otherwise.
  */
+import { productLabel } from '../../contract/product';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,13 +36,13 @@ export function formatSize(bytes: number): string {
 }
 
 
-/** The printed summary of `plan`: a line per insurer and snapshot, then the total (`planCounts`: run-plan.ts planCountsOf). */
+/** The printed summary of `plan`: a line per insurer (with its product) and snapshot, then the total (`planCounts`: run-plan.ts planCountsOf). */
 export function planReport(plan: RunPlan, listed: number, planCounts: ReadonlyMap<string, number>): string[] {
   const groups = summarizePlan(plan, planCounts);
-  const rows = groups.map((g) => [g.insurer_id, g.snapshot ?? "file's month", formatCount(g.files), formatCount(g.plans), formatSize(g.bytes), formatCount(g.unknown)]);
-  const head = ['insurer', 'snapshot', 'files', 'plans', 'known size', 'size unknown'];
+  const rows = groups.map((g) => [g.insurer_id, g.product, g.snapshot ?? "file's month", formatCount(g.files), formatCount(g.plans), formatSize(g.bytes), formatCount(g.unknown)]);
+  const head = ['insurer', 'product', 'snapshot', 'files', 'plans', 'known size', 'size unknown'];
   const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k]!.length)));
-  const line = (r: string[]): string => r.map((c, k) => (k < 2 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join('  ').trimEnd();
+  const line = (r: string[]): string => r.map((c, k) => (k < 3 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join('  ').trimEnd();
   const total = groups.reduce((a, g) => ({ files: a.files + g.files, bytes: a.bytes + g.bytes, unknown: a.unknown + g.unknown }), { files: 0, bytes: 0, unknown: 0 });
   return [
     line(head),
@@ -88,7 +89,11 @@ export async function runPlanCli(
     problems.warnings.push(...warnings);
     const reading = await planFiles(catalog, baseDir, problems, policy, tmp);
     const planDir = opts.out ? path.dirname(path.resolve(opts.out)) : process.cwd();
-    const plan = runPlanOf(reading, planDir);
+    const productOf = (id: string): string => {
+      const ins = catalog.insurers.find((i) => i.id === id);
+      return ins ? productLabel(ins.group, ins.name) : id;
+    };
+    const plan = runPlanOf(reading, planDir, productOf);
     const failed = await planSizes(plan, planDir, policy, opts.head);
     for (const w of problems.warnings) err(`warning: ${w}\n`);
     if (problems.total) err(`warning: ${formatCount(problems.total)} problems in the tables of contents (entries skipped); a conversion lists them in report.json\n`);

@@ -2,13 +2,14 @@
  * The converter's reading plan (docs/converter.md, The catalog: `files[]`): every in-network file a catalog names,
  * directly (`url`) or through a table of contents (`table_of_contents`, its
  * `reporting_structure[].in_network_files` followed for the structures that serve a plan the
- * catalog's `filters.plans` selects, all without it), kept when its name passes `filters.file_name`,
+ * entry's `plans` (else the catalog's `filters.plans`) selects, all without it), kept when its
+ * name passes the entry's `file_name` (else `filters.file_name`),
  * plus the reporting structures of each table for the manifest (`reporting_structures`,
  * contract/dataset.ts). A file listed more than once for one insurer and snapshot (twice in the
  * catalog's files, by two tables of contents, or by both) is planned once (plannedList): read twice,
  * its rows would count twice in `rates`.
  */
-import type { Catalog } from '../../contract/catalog';
+import type { Catalog, CatalogFile } from '../../contract/catalog';
 import type { ManifestReportingStructure } from '../../contract/dataset';
 import { resolveLocation } from './catalog';
 import type { FetchPolicy } from './fetch-policy';
@@ -31,6 +32,8 @@ export interface PlannedFile {
   tableOfContents?: string;
   /** The descriptions the table of contents gives it (publishers name the network there). */
   descriptions?: string[];
+  /** The catalog entry's `network_name` pattern: only the provider references of a matching network are kept (build-networks.ts). */
+  networkName?: string;
 }
 
 /** A table of contents read while planning, with its files' indices into the plan. */
@@ -83,6 +86,15 @@ export function plannedList(files: PlannedFile[], warnings: string[], direct: st
 }
 
 /**
+ * The plans and file names a `files[]` entry reads: its own `plans` and `file_name` where it has
+ * them, else the catalog's `filters.plans` and `filters.file_name` (docs/converter.md, Products).
+ */
+export function fileSelection(catalog: Catalog, f: CatalogFile): { plan: ReturnType<typeof planMatcher>; file: ReturnType<typeof fileNameMatcher> } {
+  const fileName = f.file_name ?? catalog.filters?.file_name;
+  return { plan: planMatcher(f.plans ?? catalog.filters?.plans), file: fileNameMatcher(fileName === undefined ? undefined : { file_name: fileName }) };
+}
+
+/**
  * Lists the files to read, each once (plannedList: a repeat is a warning); tables of contents are streamed now (their problems go to `problems`,
  * a listed location refused for its scheme among them: `refused_location`).
  * @throws MrfReadError naming a table of contents the catalog names that cannot be read.
@@ -91,12 +103,12 @@ export async function planFiles(catalog: Catalog, baseDir: string, problems: Pro
   const files: PlannedFile[] = [];
   const add = plannedList(files, problems.warnings, "the catalog's files");
   const tocs: PlannedToc[] = [];
-  const selection = { plan: planMatcher(catalog.filters?.plans), file: fileNameMatcher(catalog.filters) };
   for (const ins of catalog.insurers) {
     for (const f of ins.files) {
+      const selection = fileSelection(catalog, f);
       if (f.url) {
         const location = resolveLocation(baseDir, f.url);
-        if (!selection.file || selection.file(location)) add({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location });
+        if (!selection.file || selection.file(location)) add({ insurerId: ins.id, snapshot: f.snapshot, url: f.url, location, networkName: f.network_name });
       }
       if (!f.table_of_contents) continue;
       const label = f.table_of_contents;
@@ -107,7 +119,7 @@ export async function planFiles(catalog: Catalog, baseDir: string, problems: Pro
       }
       // the plan's index of each file of the listing (a file planned before keeps its index)
       const planned = listing.files.map((loc) =>
-        add({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label, descriptions: loc.descriptions }));
+        add({ insurerId: ins.id, snapshot: f.snapshot, url: loc.url, location: loc.location, tableOfContents: label, descriptions: loc.descriptions, networkName: f.network_name }));
       tocs.push({
         insurerId: ins.id,
         snapshot: f.snapshot,

@@ -10,9 +10,9 @@
  * (plan-filter.ts unsignedLocation), so two signed links to one file are read once. The plans of
  * a file are those of the structures that list it (at most MAX_PLANS_PER_FILE shown, all counted).
  *
- * Shapes (RunPlan): `{ files: [{ insurer_id, snapshot, url, plans: [{ plan_name, plan_id,
+ * Shapes (RunPlan): `{ files: [{ insurer_id, product, snapshot, url, plans: [{ plan_name, plan_id,
  * plan_id_type, plan_market_type }], plan_count, networks, table_of_contents,
- * reporting_entity_name, bytes }] }`; `snapshot` null when the catalog gives none (the file's own
+ * reporting_entity_name, bytes, network_name? }] }`; `snapshot` null when the catalog gives none (the file's own
  * `last_updated_on` month then decides it), `bytes` null when unknown (no HEAD asked, or the server
  * gave no Content-Length), `url` a local path relative to the plan file's folder or an http(s) URL.
  */
@@ -40,6 +40,8 @@ export interface RunPlanPlan {
 /** One in-network file of a plan. */
 export interface RunPlanFile {
   insurer_id: string;
+  /** The insurer entry's product, as screens name it (contract/product.ts productLabel); absent in plans before 0.18. */
+  product?: string;
   /** `YYYY-MM` from the catalog, or null (the file's `last_updated_on` month). */
   snapshot: string | null;
   /** What to read: an http(s) URL (signed, as listed) or a local path (relative to the plan's folder). */
@@ -56,6 +58,8 @@ export interface RunPlanFile {
   reporting_entity_name: string | null;
   /** Stored size, bytes (HEAD Content-Length or the local file's size); null when unknown. */
   bytes: number | null;
+  /** The catalog entry's `network_name` pattern (docs/converter.md, Products); absent without one. */
+  network_name?: string;
 }
 
 export interface RunPlan {
@@ -65,6 +69,8 @@ export interface RunPlan {
 /** What a plan summary says per insurer and snapshot. */
 export interface RunPlanGroup {
   insurer_id: string;
+  /** The files' product (RunPlanFile `product`), else the insurer id. */
+  product: string;
   snapshot: string | null;
   files: number;
   /** Distinct plans of the reporting structures followed (planCountsOf). */
@@ -91,10 +97,11 @@ interface Draft {
 
 /**
  * The plan of a reading plan (plan-files.ts planFiles): files deduped per insurer and snapshot by
- * unsigned location, in first-listed order, each with its plans, networks and table of contents;
- * `bytes` null (see planSizes). `planDir`: the folder local paths are written relative to.
+ * unsigned location, in first-listed order, each with its product (`productOf` an insurer id),
+ * plans, networks and table of contents; `bytes` null (see planSizes). `planDir`: the folder local
+ * paths are written relative to.
  */
-export function runPlanOf(reading: ReadingPlan, planDir: string): RunPlan {
+export function runPlanOf(reading: ReadingPlan, planDir: string, productOf: (insurerId: string) => string): RunPlan {
   const structuresOf = new Map<number, Array<{ toc: PlannedToc; plans: ManifestReportingPlan[]; count: number }>>();
   for (const toc of reading.tocs) {
     for (const s of toc.structures) {
@@ -116,6 +123,7 @@ export function runPlanOf(reading: ReadingPlan, planDir: string): RunPlan {
         seen: new Set(),
         file: {
           insurer_id: f.insurerId,
+          product: productOf(f.insurerId),
           snapshot: f.snapshot ?? null,
           url: isHttpUrl(f.location) ? f.location : path.relative(planDir, f.location) || '.',
           plans: [],
@@ -124,6 +132,7 @@ export function runPlanOf(reading: ReadingPlan, planDir: string): RunPlan {
           table_of_contents: f.tableOfContents ?? null,
           reporting_entity_name: toc ? toc.reportingEntityName : null,
           bytes: null,
+          ...(f.networkName !== undefined ? { network_name: f.networkName } : {}),
         },
       };
       drafts.set(key, d);
@@ -210,7 +219,7 @@ export function summarizePlan(plan: RunPlan, planCounts: ReadonlyMap<string, num
     const key = groupKey(f.insurer_id, f.snapshot);
     let g = groups.get(key);
     if (!g) {
-      g = { insurer_id: f.insurer_id, snapshot: f.snapshot, files: 0, plans: planCounts.get(key) ?? 0, bytes: 0, unknown: 0 };
+      g = { insurer_id: f.insurer_id, product: f.product ?? f.insurer_id, snapshot: f.snapshot, files: 0, plans: planCounts.get(key) ?? 0, bytes: 0, unknown: 0 };
       groups.set(key, g);
     }
     g.files++;
@@ -231,6 +240,8 @@ const planSchema = {
         required: ['insurer_id', 'url'],
         properties: {
           insurer_id: { type: 'string', minLength: 1 },
+          product: { type: 'string' },
+          network_name: { type: 'string', minLength: 1 },
           snapshot: { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' }] },
           url: { type: 'string', minLength: 1 },
           plans: {
@@ -303,6 +314,7 @@ export async function readRunPlan(planPath: string, catalog: Catalog, warnings: 
       url: f.url,
       location,
       ...(toc ? { tableOfContents: toc, descriptions: [...(f.networks ?? [])] } : {}),
+      ...(f.network_name !== undefined ? { networkName: f.network_name } : {}),
     });
     if (!toc) continue;
     const tocKey = `${f.insurer_id}|${f.snapshot ?? ''}|${toc}`;

@@ -35,8 +35,9 @@ export const PARTITION_FORMAT = 'compete-source-partition';
  * The layout of a partition's files and record; a partition of another version is ingested again
  * (and named as such by a build alone, whyNoPartition). Version 2 records the checksums of the
  * files (`files`): a version-1 record, which has none, is never trusted to describe its files.
+ * Version 3 adds `raw_groups.network_name` (the provider references' networks, spool.ts).
  */
-export const PARTITION_VERSION = 2;
+export const PARTITION_VERSION = 3;
 
 /** The record's file name in a partition. */
 export const RECORD_FILE = 'source.json';

@@ -14,7 +14,7 @@ import type { MrfProblem } from '../mrf/types';
 import { FAST_PRICE_COLUMNS, FastRates } from './fast-rates';
 import type { BatchMessage } from './parse-pool';
 import { MAX_PER_KIND } from './problems';
-import { SpoolRows } from './spool-rows';
+import { networkNamesText, SpoolRows } from './spool-rows';
 
 /** What a parser thread holds for one source. */
 export interface SourceState {
@@ -104,8 +104,11 @@ export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep:
           path,
           offset,
         });
-        s.rows.group(ref.provider_group_id, null, ref.location ?? null, index);
-      } else for (const p of ref.providers) s.rows.group(ref.provider_group_id, p, null, index);
+        s.rows.group(ref.provider_group_id, null, ref.location ?? null, index, networkNamesText(ref.network_name));
+      } else {
+        const networks = networkNamesText(ref.network_name);
+        for (const p of ref.providers) s.rows.group(ref.provider_group_id, p, null, index, networks);
+      }
     }
   } else {
     const item = normalizeInNetworkItem(ctx, parsed.value, path, e.split);

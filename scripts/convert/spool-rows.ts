@@ -45,6 +45,11 @@ export const RAW_TABLES = ['raw_prices', 'raw_values', 'raw_shapes', 'raw_items'
 /** The spool files of one source written by one thread, in order, by raw table (SpoolRows.close). */
 export type SpoolFiles = Partial<Record<(typeof RAW_TABLES)[number], string[]>>;
 
+/** `raw_groups.network_name` of a provider reference: its names (schema 2.0 `network_name`) as a JSON array; null for none. */
+export function networkNamesText(names: readonly string[] | undefined): string | null {
+  return names && names.length > 0 ? JSON.stringify(names) : null;
+}
+
 /** The rows of one source written by one thread; file names `<prefix>-<table>.csv`, then `<prefix>-<table>-<n>.csv`. */
 export class SpoolRows {
   readonly files: Record<(typeof RAW_TABLES)[number], CsvFile>;
@@ -143,11 +148,14 @@ export class SpoolRows {
    * One `raw_groups` row per provider; a remote or empty group has one row without provider.
    * `refIndex`: the group's `provider_references[]` element index (null for an inline or fetched
    * group), so that ingest.ts drops the groups of a root array a second one superseded.
+   * `networks`: the reference's `network_name` list (schema 2.0) as JSON (networkNamesText), null
+   * without one; the build keeps the groups of the networks a catalog entry asks for (build-networks.ts).
    */
-  group(groupId: string, p: MrfProvider | null, remote: string | null, refIndex: number | null = null): void {
+  group(groupId: string, p: MrfProvider | null, remote: string | null, refIndex: number | null = null, networks: string | null = null): void {
     const f = this.files.raw_groups;
     f.int(this.sourceId); f.sep(); f.text(groupId, true); f.sep(); f.text(p ? providerId(p.npi, p.tin_value) : null); f.sep();
     f.text(p?.npi); f.sep(); f.text(p?.tin_type); f.sep(); f.text(p?.tin_value); f.sep(); f.text(remote); f.sep();
+    f.text(networks); f.sep();
     if (refIndex !== null) f.int(refIndex);
     f.end();
   }

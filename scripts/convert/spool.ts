@@ -24,9 +24,10 @@
  * - `raw_rates` a VIEW of `raw_prices` with the same columns but `provider_group_id`: one row per
  *   price x group it names (`unnest`), `provider_group_id` NULL when it names none. Never stored.
  * - `raw_items(source_id, item_id, billing_code_type, billing_code, name, description, negotiation_arrangement)`.
- * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location, ref_index)` one row
- *   per provider (provider_id by docs/methodology.md: the NPI, else `TIN:<tin>`, NULL when neither);
+ * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location, network_name, ref_index)`
+ *   one row per provider (provider_id by docs/methodology.md: the NPI, else `TIN:<tin>`, NULL when neither);
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider;
+ *   `network_name` the reference's network names (schema 2.0) as a JSON array, NULL without any;
  *   `ref_index` its `provider_references[]` element (NULL if inline or fetched): not in a partition.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -103,7 +104,7 @@ const RAW_COLUMNS: Record<(typeof RAW_TABLES)[number], string> = {
   raw_items: `{'source_id': 'INTEGER', 'item_id': 'INTEGER', 'billing_code_type': 'VARCHAR', 'billing_code': 'VARCHAR',
     'name': 'VARCHAR', 'description': 'VARCHAR', 'negotiation_arrangement': 'VARCHAR'}`,
   raw_groups: `{'source_id': 'INTEGER', 'provider_group_id': 'VARCHAR', 'provider_id': 'VARCHAR', 'npi': 'VARCHAR',
-    'tin_type': 'VARCHAR', 'tin_value': 'VARCHAR', 'remote_location': 'VARCHAR', 'ref_index': 'INTEGER'}`,
+    'tin_type': 'VARCHAR', 'tin_value': 'VARCHAR', 'remote_location': 'VARCHAR', 'network_name': 'VARCHAR', 'ref_index': 'INTEGER'}`,
 };
 
 /** The read_csv columns of `raw_prices` in the text layout (Spool.loadTextPrices): the value columns as text. */
@@ -257,7 +258,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       name VARCHAR, description VARCHAR, negotiation_arrangement VARCHAR);
     CREATE TABLE raw_groups (
       source_id INTEGER, provider_group_id VARCHAR, provider_id VARCHAR, npi VARCHAR, tin_type VARCHAR,
-      tin_value VARCHAR, remote_location VARCHAR, ref_index INTEGER);
+      tin_value VARCHAR, remote_location VARCHAR, network_name VARCHAR, ref_index INTEGER);
   `);
   /** Codes given so far: the next writer's codes start here. */
   let codeBase = 0;

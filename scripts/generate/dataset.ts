@@ -198,7 +198,8 @@ function manifestOf(plan: GenerationPlan, tables: Record<TableName, ManifestTabl
     reference_insurer: 'ref',
     snapshots,
     insurers: Array.from({ length: plan.insurers }, (_, i) => ({
-      id: i === 0 ? 'ref' : `ins${i}`, name: i === 0 ? 'Reference' : `Insurer ${i}`, short_name: i === 0 ? 'Ref' : `I${i}`,
+      id: i === 0 ? 'ref' : `ins${i}`, name: i === 0 ? 'Reference' : `Insurer ${i}`, group: i === 0 ? 'Reference' : `Insurer ${i}`,
+      short_name: i === 0 ? 'Ref' : `I${i}`,
       market_share: 0.1, member_count: 1000, regions: [...plan.states],
     })),
     tables,

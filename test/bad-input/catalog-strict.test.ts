@@ -4,13 +4,15 @@
  * filter patterns run on RE2 (linear time: a pattern that backtracks catastrophically in
  * JavaScript plans the real BCBS Oklahoma table of contents at once, with the plans of an
  * equivalent JavaScript pattern), syntax RE2 lacks refused naming the field and the pattern, a
- * catalog that is not UTF-8 refused naming its encoding with no NUL byte on stderr, and a
- * reference insurer without files refused naming it.
+ * catalog that is not UTF-8 refused naming its encoding with no NUL byte on stderr, a filter
+ * misspelt or misplaced refused naming it and where it belongs, and a reference insurer without
+ * files refused naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { DatasetManifest } from '../../contract/dataset';
 import { fileNameMatcher, fileNameOf, planMatcher } from '../../scripts/convert/plan-filter';
 import type { RunPlan } from '../../scripts/convert/run-plan';
 import { catalogOf, makeWorkspace, re, ROOT, runCli, type Workspace } from './harness';
@@ -119,6 +121,53 @@ describe('catalog patterns RE2 refuses stop the run at the catalog', () => {
     expect(stderr).toMatch(reason);
     expect(stderr).toContain('RE2 syntax, without backreferences or lookaround');
     expect(stderr).toContain(`: ${JSON.stringify(pattern)}\n`);
+  });
+});
+
+describe('filters are strict: a misspelt or misplaced filter stops the run, naming it', () => {
+  /** The catalog of the workspace's good file with `insurer` merged into its insurer and `extra` at the top. */
+  const withFilters = (extra: object, file: object = {}): object => ({
+    reference_insurer: 'good',
+    insurers: [{ id: 'good', name: 'Good', files: [{ url: 'good.json', ...file }] }],
+    ...extra,
+  });
+  const cases: Array<[string, object, object, string]> = [
+    ['a plan filter one level too high', { filters: { plan_market_type: 'group' } }, {},
+      'unknown setting filters.plan_market_type (a plan filter: it belongs in filters.plans); a filter the converter does not know would convert everything'],
+    ['a misspelt filter', { filters: { state: ['CA'] } }, {},
+      'unknown setting filters.state; a filter the converter does not know would convert everything'],
+    ['a misspelt plan filter', { filters: { plans: { plan_type: 'group' } } }, {},
+      'unknown setting filters.plans.plan_type; a filter the converter does not know would convert everything'],
+    ['a state that is no USPS code', { filters: { states: ['CA', 'ZZ'] } }, {},
+      'field filters.states: "ZZ" is not a US state or territory code (USPS, two letters)'],
+    ['a plan filter written in a file entry', {}, { plan_name: 'PPO' },
+      'unknown setting insurers[0].files[0].plan_name (it belongs in insurers[0].files[0].plans); a filter the converter does not know would convert everything'],
+    ['a billing-code filter written in a file entry', {}, { billing_codes: ['99213'] },
+      'unknown setting insurers[0].files[0].billing_codes (it belongs in filters); a filter the converter does not know would convert everything'],
+    ["a misspelt key of a file entry's plans", {}, { plans: { market: 'group' } },
+      'unknown setting insurers[0].files[0].plans.market; a filter the converter does not know would convert everything'],
+  ];
+  it.each(cases)('refuses %s', async (what, extra, file, message) => {
+    const { code, stderr, catalog } = await convertWith(`strict-${what.replace(/\W/g, '')}.json`, JSON.stringify(withFilters(extra, file)));
+    expect({ code, stderr }).toEqual({ code: 1, stderr: `convert: ${catalog}: ${message}\n` });
+  });
+
+  it("refuses a file entry's file_name that RE2 refuses, naming the field", async () => {
+    const { code, stderr, catalog } = await convertWith('strict-file-pattern.json', JSON.stringify(withFilters({}, { file_name: '(?=ppo)' })));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(new RegExp(`^convert: ${re(catalog)}: field insurers\\[0\\]\\.files\\[0\\]\\.file_name is not a valid regular expression \\(`));
+  });
+
+  it('still converts with every filter known, in its place; the manifest names the product\'s group', async () => {
+    const catalog = withFilters(
+      { filters: { billing_codes: ['99213'], plans: { plan_market_type: 'group' }, file_name: 'good' } },
+      { plans: { plan_name: 'x' }, file_name: 'good' },
+    ) as { insurers: Array<{ group?: string }> };
+    catalog.insurers[0]!.group = 'Good Company';
+    const { code, stderr } = await convertWith('strict-known.json', JSON.stringify(catalog));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const manifest = JSON.parse(await readFile(path.join(ws.dir, 'out-strict-known.json', 'manifest.json'), 'utf8')) as DatasetManifest;
+    expect(manifest.insurers.map((i) => [i.id, i.name, i.group])).toEqual([['good', 'Good', 'Good Company']]);
   });
 });
 

@@ -87,3 +87,74 @@ describe('catalog filters', () => {
     expect(manifest.counts.provider_groups).toBe(1);
   });
 });
+
+// A schema 2.0 file whose provider references name their networks: one table of contents or file
+// can hold several products of an insurer, which a catalog entry's network_name splits.
+const NETWORKS_FILE = `{"reporting_entity_name":"Network Plan","reporting_entity_type":"issuer","last_updated_on":"2025-10-01","version":"2.0.0",
+"provider_references":[
+  {"provider_group_id":1,"network_name":["Choice Plus PPO"],"provider_groups":[{"npi":[1111111112],"tin":{"type":"ein","value":"111111111"}}]},
+  {"provider_group_id":2,"network_name":["Navigate HMO"],"provider_groups":[{"npi":[2222222220],"tin":{"type":"ein","value":"222222222"}}]},
+  {"provider_group_id":3,"network_name":["Choice Plus PPO","Navigate HMO"],"provider_groups":[{"npi":[3333333334],"tin":{"type":"ein","value":"333333333"}}]}],
+"in_network":[
+  ${item('99213', `{"provider_references":[1,2],"negotiated_prices":[${price(100)}]},{"provider_references":[2],"negotiated_prices":[${price(120)}]},{"provider_references":[3],"negotiated_prices":[${price(90)}]}`)}]}`;
+
+describe("a files[] entry's network_name", () => {
+  let dir: string;
+  let split: DatasetManifest;
+  let warnings: string[];
+  const rows = async (): Promise<unknown[]> => query(
+    `SELECT insurer_id, provider_id, negotiated_rate FROM (${rateRowsSql(`read_parquet('${path.join(dir, 'out', split.tables.rates.files[0]!)}')`)})
+     JOIN read_parquet('${path.join(dir, 'out', split.tables.provider_groups.files[0]!)}') USING (provider_group_key)
+     ORDER BY ALL`);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'compete-networks-'));
+    await writeFile(path.join(dir, 'n.json'), NETWORKS_FILE);
+    // a schema 1.x file names no network: the filter keeps every group, with a warning
+    await writeFile(path.join(dir, 'v1.json'), FILE.replace(/\{"billing_code":"9921[45]","negotiated_rates":\[ [^\]]+\]\},\s*/g, ''));
+    await writeFile(path.join(dir, 'catalog.json'), JSON.stringify({
+      reference_insurer: 'ppo',
+      insurers: [
+        { id: 'ppo', name: 'Choice Plus PPO', group: 'Network Co', files: [{ url: 'n.json', network_name: '\\bppo\\b' }] },
+        { id: 'hmo', name: 'Navigate HMO', group: 'Network Co', files: [{ url: 'n.json', network_name: 'navigate hmo' }] },
+        { id: 'old', name: 'Old', files: [{ url: 'v1.json', network_name: 'ppo' }] },
+      ],
+    }));
+    const r = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), { quiet: true });
+    split = r.manifest;
+    warnings = (JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as ConversionReport).warnings;
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps in each product only the provider groups of its networks, the others filtered out and not unresolved', async () => {
+    expect(await rows()).toEqual([
+      // group 2 (HMO only) of the price of 100 and the price of 120 are the HMO product's
+      { insurer_id: 'hmo', provider_id: '2222222220', negotiated_rate: 100 },
+      { insurer_id: 'hmo', provider_id: '2222222220', negotiated_rate: 120 },
+      // group 3 is in both networks
+      { insurer_id: 'hmo', provider_id: '3333333334', negotiated_rate: 90 },
+      // the schema 1.x file keeps every group: 1 (two NPIs) and 2 for the price of 100, 2 for 120, 1 and 3 for 99216's 50
+      { insurer_id: 'old', provider_id: '1111111112', negotiated_rate: 50 },
+      { insurer_id: 'old', provider_id: '1111111112', negotiated_rate: 100 },
+      { insurer_id: 'old', provider_id: '2222222220', negotiated_rate: 50 },
+      { insurer_id: 'old', provider_id: '2222222220', negotiated_rate: 100 },
+      { insurer_id: 'old', provider_id: '2222222220', negotiated_rate: 100 },
+      { insurer_id: 'old', provider_id: '2222222220', negotiated_rate: 120 },
+      { insurer_id: 'old', provider_id: '3333333334', negotiated_rate: 50 },
+      { insurer_id: 'ppo', provider_id: '1111111112', negotiated_rate: 100 },
+      { insurer_id: 'ppo', provider_id: '3333333334', negotiated_rate: 90 },
+    ]);
+    const counts = Object.fromEntries(split.sources.map((s) => [s.insurer_id, [s.rate_rows, s.unresolved_rate_rows]]));
+    expect(counts).toEqual({ ppo: [2, 0], hmo: [3, 0], old: [5, 0] });
+    expect(split.insurers.map((i) => [i.id, i.group])).toEqual([['ppo', 'Network Co'], ['hmo', 'Network Co'], ['old', 'Old']]);
+  });
+
+  it('warns once for a file that names no network, naming the file and the filter', () => {
+    expect(warnings.filter((w) => w.includes('no provider reference names its network'))).toEqual([
+      'v1.json: no provider reference names its network (network_name, schema 2.0); the filter network_name "ppo" keeps every provider group',
+    ]);
+  });
+});

@@ -84,7 +84,7 @@ describe('the plan of the real BCBS Oklahoma table of contents', () => {
     expect(first.plan_count).toBeGreaterThanOrEqual(Math.max(...listing.map((s) => s.reporting_plans.length)));
     expect(first.plans).toHaveLength(100);
     expect(first.networks).toContain('TN Blue Network P in-network file 43 of 60');
-    expect(out).toMatch(/^bcbsok +file's month +586 +4,040 +0 B +586$/m);
+    expect(out).toMatch(/^bcbsok +BCBS Oklahoma +file's month +586 +4,040 +0 B +586$/m);
     expect(out).toContain("total: 586 in-network files to read (4,124 listings before dedup), 0 B known, 586 of unknown size");
   });
 
@@ -108,6 +108,28 @@ describe('the plan of the real BCBS Oklahoma table of contents', () => {
     const none = await plan(okCatalog({ plans: { plan_id: ['no such plan'] } }));
     expect([none.code, none.plan.files.length]).toEqual([0, 0]);
     expect(none.err).toContain('warning: index.json: none of its 18 reporting structures serves a plan and a file the catalog\'s filters select');
+  });
+
+  it("splits one table of contents into two products by each file entry's own plans, named under their group", async () => {
+    const products = await plan({
+      reference_insurer: 'ok-group',
+      insurers: [
+        { id: 'ok-group', name: 'Group plans', group: 'BCBS Oklahoma', files: [{ table_of_contents: 'index.json', plans: { plan_market_type: 'group' } }] },
+        // the entry's own plans replace the catalog's filters.plans, which would keep nothing here
+        { id: 'ok-individual', name: 'Individual plans', group: 'BCBS Oklahoma', files: [{ table_of_contents: 'index.json', plans: { plan_market_type: 'individual' } }] },
+      ],
+      filters: { plans: { plan_id: ['no such plan'] } },
+    });
+    expect(products.code).toBe(0);
+    const of = (id: string): Set<string | undefined> => new Set(products.plan.files.filter((f) => f.insurer_id === id).map((f) => f.url.split('?')[0]));
+    expect(of('ok-group')).toEqual(filesOf((pl) => pl.plan_market_type === 'group'));
+    expect(of('ok-individual')).toEqual(filesOf((pl) => pl.plan_market_type === 'individual'));
+    expect(new Set(products.plan.files.map((f) => `${f.insurer_id}=${f.product}`)))
+      .toEqual(new Set(['ok-group=BCBS Oklahoma · Group plans', 'ok-individual=BCBS Oklahoma · Individual plans']));
+    expect(products.out).toMatch(/^ok-individual +BCBS Oklahoma · Individual plans +file's month +1 +7 +0 B +1$/m);
+    // an entry without its own plans takes the catalog's
+    const catalogs = await plan({ ...okCatalog({ plans: { plan_market_type: 'individual' } }) });
+    expect(catalogs.plan.files.map((f) => f.product)).toEqual(['BCBS Oklahoma']);
   });
 
   it('refuses a filter pattern that is not a regular expression, naming the field', async () => {
