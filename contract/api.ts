@@ -11,7 +11,10 @@ import type { Component, UnitSetting } from './medicare';
 /** `GET /api/insurers` item, docs/screens.md (Entities). */
 export interface LiveInsurer {
   id: string;
+  /** The product's name (docs/converter.md, Products). */
   name: string;
+  /** Its company (manifest `insurers[].group`, else `name`); screens list products under it (contract/product.ts). */
+  group: string;
   shortName: string;
   /** Market share in percent (0..100), as the checkboxes show it. */
   marketShare: number;

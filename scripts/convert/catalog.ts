@@ -79,7 +79,7 @@ const catalogSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        billing_codes: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+        billing_codes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
         states: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
         plans: planFilterSchema,
         file_name: { type: 'string', minLength: 1 },

@@ -182,9 +182,9 @@ async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadO
   }
   let orphanPrices = 0;
   for (const [id, list] of pricesOf) if (!seen.has(id)) orphanPrices += list.length;
-  // the last column, `ref_index`, is not in a partition
-  const groups = (await tableRows(files, 'raw_groups')).filter((r) => r[7] === null || r[7] === undefined || Number(r[7]) >= s.supersededRefs)
-    .map((r) => JSON.stringify(r.slice(1, 7))).sort();
+  // the last column, `ref_index`, is not in a partition; the one before it is the reference's `network_name`
+  const groups = (await tableRows(files, 'raw_groups')).filter((r) => r[8] === null || r[8] === undefined || Number(r[8]) >= s.supersededRefs)
+    .map((r) => JSON.stringify(r.slice(1, 8))).sort();
   return { items, groups, orphanPrices };
 }
 

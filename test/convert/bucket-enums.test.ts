@@ -52,7 +52,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
   await mkdir(dir, { recursive: true });
   const spool = await openSpool(dir);
   try {
-    await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,\n');
+    await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,,\n');
     await writeFile(path.join(dir, 'i.csv'), '0,0,CPT,99213,a,,ffs\n0,1,CPT,99214,b,,ffs\n');
     await writeFile(path.join(dir, 'r.csv'), Array.from({ length: PRICES }, (_, i) => price(i)).join(''));
     await spool.load('raw_groups', [path.join(dir, 'g.csv')]);
@@ -160,7 +160,7 @@ describe('a value column of many codes', () => {
     try {
       // 12 items of 12 codes, 250 prices each, every price its own note: 3,000 codes, far past the estimate's check
       const notes = (i: number): string => `note ${i}, "quoted"`;
-      await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,\n');
+      await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,,\n');
       await writeFile(path.join(dir, 'i.csv'), Array.from({ length: 12 }, (_, k) => `0,${k},CPT,${99201 + k},a,,ffs\n`).join(''));
       await writeFile(path.join(dir, 'r.csv'), Array.from({ length: 3000 }, (_, i) =>
         ['0', String(i % 12), String(i), '0', 'g1', 'professional', 'negotiated', String(10 + i), '', '', '', '', field(notes(i))].join(',') + '\n').join(''));

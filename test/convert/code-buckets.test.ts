@@ -24,7 +24,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
   const spool = await openSpool(dir);
   try {
     // groups g1 (NPI 1000000001, 1000000002) and g2 (1000000002): NPI ..02 is in both
-    await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,\n0,g1,1000000002,1000000002,ein,1,,\n0,g2,1000000002,1000000002,ein,2,,\n');
+    await writeFile(path.join(dir, 'g.csv'), '0,g1,1000000001,1000000001,ein,1,,,\n0,g1,1000000002,1000000002,ein,1,,,\n0,g2,1000000002,1000000002,ein,2,,,\n');
     // items 0..3: codes 99213, 0450 (RC), 99214, 99215
     await writeFile(path.join(dir, 'i.csv'), '0,0,CPT,99213,a,,ffs\n0,1,RC,0450,b,,ffs\n0,2,CPT,99214,c,,ffs\n0,3,CPT,99215,d,,ffs\n');
     let seq = 0;

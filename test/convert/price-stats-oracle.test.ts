@@ -65,9 +65,9 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     for (let g = 0; g < 8; g++) {
       const size = 1 + Math.floor(rnd() * 4);
       const members = new Set(Array.from({ length: size }, () => pick(npis)));
-      for (const n of members) groups.push(`${s},g${g},${n},${n},ein,${s}${g},,`);
+      for (const n of members) groups.push(`${s},g${g},${n},${n},ein,${s}${g},,,`);
     }
-    groups.push(`${s},t,TIN:99${s},,ein,99-${s},,`); // a TIN-only provider
+    groups.push(`${s},t,TIN:99${s},,ein,99-${s},,,`); // a TIN-only provider
     for (let i = 0; i < 6; i++) {
       const [type, code] = pick(codes);
       items.push(`${s},${i},${type},${code},name,,ffs`);

@@ -29,8 +29,8 @@ beforeAll(async () => {
   await writeFile(path.join(tmp, 'npi.csv'), registry);
   // Groups of source 0: g1 = NPIs 1, 2, 3; g2 = NPIs 1, 4 (NPI 1 is in both groups).
   await writeFile(path.join(tmp, 'groups.csv'), [
-    '0,g1,1000000001,1000000001,ein,11-1,,', '0,g1,1000000002,1000000002,ein,11-1,,', '0,g1,1000000003,1000000003,ein,11-1,,',
-    '0,g2,1000000001,1000000001,ein,22-2,,', '0,g2,1000000004,1000000004,ein,22-2,,',
+    '0,g1,1000000001,1000000001,ein,11-1,,,', '0,g1,1000000002,1000000002,ein,11-1,,,', '0,g1,1000000003,1000000003,ein,11-1,,,',
+    '0,g2,1000000001,1000000001,ein,22-2,,,', '0,g2,1000000004,1000000004,ein,22-2,,,',
   ].join('\n') + '\n');
   await writeFile(path.join(tmp, 'items.csv'), '0,0,CPT,99213,Office visit,,ffs\n');
   // source_id, item_id, rate_index, price_index, provider_group_id, billing_class, negotiated_type, rate, service_codes, modifiers, expiration, setting, info

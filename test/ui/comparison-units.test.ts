@@ -98,8 +98,8 @@ describe('dashboard figures over comparison units', () => {
 
 describe('comparison CSV', () => {
   it('writes one row per unit with its class, component, setting, % of Medicare and confidence', () => {
-    const reference: LiveInsurer = { id: 'ref', name: 'Ref', shortName: 'Ref', marketShare: 40, isReference: true };
-    const alpha: LiveInsurer = { id: 'alpha', name: 'Alpha', shortName: 'Alpha', marketShare: 30, isReference: false };
+    const reference: LiveInsurer = { id: 'ref', name: 'Ref', group: 'Ref', shortName: 'Ref', marketShare: 40, isReference: true };
+    const alpha: LiveInsurer = { id: 'alpha', name: 'Alpha', group: 'Alpha', shortName: 'Alpha', marketShare: 30, isReference: false };
     const { header, rows } = comparisonCsv([rec('70450', 10, 5, { component: '26', setting: 'facility' }, true)], reference, [alpha]);
     expect(header).toEqual(['billing_code', 'billing_code_type', 'billing_class', 'component', 'setting', 'service_name', 'published_name', 'category',
       'ref_price_usd', 'ref_medicare_pct', 'alpha_price_usd', 'alpha_medicare_pct', 'selected_avg_usd', 'selected_avg_medicare_pct', 'overpayment_usd',

@@ -15,7 +15,7 @@ import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/url-
 import { sharedProvidersParam } from '../../src/url-state/shared-providers';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 
-const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id.toUpperCase(), shortName: id, marketShare: 10, isReference });
+const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id.toUpperCase(), group: id.toUpperCase(), shortName: id, marketShare: 10, isReference });
 
 /** The key of a request as the page's interceptor sees it: path and the query string apiCall encodes. */
 function pageKey(path: string, params: object): string {

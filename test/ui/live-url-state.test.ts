@@ -14,7 +14,7 @@ import {
 } from '../../src/url-state/live-comparison-state';
 import { canSearch, parseLiveSearch, withService, writeLiveSearch } from '../../src/url-state/live-search-state';
 
-const ins = (id: string, isReference = false): LiveInsurer => ({ id, name: id, shortName: id, marketShare: 10, isReference });
+const ins = (id: string, isReference = false): LiveInsurer => ({ id, name: id, group: id, shortName: id, marketShare: 10, isReference });
 
 describe('live comparison URL state', () => {
   it('round-trips every filter and leaves defaults out', () => {

@@ -117,7 +117,7 @@ describe('staged boot', () => {
   });
 
   it('names only GET routes of the route map in the first view, the insurers among them', () => {
-    const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id, shortName: id, marketShare: 50, isReference });
+    const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id, group: id, shortName: id, marketShare: 50, isReference });
     const insurers = [insurer('a', true), insurer('b', false)];
     const requests = firstViewRequests(insurers);
     for (const r of requests) expect(matchRoute('GET', r.path), r.path).not.toBeNull();

@@ -21,6 +21,7 @@ export const insurers: Endpoint<'GET /api/insurers'> = {
       .map((i) => ({
         id: i.id,
         name: i.name,
+        group: i.group || i.name,
         shortName: i.short_name || i.name,
         marketShare: percent(i.market_share ?? 0),
         isReference: i.id === ref,

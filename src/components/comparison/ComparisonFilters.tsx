@@ -2,20 +2,26 @@
  * The filters of both comparison screens (docs/screens.md: Sample comparison, Live comparison), on plain props so
  * the live comparison (src/components/live/LiveFilters.tsx, URL state) and the sample one
  * (src/sample/comparison/ComparisonFilters.tsx, React state) share one control set:
- * insurer checkboxes with market share, the category ('All Categories'), the sort, the
+ * insurer checkboxes with market share (products under their company: product-groups.ts), the category ('All Categories'), the sort, the
  * Professional and Institutional toggle chips, 'Show only overpaying services', and any further
  * controls a screen adds at the end of the row (`extra`: the live screen's 'At shared providers').
  */
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { formatPercent } from '../../../contract/format';
+import { productLabel } from '../../../contract/product';
 import { CategorySelect } from './CategorySelect';
+import { productGroups } from './product-groups';
 
-/** One insurer checkbox: short name, market share in percent (0..100), full name as tooltip when given. */
+/**
+ * One insurer checkbox: short name, market share in percent (0..100), full name as tooltip when
+ * given; `group`, the company of a product (product-groups.ts), lists it under that company.
+ */
 export interface FilterInsurer {
   id: string;
   shortName: string;
   marketShare: number;
   name?: string;
+  group?: string;
 }
 
 export interface ComparisonFiltersProps<S extends string, C extends string> {
@@ -51,13 +57,21 @@ export function ComparisonFilters<S extends string, C extends string>(props: Com
       <fieldset className="cmp-insurers">
         <legend>Compare against</legend>
         <div className="cmp-insurers__list">
-          {insurers.map((c) => (
-            <label key={c.id} className="check">
-              <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => onToggleInsurer(c.id, e.target.checked)} />
-              <span title={c.name}>{c.shortName}</span>
-              <span className="check__meta">{`${formatPercent(c.marketShare)} share`}</span>
-            </label>
-          ))}
+          {productGroups(insurers).map(({ group, insurers: products }) => {
+            const boxes = products.map((c) => (
+              <label key={c.id} className="check">
+                <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => onToggleInsurer(c.id, e.target.checked)} />
+                <span title={c.name === undefined ? undefined : productLabel(c.group, c.name)}>{c.shortName}</span>
+                <span className="check__meta">{`${formatPercent(c.marketShare)} share`}</span>
+              </label>
+            ));
+            return group === null ? boxes : (
+              <div key={`group:${group}`} className="cmp-insurers__group" role="group" aria-label={group}>
+                <span className="cmp-insurers__group-name" aria-hidden="true">{group}</span>
+                {boxes}
+              </div>
+            );
+          })}
         </div>
       </fieldset>
       <div className="cmp-filters__row">

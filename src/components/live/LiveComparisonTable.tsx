@@ -9,6 +9,7 @@
  */
 import { memo, type ReactElement } from 'react';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
+import { productLabel } from '../../../contract/product';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
 import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
@@ -75,7 +76,7 @@ export const LiveComparisonTable = memo(function LiveComparisonTable({ records, 
           )}
           {records.map((r) => {
             const priced = [
-              ...competitors.filter((c) => r.competitor_prices[c.id] != null).map((c) => ({ id: c.id, name: c.shortName, title: c.name })),
+              ...competitors.filter((c) => r.competitor_prices[c.id] != null).map((c) => ({ id: c.id, name: c.shortName, title: productLabel(c.group, c.name) })),
               ...Object.keys(r.competitor_prices).filter((id) => !known.has(id)).map((id) => ({ id, name: id, title: id })),
             ];
             const unit = recordUnitLabel(r);
