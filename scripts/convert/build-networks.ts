@@ -24,7 +24,8 @@ export interface NetworkFilter {
  * Marks the provider groups outside each filter's networks as not kept and drops their members
  * from `provider_groups`. Runs after `resolved_groups` and `provider_groups` are built and before
  * the providers (build-tables.ts). A file without any network name keeps every group, with one
- * warning per file in `warnings` (a schema 1.x file names none).
+ * warning per file in `warnings` (a schema 1.x file names none); a pattern that matches none of a
+ * file's networks keeps none, with a warning naming them (the first ten).
  * @returns the provider groups filtered out.
  */
 export async function applyNetworkFilters(con: DuckDBConnection, filters: readonly NetworkFilter[], warnings: string[]): Promise<number> {
@@ -42,9 +43,19 @@ export async function applyNetworkFilters(con: DuckDBConnection, filters: readon
           `the filter network_name ${printable(JSON.stringify(f.pattern))} keeps every provider group`);
         continue;
       }
+      let matched = 0;
+      const seen = new Set<string>();
       for (const text of names) {
         const list = JSON.parse(text) as string[];
-        if (!list.some(test)) excluded.push([id, text]);
+        for (const n of list) seen.add(n);
+        if (list.some(test)) matched++;
+        else excluded.push([id, text]);
+      }
+      if (matched === 0) {
+        // a misspelt pattern must not pass for a product without rates
+        const shown = [...seen].sort().slice(0, 10).map((n) => printable(JSON.stringify(n)));
+        warnings.push(`${f.file}: the filter network_name ${printable(JSON.stringify(f.pattern))} matches none of its networks ` +
+          `(${shown.join(', ')}${seen.size > 10 ? `, and ${seen.size - 10} more` : ''}); none of its rates is kept`);
       }
       // a reference without names in a file that names networks is in none: filtered out
       if (rows.some((r) => Number(r[0]) === id && r[1] === null)) excluded.push([id, '']);

@@ -118,6 +118,8 @@ describe("a files[] entry's network_name", () => {
         { id: 'ppo', name: 'Choice Plus PPO', group: 'Network Co', files: [{ url: 'n.json', network_name: '\\bppo\\b' }] },
         { id: 'hmo', name: 'Navigate HMO', group: 'Network Co', files: [{ url: 'n.json', network_name: 'navigate hmo' }] },
         { id: 'old', name: 'Old', files: [{ url: 'v1.json', network_name: 'ppo' }] },
+        // a misspelt network keeps nothing of the file, with a warning naming its networks
+        { id: 'typo', name: 'Typo', files: [{ url: 'n.json', network_name: 'choise' }] },
       ],
     }));
     const r = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), { quiet: true });
@@ -148,13 +150,16 @@ describe("a files[] entry's network_name", () => {
       { insurer_id: 'ppo', provider_id: '3333333334', negotiated_rate: 90 },
     ]);
     const counts = Object.fromEntries(split.sources.map((s) => [s.insurer_id, [s.rate_rows, s.unresolved_rate_rows]]));
-    expect(counts).toEqual({ ppo: [2, 0], hmo: [3, 0], old: [5, 0] });
-    expect(split.insurers.map((i) => [i.id, i.group])).toEqual([['ppo', 'Network Co'], ['hmo', 'Network Co'], ['old', 'Old']]);
+    expect(counts).toEqual({ ppo: [2, 0], hmo: [3, 0], old: [5, 0], typo: [0, 0] });
+    expect(split.insurers.map((i) => [i.id, i.group])).toEqual([['ppo', 'Network Co'], ['hmo', 'Network Co'], ['old', 'Old'], ['typo', 'Typo']]);
   });
 
-  it('warns once for a file that names no network, naming the file and the filter', () => {
+  it('warns once for a file that names no network, and for a pattern that matches none of its networks, naming them', () => {
     expect(warnings.filter((w) => w.includes('no provider reference names its network'))).toEqual([
       'v1.json: no provider reference names its network (network_name, schema 2.0); the filter network_name "ppo" keeps every provider group',
+    ]);
+    expect(warnings.filter((w) => w.includes('matches none of its networks'))).toEqual([
+      'n.json: the filter network_name "choise" matches none of its networks ("Choice Plus PPO", "Navigate HMO"); none of its rates is kept',
     ]);
   });
 });
