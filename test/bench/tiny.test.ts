@@ -22,7 +22,8 @@ const FIGURES: Record<string, RegExp[]> = {
     /market-year shape, 3 monthly snapshots, [\d,]+ services, [\d,]+ providers .*: [\d,]+ rate rows/,
     /cold start \(boot \+ first \/api\/service-pricing\): \d+ ms, [\d,]+ bytes read/,
     /GET \/api\/service-pricing\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
-    /GET \/api\/service-price-details\?\S+\s+[\d.]+\s+[\d.]+\s+[\d.]+/,
+    // the price details of a provider the reference insurer rates: more than `[]`
+    /GET \/api\/service-price-details\?\S+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S+\s+\S+\s+\d[\d,]+\n/,
     /peak RSS \d+ MB/,
   ],
   'cold-start.bench.ts': [
