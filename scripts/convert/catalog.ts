@@ -119,6 +119,9 @@ export interface LoadedCatalog {
   warnings: string[];
 }
 
+/** Why an unknown filter key stops the run, at the end of its error. */
+const CONVERTS_EVERYTHING = 'a filter the converter does not know would convert everything';
+
 /** The keys of a plan filter (`filters.plans`, a `files[]` entry's `plans`). */
 const PLAN_KEYS = Object.keys(planFilterSchema.properties);
 
@@ -137,7 +140,7 @@ function describe(file: string, e: ErrorObject): string {
   if (e.keyword === 'additionalProperties') {
     const key = String(e.params.additionalProperty);
     const filter = where === 'filters' || where.endsWith('.plans');
-    return `${file}: unknown setting ${where}.${key}${belongsIn(key, where)}${filter ? '; a filter the converter does not know would convert everything' : ''}`;
+    return `${file}: unknown setting ${where}.${key}${belongsIn(key, where)}${filter ? `; ${CONVERTS_EVERYTHING}` : ''}`;
   }
   return `${file}: field ${where} ${e.message ?? 'is invalid'}`;
 }
@@ -259,7 +262,7 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
     if (misplaced === undefined) return;
     const home = PLAN_KEYS.includes(misplaced) ? `insurers[${i}].files[${j}].plans` : 'filters';
     throw new CatalogError(`${catalogPath}: unknown setting insurers[${i}].files[${j}].${misplaced} (it belongs in ${home}); ` +
-      'a filter the converter does not know would convert everything');
+      CONVERTS_EVERYTHING);
   }));
   const warnings: string[] = [];
   unknownFields(catalog, '', '', warnings);

@@ -27,8 +27,7 @@
  * - `raw_groups(source_id, provider_group_id, provider_id, npi, tin_type, tin_value, remote_location, network_name, ref_index)`
  *   one row per provider (provider_id by docs/methodology.md: the NPI, else `TIN:<tin>`, NULL when neither);
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider;
- *   `network_name` the reference's network names (schema 2.0) as a JSON array, NULL without any;
- *   `ref_index` its `provider_references[]` element (NULL if inline or fetched): not in a partition.
+ *   `network_name` its networks (JSON array); `ref_index` its `provider_references[]` element (NULL if inline): not in a partition.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readdir, stat } from 'node:fs/promises';
