@@ -41,6 +41,11 @@ export interface RateRowsParams {
    * code and unit; for another insurer, where the reference insurer has one. Absent = every provider.
    */
   shared_providers?: boolean;
+  /**
+   * `1`/`true`: only the rows at billing providers of the code (docs/methodology.md, Where we bill
+   * it); with `shared_providers`, the shared rows among them. Absent = every provider.
+   */
+  billed?: boolean;
 }
 
 /**
@@ -101,6 +106,8 @@ export interface RateRowsResult {
   state: string | null;
   /** Whether the rows are only those at shared providers (RateRowsParams.shared_providers). */
   shared_providers: boolean;
+  /** Whether the rows are only those at billing providers (RateRowsParams.billed). */
+  billed: boolean;
   /** Median of the valid rows' `negotiated_rate` (the midpoint of the two middle values when even); null when none. */
   median: number | null;
   /** Distinct valid dollar rate rows behind the median (rows with `validation` null). */
@@ -158,7 +165,10 @@ export interface CoverageSource {
 /** Per insurer and snapshot: the sums over its files. */
 export interface CoverageGroup {
   insurer_id: string;
+  /** The product's name (docs/methodology.md, Products). */
   insurer_name: string;
+  /** Its company (manifest `insurers[].group`). */
+  insurer_group: string;
   snapshot: string;
   files: number;
   rate_rows: number;
@@ -168,6 +178,13 @@ export interface CoverageGroup {
   unresolved_provider_references: number;
   /** Sums of its files' validation counts, by reason. */
   validation: ManifestSource['validation'];
+  /**
+   * Its valid rate rows of services, one per provider, and those at billing providers
+   * (docs/methodology.md, Products and Where we bill it; manifest `billing_coverage`); null when
+   * the claims name no providers.
+   */
+  valid_rate_rows: number | null;
+  billed_rate_rows: number | null;
 }
 
 /** `GET /api/coverage`: what the numbers rest on (manifest.json and report.json). */
@@ -183,6 +200,8 @@ export interface CoverageResult {
   medicare: ManifestMedicare;
   /** The headline Average Overpayment with validation off and on (manifest; docs/methodology.md, Validation). */
   headline: ManifestHeadline;
+  /** Whether the claims input names providers: "Where we bill it" can be turned on (manifest `claims_by_provider`). */
+  claims_by_provider: boolean;
   groups: CoverageGroup[];
   sources: CoverageSource[];
   report: {

@@ -70,12 +70,21 @@ export interface ServicePricingParams {
    * one (with `providers`, among those). Absent or `0`/`false` = every provider.
    */
   shared_providers?: boolean;
+  /**
+   * `1`/`true`: every price where we bill it (docs/methodology.md, Per comparison unit, Where we
+   * bill it): over valid rates at providers with a claim of the code in the reference insurer's
+   * claims; with `shared_providers`, both hold. Refused (400) when the claims name no providers
+   * (`manifest.claims_by_provider`). Absent or `0`/`false` = every provider.
+   */
+  billed?: boolean;
 }
 
-/** The "At shared providers" switch of the dashboard endpoints (see ServicePricingParams.shared_providers). */
+/** The "At shared providers" and "Where we bill it" switches of the dashboard endpoints (see ServicePricingParams). */
 export interface SharedProvidersParam {
   /** `1`/`true`: every price at shared providers (docs/methodology.md, Per comparison unit); absent = every provider. */
   shared_providers?: boolean;
+  /** `1`/`true`: every price at billing providers (docs/methodology.md, Where we bill it); absent = every provider. */
+  billed?: boolean;
 }
 
 /**

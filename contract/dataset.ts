@@ -19,6 +19,8 @@
  *   snapshot x insurer x comparison unit (billing code, billing class, component, setting) x state
  *   (`'ALL'` = national), with their support, over every provider (`scope` 'market') and at shared
  *   providers per month (`scope` 'shared'); the dashboards answer from it alone.
+ * - `billing_providers`: the providers with a claim of each code in the reference insurer's claims
+ *   (docs/methodology.md, Where we bill it); empty when the claims name no providers.
  * - `medicare_benchmarks`: the national Medicare amount of every comparison unit of the dataset's
  *   codes that has one, with its PFS relative values (docs/methodology.md, Medicare benchmark).
  *
@@ -40,15 +42,32 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
  * `price_stats` per comparison unit (docs/methodology.md, Per comparison unit) instead of per billing-class
  * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
- * shared providers (`scope`, `month`).
+ * shared providers (`scope`, `month`). Version 4: `billing_providers`, and `price_stats` rows where we
+ * bill it (`scope` 'billed' and 'shared_billed').
  */
-export const DATASET_FORMAT_VERSION = 3 as const;
+export const DATASET_FORMAT_VERSION = 4 as const;
 
 /** `price_stats.scope` of the medians over every provider. */
 export const MARKET_SCOPE = 'market' as const;
 /** `price_stats.scope` of the medians at shared providers (docs/methodology.md, Per comparison unit, At shared providers), per month. */
 export const SHARED_SCOPE = 'shared' as const;
-export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE;
+/** `price_stats.scope` of the medians at billing providers (docs/methodology.md, Per comparison unit, Where we bill it), per snapshot. */
+export const BILLED_SCOPE = 'billed' as const;
+/** `price_stats.scope` of the medians at shared providers that are billing providers, per month. */
+export const SHARED_BILLED_SCOPE = 'shared_billed' as const;
+export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE | typeof BILLED_SCOPE | typeof SHARED_BILLED_SCOPE;
+
+/** The scope of the screens' options `shared_providers` and `billed` (docs/methodology.md, Per comparison unit). */
+export function priceScope(shared: boolean, billed: boolean): PriceScope {
+  if (billed) return shared ? SHARED_BILLED_SCOPE : BILLED_SCOPE;
+  return shared ? SHARED_SCOPE : MARKET_SCOPE;
+}
+
+/** Why "Where we bill it" is off when `manifest.claims_by_provider` is false: the screens' and the API's reason. */
+export const BILLED_UNAVAILABLE = 'the claims input names no providers (no npi or tin column), so no provider is known to bill a service';
+
+/** Whether `scope`'s rows are matched per month (`price_stats.month`) rather than per snapshot. */
+export const isMonthScope = (scope: PriceScope): boolean => scope === SHARED_SCOPE || scope === SHARED_BILLED_SCOPE;
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;
@@ -70,6 +89,7 @@ export const TABLE_NAMES = [
   'claims_volume',
   'price_stats',
   'medicare_benchmarks',
+  'billing_providers',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
@@ -124,6 +144,16 @@ export interface ManifestInsurer {
   market_share: number;
   member_count: number;
   regions: string[];
+}
+
+/** A product's valid rate rows of one snapshot, and how many are at billing providers (Data Coverage). */
+export interface BillingCoverage {
+  insurer_id: string;
+  snapshot: string;
+  /** Distinct valid rate rows of services, one per provider (price_stats' national `market` rate_count summed). */
+  valid_rate_rows: number;
+  /** Those at billing providers of their code (the `billed` scope's rate_count summed). */
+  billed_rate_rows: number;
 }
 
 /** One converted in-network file (docs/dataset.md, manifest `sources`). Its index is `rates.source_id`. */
@@ -283,6 +313,10 @@ export interface DatasetManifest {
   counts: ManifestCounts;
   /** Whether claims_volume carried a per-state column. */
   claims_by_state: boolean;
+  /** Whether the claims name providers (`npi`/`tin` on a row with a claim): only then do `billing_providers` and the billed scopes hold rows. */
+  claims_by_provider: boolean;
+  /** Per product and snapshot, its valid rate rows and those at billing providers (only when claims_by_provider). */
+  billing_coverage: BillingCoverage[];
   /** The reporting structures of every table of contents converted (absent when none). */
   reporting_structures?: ManifestReportingStructure[];
   /** The validation settings used. */
@@ -338,6 +372,7 @@ export const COLUMNS = {
     'month',
   ],
   medicare_benchmarks: ['billing_code', 'billing_class', 'component', 'setting', 'medicare_rate', 'source', 'work_rvu', 'pe_rvu', 'mp_rvu'],
+  billing_providers: ['billing_code', 'billing_class', 'provider_id'],
 } as const satisfies Record<TableName, readonly string[]>;
 
 /** A row of `price_stats`, as the worker reads it: one insurer's price of one comparison unit in one state. */
@@ -358,8 +393,8 @@ export interface PriceStatRow {
   provider_count: number;
   /** The unit's national Medicare amount, USD; null without a benchmark. */
   medicare_rate: number | null;
-  /** MARKET_SCOPE: every provider; SHARED_SCOPE: at shared providers, matched in `month`. */
+  /** MARKET_SCOPE: every provider; SHARED_SCOPE: at shared providers, matched in `month`; BILLED_SCOPE, SHARED_BILLED_SCOPE: the same at billing providers. */
   scope: PriceScope;
-  /** For SHARED_SCOPE rows, the month M (`YYYY-MM`) whose snapshots were matched; null for market rows. */
+  /** For rows of a month scope (isMonthScope), the month M (`YYYY-MM`) whose snapshots were matched; null otherwise. */
   month: string | null;
 }

@@ -63,3 +63,23 @@ export function benchmarkKindSql(billingClass: string): string {
 export function dollarRateSql(negotiatedType: string, negotiatedRate: string, stored = false): string {
   return `${stored ? negotiatedType : `lower(${negotiatedType})`} IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND ${negotiatedRate} > 0`;
 }
+
+/**
+ * SQL true when a `billing_providers` row's `claimClass` (NULL: the claims give no class) covers a
+ * rate row of class `unitClass` (docs/methodology.md, Where we bill it: a billing provider of the
+ * service "of the unit's billing class where the claims give one"); a `both` row is billed by
+ * either class.
+ */
+export function billsClassSql(claimClass: string, unitClass: string): string {
+  return `(${claimClass} IS NULL OR ${claimClass} = ${unitClass} OR ${unitClass} = 'both')`;
+}
+
+/**
+ * SQL true when the rate row of code `code` and class `billingClass` at provider `providerId` is at a
+ * billing provider of its code (docs/methodology.md, Where we bill it), from the dataset's
+ * `billing_providers` table.
+ */
+export function atBillingProviderSql(code: string, billingClass: string, providerId: string): string {
+  return `EXISTS (SELECT 1 FROM billing_providers bp WHERE bp.billing_code = ${code} AND bp.provider_id = ${providerId}
+    AND ${billsClassSql('bp.billing_class', billingClass)})`;
+}

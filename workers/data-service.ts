@@ -231,7 +231,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       const [{ db, at }, decode, tables] = await Promise.all([database, decoder, fetched]);
       for (const table of tables) await insertTable(db, decode, table);
       const latestMonth = manifest.snapshots[manifest.snapshots.length - 1];
-      const first = latestMonth === undefined ? undefined : ({ months: [latestMonth], shared: false, states: 'national' } as const);
+      const first = latestMonth === undefined ? undefined : ({ months: [latestMonth], scope: 'market', states: 'national' } as const);
       const stats = byMonth ? createStatsLoader(db, statsTable, source, rowGroups, first, statsOpening) : eagerStats();
       await stats.open();
       prepareDerivedTables(db, byMonth);

@@ -6,7 +6,8 @@
  * of one comparison unit (billing class, component, setting: a series is a (snapshot, insurer,
  * code, unit)). The medians are over the valid rows (validation.ts), over every provider (`scope`
  * 'market') and, per month, at the providers the series shares with the other side (`scope`
- * 'shared', shared-providers.ts); those over every dollar row, national only, go to
+ * 'shared', shared-providers.ts), and at billing providers (billed-stats.ts, when the claims name
+ * providers); those over every dollar row, national only, go to
  * `ps_unvalidated` for the manifest's headline with validation off.
  * Expanding them costs rates x NPIs (hundreds of millions of rows for a 1 GB file), so this builds
  * the same medians from weights:
@@ -36,6 +37,7 @@ import { GROUP_ID_UNNEST_SQL } from './spool';
 import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-medians';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
+import { billedOfBucket, finishBilled, prepareBilled } from './billed-stats';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
@@ -100,6 +102,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   const loop = new SeriesMedians(membership);
   const { index, codeOf } = await readSeriesIndex(con);
   const shared = new SharedProviders(membership, index);
+  const billed = await prepareBilled(con);
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
   for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
   const vid = await vidSql(con);
@@ -110,6 +113,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
       const rows = free.pop() ?? new SeriesBuffer();
       try {
         await statsOfBucket(c, prices, { loop, shared, codeOf, rows, vid });
+        if (billed) await billedOfBucket(c, prices, vid);
       } finally {
         rows.trim();
         free.push(rows);
@@ -130,6 +134,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
         INSERT INTO ps_unvalidated
         SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.median_rate, CAST(r.provider_count AS INTEGER)
         FROM ${unit} WHERE r.cs = 1 AND r.st = 0`);
+      if (billed) await finishBilled(c);
       for (const t of HELPER_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
     },
   };

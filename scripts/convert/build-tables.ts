@@ -21,7 +21,7 @@ import type { MedicareTables } from '../medicare/tables';
 import { appendRows } from './append-rows';
 import { USPS_STATE_CODES } from '../../contract/us-states';
 import { badRowSql, billingCodeRule, checkCsv, csvColumns, failAtFirstBadRecord, patternRule, requireColumns, type ColumnRule } from './csv-inputs';
-import { buildClaims } from './build-claims';
+import { buildBillingProviders, buildClaims, type ClaimsShape } from './build-claims';
 
 export { finishClaims } from './build-claims';
 
@@ -302,17 +302,17 @@ export function categorySql(col: string): string {
 /**
  * Checks the claims-volume and services inputs before anything is built (docs/converter.md, The
  * catalog): their required columns, then every value (csv-inputs.ts); the claims are summed into
- * `claims_input` on the way (build-claims.ts buildClaims). Returns whether the claims had a state column.
+ * `claims_input` and `claims_providers` on the way (build-claims.ts buildClaims). Returns what the claims hold.
  * @throws Error naming the file, and the line, column and value of the first bad one, or the code
  *   and state of a claims total that does not fit.
  */
-async function checkInputs(con: DuckDBConnection, inputs: Pick<TableInputs, 'claimsVolume' | 'services'>): Promise<boolean> {
-  const claimsByState = await buildClaims(con, inputs.claimsVolume);
+async function checkInputs(con: DuckDBConnection, inputs: Pick<TableInputs, 'claimsVolume' | 'services'>): Promise<ClaimsShape> {
+  const claims = await buildClaims(con, inputs.claimsVolume);
   if (inputs.services) {
     await requireColumns(con, inputs.services, ['billing_code', 'name']);
     await checkCsv(con, inputs.services, [billingCodeRule()]);
   }
-  return claimsByState;
+  return claims;
 }
 
 /**
@@ -338,19 +338,20 @@ export async function checkTableInputs(catalog: Catalog, baseDir: string): Promi
 }
 
 /**
- * Runs every step; returns whether the claims input had a state column.
+ * Runs every step; returns what the claims input holds (build-claims.ts ClaimsShape).
  * @throws when an input CSV lacks a required column, holds a bad value (checkInputs; the NPI
  *   registry's as buildProviders reads it) or SQL fails (the message names the file).
  */
-export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<{ claimsByState: boolean }> {
-  const claimsByState = await checkInputs(con, inputs);
+export async function buildTables(con: DuckDBConnection, inputs: TableInputs): Promise<ClaimsShape> {
+  const claims = await checkInputs(con, inputs);
   // the medians at shared providers (build-price-stats.ts) tell the reference from the competitors
   await con.run('CREATE OR REPLACE TABLE reference_insurer AS SELECT $1::VARCHAR AS insurer_id', [inputs.referenceInsurer]);
   await buildGroups(con);
   if (inputs.networks?.length) await applyNetworkFilters(con, inputs.networks, inputs.warnings ?? []);
   await buildRates(con, inputs.bucketRows);
   await buildProviders(con, inputs);
+  await buildBillingProviders(con);
   await buildNamedRefs(con);
   await buildServices(con, inputs);
-  return { claimsByState };
+  return claims;
 }

@@ -19,6 +19,7 @@ import { openSpool, sqlList, type Spool } from './spool';
 import { ParsePool } from './parse-pool';
 import { buildTables, checkTableInputs } from './build-tables';
 import { readBillingCodes } from './csv-inputs';
+import { billingCoverage } from './billed-stats';
 import { writeDataset } from './write-dataset';
 import { fillSourceCounts, reportDanglingReferences } from './source-counts';
 import { makeTempSibling, recoverStale, swapIntoPlace } from './atomic-dir';
@@ -39,7 +40,7 @@ import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.18.0';
+export const CONVERTER_VERSION = '0.19.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */
@@ -311,7 +312,7 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const medicare = await timer.time('read the Medicare fee schedules', () => medicareData({ codes, cptDescriptors }));
     const states = catalog.filters?.states?.map((s) => s.toUpperCase());
     const networks = plan.files.flatMap((f, k) => (f.networkName === undefined ? [] : [{ pattern: f.networkName, sourceIds: sourceOf[k]!, file: f.url }]));
-    const { claimsByState } = await step('build the tables', () => buildTables(con, {
+    const claims = await step('build the tables', () => buildTables(con, {
       medicare,
       referenceInsurer: catalog.reference_insurer,
       npiRegistry: catalog.npi_registry ? resolveLocation(baseDir, catalog.npi_registry) : undefined,
@@ -336,7 +337,8 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
     const tables = await step('price_stats and the Parquet files', () => writeDataset(spool.db, con, tmpDir));
     await step('count the rates by validation reason', () => fillSourceValidation(con, tmpDir, tables.rates, sources));
     const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const manifest = await step('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claimsByState }));
+    const manifest = await step('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claims }));
+    manifest.billing_coverage = await billingCoverage(con, claims.byProvider);
     manifest.validation = settings;
     manifest.medicare = medicareManifest(medicare, cptDescriptors);
     manifest.headline = await step('the headline', () => headlineOf(con, manifest));

@@ -11,6 +11,7 @@ import {
 } from '../../contract/dataset';
 import type { Catalog } from '../../contract/catalog';
 import type { ProblemLog } from './problems';
+import type { ClaimsShape } from './build-claims';
 import type { PlannedFile } from './plan-files';
 import type { PartitionSource } from './source-store';
 import { sqlList, type Spool } from './spool';
@@ -62,7 +63,8 @@ export interface ManifestParts {
   tables: DatasetManifest['tables'];
   sources: ManifestSource[];
   problems: ProblemLog;
-  claimsByState: boolean;
+  /** What the claims input holds (build-claims.ts). */
+  claims: ClaimsShape;
 }
 
 /**
@@ -101,7 +103,10 @@ export async function makeManifest(spool: Spool, p: ManifestParts): Promise<Data
       problems: p.problems.total,
       unresolved_provider_references: p.sources.reduce((a, s) => a + (s.unresolved_provider_references ?? 0), 0),
     },
-    claims_by_state: p.claimsByState,
+    claims_by_state: p.claims.byState,
+    claims_by_provider: p.claims.byProvider,
+    // filled by convertCatalog once price_stats is written (billed-stats.ts billingCoverage)
+    billing_coverage: [],
     // filled by convertCatalog once the tables are written
     validation: { ...DEFAULT_VALIDATION },
     medicare: { year: 0, conversion_factor: 0, files: [], notices: [], cpt_descriptors: true },

@@ -44,11 +44,12 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   providers: 'provider_id',
   services: 'billing_code',
   claims_volume: 'billing_code, state, billing_class',
-  // by period (a shared row's month, a market row's snapshot), scope, national rows first, then
+  // by period (a month scope's month, another row's snapshot), scope, national rows first, then
   // state: the worker reads a month's row groups of one scope, national, per state or of one state,
   // alone (periodIndex)
   price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', state, billing_code, snapshot, insurer_id, billing_class, component, setting, month`,
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
+  billing_providers: 'billing_code, billing_class NULLS FIRST, provider_id',
 };
 
 /**

@@ -214,6 +214,8 @@ function manifestOf(plan: GenerationPlan, tables: Record<TableName, ManifestTabl
       services: plan.services, problems: 0, unresolved_provider_references: 0,
     },
     claims_by_state: false,
+    claims_by_provider: false,
+    billing_coverage: [],
     validation: { ...DEFAULT_VALIDATION, ...(options.minProviders === undefined ? {} : { min_providers: options.minProviders }) },
     medicare: { year: 2025, conversion_factor: 32.3465, files: [], notices: [], cpt_descriptors: false },
     headline: { snapshot: snapshots[snapshots.length - 1]!, avg_overpayment_unvalidated: null, avg_overpayment_validated: null },

@@ -40,7 +40,7 @@ export function codeStep(services: number): number {
 /**
  * SQL creating the tables that do not depend on the rates: `src` (source_id, insurer_id, snapshot,
  * i), `codes` (k, billing_code, base), `providers`, `services`, `claims_volume`,
- * `medicare_benchmarks`, and the view `provider_groups` (every provider in every source: written
+ * `medicare_benchmarks`, an empty `billing_providers`, and the view `provider_groups` (every provider in every source: written
  * sorted by the converter's writer, never held whole).
  */
 export function baseTablesSql(plan: GenerationPlan): string {
@@ -72,7 +72,8 @@ export function baseTablesSql(plan: GenerationPlan): string {
         CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS work_rvu,
         CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS pe_rvu,
         CASE u.billing_class WHEN 'professional' THEN round(base * 0.8 / 32.3465 / 3, 2) END AS mp_rvu
-      FROM codes, (VALUES ('professional', 'non-facility'), ('institutional', 'facility')) u(billing_class, setting);`;
+      FROM codes, (VALUES ('professional', 'non-facility'), ('institutional', 'facility')) u(billing_class, setting);
+    CREATE TABLE billing_providers (billing_code VARCHAR, billing_class VARCHAR, provider_id VARCHAR);`;
 }
 
 /**

@@ -5,19 +5,20 @@
  * - `mrf/<insurer>/<YYYY-MM-DD>_<insurer>_in-network-rates.json.gz`: 10 insurers x 4 monthly
  *   snapshots, each valid against the CMS schema of the version it claims (1.0.0, 1.3.1 or 2.0.0);
  * - `services.csv` (140 services, docs/screens.md (Constants)), `npi-registry.csv` (118 NPIs, NPPES layout),
- *   `claims-volume.csv` (the reference insurer's claims per code and state).
+ *   `claims-volume.csv` (the reference insurer's claims per code, state and billing provider).
  * Deterministic: seeded random numbers, no clock, gzip with mtime 0; two runs give identical bytes.
  * Comparable: for every service, every insurer (nationally and in each state) has at least twice as
  * many professional dollar rows as institutional ones and twice as many global professional rows as
  * 26/TC ones (class-balance.ts), so its all-classes median (docs/methodology.md) is a professional fee; in the
  * latest snapshot competitors sit within ±25 % of their mean (market-band.ts) and the reference
- * insurer 1-5 % below or 10-26 % above it (rate-model.ts).
+ * insurer 1-5 % below or 10-26 % above it (rate-model.ts). A few procedures carry competitors' ghost
+ * rates at providers that bill nothing (ghost-rates.ts), which 'Where we bill it' leaves out.
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Catalog } from '../../contract/catalog';
-import { claimsVolumeCsv } from './claims';
+import { billingProviders, claimsVolumeCsv } from './claims';
 import { REFERENCE_INSURER, SAMPLE_INSURERS, SNAPSHOTS } from './insurers';
 import { inNetworkJson } from './mrf-json';
 import { buildNetworks } from './networks';
@@ -49,7 +50,8 @@ export function buildSampleFiles(): Map<string, Buffer> {
   }
   files.set('services.csv', Buffer.from(servicesCsv(services), 'utf8'));
   files.set('npi-registry.csv', Buffer.from(registryCsv(universe.providers), 'utf8'));
-  files.set('claims-volume.csv', Buffer.from(claimsVolumeCsv(services, reference.regions), 'utf8'));
+  const billers = billingProviders(model.templates.get(reference.id) ?? [], networks.get(reference.id) ?? []);
+  files.set('claims-volume.csv', Buffer.from(claimsVolumeCsv(services, reference.regions, billers), 'utf8'));
 
   const catalog: Catalog = {
     reference_insurer: REFERENCE_INSURER,

@@ -4,7 +4,8 @@
  * at which places of service, with which modifiers, and the group's own deviation from the base.
  */
 import { balanceClasses } from './class-balance';
-import type { SampleInsurer } from './insurers';
+import { ghostPrices } from './ghost-rates';
+import { REFERENCE_INSURER, type SampleInsurer } from './insurers';
 import type { NetworkGroup } from './networks';
 import { KINDS } from './practice-kinds';
 import { rngFor, type Rng } from './rng';
@@ -95,11 +96,13 @@ const HOSPITAL_PHYSICIAN_CATEGORIES: readonly SampleCategory[] = ['Emergency', '
 
 /**
  * The price templates of one insurer: for every service it pays (not in `excluded`), the groups
- * whose kind of practice bills that category, each with probability 0.9 (networks differ), trimmed
+ * whose kind of practice bills that category, each with probability 0.9 (networks differ), and a
+ * competitor's ghost rates of the `ghosts` procedures (ghost-rates.ts), trimmed
  * to the row structure every insurer shares (class-balance.ts: per state, professional dollar rows at
  * least twice the institutional ones, global professional rows at least twice the 26/TC ones).
  */
-export function priceTemplates(ins: SampleInsurer, network: readonly NetworkGroup[], services: readonly SampleService[], excluded: ReadonlySet<string>): ServiceTemplates[] {
+export function priceTemplates(ins: SampleInsurer, network: readonly NetworkGroup[], services: readonly SampleService[], excluded: ReadonlySet<string>,
+  ghosts: ReadonlySet<string> = new Set()): ServiceTemplates[] {
   const out: ServiceTemplates[] = [];
   for (const service of services) {
     if (excluded.has(service.code)) continue;
@@ -111,6 +114,9 @@ export function priceTemplates(ins: SampleInsurer, network: readonly NetworkGrou
       const prices = groupPrices(ins, g, service, rng);
       if (prices.length > 0) groups.push({ group, prices });
     });
+    const priced = new Set(groups.map((g) => g.group));
+    groups.push(...ghostPrices(ins, network, service, priced, ins.id === REFERENCE_INSURER, ghosts, (st) => STATE_PRICE_FACTORS[st] ?? 1));
+    groups.sort((a, b) => a.group - b.group);
     const balanced = balanceClasses(ins.id, { service, groups }, network);
     if (balanced.length > 0) out.push({ service, groups: balanced });
   }

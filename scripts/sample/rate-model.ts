@@ -15,6 +15,7 @@
  */
 import { REFERENCE_INSURER, SNAPSHOTS, type SampleInsurer } from './insurers';
 import { bandFactors, nationalMedian } from './market-band';
+import { ghostCodes } from './ghost-rates';
 import type { NetworkGroup } from './networks';
 import { priceTemplates, type ServiceTemplates } from './price-templates';
 import { rngFor } from './rng';
@@ -35,6 +36,7 @@ export interface RateModel {
 
 /** Builds the whole model (deterministic). `networks` as buildNetworks returns them. */
 export function buildRateModel(insurers: readonly SampleInsurer[], networks: Map<string, NetworkGroup[]>, services: readonly SampleService[]): RateModel {
+  const ghosts = ghostCodes(services);
   const gaps = rngFor('gaps').shuffle(services.filter((s) => !s.named).map((s) => s.code));
   const referenceMissing = gaps.slice(0, 3);
   const referenceOnly = gaps.slice(3, 5);
@@ -43,7 +45,7 @@ export function buildRateModel(insurers: readonly SampleInsurer[], networks: Map
   for (const ins of insurers) {
     const excluded = new Set(ins.id === REFERENCE_INSURER ? referenceMissing : referenceOnly);
     if (ins.id !== REFERENCE_INSURER) for (const s of services) if (rngFor('exclude', ins.id, s.code).chance(0.04)) excluded.add(s.code);
-    templates.set(ins.id, priceTemplates(ins, networks.get(ins.id) ?? [], services, excluded));
+    templates.set(ins.id, priceTemplates(ins, networks.get(ins.id) ?? [], services, excluded, ghosts));
     const lv = new Map<string, number>();
     for (const s of services) lv.set(s.code, ins.priceLevel * rngFor('level', ins.id, s.code).logNormal(0.08));
     level.set(ins.id, lv);

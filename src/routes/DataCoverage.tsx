@@ -2,8 +2,9 @@
  * /data-coverage: what the live numbers rest on, from `GET /api/coverage` (the dataset's
  * manifest.json and report.json): the headline Average Overpayment with validation and without
  * (the effect of the rules in one line), the validation settings and the CMS reference data used;
- * per insurer and snapshot the files, rate rows, unresolved rate rows and provider references,
- * problems and failed rates; per file its rates by validation reason and its median % of
+ * per product (named under its company) and snapshot the files, rate rows, unresolved rate rows and provider references,
+ * problems and failed rates, and, when the claims name providers, the share of its valid rates at
+ * billing providers (docs/methodology.md, Products, Where we bill it); per file its rates by validation reason and its median % of
  * Medicare; then every file with its reporting entity, `last_updated_on`, schema version and
  * problem codes; the files a table of contents listed that could not be read; the converter's
  * warnings. The tables export as CSV.
@@ -21,6 +22,7 @@ import '../styles/screens.css';
 import '../components/live/live.css';
 import '../components/live/unit.css';
 import { PageHeader } from '../components/PageHeader';
+import { productLabel } from '../../contract/product';
 
 const count = (n: number) => formatCount(n);
 /** Bytes in kB below 1 MB, else MB (decimal units). */
@@ -29,8 +31,20 @@ const mb = (bytes: number) => (bytes < 1_000_000
   : `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`);
 const codes = (c: Record<string, number>) => Object.entries(c).map(([k, n]) => `${k} ${formatCount(n)}`).join(', ');
 
+/** The share of a product's valid rate rows at billing providers, in percent; null when the claims name no providers or it has none. */
+export function billedShare(g: Pick<CoverageGroup, 'valid_rate_rows' | 'billed_rate_rows'>): number | null {
+  return g.valid_rate_rows && g.billed_rate_rows !== null ? (100 * g.billed_rate_rows) / g.valid_rate_rows : null;
+}
+
+const BILLED_COLUMN: Column<CoverageGroup> = {
+  key: 'billed', header: 'At billing providers', align: 'right', sortValue: (g) => billedShare(g),
+  cell: (g) => (
+    <span title={`${count(g.billed_rate_rows ?? 0)} of ${count(g.valid_rate_rows ?? 0)} valid rate rows of services`}>{formatPercent(billedShare(g))}</span>
+  ),
+};
+
 const GROUP_COLUMNS: Column<CoverageGroup>[] = [
-  { key: 'insurer', header: 'Insurer', cell: (g) => g.insurer_name, sortValue: (g) => g.insurer_name, rowHeader: true },
+  { key: 'insurer', header: 'Insurer', cell: (g) => productLabel(g.insurer_group, g.insurer_name), sortValue: (g) => productLabel(g.insurer_group, g.insurer_name), rowHeader: true },
   { key: 'snapshot', header: 'Snapshot', cell: (g) => g.snapshot, sortValue: (g) => g.snapshot },
   { key: 'files', header: 'Files', cell: (g) => count(g.files), sortValue: (g) => g.files, align: 'right' },
   { key: 'rows', header: 'Rate rows', cell: (g) => count(g.rate_rows), sortValue: (g) => g.rate_rows, align: 'right' },
@@ -171,15 +185,22 @@ export function DataCoverage(): ReactElement {
 
           <div className="panel cmp-results">
             <div className="section__head live-bar">
-              <div><h2>Per insurer and snapshot</h2><p>Sums over each insurer's files of that month</p></div>
+              <div>
+                <h2>Per insurer and snapshot</h2>
+                <p>
+                  {"Sums over each insurer's files of that month"}
+                  {c.claims_by_provider && <>{'; at billing providers: the share of its valid rates of services at providers with a claim of the service in the reference insurer\'s claims '}
+                    <Link className="live-method" to="/methodology#where-we-bill-it">(Where we bill it)</Link></>}
+                </p>
+              </div>
               <ExportCsvButton fileName="data-coverage_per-insurer.csv" build={() => ({
-                header: ['insurer_id', 'insurer_name', 'snapshot', 'files', 'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'provider_groups', 'problems',
-                  ...VALIDATION_REASONS],
-                rows: c.groups.map((g) => [g.insurer_id, g.insurer_name, g.snapshot, g.files, g.rate_rows, g.unresolved_rate_rows, g.unresolved_provider_references, g.provider_groups, g.problems,
-                  ...VALIDATION_REASONS.map((r) => g.validation[r])]),
+                header: ['insurer_id', 'insurer_name', 'insurer_group', 'snapshot', 'files', 'rate_rows', 'unresolved_rate_rows', 'unresolved_provider_references', 'provider_groups', 'problems',
+                  ...VALIDATION_REASONS, 'valid_rate_rows', 'billed_rate_rows'],
+                rows: c.groups.map((g) => [g.insurer_id, g.insurer_name, g.insurer_group, g.snapshot, g.files, g.rate_rows, g.unresolved_rate_rows, g.unresolved_provider_references, g.provider_groups, g.problems,
+                  ...VALIDATION_REASONS.map((r) => g.validation[r]), g.valid_rate_rows, g.billed_rate_rows]),
               })} />
             </div>
-            <DataTable caption="Coverage per insurer and snapshot" columns={GROUP_COLUMNS} rows={c.groups} rowKey={(g) => `${g.insurer_id}|${g.snapshot}`} />
+            <DataTable caption="Coverage per insurer and snapshot" columns={c.claims_by_provider ? [...GROUP_COLUMNS, BILLED_COLUMN] : GROUP_COLUMNS} rows={c.groups} rowKey={(g) => `${g.insurer_id}|${g.snapshot}`} />
           </div>
 
           <div className="panel cmp-results">

@@ -28,7 +28,7 @@ import { LiveComparisonTable } from '../components/live/LiveComparisonTable';
 import { LiveFilters } from '../components/live/LiveFilters';
 import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPanel';
 import { RateRowsDialog } from '../components/live/RateRowsDialog';
-import { SharedProvidersNote } from '../components/live/SharedProviders';
+import { ProviderOptionsNote } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
@@ -36,7 +36,7 @@ import {
   type LiveComparisonState,
 } from '../url-state/live-comparison-state';
 import { datasetCategories } from '../url-state/categories';
-import { sharedProvidersParam } from '../url-state/shared-providers';
+import { providerOptionsParam } from '../url-state/shared-providers';
 import { useUrlState } from '../url-state/use-url-state';
 import '../styles/screens.css';
 import '../styles/comparison.css';
@@ -173,7 +173,7 @@ export function LiveComparison(): ReactElement {
 
       {!failed && !result && !noClass && <p className="lc-status" role="status">Loading price comparison data...</p>}
 
-      {!failed && state.sharedProviders && <SharedProvidersNote what="Prices" />}
+      {!failed && <ProviderOptionsNote what="Prices" options={state} />}
 
       {!failed && result && <ComparisonSummary summary={result.summary} />}
 
@@ -193,7 +193,7 @@ export function LiveComparison(): ReactElement {
                 {loading ? <span role="status">Loading price comparison data...</span>
                   : noClass ? 'Select Professional or Institutional to see services.'
                     : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters${
-                      state.sharedProviders ? ' · at shared providers' : ''}`}
+                      state.sharedProviders ? ' · at shared providers' : ''}${state.billed ? ' · where we bill it' : ''}`}
               </p>
               {!loading && !noClass && thinShown > 0 && (
                 <p className="lc-results__count">
@@ -227,7 +227,7 @@ export function LiveComparison(): ReactElement {
           selection={{
             billing_class: traced.record.billing_class, component: traced.record.component, setting: traced.record.setting,
             ...(state.providers.length ? { providers: state.providers } : {}),
-            ...sharedProvidersParam(state.sharedProviders),
+            ...providerOptionsParam(state),
           }}
           onClose={() => setTraced(null)} />
       )}

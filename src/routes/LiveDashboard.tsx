@@ -7,8 +7,9 @@
  * `GET /api/overpayment-trend`, 'Variance by Region' from `GET /api/regional-comparison` with
  * the state modal from `GET /api/regional-services`, and the alerts list. The charts' axes fit
  * their data. The open state's modal lives in the URL (`?state=CA`), so it can be shared.
- * 'At shared providers' (docs/methodology.md, Per comparison unit; `shared_providers=1` in the URL) sends
- * the option to every figure's endpoint (the alerts stay over every provider) and shows a note.
+ * 'At shared providers' and 'Where we bill it' (docs/methodology.md, Per comparison unit;
+ * `shared_providers=1`, `billed=1` in the URL) send the options to every figure's endpoint (the
+ * alerts stay over every provider) and show a note.
  * Each panel shows as soon as its own call answers, and until then its loading text or its error
  * in its own place (PanelPending), so that one slow or failing call hides nothing else and nothing
  * moves when a panel fills: the cards and the top 10 wait for the figures, the trend for its call,
@@ -31,14 +32,14 @@ import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figure
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
 import { PanelPending } from '../components/live/PanelPending';
-import { SharedProvidersNote, SharedProvidersSwitch } from '../components/live/SharedProviders';
+import { ProviderOptionsNote, ProviderOptionSwitches } from '../components/live/SharedProviders';
 import { UnitBadges } from '../components/live/UnitParts';
 import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
 import { useApi, type ApiLoad } from '../components/live/use-api';
 import { PageHeader } from '../components/PageHeader';
 import { overpaymentLevel } from '../components/map/overpayment-level';
 import { STATE_AREAS } from '../components/map/us-states';
-import { parseSharedProviders, sharedProvidersParam, writeSharedProviders } from '../url-state/shared-providers';
+import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from '../url-state/shared-providers';
 import '../styles/screens.css';
 import '../components/live/live.css';
 
@@ -74,8 +75,9 @@ function loadedCharts(charts: Charts | null): Charts {
 
 export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
-  const shared = parseSharedProviders(search);
-  const sharedParam = sharedProvidersParam(shared);
+  const options = parseProviderOptions(search);
+  const { sharedProviders: shared, billed } = options;
+  const sharedParam = useMemo(() => providerOptionsParam({ sharedProviders: shared, billed }), [shared, billed]);
   const figures = useApi('GET /api/dashboard-figures', sharedParam);
   const regional = useApi('GET /api/regional-comparison', sharedParam);
   const trend = useApi('GET /api/overpayment-trend', sharedParam);
@@ -98,8 +100,8 @@ export function LiveDashboard(): ReactElement {
   const trendDomain = useMemo(() => fitDomain(trendRows.map((t) => t.value), false), [trendRows]);
   // Called by PlotFigure only once `pending` is undefined, so once the charts' chunk is in.
   const topChart = useCallback((rows: readonly OverpaidServiceRow[], o: ChartOptions) =>
-    loadedCharts(chartFns).topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance, shared) }),
-  [chartFns, topDomain, shared]);
+    loadedCharts(chartFns).topOverpaidChart(rows, { ...o, domain: topDomain, href: (r) => comparisonPathOf(r.serviceCode, r.variance, { sharedProviders: shared, billed }) }),
+  [chartFns, topDomain, shared, billed]);
   const trendChart = useCallback((rows: readonly TrendRow[], o: ChartOptions) =>
     loadedCharts(chartFns).overpaymentTrendChart(rows, { ...o, domain: trendDomain }), [chartFns, trendDomain]);
   const stateValues = useMemo(() => Object.fromEntries((regional.data ?? []).map((r) => [r.region, r.anthem_avg_overpayment])), [regional.data]);
@@ -123,9 +125,9 @@ export function LiveDashboard(): ReactElement {
             : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
           <Link className="live-method" to="/methodology#dashboard-figures">How these figures are computed</Link>
         </>}
-        aside={<SharedProvidersSwitch checked={shared} onChange={(on) => setSearch((cur) => writeSharedProviders(cur, on))} />} />
+        aside={<ProviderOptionSwitches options={options} onChange={(change) => setSearch((cur) => writeProviderOptions(cur, change))} />} />
 
-      {shared && <SharedProvidersNote what="Figures" extra="The alerts stay over every provider." />}
+      <ProviderOptionsNote what="Figures" options={options} extra="The alerts stay over every provider." />
 
       {insurers.status === 'error' && (
         <div className="live-error-panel panel" role="alert">
@@ -159,7 +161,7 @@ export function LiveDashboard(): ReactElement {
               <ol>
                 {topRecords.map((r) => (
                   <li key={unitRowKey(r)}>
-                    <Link to={comparisonPathOf(r.service_code, r.reference_variance, shared)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
+                    <Link to={comparisonPathOf(r.service_code, r.reference_variance, options)}>{`${r.service_code} ${r.service_name || r.service_code}`}</Link>
                     <span className="live-top-links__value">{formatSignedPercent(r.reference_variance)}</span>
                     <span className="live-top-links__unit"><UnitBadges unit={r} /></span>
                   </li>
@@ -180,7 +182,7 @@ export function LiveDashboard(): ReactElement {
 
       {insurers.data && openArea?.available && (
         <LiveStateModal key={openArea.code} area={openArea} reference={reference ?? null} competitors={insurers.data.filter((i) => !i.isReference)}
-          sharedProviders={shared} onClose={() => setState(null)} />
+          options={options} onClose={() => setState(null)} />
       )}
     </section>
   );

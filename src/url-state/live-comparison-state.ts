@@ -9,13 +9,14 @@
  * `institutional` = only that one; `none` = neither; absent = both) · `overpaying=0` (the
  * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
  * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified) ·
- * `shared_providers=1` ("At shared providers", default off; src/url-state/shared-providers.ts).
+ * `shared_providers=1` ("At shared providers", default off) · `billed=1` ("Where we bill it",
+ * default off; both src/url-state/shared-providers.ts).
  */
 import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
 import { SERVICE_SORTS } from '../../contract/api';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
 import { CATEGORY_KEY, parseCategory } from './categories';
-import { parseSharedProviders, sharedProvidersParam, writeSharedProviders } from './shared-providers';
+import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from './shared-providers';
 
 export type SearchMode = 'unified' | 'separate';
 
@@ -36,12 +37,14 @@ export interface LiveComparisonState {
   mode: SearchMode;
   /** docs/methodology.md (Per comparison unit), at shared providers: every price only at providers both sides have rates with. */
   sharedProviders: boolean;
+  /** docs/methodology.md (Per comparison unit), where we bill it: every price only at providers with a claim of the service. */
+  billed: boolean;
 }
 
 export const DEFAULT_STATE: LiveComparisonState = {
   page: 0, limit: DEFAULT_PAGE_SIZE, category: null, competitors: null, professional: true, institutional: true,
   overpayingOnly: true, sort: 'overpayment', services: [], providers: [], mode: 'unified',
-  sharedProviders: false,
+  sharedProviders: false, billed: false,
 };
 
 const list = (v: string | null): string[] =>
@@ -66,7 +69,7 @@ export function parseLiveComparison(search: URLSearchParams): LiveComparisonStat
     services: list(search.get('services')),
     providers: list(search.get('providers')),
     mode: search.get('mode') === 'separate' ? 'separate' : 'unified',
-    sharedProviders: parseSharedProviders(search),
+    ...parseProviderOptions(search),
   };
 }
 
@@ -89,7 +92,7 @@ export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonS
   put(next, 'services', s.services.length ? s.services.join(',') : null);
   put(next, 'providers', s.providers.length ? s.providers.join(',') : null);
   put(next, 'mode', s.mode === 'separate' ? 'separate' : null);
-  return writeSharedProviders(next, s.sharedProviders);
+  return writeProviderOptions(next, s);
 }
 
 /**
@@ -133,7 +136,7 @@ export function pricingParams(s: LiveComparisonState, competitors: readonly stri
   if (competitors.length > 0) p.competitors = [...competitors];
   if (s.services.length > 0) p.services = s.services;
   if (s.providers.length > 0) p.providers = s.providers;
-  return { ...p, ...sharedProvidersParam(s.sharedProviders) };
+  return { ...p, ...providerOptionsParam(s) };
 }
 
 /** The filters in a file name: `live-comparison_category-lab_class-professional_page-2.csv`. */

@@ -143,7 +143,7 @@ describe('the generated sample, latest snapshot', () => {
       // the unit most services are billed in; the others (a facility's fee, a component) are priced
       // by other rules of the generator (price-templates.ts) and spread more
       const reader = await con.runAndReadAll(`SELECT insurer_id, billing_code, median_rate FROM read_parquet('${join(out, 'price_stats.parquet')}')
-        WHERE billing_class = 'professional' AND component = 'global' AND setting = 'non-facility' AND state = 'ALL' AND snapshot = '${latest}'`);
+        WHERE billing_class = 'professional' AND component = 'global' AND setting = 'non-facility' AND state = 'ALL' AND scope = 'market' AND snapshot = '${latest}'`);
       const stats = reader.getRowObjectsJS() as Array<{ insurer_id: string; billing_code: string; median_rate: number }>;
       const byCode = new Map<string, number[]>();
       for (const s of stats) byCode.set(s.billing_code, [...(byCode.get(s.billing_code) ?? []), s.median_rate]);

@@ -87,9 +87,18 @@ describe('sample content', () => {
     for (const n of all) expect(everywhere.has(n ?? ''), n).toBe(true);
   });
 
-  it('writes claims volume per code and state, office visits above MRI', () => {
+  it('writes claims volume per code, state and billing provider, office visits above MRI', () => {
     const claims = csv(dir, 'claims-volume.csv');
-    expect(Object.keys(claims[0] ?? {})).toEqual(['billing_code', 'claims_count', 'state']);
+    expect(Object.keys(claims[0] ?? {})).toEqual(['billing_code', 'claims_count', 'state', 'npi', 'tin']);
+    // every row with a count names a provider of the registry (or a TIN), but where no provider of the state prices the code
+    const registry = new Set(csv(dir, 'npi-registry.csv').map((r) => r.NPI));
+    const named = claims.filter((c) => c.npi || c.tin);
+    expect(named.length / claims.length).toBeGreaterThan(0.85);
+    for (const c of claims) {
+      expect(Number(c.claims_count), JSON.stringify(c)).toBeGreaterThanOrEqual(1);
+      if (c.npi) expect(registry.has(c.npi), c.npi).toBe(true);
+      else if (c.tin) expect(c.tin).toMatch(/^\d{2}-\d{7}$/);
+    }
     const total = (code: string): number => claims.filter((c) => c.billing_code === code).reduce((s, c) => s + Number(c.claims_count), 0);
     expect(total('99213')).toBeGreaterThan(10 * total('70551'));
     expect(total('85025')).toBeGreaterThan(total('70551'));

@@ -12,7 +12,7 @@ import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';
 import { ALERTS_PAGE_SIZE } from '../../src/components/live/alerts-paging';
 import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/url-state/live-comparison-state';
-import { sharedProvidersParam } from '../../src/url-state/shared-providers';
+import { providerOptionsParam } from '../../src/url-state/shared-providers';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 
 const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id.toUpperCase(), group: id.toUpperCase(), shortName: id, marketShare: 10, isReference });
@@ -52,7 +52,7 @@ describe('firstViewRequests', () => {
     }
     // the dashboard at shared providers, as LiveDashboard.tsx asks for its three figures
     for (const p of ['/api/dashboard-figures', '/api/regional-comparison', '/api/overpayment-trend']) {
-      expect(keys.has(pageKey(p, sharedProvidersParam(true))), p).toBe(true);
+      expect(keys.has(pageKey(p, providerOptionsParam({ sharedProviders: true, billed: false }))), p).toBe(true);
     }
     // what the worker has open and has read is the worker's alone
     expect(keys.has(pageKey('/api/dataset', {}))).toBe(false);

@@ -1,7 +1,8 @@
 /**
- * "At shared providers" on the live screens (docs/methodology.md, Per comparison unit), the pure parts:
- * the URL key `shared_providers=1` (absent when off), the /api parameter it sends, the comparison's
- * URL state and CSV file name, and the dashboard's way to the comparison carrying it.
+ * "At shared providers" and "Where we bill it" on the live screens (docs/methodology.md, Per
+ * comparison unit), the pure parts: the URL keys `shared_providers=1` and `billed=1` (absent when
+ * off), the /api parameters they send, the comparison's URL state and CSV file name, and the
+ * dashboard's way to the comparison carrying them.
  */
 import { describe, expect, it } from 'vitest';
 import { comparisonFileName } from '../../src/components/live/comparison-csv';
@@ -10,8 +11,10 @@ import {
   DEFAULT_STATE, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
 } from '../../src/url-state/live-comparison-state';
 import {
-  parseSharedProviders, SHARED_PROVIDERS_HELP, sharedProvidersParam, writeSharedProviders,
+  BILLED_HELP, parseProviderOptions, parseSharedProviders, providerOptionsParam, SHARED_PROVIDERS_HELP, writeProviderOptions,
 } from '../../src/url-state/shared-providers';
+
+const writeSharedProviders = (current: URLSearchParams, on: boolean): URLSearchParams => writeProviderOptions(current, { sharedProviders: on });
 
 describe('shared_providers in the URL', () => {
   it('is off by default, 1 when on, and absent again when off; other keys stay', () => {
@@ -25,9 +28,34 @@ describe('shared_providers in the URL', () => {
   });
 
   it('sends shared_providers only when on', () => {
-    expect(sharedProvidersParam(true)).toEqual({ shared_providers: true });
-    expect(sharedProvidersParam(false)).toEqual({});
+    expect(providerOptionsParam({ sharedProviders: true, billed: false })).toEqual({ shared_providers: true });
+    expect(providerOptionsParam({ sharedProviders: false, billed: false })).toEqual({});
     expect(SHARED_PROVIDERS_HELP).toBe('Prices only at providers that the reference insurer and at least one competitor both have rates with');
+  });
+});
+
+describe('billed in the URL', () => {
+  it('is off by default, 1 when on, independent of shared_providers', () => {
+    expect(parseProviderOptions(new URLSearchParams('state=CA'))).toEqual({ sharedProviders: false, billed: false });
+    const on = writeProviderOptions(new URLSearchParams('state=CA&shared_providers=1'), { billed: true });
+    expect(on.toString()).toBe('state=CA&shared_providers=1&billed=1');
+    expect(parseProviderOptions(on)).toEqual({ sharedProviders: true, billed: true });
+    expect(writeProviderOptions(on, { sharedProviders: false }).toString()).toBe('state=CA&billed=1');
+    expect(parseProviderOptions(new URLSearchParams('billed=yes')).billed).toBe(false);
+    expect(providerOptionsParam({ sharedProviders: true, billed: true })).toEqual({ shared_providers: true, billed: true });
+    expect(BILLED_HELP).toBe("Prices only at providers with at least one claim of the service in the reference insurer's claims");
+  });
+
+  it('round-trips in the comparison state, goes to the API, the CSV name and the way from the dashboard', () => {
+    const s = { ...DEFAULT_STATE, billed: true };
+    const url = writeLiveComparison(new URLSearchParams(), s);
+    expect(url.toString()).toBe('billed=1');
+    expect(parseLiveComparison(url)).toEqual(s);
+    expect(withChange({ ...DEFAULT_STATE, page: 2 }, { billed: true })).toMatchObject({ page: 0, billed: true });
+    expect(pricingParams(s, [])).toMatchObject({ billed: true });
+    expect(pricingParams(DEFAULT_STATE, [])).not.toHaveProperty('billed');
+    expect(comparisonFileName(s, ['alpha', 'beta'], 2)).toBe('live-comparison_where-billed_page-1-of-50.csv');
+    expect(comparisonPathOf('70551', 20.69, { sharedProviders: true, billed: true })).toBe('/live-comparison?services=70551&shared_providers=1&billed=1');
   });
 });
 
@@ -53,7 +81,7 @@ describe('live comparison with At shared providers', () => {
   });
 
   it('carries over from a dashboard bar to the comparison of its service', () => {
-    expect(comparisonPathOf('70551', 20.69, true)).toBe('/live-comparison?services=70551&shared_providers=1');
+    expect(comparisonPathOf('70551', 20.69, { sharedProviders: true, billed: false })).toBe('/live-comparison?services=70551&shared_providers=1');
     expect(comparisonPathOf('70551', 20.69)).toBe('/live-comparison?services=70551');
   });
 });

@@ -52,7 +52,7 @@ describe.each(['fixture', 'marketYear'] as const)('the alerts table of the %s da
     const stored = (await answered(service, '/api/alerts')) as Alert[];
     // the answer comes from the table: no price_stats row was loaded for it
     expect(ctx.stats.loadedGroups()).toBe(groups);
-    await ctx.stats.ensure({ months: manifest.snapshots.slice(-2), shared: false, states: 'all' });
+    await ctx.stats.ensure({ months: manifest.snapshots.slice(-2), scope: 'market', states: 'all' });
     const fresh = rankAlerts(ctx);
     expect(table.rows).toBe(fresh.length);
     expect(fresh.length).toBeGreaterThan(name === 'fixture' ? 8 : 100);

@@ -34,6 +34,8 @@ export interface BootedFixture {
 export interface FixtureOptions {
   /** The catalog's `validation` settings (docs/methodology.md, Validation), e.g. `{ min_providers: 1 }`. */
   validation?: Partial<ValidationSettings>;
+  /** The text of a claims-volume CSV replacing the fixture's (docs/converter.md, The catalog), e.g. with `npi` and `tin` columns. */
+  claims?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function convertFixture(options: FixtureOptions = {}): Promise<{ ro
   const root = await mkdtemp(join(tmpdir(), 'compete-api-'));
   const dir = join(root, 'dataset');
   let catalog = FIXTURE_CATALOG;
-  if (options.validation) {
+  if (options.validation || options.claims !== undefined) {
     const base = dirname(FIXTURE_CATALOG);
     const c = JSON.parse(await readFile(FIXTURE_CATALOG, 'utf8')) as Catalog;
     const abs = (p: string | undefined): string | undefined => (p === undefined ? undefined : resolve(base, p));
@@ -54,8 +56,12 @@ export async function convertFixture(options: FixtureOptions = {}): Promise<{ ro
       npi_registry: abs(c.npi_registry),
       claims_volume: abs(c.claims_volume),
       services: abs(c.services),
-      validation: options.validation,
+      ...(options.validation ? { validation: options.validation } : {}),
     } as Catalog;
+    if (options.claims !== undefined) {
+      variant.claims_volume = join(root, 'claims-volume.csv');
+      await writeFile(variant.claims_volume, options.claims);
+    }
     catalog = join(root, 'catalog.json');
     await writeFile(catalog, JSON.stringify(variant));
   }
@@ -86,12 +92,12 @@ export async function bootFixture(options: FixtureOptions = {}): Promise<BootedF
 /**
  * The fixture booted twice for a test file, by its beforeAll/afterAll: `strict` with the default
  * settings (min_providers 2) and `loose` with `validation.min_providers: 1`; read the fields inside
- * tests (they are set once the hooks ran).
+ * tests (they are set once the hooks ran). `options` apply to both (FixtureOptions: another claims file).
  */
-export function bootStrictAndLoose(): { strict: BootedFixture; loose: BootedFixture } {
+export function bootStrictAndLoose(options: Omit<FixtureOptions, 'validation'> = {}): { strict: BootedFixture; loose: BootedFixture } {
   const booted = {} as { strict: BootedFixture; loose: BootedFixture };
   beforeAll(async () => {
-    [booted.strict, booted.loose] = await Promise.all([bootFixture(), bootFixture({ validation: { min_providers: 1 } })]);
+    [booted.strict, booted.loose] = await Promise.all([bootFixture(options), bootFixture({ ...options, validation: { min_providers: 1 } })]);
     expect(booted.strict.state.status).toBe('ready');
     expect(booted.loose.state.status).toBe('ready');
   });

@@ -78,7 +78,7 @@ describe('price_stats by month', () => {
     const atBoot = stats.loadedGroups();
     expect(atBoot).toBeGreaterThan(0);
     expect(atBoot).toBeLessThan(total);
-    const need = (month: string, shared: boolean, states: StatsNeed['states']): StatsNeed => ({ months: [month], shared, states });
+    const need = (month: string, shared: boolean, states: StatsNeed['states']): StatsNeed => ({ months: [month], scope: shared ? 'shared' : 'market', states });
     expect(stats.holds(need('2025-03', false, 'national'))).toBe(true);
     // neither the per-state rows, nor the shared rows, nor another month
     expect(stats.holds(need('2025-03', false, 'states'))).toBe(false);
@@ -184,7 +184,7 @@ describe("one state's rows", () => {
         await service.background();
         const stats = service.context()!.stats;
         const latest = manifest.snapshots.at(-1)!;
-        const [one, every] = [{ months: [latest], shared: false, states: 'states', state: order[0]! } as const, { months: [latest], shared: false, states: 'states' } as const];
+        const [one, every] = [{ months: [latest], scope: 'market', states: 'states', state: order[0]! } as const, { months: [latest], scope: 'market', states: 'states' } as const];
         const before = count(service);
         await compare(service, requests(order[0]!)[0]!);
         // the first state read its own rows, not the month's every state
@@ -226,7 +226,7 @@ describe('runsOf', () => {
     { insurer_id: 'a', snapshot: '2025-01' }, { insurer_id: 'a', snapshot: '2025-03' },
     { insurer_id: 'b', snapshot: '2025-02' },
   ];
-  const of = (months: string[], shared: boolean, states: StatsNeed['states']): number[] => rowGroupsOf(index, snapshots, { months, shared, states });
+  const of = (months: string[], shared: boolean, states: StatsNeed['states']): number[] => rowGroupsOf(index, snapshots, { months, scope: shared ? 'shared' : 'market', states });
 
   it("takes each insurer's latest market snapshot at or before the month", () => {
     // 2025-02: a at 2025-01, b at 2025-02
@@ -248,7 +248,7 @@ describe('runsOf', () => {
       { row_group: 3, rows: 10, parts: [part('2025-02', 'market', false)] },
     ];
     const one = (months: string[], state: string): unknown =>
-      runsOf(ranged, snapshots, { months, shared: false, states: 'states', state }).map((r) => [r.row_group, r.part.period, r.state]);
+      runsOf(ranged, snapshots, { months, scope: 'market', states: 'states', state }).map((r) => [r.row_group, r.part.period, r.state]);
     expect(one(['2025-01'], 'CA')).toEqual([[0, '2025-01', 'CA'], [1, '2025-01', 'CA']]);
     expect(one(['2025-01'], 'AL')).toEqual([[0, '2025-01', 'AL']]);
     expect(one(['2025-01'], 'OR')).toEqual([[2, '2025-01', 'OR']]);
@@ -256,7 +256,7 @@ describe('runsOf', () => {
     // 2025-02: a at 2025-01, b at 2025-02
     expect(one(['2025-02'], 'TX')).toEqual([[2, '2025-01', 'TX'], [3, '2025-02', 'TX']]);
     // without a state: every row group of the run, whole
-    expect(runsOf(ranged, snapshots, { months: ['2025-01'], shared: false, states: 'states' }).map((r) => [r.row_group, r.state])).toEqual([[0, undefined], [1, undefined], [2, undefined]]);
+    expect(runsOf(ranged, snapshots, { months: ['2025-01'], scope: 'market', states: 'states' }).map((r) => [r.row_group, r.state])).toEqual([[0, undefined], [1, undefined], [2, undefined]]);
   });
 
   it("takes a month's own shared rows", () => {

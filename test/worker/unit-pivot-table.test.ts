@@ -68,12 +68,12 @@ describe.each(['fixture', 'marketYear'] as const)('the unit pivot table of the %
     const [stored, built] = [await boot(dirs[name]), await boot(without)];
     const [ctx, builtCtx] = [stored.context()!, built.context()!];
     const month = manifest.snapshots.at(-1)!;
-    expect(holdsPivot(ctx, month, 'ALL', false)).toBe(true);
+    expect(holdsPivot(ctx, month, 'ALL', 'market')).toBe(true);
     expect(selectionNeed(ctx, {}, 'ALL')).toBeNull();
-    expect(holdsPivot(builtCtx, month, 'ALL', false)).toBe(false);
+    expect(holdsPivot(builtCtx, month, 'ALL', 'market')).toBe(false);
     expect(selectionNeed(builtCtx, {}, 'ALL')).not.toBeNull();
     // the table equals the pivot built afresh: columns, types, rows and their order, to the last bit
-    await builtCtx.stats.ensure({ months: [month], shared: false, states: 'national' });
+    await builtCtx.stats.ensure({ months: [month], scope: 'market', states: 'national' });
     const fresh = defaultPivotTable(builtCtx);
     expect(manifest.tables.unit_pivot?.rows).toBe(fresh.rows.length);
     expect(defaultPivotTable(ctx)).toEqual(fresh);

@@ -80,12 +80,18 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     problem_codes: counts[s.url] ?? {},
   }));
   const groups = new Map<string, CoverageGroup>();
+  const billed = new Map((manifest.billing_coverage ?? []).map((b) => [`${b.insurer_id}|${b.snapshot}`, b]));
+  const byProvider = manifest.claims_by_provider === true;
   for (const s of sources) {
     const key = `${s.insurer_id}|${s.snapshot}`;
+    const insurer = manifest.insurers.find((i) => i.id === s.insurer_id);
+    const b = billed.get(key);
     const g = groups.get(key) ?? {
-      insurer_id: s.insurer_id, insurer_name: manifest.insurers.find((i) => i.id === s.insurer_id)?.name ?? s.insurer_id,
+      insurer_id: s.insurer_id, insurer_name: insurer?.name ?? s.insurer_id, insurer_group: insurer?.group ?? insurer?.name ?? s.insurer_id,
       snapshot: s.snapshot, files: 0, rate_rows: 0, unresolved_rate_rows: 0, provider_groups: 0, problems: 0, unresolved_provider_references: 0,
       validation: byReason(undefined),
+      valid_rate_rows: byProvider ? (b?.valid_rate_rows ?? 0) : null,
+      billed_rate_rows: byProvider ? (b?.billed_rate_rows ?? 0) : null,
     };
     g.files += 1;
     g.rate_rows += s.rate_rows;
@@ -106,6 +112,7 @@ async function run(_params: Record<string, never>, ctx: ApiContext): Promise<Cov
     validation: { ...DEFAULT_VALIDATION, ...manifest.validation },
     medicare: manifest.medicare,
     headline: manifest.headline,
+    claims_by_provider: byProvider,
     groups: [...groups.values()].sort((a, b) => (a.insurer_id === b.insurer_id ? (a.snapshot < b.snapshot ? -1 : 1) : a.insurer_id < b.insurer_id ? -1 : 1)),
     sources,
     report: {

@@ -16,12 +16,12 @@ import { ALL_STATES } from '../../contract/dataset';
 import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figures';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
-import { parseSharedProviders } from './params';
+import { parseProviderOptions } from './params';
 import { defaultSelection, selectionPage, selectionSummary } from './selection-tables';
 import { selectionNeed } from './unit-pivot';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
-  const selection = defaultSelection(ctx, params.shared_providers === true);
+  const selection = defaultSelection(ctx, params);
   const { summary, aboveMarket, thinLeftOut } = selectionSummary(ctx, selection);
   // dashboardKpis's Top Overpaid Service is the first of the top 10 (contract/dashboard-figures.ts)
   const top = selectionPage(ctx, selection, { sort: 'variance', units: 'counting', offset: 0, limit: TOP_OVERPAID }) as CountedRecord[];
@@ -45,6 +45,6 @@ export const dashboardFigures: Endpoint<'GET /api/dashboard-figures'> = {
   pure: true,
   reads: 'first-tables',
   stats: (params, ctx) => selectionNeed(ctx, params, ALL_STATES),
-  parse: (query) => parseSharedProviders(query),
+  parse: (query, ctx) => parseProviderOptions(query, ctx.manifest),
   run: async (params, ctx) => run(params, ctx),
 };

@@ -9,7 +9,7 @@
 import type { TrendPoint } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
-import { parseSharedProviders } from './params';
+import { parseProviderOptions } from './params';
 import { averageOverpaymentByMonth } from './overpayment-sql';
 import { allCompetitors, statsNeedOf } from './pricing-core';
 
@@ -17,8 +17,8 @@ export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',
   pure: true,
   reads: 'first-tables',
-  stats: (params, ctx) => statsNeedOf({ state: ALL_STATES, sharedProviders: params.shared_providers }, ctx.manifest.snapshots),
-  parse: (query) => parseSharedProviders(query),
+  stats: (params, ctx) => statsNeedOf({ state: ALL_STATES, sharedProviders: params.shared_providers, billed: params.billed }, ctx.manifest.snapshots),
+  parse: (query, ctx) => parseProviderOptions(query, ctx.manifest),
   run(params, ctx): TrendPoint[] {
     const months = [...ctx.manifest.snapshots].sort();
     const figures = averageOverpaymentByMonth(ctx, {
@@ -26,6 +26,7 @@ export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
       competitors: allCompetitors(ctx),
       state: ALL_STATES,
       sharedProviders: params.shared_providers === true,
+      billed: params.billed === true,
     }, months);
     // ascending by month (averageOverpaymentByMonth); a month without a unit that counts has no entry
     return figures.map((f) => ({ month: f.month, value: f.avg_overpayment }));

@@ -2,7 +2,8 @@
  * Parsers of query-string values shared by the endpoint files. Every value arrives as a string;
  * an empty string counts as absent. A bad value throws `invalidParam` (400, `invalid <name>: <value>`).
  */
-import { invalidParam } from './errors';
+import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/dataset';
+import { ApiError, invalidParam } from './errors';
 
 /** The value of `name`, or undefined when absent or empty. */
 export function optional(query: Readonly<Record<string, string>>, name: string): string | undefined {
@@ -69,13 +70,29 @@ export function parseProviderIds(query: Readonly<Record<string, string>>): strin
   return ids.length > 0 ? ids : undefined;
 }
 
+/** The screens' provider options of a request (docs/methodology.md, Per comparison unit). */
+export interface ProviderOptions {
+  shared_providers?: true;
+  billed?: true;
+}
+
 /**
- * The optional `shared_providers` flag (docs/methodology.md, Per comparison unit, At shared providers):
- * `1`/`true` on, `0`/`false` off (parseBoolean); `{}` when absent or off. @throws ApiError 400
+ * The optional `shared_providers` (At shared providers) and `billed` (Where we bill it) flags
+ * (docs/methodology.md, Per comparison unit): `1`/`true` on, `0`/`false` off (parseBoolean); a
+ * key only when on.
+ * @throws ApiError 400 on a bad value, or `billed=1` on a dataset whose claims name no providers
+ *   (`manifest.claims_by_provider`): the option has nothing to filter by.
  */
-export function parseSharedProviders(query: Readonly<Record<string, string>>): { shared_providers?: true } {
-  const value = optional(query, 'shared_providers');
-  return value !== undefined && parseBoolean('shared_providers', value) ? { shared_providers: true } : {};
+export function parseProviderOptions(query: Readonly<Record<string, string>>, manifest: Pick<DatasetManifest, 'claims_by_provider'>): ProviderOptions {
+  const p: ProviderOptions = {};
+  const shared = optional(query, 'shared_providers');
+  if (shared !== undefined && parseBoolean('shared_providers', shared)) p.shared_providers = true;
+  const billed = optional(query, 'billed');
+  if (billed !== undefined && parseBoolean('billed', billed)) {
+    if (manifest.claims_by_provider !== true) throw new ApiError(400, 'bad_request', `billed: ${BILLED_UNAVAILABLE}`);
+    p.billed = true;
+  }
+  return p;
 }
 
 /**

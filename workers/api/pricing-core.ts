@@ -16,8 +16,8 @@ import type { BillingClassFilter, LiveServicePricingRecord } from '../../contrac
 import {
   ALL_STATES,
   DEFAULT_VALIDATION,
-  MARKET_SCOPE,
-  SHARED_SCOPE,
+  isMonthScope,
+  priceScope,
   UNIT_BILLING_CLASSES,
   type UnitBillingClass,
 } from '../../contract/dataset';
@@ -71,6 +71,12 @@ export interface PricingSelection {
    * Read from price_stats scope `shared`, or for a provider selection from the rate rows.
    */
   sharedProviders?: boolean | undefined;
+  /**
+   * docs/methodology.md, Per comparison unit, "Where we bill it" (default false): every price only
+   * over valid rates at billing providers of the code; with `sharedProviders`, both hold. Read from
+   * price_stats scopes `billed` / `shared_billed`, or for a provider selection from the rate rows.
+   */
+  billed?: boolean | undefined;
   /**
    * Only the (state, code) groups where a unit could raise an alert between these two months
    * (contract/alert-rules.ts evaluateAlerts): a variance of ALERT_OUTLIER_PCT or more at `latest`,
@@ -126,11 +132,12 @@ interface UnitRow extends UnitColumns {
  * `shared` rows the converter matched for the month itself (`price_stats.month`; the reference's
  * against every competitor of the dataset, so no selection enters them).
  */
-export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders'>): SqlFragment {
+export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders' | 'billed'>): SqlFragment {
   const state = s.state === EVERY_STATE ? sql`` : sql`AND p.state = ${s.state}`;
-  const [join, scope] = s.sharedProviders
-    ? [sql`p.insurer_id = c.insurer_id AND p.month = c.month`, SHARED_SCOPE]
-    : [sql`p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot`, MARKET_SCOPE];
+  const scope = priceScope(s.sharedProviders === true, s.billed === true);
+  const join = isMonthScope(scope)
+    ? sql`p.insurer_id = c.insurer_id AND p.month = c.month`
+    : sql`p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot`;
   return sql`
     SELECT c.month, p.insurer_id, p.billing_code, p.billing_class, p.component, p.setting, p.state,
       p.median_rate::DOUBLE AS price, p.provider_count::INTEGER AS provider_count, p.medicare_rate::DOUBLE AS medicare_rate
@@ -154,7 +161,7 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
   const prices =
     s.providers === undefined
       ? statsPrices(s)
-      : providerPrices({ state: s.state, providers: s.providers, insurers, sharedWith: shared ? s.reference : undefined });
+      : providerPrices({ state: s.state, providers: s.providers, insurers, sharedWith: shared ? s.reference : undefined, billed: s.billed });
   // A provider selection at shared providers matches against every insurer of the dataset.
   const chosenAll =
     shared && s.providers !== undefined ? sql`, chosen_all AS (${chosenRows(ctx, months, [s.reference, ...datasetCompetitors])})` : sql``;
@@ -294,7 +301,7 @@ export function priceServices(ctx: ApiContext, s: PricingSelection): PricedServi
  * market's units in `state` (EVERY_STATE: all) at `snapshot` (default the latest), over every
  * provider or at shared providers, which the regional screens read. @throws DatabaseError
  */
-export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: string; shared_providers?: boolean }): PricedService[] {
+export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: string; shared_providers?: boolean; billed?: boolean }): PricedService[] {
   return priceServices(ctx, {
     snapshot: p.snapshot ?? latestSnapshot(ctx),
     reference: ctx.manifest.reference_insurer,
@@ -303,6 +310,7 @@ export function priceMarket(ctx: ApiContext, state: string, p: { snapshot?: stri
     state,
     competitorPrices: false,
     sharedProviders: p.shared_providers === true,
+    billed: p.billed === true,
   });
 }
 

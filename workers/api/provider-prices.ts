@@ -12,13 +12,17 @@
  * where the reference insurer has a valid dollar row, a reference row where at least one competitor
  * of the dataset (every insurer of the manifest but the reference, whatever the selection) has one.
  *
+ * With "Where we bill it" a row counts only at a billing provider of its code (`billing_providers`,
+ * contract/unit-sql.ts atBillingProviderSql); with both options, the shared providers are matched
+ * among those rows (the two conditions commute: a provider bills a unit's code for every insurer).
+ *
  * The statement reads the CTE `chosen` (month, insurer_id, snapshot) of the selection's insurers
  * and, with shared providers, `chosen_all`, the same for every insurer of the dataset; the
  * caller (pricing-core.ts) defines both. The rows of the codes must be loaded (workers/db/rates.ts).
  */
 import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
+import { atBillingProviderSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 
 /** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
@@ -42,8 +46,9 @@ export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES
  * per NPI (docs/methodology.md, Rows that count: identical rate rows count once), with its unit, the provider's state and
  * the row's national Medicare amount (USD).
  */
-function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[]): SqlFragment {
+function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[], billed: boolean): SqlFragment {
   const from = chosen === 'chosen' ? sql`chosen` : sql`chosen_all`;
+  const billedCond = billed ? new SqlFragment(`AND ${atBillingProviderSql('r.billing_code', 'r.billing_class', 'g.provider_id')}`, []) : sql``;
   return sql`
     SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
       lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
@@ -52,7 +57,7 @@ function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly strin
     JOIN ${from} c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
     JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
     LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW}`;
+    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW} ${billedCond}`;
 }
 
 /** What a provider selection is priced over. */
@@ -65,6 +70,8 @@ export interface ProviderPricesOptions {
   insurers: readonly string[];
   /** docs/methodology.md (Per comparison unit), at shared providers: the reference insurer's id; undefined = every provider. */
   sharedWith?: string | undefined;
+  /** docs/methodology.md (Per comparison unit), where we bill it: only rows at billing providers of their code. */
+  billed?: boolean | undefined;
 }
 
 /**
@@ -81,13 +88,13 @@ export function providerPrices(o: ProviderPricesOptions): SqlFragment {
       max(d.medicare_rate)::DOUBLE AS medicare_rate`;
   const group = sql`GROUP BY d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting`;
   if (o.sharedWith === undefined) {
-    return sql`${select} FROM (${distinctRows('chosen', o.providers)}) d WHERE true ${state} ${group}`;
+    return sql`${select} FROM (${distinctRows('chosen', o.providers, o.billed === true)}) d WHERE true ${state} ${group}`;
   }
   // Every insurer of the dataset (chosen_all): which providers have a valid row of the unit, per
   // month; then each row of a wanted insurer is kept when the other side has one there.
   const reference = o.sharedWith;
   return sql`
-    WITH d AS (${distinctRows('chosen_all', o.providers)}),
+    WITH d AS (${distinctRows('chosen_all', o.providers, o.billed === true)}),
       priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d)
     ${select}
     FROM d

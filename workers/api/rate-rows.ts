@@ -1,5 +1,5 @@
 /**
- * `GET /api/rate-rows?service_id&insurer_id[&billing_class][&component&setting][&state][&snapshot][&providers]`:
+ * `GET /api/rate-rows?service_id&insurer_id[&billing_class][&component&setting][&state][&snapshot][&providers][&shared_providers][&billed]`:
  * the rate rows behind one median of the live screens, so any price can be traced to its files.
  *
  * The rows are those docs/methodology.md ("Rows that count", "Per comparison unit") puts into `price(s, i)`:
@@ -18,18 +18,20 @@
  * providers (matched by provider id) where the other side has a valid dollar row of the same code
  * and unit at month M: for the reference insurer, any other insurer of the dataset; for another
  * insurer, the reference insurer; so the median is the one the screens show with that option.
+ * `billed=1` (docs/methodology.md, Per comparison unit, Where we bill it): only the rows at billing
+ * providers of the code (`billing_providers`); with `shared_providers=1`, both hold.
  */
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
-import { dollarRateSql } from '../../contract/unit-sql';
+import { atBillingProviderSql, dollarRateSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
-import { optional, parseOneOf, parseProviderIds, parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
+import { optional, parseOneOf, parseProviderIds, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
 import { priceRowColumns, priceRowOrder, priceRowSql } from './price-rows-sql';
 import { VALID_DOLLAR_ROW } from './provider-prices';
@@ -60,7 +62,7 @@ function parse(query: Readonly<Record<string, string>>, ctx: ApiContext): RateRo
   Object.assign(p, parseSnapshot(query, ctx.manifest.snapshots));
   const providers = parseProviderIds(query);
   if (providers) p.providers = providers;
-  return Object.assign(p, parseSharedProviders(query));
+  return Object.assign(p, parseProviderOptions(query, ctx.manifest));
 }
 
 /**
@@ -112,7 +114,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const base = {
     service_code: p.service_id, service_name: serviceName(ctx, p.service_id), insurer_id: p.insurer_id,
     insurer_name: insurer.name, month, snapshot, billing_class: cls, component: unit?.component ?? null,
-    setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true,
+    setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true, billed: p.billed === true,
   };
   if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
   await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month])]);
@@ -122,6 +124,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const stateCond = p.state === undefined ? sql`` : sql`AND pr.state = ${p.state}`;
   const provCond = p.providers === undefined ? sql`` : sql`AND g.provider_id IN (${p.providers})`;
   const shared = sharedSql(p, ctx, month);
+  const billed = p.billed === true ? new SqlFragment(`AND ${atBillingProviderSql('r.billing_code', 'r.billing_class', 'g.provider_id')}`, []) : sql``;
   const price = priceRowSql('r');
   const order = priceRowOrder('x');
   // The rows of every insurer's snapshot at M at once, kept (ctx.memo) and filtered here: the rate
@@ -143,7 +146,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
       JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
       LEFT JOIN providers pr ON pr.provider_id = g.provider_id
       WHERE r.billing_code = ${p.service_id} AND (r.insurer_id || '|' || r.snapshot) IN (${pairs})
-        ${clsCond} ${stateCond} ${provCond} ${shared.cond}
+        ${clsCond} ${stateCond} ${provCond} ${shared.cond} ${billed}
       GROUP BY r.insurer_id, g.provider_id, r.billing_code, ${price.groupBy}
     )
     SELECT x.insurer_id, x.provider_id, x.provider_name, x.npi, x.provider_state, ${priceRowColumns('x')}, x.source_ids, x.dollar, x.component,
@@ -152,7 +155,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     ORDER BY ${order.rate}, x.provider_id, ${order.rest}, x.insurer_id`);
   const every = p.shared_providers === true
     ? query()
-    : ctx.memo.get(`rate rows of every insurer ${JSON.stringify([p.service_id, month, cls, unit, p.state ?? null, p.providers ?? null])}`, query, (r) => r.length);
+    : ctx.memo.get(`rate rows of every insurer ${JSON.stringify([p.service_id, month, cls, unit, p.state ?? null, p.providers ?? null, p.billed === true])}`, query, (r) => r.length);
   const rows = every.filter((r) => r.insurer_id === p.insurer_id);
   const dollars = rows.filter((r) => r.dollar);
   const valid = dollars.filter((r) => r.validation_rank === null);

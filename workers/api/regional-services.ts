@@ -1,8 +1,8 @@
 /**
- * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM][&shared_providers=1]`: the rows of the map
+ * `GET /api/regional-services?state=XX[&snapshot=YYYY-MM][&shared_providers=1][&billed=1]`: the rows of the map
  * modal (Service, Your Price, Market Avg, Overpayment %; docs/screens.md, Live dashboard) for one state, one per
  * comparison unit, by docs/methodology.md "Per comparison unit" over that state's price_stats rows (at shared
- * providers with `shared_providers=1`, as the dashboard's map then is), each marked thin or not.
+ * providers with `shared_providers=1`, at billing providers with `billed=1`, as the dashboard's map then is), each marked thin or not.
  * Sorted by Overpayment % descending, nulls last, then code, then the unit (compareUnits).
  *
  * `GET /api/regional-services-page` answers the same rows a page at a time, searched (`q`) and
@@ -21,14 +21,15 @@ import { compareUnits } from '../../contract/metrics';
 import { sortRows } from '../../contract/sort-rows';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
-import { optional, parseInteger, parseOneOf, parseSharedProviders, parseSnapshot, parseStateCode, required } from './params';
+import { optional, parseInteger, parseOneOf, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
 import { monthNeed, priceMarket } from './pricing-core';
 
-/** The market of a state's rows: the state, the snapshot, every provider or shared ones only. */
+/** The market of a state's rows: the state, the snapshot, the provider options (every provider, shared ones, billing ones). */
 interface StateMarket {
   state: string;
   snapshot?: string;
   shared_providers?: boolean;
+  billed?: boolean;
 }
 
 /** Parses the market parameters. @throws ApiError 400 for a bad state or snapshot. */
@@ -36,13 +37,13 @@ function parseMarket(query: Readonly<Record<string, string>>, ctx: ApiContext): 
   return {
     state: parseStateCode('state', required(query, 'state')),
     ...parseSnapshot(query, ctx.manifest.snapshots),
-    ...parseSharedProviders(query),
+    ...parseProviderOptions(query, ctx.manifest),
   };
 }
 
 /** The state's rows in the default order (module comment), computed once per market and kept in ctx.memo. */
 function stateRows(ctx: ApiContext, market: StateMarket): RegionalServiceRow[] {
-  const key = `regional-services|${market.state}|${market.snapshot ?? ''}|${market.shared_providers ? 1 : 0}`;
+  const key = `regional-services|${market.state}|${market.snapshot ?? ''}|${market.shared_providers ? 1 : 0}|${market.billed ? 1 : 0}`;
   return ctx.memo.get(key, () => computeStateRows(ctx, market), (rows) => rows.length);
 }
 
@@ -93,7 +94,7 @@ function matches(r: RegionalServiceRow, q: string): boolean {
 }
 
 /**
- * `GET /api/regional-services-page?state=XX[&snapshot][&shared_providers][&q][&sort][&direction][&offset][&limit]`:
+ * `GET /api/regional-services-page?state=XX[&snapshot][&shared_providers][&billed][&q][&sort][&direction][&offset][&limit]`:
  * see the module comment and contract/api.ts RegionalServicesPageParams. The sort is contract/sort-rows.ts
  * `sortRows` over the default order (so ties keep it), the one the table applies to a whole list.
  * @throws ApiError 400 for a bad state, snapshot, sort, direction, offset or limit

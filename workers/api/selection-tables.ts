@@ -24,8 +24,8 @@
  * rows, which is the same when the competitors' prices come from one snapshot (with three or more
  * from different snapshots the two may differ in the last bit).
  */
-import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort } from '../../contract/api';
-import { ALL_STATES } from '../../contract/dataset';
+import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api';
+import { ALL_STATES, priceScope } from '../../contract/dataset';
 import {
   averageOverpaymentExpr,
   COMPETITOR_SUPPORT_SQL,
@@ -54,6 +54,8 @@ export interface StatsSelection {
   /** Billing codes to keep; undefined = every service. */
   services?: readonly string[] | undefined;
   sharedProviders: boolean;
+  /** docs/methodology.md, Where we bill it: prices at billing providers only. */
+  billed: boolean;
 }
 
 /** What every view of a selection shares: its summary cards and the units of each view. */
@@ -131,7 +133,7 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
 export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionSummary {
   const key = `selection-summary ${JSON.stringify({ ...s, competitors: [...s.competitors].sort(ascending) })}`;
   return ctx.memo.get(key, () => {
-    const pivot = pivotOf(ctx, s.snapshot, s.state, s.sharedProviders);
+    const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
     const [row] = ctx.db.all<{
       units: number; overpaying: number; total: number; counted_overpaying: number; above: number; thin: number; savings: number | null; average: number | null;
     }>(sql`
@@ -163,10 +165,13 @@ export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionS
 
 /**
  * The selection the dashboard shows and the comparison opens with: the latest month, national,
- * every competitor, every billing class, over every provider or at shared providers.
+ * every competitor, every billing class, with the provider options asked (params.ts parseProviderOptions).
  */
-export function defaultSelection(ctx: ApiContext, sharedProviders: boolean): StatsSelection {
-  return { snapshot: latestSnapshot(ctx), competitors: allCompetitors(ctx), billingClass: 'all', state: ALL_STATES, sharedProviders };
+export function defaultSelection(ctx: ApiContext, options: SharedProvidersParam): StatsSelection {
+  return {
+    snapshot: latestSnapshot(ctx), competitors: allCompetitors(ctx), billingClass: 'all', state: ALL_STATES,
+    sharedProviders: options.shared_providers === true, billed: options.billed === true,
+  };
 }
 
 /**
@@ -177,7 +182,7 @@ export function defaultSelection(ctx: ApiContext, sharedProviders: boolean): Sta
 export function warmDefaultSelection(ctx: ApiContext): void {
   if (ctx.manifest.snapshots.length === 0) return;
   try {
-    selectionSummary(ctx, defaultSelection(ctx, false));
+    selectionSummary(ctx, defaultSelection(ctx, {}));
   } catch {
     // the request that needs it reports it
   }
@@ -242,7 +247,7 @@ export function selectionPage(ctx: ApiContext, s: StatsSelection, view: PageView
 
 /** selectionPage's records, from one statement. @throws Error when the statistics of `s` are not loaded; DatabaseError */
 function pageRecords(ctx: ApiContext, s: StatsSelection, view: PageView): LiveServicePricingRecord[] {
-  const pivot = pivotOf(ctx, s.snapshot, s.state, s.sharedProviders);
+  const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
   const kept = text(KEPT[view.units]);
   const limit = view.limit === null ? sql`` : sql`LIMIT ${view.limit}`;
   const order = text(`${SORT_COLUMN[view.sort]} DESC NULLS LAST, unit_order`);

@@ -7,7 +7,8 @@
  * Without a provider selection the answer comes from DuckDB (selection-tables.ts): the month's unit
  * pivot, the selection's summary in one statement (kept per selection), the page in another, and
  * records for the page's units only. `shared_providers=1` reads price_stats' `shared` rows
- * (docs/methodology.md, Per comparison unit, At shared providers).
+ * (docs/methodology.md, Per comparison unit, At shared providers), `billed=1` its `billed` rows
+ * (Where we bill it), both together its `shared_billed` rows.
  *
  * A provider selection prices from the rate rows of those providers (pricing-core.ts, loaded by
  * billing code on demand) in a pass kept in ctx.memo (answerFromPass), whose sorts and pages are
@@ -40,7 +41,7 @@ import {
   parseList,
   parseOneOf,
   parseProviderIds,
-  parseSharedProviders,
+  parseProviderOptions,
   parseSnapshot,
   parseStateCode,
 } from './params';
@@ -93,7 +94,7 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
     for (const c of codes) if (!BILLING_CODE.test(c)) throw invalidParam('services', c);
     if (codes.length > 0) p.services = codes;
   }
-  Object.assign(p, parseSharedProviders(query));
+  Object.assign(p, parseProviderOptions(query, manifest));
   return p;
 }
 
@@ -147,6 +148,7 @@ function selectionOf(ctx: ApiContext, params: ServicePricingParams, snapshot: st
     services: params.services,
     providers: params.providers,
     sharedProviders: params.shared_providers === true,
+    billed: params.billed === true,
     competitorPrices: lists,
   };
 }
@@ -202,6 +204,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     category: params.category,
     services: params.services,
     sharedProviders: params.shared_providers === true,
+    billed: params.billed === true,
   };
   const onlyOverpaying = params.only_overpaying === true;
   const { summary, units, unitsOverpaying } = selectionSummary(ctx, selection);
@@ -236,6 +239,7 @@ export async function answerFromPass(params: ServicePricingParams, ctx: ApiConte
     services: params.services,
     providers: params.providers,
     shared: params.shared_providers === true,
+    billed: params.billed === true,
   };
   // Every unit asked for: one pass with the lists; a page: the pass without, the page's lists after.
   const lists = limit === null;

@@ -3,7 +3,7 @@
  * (StatsNeed, db/stats.ts), and which snapshot of each insurer a month takes (docs/methodology.md,
  * Rows that count; contract/metrics.ts chosenSnapshots) over the insurers' market snapshots.
  */
-import { ALL_STATES, type DatasetManifest, type StatsSnapshot } from '../../contract/dataset';
+import { ALL_STATES, priceScope, type DatasetManifest, type StatsSnapshot } from '../../contract/dataset';
 import { chosenSnapshots } from '../../contract/metrics';
 import type { Database } from '../db/database';
 import type { StatsNeed } from '../db/stats';
@@ -15,13 +15,21 @@ export const EVERY_STATE = '*' as const;
 
 /**
  * What a selection in `state` (a state code, ALL_STATES or EVERY_STATE) over `months` reads of
- * price_stats (db/stats.ts): the scope its `sharedProviders` picks, and national rows, every state's
- * rows and national ones, or one state's rows.
+ * price_stats (db/stats.ts): the scope its `sharedProviders` and `billed` pick (contract/dataset.ts
+ * priceScope), and national rows, every state's rows and national ones, or one state's rows.
  */
-export function statsNeedOf(s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): StatsNeed {
-  if (s.state === EVERY_STATE) return { months, shared: s.sharedProviders === true, states: 'all' };
-  if (s.state === ALL_STATES) return { months, shared: s.sharedProviders === true, states: 'national' };
-  return { months, shared: s.sharedProviders === true, states: 'states', state: s.state };
+export function statsNeedOf(s: ScopedState, months: readonly string[]): StatsNeed {
+  const scope = priceScope(s.sharedProviders === true, s.billed === true);
+  if (s.state === EVERY_STATE) return { months, scope, states: 'all' };
+  if (s.state === ALL_STATES) return { months, scope, states: 'national' };
+  return { months, scope, states: 'states', state: s.state };
+}
+
+/** A selection's state (a state code, ALL_STATES or EVERY_STATE) and provider options. */
+export interface ScopedState {
+  state: string;
+  sharedProviders?: boolean | undefined;
+  billed?: boolean | undefined;
 }
 
 /** The latest snapshot of the dataset, or '' when it has none. */
@@ -30,16 +38,23 @@ export function latestSnapshot(ctx: ApiContext): string {
   return s[s.length - 1] ?? '';
 }
 
+/** A request's month and provider options, as parsed (params.ts parseProviderOptions). */
+export interface MonthOptions {
+  snapshot?: string | undefined;
+  shared_providers?: boolean | undefined;
+  billed?: boolean | undefined;
+}
+
 /** What a request for one month (`snapshot`, else the latest) in `state` reads of price_stats (endpoint.ts stats). */
-export function monthNeed(ctx: ApiContext, p: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed {
-  return statsNeedOf({ state, sharedProviders: p.shared_providers }, [p.snapshot ?? latestSnapshot(ctx)]);
+export function monthNeed(ctx: ApiContext, p: MonthOptions, state: string): StatsNeed {
+  return statsNeedOf({ state, sharedProviders: p.shared_providers, billed: p.billed }, [p.snapshot ?? latestSnapshot(ctx)]);
 }
 
 /**
  * Refuses a selection whose price_stats rows are not loaded: priced anyway, its insurers would
  * look as if they had no rate (db/stats.ts). @throws Error naming the months
  */
-export function assertStatsLoaded(ctx: ApiContext, s: { state: string; sharedProviders?: boolean | undefined }, months: readonly string[]): void {
+export function assertStatsLoaded(ctx: ApiContext, s: ScopedState, months: readonly string[]): void {
   if (!ctx.stats.holds(statsNeedOf(s, months))) {
     throw new Error(`price_stats of ${months.join(', ')} is not loaded: the endpoint must declare what it reads (endpoint.ts stats)`);
   }

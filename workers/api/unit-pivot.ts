@@ -6,7 +6,7 @@
  * `unit_pivot` (adoptStoredPivot), which the converter stores (defaultPivotTable). The selections
  * over a pivot are selection-tables.ts's.
  */
-import { ALL_STATES, UNIT_PIVOT_FILE } from '../../contract/dataset';
+import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, priceScope, SHARED_BILLED_SCOPE, SHARED_SCOPE, UNIT_PIVOT_FILE, type PriceScope } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { UNIT_ORDER_SQL, unitFiguresSql } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
@@ -16,7 +16,7 @@ import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import { latestSnapshot, monthNeed, statsPrices } from './pricing-core';
-import { assertStatsLoaded, chosenRows } from './stats-selection';
+import { assertStatsLoaded, chosenRows, type MonthOptions } from './stats-selection';
 
 /** Unit pivots kept per open dataset; the least recently used is dropped past this. */
 const MAX_PIVOTS = 6;
@@ -58,10 +58,10 @@ export const text = (t: string): SqlFragment => new SqlFragment(t, []);
  * reference price resting on a provider, so its main unit is the first one listed).
  * @throws Error when those rows are not loaded; DatabaseError
  */
-export function pivotOf(ctx: ApiContext, month: string, state: string, shared: boolean): Pivot {
+export function pivotOf(ctx: ApiContext, month: string, state: string, scope: PriceScope): Pivot {
   let kept = pivots.get(ctx);
   if (!kept) pivots.set(ctx, (kept = new Map()));
-  const key = pivotKey(month, state, shared);
+  const key = pivotKey(month, state, scope);
   const stored = offeredAs(ctx, key);
   if (stored) {
     adoptStoredPivot(ctx, stored);
@@ -73,7 +73,8 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
     kept.set(key, hit);
     return hit;
   }
-  assertStatsLoaded(ctx, { state, sharedProviders: shared }, [month]);
+  const options = { sharedProviders: scope === SHARED_SCOPE || scope === SHARED_BILLED_SCOPE, billed: scope === BILLED_SCOPE || scope === SHARED_BILLED_SCOPE };
+  assertStatsLoaded(ctx, { state, ...options }, [month]);
   const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
   const reference = insurers.indexOf(ctx.manifest.reference_insurer) + 1;
   if (reference === 0) throw new Error(`the reference insurer ${ctx.manifest.reference_insurer} is not among the dataset's insurers`);
@@ -90,7 +91,7 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
   ctx.db.all(sql`
     CREATE OR REPLACE TEMP TABLE ${text(name)} AS
     WITH chosen AS (${chosenRows(ctx, [month], insurers)}),
-    prices AS (${statsPrices({ state, sharedProviders: shared })}),
+    prices AS (${statsPrices({ state, ...options })}),
     units AS (
       SELECT p.billing_code, p.billing_class, p.component, p.setting, ${columns}, max(p.medicare_rate) AS medicare_rate
       FROM prices p
@@ -121,7 +122,7 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, shared: b
   return pivot;
 }
 
-const pivotKey = (month: string, state: string, shared: boolean): string => JSON.stringify([month, state, shared]);
+const pivotKey = (month: string, state: string, scope: PriceScope): string => JSON.stringify([month, state, scope]);
 
 /**
  * The stored pivot offered and not yet inserted, when `key` is its key (the latest month over every
@@ -129,15 +130,15 @@ const pivotKey = (month: string, state: string, shared: boolean): string => JSON
  */
 function offeredAs(ctx: ApiContext, key: string): Uint8Array | undefined {
   const stored = offered.get(ctx);
-  return stored && key === pivotKey(latestSnapshot(ctx), ALL_STATES, false) ? stored : undefined;
+  return stored && key === pivotKey(latestSnapshot(ctx), ALL_STATES, MARKET_SCOPE) ? stored : undefined;
 }
 
 /**
- * Whether the unit pivot of (month, state, shared) is in `ctx`'s database, built or stored, or is
+ * Whether the unit pivot of (month, state, scope) is in `ctx`'s database, built or stored, or is
  * the stored one offered: a selection over it reads no `price_stats` row.
  */
-export function holdsPivot(ctx: ApiContext, month: string, state: string, shared: boolean): boolean {
-  const key = pivotKey(month, state, shared);
+export function holdsPivot(ctx: ApiContext, month: string, state: string, scope: PriceScope): boolean {
+  const key = pivotKey(month, state, scope);
   return (pivots.get(ctx)?.has(key) ?? false) || offeredAs(ctx, key) !== undefined;
 }
 
@@ -145,8 +146,9 @@ export function holdsPivot(ctx: ApiContext, month: string, state: string, shared
  * What a selection of `params` in `state` reads of `price_stats` (endpoint.ts stats): its month's
  * rows (monthNeed), or nothing when the month's unit pivot is held (holdsPivot).
  */
-export function selectionNeed(ctx: ApiContext, params: { snapshot?: string | undefined; shared_providers?: boolean | undefined }, state: string): StatsNeed | null {
-  return holdsPivot(ctx, params.snapshot ?? latestSnapshot(ctx), state, params.shared_providers === true) ? null : monthNeed(ctx, params, state);
+export function selectionNeed(ctx: ApiContext, params: MonthOptions, state: string): StatsNeed | null {
+  const scope = priceScope(params.shared_providers === true, params.billed === true);
+  return holdsPivot(ctx, params.snapshot ?? latestSnapshot(ctx), state, scope) ? null : monthNeed(ctx, params, state);
 }
 
 /** A unit pivot as the converter stores it: its columns (name and DuckDB type) and its rows, in the table's order. */
@@ -171,7 +173,7 @@ function columnsOf(ctx: ApiContext, name: string): PivotTable['columns'] {
  * @throws Error when the month's statistics are not loaded; DatabaseError
  */
 export function defaultPivotTable(ctx: ApiContext): PivotTable {
-  const pivot = pivotOf(ctx, latestSnapshot(ctx), ALL_STATES, false);
+  const pivot = pivotOf(ctx, latestSnapshot(ctx), ALL_STATES, MARKET_SCOPE);
   const columns = columnsOf(ctx, pivot.name);
   const rows = ctx.db.all(text(`SELECT * FROM ${pivot.name} ORDER BY rowid`)).map((row) => columns.map((c) => row[c.name] ?? null));
   return { columns, rows };
@@ -216,7 +218,7 @@ function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
   if ((row?.others ?? 0) > 0) throw bad(`holds rows of another month or state than ${month} over every state`);
   let kept = pivots.get(ctx);
   if (!kept) pivots.set(ctx, (kept = new Map()));
-  kept.set(pivotKey(month, ALL_STATES, false), { name, insurers, openClaims: (row?.open ?? 0) > 0, stored: true });
+  kept.set(pivotKey(month, ALL_STATES, MARKET_SCOPE), { name, insurers, openClaims: (row?.open ?? 0) > 0, stored: true });
 }
 
 /** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */

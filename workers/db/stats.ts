@@ -9,7 +9,7 @@
  * request asks for it, once per dataset. A dataset without the index loads the table whole at
  * boot (eagerStats).
  */
-import { COLUMNS, MARKET_SCOPE, SHARED_SCOPE, type ManifestTable, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
+import { COLUMNS, isMonthScope, type ManifestTable, type PriceScope, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
 import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
@@ -44,8 +44,11 @@ const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOU
  */
 export interface StatsNeed {
   months: readonly string[];
-  /** The rows at shared providers (scope `shared`, each month's own) rather than the market's. */
-  shared: boolean;
+  /**
+   * The rows' scope: `market` (each insurer's chosen snapshot), `billed` (the same, at billing
+   * providers), `shared` or `shared_billed` (each month's own rows: contract/dataset.ts isMonthScope).
+   */
+  scope: PriceScope;
   /** `national`: state 'ALL' only; `states`: the per-state rows only; `all`: both. */
   states: 'national' | 'states' | 'all';
   /** With `states` 'states': this state's rows only (a state code). */
@@ -95,13 +98,13 @@ export interface RunLoad {
 export function runsOf(index: readonly PeriodIndexEntry[], snapshots: readonly StatsSnapshot[], need: StatsNeed): RunLoad[] {
   const periods = new Set<string>();
   for (const month of need.months) {
-    if (need.shared) {
+    if (isMonthScope(need.scope)) {
       periods.add(month);
       continue;
     }
     for (const p of chosenSnapshots(snapshots, month).values()) periods.add(p);
   }
-  const scope = need.shared ? SHARED_SCOPE : MARKET_SCOPE;
+  const scope = need.scope;
   const state = need.states === 'states' ? need.state : undefined;
   const out: RunLoad[] = [];
   for (const g of [...index].sort((a, b) => a.row_group - b.row_group)) {

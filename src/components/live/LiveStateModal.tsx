@@ -6,13 +6,13 @@
  * (./state-modal-paging.ts): 50 units, 'Show more' up to 200, a search box on the code or name. 'Your Price' opens the rate rows behind the reference insurer's
  * median of that unit in that state; 'Market Avg' opens every competitor's median in that state,
  * the mean of them, and each one's rate rows (docs/methodology.md, Per comparison unit). The rate-rows
- * dialog opens over the modal; closing it returns focus to the price button. With
- * `sharedProviders` (the dashboard's 'At shared providers') the rows are at shared providers.
+ * dialog opens over the modal; closing it returns focus to the price button. With the dashboard's
+ * provider `options` ('At shared providers', 'Where we bill it') the prices and rows follow them.
  */
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
 import type { StateArea } from '../../components/map/us-states';
-import { sharedProvidersParam } from '../../url-state/shared-providers';
+import { NO_PROVIDER_OPTIONS, providerOptionsParam, type ProviderOptionsState } from '../../url-state/shared-providers';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
 import type { SortState } from '../table/table-sort';
 import { RateRowsDialog } from './RateRowsDialog';
@@ -31,8 +31,8 @@ export interface LiveStateModalProps {
   reference: LiveInsurer | null;
   /** Every insurer but the reference (the market of the modal's Market Avg). */
   competitors: readonly LiveInsurer[];
-  /** docs/methodology.md (Per comparison unit), at shared providers: the state's prices only at providers both sides have rates with. */
-  sharedProviders?: boolean;
+  /** docs/methodology.md (Per comparison unit): the state's prices at shared providers, where we bill it, or over every provider. */
+  options?: ProviderOptionsState;
   onClose(): void;
 }
 
@@ -46,7 +46,7 @@ const COLUMN_TEXT: Record<RegionPriceColumn, string> = { yourPrice: 'Your Price'
 /** Wait after the last keystroke of the search before asking the worker, ms. */
 const SEARCH_DEBOUNCE_MS = 200;
 
-export function LiveStateModal({ area, reference, competitors, sharedProviders = false, onClose }: LiveStateModalProps): ReactElement {
+export function LiveStateModal({ area, reference, competitors, options = NO_PROVIDER_OPTIONS, onClose }: LiveStateModalProps): ReactElement {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<SortState>(INITIAL_STATE_SORT);
@@ -60,7 +60,7 @@ export function LiveStateModal({ area, reference, competitors, sharedProviders =
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [typed, q]);
-  const load = useApi('GET /api/regional-services-page', stateUnitsRequest(area.code, { q, sort, limit }, sharedProvidersParam(sharedProviders)));
+  const load = useApi('GET /api/regional-services-page', stateUnitsRequest(area.code, { q, sort, limit }, providerOptionsParam(options)));
   const [trace, setTrace] = useState<Trace | null>(null);
   // While a new sort, search or page loads, the rows shown stay (the component is keyed by state).
   const page = load.data ?? load.previous;
@@ -71,7 +71,7 @@ export function LiveStateModal({ area, reference, competitors, sharedProviders =
   }
   const units = new Map(page.items.map((r) => [unitRowKey(r), r]));
   const note = load.status === 'error' ? `${LIVE_PRICES_NOTE} Failed to load this state's prices: ${load.message}`
-    : `${LIVE_PRICES_NOTE}${sharedProviders ? ' Prices at shared providers only.' : ''} Select a price for the medians and rate rows behind it.${page.thin > 0
+    : `${LIVE_PRICES_NOTE}${options.sharedProviders ? ' Prices at shared providers only.' : ''}${options.billed ? ' Prices where we bill it only.' : ''} Select a price for the medians and rate rows behind it.${page.thin > 0
       ? ' Low confidence: too few providers behind a price in this state; left out of its average.' : ''}`;
   const rows: RegionPriceRow[] = page.items.map((r) => ({
     service: `${r.service_code} ${r.service_name}`, serviceCode: r.service_code, key: unitRowKey(r),
@@ -124,7 +124,7 @@ export function LiveStateModal({ area, reference, competitors, sharedProviders =
           insurers={trace.column === 'yourPrice' && reference ? [reference] : competitors}
           selection={{
             state: area.code, billing_class: trace.unit.billing_class, component: trace.unit.component, setting: trace.unit.setting,
-            ...sharedProvidersParam(sharedProviders),
+            ...providerOptionsParam(options),
           }}
           meanLabel={trace.column === 'marketAvg' ? `Market Avg in ${area.code}` : undefined}
           onClose={() => setTrace(null)} />

@@ -8,8 +8,8 @@
  * component, setting) in `selection`, so the rows are exactly the ones behind it.
  * With `meanLabel` (a market average) it also shows the mean of the medians (docs/methodology.md, Per
  * comparison unit: market_average = the arithmetic mean of the competitors' medians that exist).
- * With `selection.shared_providers` the rows are only those at shared providers (docs/methodology.md, Per
- * comparison unit), the rows behind the screen's prices with that option.
+ * With `selection.shared_providers` / `selection.billed` the rows are only those at shared providers /
+ * at billing providers (docs/methodology.md, Per comparison unit), the rows behind the screen's prices with those options.
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -40,6 +40,8 @@ export interface RateRowsSelection {
   snapshot?: string;
   /** Only the rows at shared providers (docs/methodology.md, Per comparison unit), as the screen's prices then are. */
   shared_providers?: boolean;
+  /** Only the rows at billing providers of the code (docs/methodology.md, Where we bill it). */
+  billed?: boolean;
 }
 
 export interface RateRowsDialogProps {
@@ -117,7 +119,8 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
   const where = [selection.state ? `state ${selection.state}` : 'whole market',
     unit ? unitText(unit) : selection.billing_class && selection.billing_class !== 'all' ? selection.billing_class : 'both billing classes',
     selection.providers?.length ? `${selection.providers.length} selected providers` : null,
-    selection.shared_providers ? 'at shared providers only' : null].filter(Boolean).join(', ');
+    selection.shared_providers ? 'at shared providers only' : null,
+    selection.billed ? 'where we bill it only' : null].filter(Boolean).join(', ');
 
   return (
     <Dialog title={`${serviceCode} ${serviceName} - Rate rows behind the prices`} onClose={onClose}>
@@ -180,7 +183,7 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
               fileName={exportFileName(`rate-rows-${serviceCode}`, [['state', selection.state],
                 ['unit', unit ? `${unit.billing_class}-${unit.component}-${unit.setting}` : null],
                 ['class', unit ? null : selection.billing_class], ['providers', selection.providers?.join('-')],
-                ['shared', selection.shared_providers ? 'providers' : null]])}
+                ['shared', selection.shared_providers ? 'providers' : null], ['where', selection.billed ? 'billed' : null]])}
               build={() => ({
                 header: ['insurer_id', 'billing_code', 'snapshot', 'provider_id', 'provider_name', 'npi', 'provider_state',
                   ...RATE_ROW_PRICE_COLUMNS.map((c) => c.api), 'component', 'setting', 'medicare_pct', 'medicare_basis', 'validation', 'source_files'],

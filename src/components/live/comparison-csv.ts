@@ -26,7 +26,7 @@ export function comparisonCsv(records: readonly LiveServicePricingRecord[], refe
 
 /**
  * `live-comparison_category-lab_competitors-alpha_sort-savings_page-2.csv` (defaults left out);
- * `..._shared-providers_...` when the prices are at shared providers.
+ * `..._shared-providers_...` when the prices are at shared providers, `..._where-billed_...` where we bill it.
  */
 export function comparisonFileName(s: LiveComparisonState, selected: readonly string[], competitorCount: number): string {
   const cls = s.professional && s.institutional ? null : s.professional ? 'professional' : s.institutional ? 'institutional' : 'none';
@@ -39,6 +39,7 @@ export function comparisonFileName(s: LiveComparisonState, selected: readonly st
     ['all', s.overpayingOnly ? null : 'services'],
     ['sort', s.sort === 'overpayment' ? null : s.sort],
     ['shared', s.sharedProviders ? 'providers' : null],
+    ['where', s.billed ? 'billed' : null],
     ['page', `${s.page + 1}-of-${s.limit}`],
   ]);
 }

@@ -5,6 +5,7 @@
  * contract/dashboard-figures.ts, re-exported here for the screens and their tests. Pure.
  */
 import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
+import { NO_PROVIDER_OPTIONS, type ProviderOptionsState } from '../../url-state/shared-providers';
 
 export {
   countedRecords,
@@ -50,12 +51,13 @@ export function fitDomain(values: readonly number[], includeZero: boolean): [num
 /**
  * The live comparison of one service (URL state `services=<code>`; from a bar of Top 10
  * Overpaid Services to the rows behind its prices). A service not above market (variance <= 0)
- * also turns off 'Show only overpaying services', or the comparison would hide it; `sharedProviders`
- * (the dashboard's 'At shared providers') carries over, so the comparison shows the same prices.
+ * also turns off 'Show only overpaying services', or the comparison would hide it; the provider
+ * options (the dashboard's 'At shared providers' and 'Where we bill it') carry over, so the
+ * comparison shows the same prices.
  */
-export function comparisonPathOf(serviceCode: string, variance: number, sharedProviders = false): string {
+export function comparisonPathOf(serviceCode: string, variance: number, options: ProviderOptionsState = NO_PROVIDER_OPTIONS): string {
   const search = writeLiveComparison(new URLSearchParams(), {
-    ...DEFAULT_STATE, services: [serviceCode], overpayingOnly: variance > 0, sharedProviders,
+    ...DEFAULT_STATE, services: [serviceCode], overpayingOnly: variance > 0, sharedProviders: options.sharedProviders, billed: options.billed,
   });
   return `/live-comparison?${search.toString()}`;
 }

@@ -38,7 +38,7 @@ export interface StateUnitsView {
  * (Overpayment % for an unknown column), offset 0 and `limit`. Asking again from 0 keeps the rows
  * shown in one order whatever was appended; the worker slices a list it keeps.
  */
-export function stateUnitsRequest(state: string, view: StateUnitsView, shared: { shared_providers?: true }): RegionalServicesPageParams {
+export function stateUnitsRequest(state: string, view: StateUnitsView, shared: { shared_providers?: true; billed?: true }): RegionalServicesPageParams {
   const q = view.q.trim();
   return {
     state,
