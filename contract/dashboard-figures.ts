@@ -28,9 +28,23 @@ export interface DashboardKpis {
 /** How many bars Top 10 Overpaid Services draws. */
 export const TOP_OVERPAID = 10;
 
-/** The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin. */
-export function countedRecords(records: readonly LiveServicePricingRecord[]): CountedRecord[] {
-  return records.filter((r): r is CountedRecord => r.reference_variance !== null && !r.thin);
+/**
+ * The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin.
+ * The one definition of the rule in JavaScript: the worker's passes, the screens and the
+ * converter's manifest headline (scripts/convert/headline.ts) call it; its SQL twin is
+ * contract/unit-figures-sql.ts COUNTING_SQL, held equal to it by test/worker/selection-tables.test.ts.
+ */
+export function countedRecords<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): Array<T & { reference_variance: number }> {
+  return records.filter((r): r is T & { reference_variance: number } => r.reference_variance !== null && !r.thin);
+}
+
+/**
+ * Average Overpayment (docs/methodology.md, Dashboard figures) over the counted units of `records`:
+ * the claims-weighted mean of their variances (percent), the plain mean when every weight is 0;
+ * null when none counts.
+ */
+export function countedAverageOverpayment(records: ReadonlyArray<Pick<LiveServicePricingRecord, 'reference_variance' | 'thin' | 'claims_volume'>>): number | null {
+  return averageOverpayment(countedRecords(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
 }
 
 /** The three KPI cards (docs/methodology.md, Dashboard figures). */
@@ -38,7 +52,7 @@ export function dashboardKpis(records: readonly LiveServicePricingRecord[]): Das
   const v = countedRecords(records);
   const top = topOverpaid(records, 1)[0] ?? null;
   return {
-    averageOverpayment: averageOverpayment(v.map((r) => ({ variance: r.reference_variance, claims: r.claims_volume }))),
+    averageOverpayment: countedAverageOverpayment(records),
     top,
     claimsAboveMarket: v.length === 0 ? null : (100 * v.filter((r) => r.reference_variance > 0).length) / v.length,
     withVariance: v.length,

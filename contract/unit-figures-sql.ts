@@ -50,7 +50,7 @@ export function thinSql(minProviders: number): string {
         OR (market_average IS NOT NULL AND competitor_support < ${minProviders}))`;
 }
 
-/** The units that count in Average Overpayment and the summary cards (countingUnits): a variance, not thin. */
+/** The units that count in Average Overpayment and the summary cards: a variance, not thin (the SQL twin of contract/dashboard-figures.ts countedRecords). */
 export const COUNTING_SQL = 'reference_variance IS NOT NULL AND NOT thin';
 
 /**

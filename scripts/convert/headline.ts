@@ -7,7 +7,8 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES, MARKET_SCOPE, type DatasetManifest, type ManifestHeadline } from '../../contract/dataset';
-import { averageOverpayment, claimsByUnit, referenceVariance, type ClaimsUnit } from '../../contract/metrics';
+import { countedAverageOverpayment } from '../../contract/dashboard-figures';
+import { claimsByUnit, referenceVariance, thinReason, type ClaimsUnit } from '../../contract/metrics';
 
 /** A unit's national figures of the latest month: the reference price and the competitors' mean, with their support. */
 interface UnitFigures extends ClaimsUnit {
@@ -38,11 +39,15 @@ async function unitsOf(con: DuckDBConnection, table: string, where: string, mont
   }));
 }
 
-/** Average Overpayment over `units` (claims per unit by claimsByUnit; `keep` drops units, e.g. thin ones, before the mean). */
-function average(units: UnitFigures[], claims: Map<string, { professional: number; institutional: number }>, keep: (u: UnitFigures) => boolean): number | null {
+/**
+ * Average Overpayment over `units` (contract/dashboard-figures.ts countedAverageOverpayment: the
+ * units with a variance that are not thin), claims per unit by claimsByUnit; thin by
+ * contract/metrics.ts thinReason with `minProviders`, or never (validation off: null).
+ */
+function average(units: UnitFigures[], claims: Map<string, { professional: number; institutional: number }>, minProviders: number | null): number | null {
   const byCode = new Map<string, UnitFigures[]>();
   for (const u of units) byCode.set(u.billing_code, [...(byCode.get(u.billing_code) ?? []), u]);
-  const items: Array<{ variance: number | null; claims: number }> = [];
+  const records: Array<{ reference_variance: number | null; thin: boolean; claims_volume: number }> = [];
   for (const [code, list] of byCode) {
     const weights = claimsByUnit(list, claims.get(code) ?? { professional: 0, institutional: 0 });
     list.forEach((u, k) => {
@@ -50,10 +55,12 @@ function average(units: UnitFigures[], claims: Map<string, { professional: numbe
       // whose sum overflows) is left out like a missing one: with validation off every finite rate
       // counts, and one of them must not turn the figure into Infinity or NaN (null in the JSON)
       const variance = referenceVariance(u.reference_price, u.market_average);
-      if (keep(u)) items.push({ variance: variance !== null && Number.isFinite(variance) ? variance : null, claims: weights[k]! });
+      const thin = minProviders !== null && thinReason(u.reference_price === null ? null : u.reference_providers,
+        u.market_average === null ? null : u.competitor_providers, minProviders) !== null;
+      records.push({ reference_variance: variance !== null && Number.isFinite(variance) ? variance : null, thin, claims_volume: weights[k]! });
     });
   }
-  const avg = averageOverpayment(items);
+  const avg = countedAverageOverpayment(records);
   return avg !== null && Number.isFinite(avg) ? avg : null;
 }
 
@@ -77,7 +84,7 @@ export async function headlineOf(con: DuckDBConnection, manifest: DatasetManifes
   const unvalidated = await unitsOf(con, 'ps_unvalidated', 'true', snapshot, reference);
   return {
     snapshot,
-    avg_overpayment_validated: average(validated, claims, (u) => u.reference_providers >= min && u.competitor_providers >= min),
-    avg_overpayment_unvalidated: average(unvalidated, claims, () => true),
+    avg_overpayment_validated: average(validated, claims, min),
+    avg_overpayment_unvalidated: average(unvalidated, claims, null),
   };
 }

@@ -12,7 +12,8 @@ import { ALL_STATES } from '../../contract/dataset';
 import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
 import type { ApiContext } from '../../workers/api/context';
 import { averageOverpaymentByMonth, type OverpaymentFigure } from '../../workers/api/overpayment-sql';
-import { allCompetitors, countingUnits, EVERY_STATE, priceServicesByMonth, statsNeedOf, unitsAverageOverpayment, type Selection } from '../../workers/api/pricing-core';
+import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
+import { allCompetitors, EVERY_STATE, priceServicesByMonth, statsNeedOf, type Selection } from '../../workers/api/pricing-core';
 import { bootGenerated, bootStrictAndLoose } from './fixture-dataset';
 
 type Asked = Omit<Selection, 'billingClass' | 'competitorPrices' | 'providers'>;
@@ -25,9 +26,9 @@ function fromRecords(ctx: ApiContext, s: Asked, months: readonly string[]): Over
     const byState = new Map<string, ReturnType<typeof priceServicesByMonth> extends Map<string, infer R> ? R : never>();
     for (const r of byMonth.get(month) ?? []) byState.set(r.state, [...(byState.get(r.state) ?? []), r]);
     for (const [state, list] of [...byState].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const avg = unitsAverageOverpayment(list);
+      const avg = countedAverageOverpayment(list);
       if (avg === null) continue;
-      const counted = countingUnits(list);
+      const counted = countedRecords(list);
       out.push({ month, state, avg_overpayment: avg, services: counted.length, claims_count: counted.reduce((a, r) => a + r.claims_volume, 0) });
     }
   }

@@ -23,7 +23,6 @@ import {
 } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import {
-  averageOverpayment,
   claimsByUnit,
   compareUnits,
   effectiveMinProviders,
@@ -353,19 +352,6 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
   }
   flush(group);
   return out;
-}
-
-/**
- * The units that count in "Dashboard figures" and the comparison summary cards (docs/methodology.md): those
- * with a variance that are not thin.
- */
-export function countingUnits<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): T[] {
-  return records.filter((r) => r.reference_variance !== null && !r.thin);
-}
-
-/** Average Overpayment (docs/methodology.md, Dashboard figures) over the counting units of `records`; null when none. */
-export function unitsAverageOverpayment(records: readonly LiveServicePricingRecord[]): number | null {
-  return averageOverpayment(countingUnits(records).map((r) => ({ variance: r.reference_variance, claims: r.claims_volume })));
 }
 
 /** Every insurer but the reference. */

@@ -28,6 +28,7 @@ import {
   type ServicePricingResult,
   type ServiceSort,
 } from '../../contract/api';
+import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
 import { ALL_STATES } from '../../contract/dataset';
 import { compareUnits, unitRowKey } from '../../contract/metrics';
 import { sql } from '../db/sql';
@@ -47,10 +48,8 @@ import {
 } from './params';
 import {
   allCompetitors,
-  countingUnits,
   latestSnapshot,
   priceServices,
-  unitsAverageOverpayment,
   type PricingSelection,
 } from './pricing-core';
 import { selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
@@ -165,10 +164,10 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
   }
   const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists)));
   // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
-  const counted = countingUnits(all);
+  const counted = countedRecords(all);
   const summary = {
     total_potential_savings: counted.reduce((a, r) => a + r.potential_savings, 0),
-    avg_overpayment: unitsAverageOverpayment(all),
+    avg_overpayment: countedAverageOverpayment(all),
     services_overpaying: counted.filter((r) => r.overpayment !== null && r.overpayment > 0).length,
     services_total: counted.length,
     comparing_against: competitors.length,
