@@ -83,7 +83,10 @@ export interface ProvidersForService {
 /** `GET /api/insurers-for-service` item. */
 export interface InsurerListItem {
   id: string;
+  /** The product's name. */
   name: string;
+  /** Its company (manifest `insurers[].group`; docs/methodology.md, Products). */
+  group: string;
 }
 
 /** How `price` reads: USD, percent of billed charges, or USD per day (docs/methodology.md, Live search). */

@@ -58,6 +58,7 @@ export function buildSampleFiles(): Map<string, Buffer> {
     insurers: SAMPLE_INSURERS.map((i) => ({
       id: i.id,
       name: i.name,
+      ...(i.group ? { group: i.group } : {}),
       short_name: i.shortName,
       market_share: i.marketShare,
       member_count: i.memberCount,

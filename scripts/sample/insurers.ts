@@ -10,7 +10,10 @@ export type SchemaVersion = '1.0.0' | '1.3.1' | '2.0.0';
 
 export interface SampleInsurer {
   id: string;
+  /** The product's name (docs/converter.md, Products). */
   name: string;
+  /** The company, when it sells several products of the sample (the catalog's `group`). */
+  group?: string;
   shortName: string;
   /** 0..1; the ten sum to 0.89. */
   marketShare: number;
@@ -67,8 +70,8 @@ export const SAMPLE_INSURERS: readonly SampleInsurer[] = [
   I({ id: 'humana', name: 'Humana', shortName: 'Humana', marketShare: 0.06, regions: ['TX', 'FL', 'IL', 'GA', 'OH', 'AZ'], reportingEntityName: 'Humana Insurance Company', version: '1.0.0', layout: 'inline', priceLevel: 0.95, networkShare: 0.7 }),
   I({ id: 'bcbs', name: 'Blue Cross Blue Shield', shortName: 'BCBS', marketShare: 0.11, regions: ['TX', 'IL', 'FL', 'PA', 'AZ', 'WA'], reportingEntityName: 'Health Care Service Corporation', version: '1.0.0', idStyle: 'sparse', networkShare: 0.85 }),
   I({ id: 'molina', name: 'Molina Healthcare', shortName: 'Molina', marketShare: 0.04, regions: ['CA', 'TX', 'FL', 'IL', 'NY', 'OH', 'WA'], reportingEntityName: 'Molina Healthcare, Inc.', version: '1.0.0', layout: 'inline', priceLevel: 0.8, feeSchedule: true, networkShare: 0.6 }),
-  I({ id: 'centene', name: 'Centene Ambetter', shortName: 'Centene', marketShare: 0.05, regions: ['TX', 'FL', 'GA', 'IL', 'AZ', 'OH', 'PA', 'WA'], reportingEntityName: 'Celtic Insurance Company', version: '2.0.0', priceLevel: 0.85, networkShare: 0.6, networkNames: ['Ambetter Essential Care', 'Ambetter Value'] }),
-  I({ id: 'healthnet', name: 'Health Net', shortName: 'Health Net', marketShare: 0.03, regions: ['CA', 'AZ'], reportingEntityName: 'Health Net of California, Inc.', version: '2.0.0', idStyle: 'zero-based', priceLevel: 0.92, networkShare: 0.7, networkNames: ['Health Net PPO', 'Health Net EnhancedCare PPO'] }),
+  I({ id: 'centene', name: 'Ambetter', group: 'Centene', shortName: 'Ambetter', marketShare: 0.05, regions: ['TX', 'FL', 'GA', 'IL', 'AZ', 'OH', 'PA', 'WA'], reportingEntityName: 'Celtic Insurance Company', version: '2.0.0', priceLevel: 0.85, networkShare: 0.6, networkNames: ['Ambetter Essential Care', 'Ambetter Value'] }),
+  I({ id: 'healthnet', name: 'Health Net', group: 'Centene', shortName: 'Health Net', marketShare: 0.03, regions: ['CA', 'AZ'], reportingEntityName: 'Health Net of California, Inc.', version: '2.0.0', idStyle: 'zero-based', priceLevel: 0.92, networkShare: 0.7, networkNames: ['Health Net PPO', 'Health Net EnhancedCare PPO'] }),
 ];
 
 /** Snapshot months of the sample (`YYYY-MM`), oldest first; each file's `last_updated_on` is the 1st. */

@@ -13,6 +13,7 @@
 import { useCallback, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api';
+import { productLabel } from '../../contract/product';
 import { formatCount, formatUsd } from '../../contract/format';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
 import { apiCall } from '../api/client';
@@ -50,7 +51,7 @@ const OPTIONS = 10;
  */
 function filterInsurers(list: readonly InsurerListItem[], q: string): SearchResult<InsurerListItem> {
   const t = q.trim().toLowerCase();
-  const hit = (i: InsurerListItem, f: (s: string) => boolean) => f(i.name.toLowerCase()) || f(i.id.toLowerCase());
+  const hit = (i: InsurerListItem, f: (s: string) => boolean) => f(productLabel(i.group, i.name).toLowerCase()) || f(i.id.toLowerCase());
   const matched = list.filter((i) => hit(i, (s) => s.includes(t)));
   const prefix = matched.filter((i) => hit(i, (s) => s.startsWith(t)));
   const ordered = [...prefix, ...matched.filter((i) => !prefix.includes(i))];
@@ -79,7 +80,8 @@ export function LiveSearch(): ReactElement {
   const insurers = useApi('GET /api/insurers-for-service', sid ? { service_id: sid } : null);
   const chosenProvider = useApi('GET /api/providers-for-service', sid && state.provider ? { service_id: sid, q: state.provider, limit: 5 } : null);
   const providerName = chosenProvider.data?.items.find((p) => p.id === state.provider)?.name ?? state.provider;
-  const insurerName = insurers.data?.find((i) => i.id === state.insurer)?.name ?? state.insurer;
+  const chosenInsurer = insurers.data?.find((i) => i.id === state.insurer);
+  const insurerName = chosenInsurer ? productLabel(chosenInsurer.group, chosenInsurer.name) : state.insurer;
   const details = useApi('GET /api/service-price-details',
     state.run && canSearch(state) ? { service_id: state.service!, provider_id: state.provider!, insurer_id: state.insurer! } : null);
 
@@ -187,7 +189,7 @@ export function LiveSearch(): ReactElement {
             <Autocomplete key={sid ?? ''} label="Insurer" listWhenEmpty debounceMs={0}
               placeholder={sid ? 'Type an insurer name' : 'Choose a service first'}
               search={searchInsurers} optionKey={(i) => i.id}
-              renderOption={(i) => <span className="option-text"><span>{i.name}</span><small>{i.id}</small></span>}
+              renderOption={(i) => <span className="option-text"><span>{productLabel(i.group, i.name)}</span><small>{i.id}</small></span>}
               onSelect={(i) => setState({ ...state, insurer: i.id, run: false })} />
           )}
         </div>

@@ -1,7 +1,8 @@
 // "Where we bill it" (docs/methodology.md, Per comparison unit) on the live comparison and the live
 // dashboard in Debian's Chromium, at 1280x800 and 390x844: the switch, `billed=1` in the URL and in
 // the /api requests, the note, the figures, axe; and the switch disabled, with its reason, on a
-// dataset whose claims name no providers.
+// dataset whose claims name no providers. The same dataset names Beta and Gamma products of one company
+// ('BG Health', docs/methodology.md, Products): the comparison lists them under it.
 // Dataset: the live screens' fixture (test/fixtures/live, README has the whole-market figures) with
 // the reference insurer's claims by provider written here: 99213 and 85025 billed at CA1
 // (1234567893), 70551 at NY1 (1234567919); the same counts as the fixture's claims.
@@ -31,7 +32,7 @@ const billedParam = (u: string): string | null => new URL(u, 'http://x').searchP
 const row = (page: Page, code: string) => page.getByRole('row').filter({ has: page.getByText(code, { exact: true }) });
 
 beforeAll(async () => {
-  [billed, plain] = await Promise.all([serveLiveFixture(inject('distDir'), CLAIMS), serveLiveFixture(inject('distDir'))]);
+  [billed, plain] = await Promise.all([serveLiveFixture(inject('distDir'), { claims: CLAIMS, groups: { beta: 'BG Health', gamma: 'BG Health' } }), serveLiveFixture(inject('distDir'))]);
   browser = await launchBrowser();
   await recordApiCalls(browser.page);
 });
@@ -84,7 +85,7 @@ describe('live comparison: Where we bill it', () => {
     await dialog.getByText('Reference Health', { exact: false }).first().waitFor({ timeout: 60_000 });
     expect(squash(await dialog.innerText())).toContain('where we bill it only');
     const medians = (await dialog.getByRole('region', { name: 'Prices and their files' }).getByRole('row').allInnerTexts()).map(squash).slice(1);
-    expect(medians.map((r) => r.split(' #')[0])).toEqual(['Reference Health $120 1 1 0', 'Alpha Care $100 1 1 0', 'Beta Health Plan $90 1 1 0']);
+    expect(medians.map((r) => r.split(' #')[0])).toEqual(['Reference Health $120 1 1 0', 'Alpha Care $100 1 1 0', 'BG Health · Beta Health Plan $90 1 1 0']);
     await page.keyboard.press('Escape');
   });
 
@@ -100,6 +101,34 @@ describe('live comparison: Where we bill it', () => {
     expect(await box.evaluate((e) => document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent ?? ''))
       .toContain('Unavailable: the claims input names no providers');
     expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('products under their company', () => {
+  it("lists a company's products together under its name, each with its full name as tooltip, at both widths", async () => {
+    const { page } = browser;
+    await signIn(page, billed.url);
+    await page.goto(routeUrl(billed.url, 'live-comparison'));
+    const group = page.getByRole('group', { name: 'BG Health' });
+    await group.waitFor({ timeout: BOOT });
+    expect(await group.getByRole('checkbox').count()).toBe(2);
+    expect(await group.locator('label.check span[title]').evaluateAll((els) => els.map((e) => e.getAttribute('title'))))
+      .toEqual(['BG Health · Beta Health Plan', 'BG Health · Gamma Mutual']);
+    expect(await page.getByRole('group', { name: 'Compare against' }).getByRole('checkbox').count()).toBe(3);
+    // unchecking one product of the group changes only that competitor
+    await group.getByRole('checkbox').first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('competitors')).toBe('alpha,gamma');
+    for (const { name, width, height } of VIEWPORTS) {
+      await page.setViewportSize({ width, height });
+      await group.waitFor();
+      // the results fade while a new selection loads: axe reads them once it is in
+      await page.locator('.lc-results[aria-busy="false"]').waitFor({ timeout: BOOT });
+      if (width < 500) expect(await pageOverflow(page)).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await group.scrollIntoViewIfNeeded();
+      await screenshot(page, `live-comparison-products-${name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
 

@@ -61,17 +61,20 @@ export const apiCalls = (page: Page): Promise<string[]> =>
  * Serves the build at `distDir` over the live screens' fixture (test/fixtures/live/live-mrfs.ts,
  * figures in its README), written into a temporary directory and converted by the real converter.
  * Its prices mostly rest on one provider each, so it is converted with `min_providers: 1`
- * (docs/methodology.md, Validation): no unit is thin and the README's figures hold. `claims`, when
- * given, replaces the claims-volume file's text (e.g. claims by provider). `close()` stops the
- * server and deletes the directory.
+ * (docs/methodology.md, Validation): no unit is thin and the README's figures hold. `variant.claims`
+ * replaces the claims-volume file's text (e.g. claims by provider); `variant.groups` gives
+ * insurers a catalog `group` (insurer id -> company). `close()` stops the server and deletes the
+ * directory.
  */
-export async function serveLiveFixture(distDir: string, claims?: string): Promise<RunningServer> {
+export async function serveLiveFixture(distDir: string, variant: { claims?: string; groups?: Record<string, string> } = {}): Promise<RunningServer> {
   const root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
     const catalog = await writeLiveCatalog(join(root, 'in'));
-    if (claims !== undefined) await writeFile(join(root, 'in', 'claims-volume.csv'), claims);
-    await writeFile(catalog, JSON.stringify({ ...(JSON.parse(await readFile(catalog, 'utf8')) as object), validation: { min_providers: 1 } }));
+    if (variant.claims !== undefined) await writeFile(join(root, 'in', 'claims-volume.csv'), variant.claims);
+    const written = JSON.parse(await readFile(catalog, 'utf8')) as { insurers: Array<{ id: string }> };
+    const insurers = written.insurers.map((i) => (variant.groups?.[i.id] ? { ...i, group: variant.groups[i.id] } : i));
+    await writeFile(catalog, JSON.stringify({ ...written, insurers, validation: { min_providers: 1 } }));
     const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
     const server = await startServer({ distDir, dataDir: outDir, port: 0, log: () => {} });
     return { url: server.url, close: async () => { await server.close(); await remove(); } };

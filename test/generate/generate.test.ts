@@ -144,7 +144,7 @@ describe('npm run generate', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^generate: real-file \(tiny\) -> .+: 20000 rate rows, 2 snapshots, [\d.]+ s, \d+ bytes\n$/);
-    expect((await readdir(out)).sort()).toEqual(['alerts.parquet', 'claims_volume.parquet', FIRST_VIEW_FILE, 'manifest.json', 'medicare_benchmarks.parquet',
+    expect((await readdir(out)).sort()).toEqual(['alerts.parquet', 'billing_providers.parquet', 'claims_volume.parquet', FIRST_VIEW_FILE, 'manifest.json', 'medicare_benchmarks.parquet',
       'price_stats.parquet', 'provider_groups.parquet', 'providers.parquet', 'rates', 'services.parquet', 'unit_pivot.parquet']);
     expect((await readdir(root)).filter((n) => n.includes('tmp-compete'))).toEqual([]);
   }, 60_000);

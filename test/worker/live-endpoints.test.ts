@@ -108,7 +108,7 @@ describe('live search', () => {
   });
 
   it('insurers-for-service: the reference first, then by name', async () => {
-    expect(await ok<InsurerListItem[]>('/api/insurers-for-service', { service_id: '99283' })).toEqual([{ id: 'alpha', name: 'Alpha Insurance' }]);
+    expect(await ok<InsurerListItem[]>('/api/insurers-for-service', { service_id: '99283' })).toEqual([{ id: 'alpha', name: 'Alpha Insurance', group: 'Alpha Insurance' }]);
     const g = await ok<InsurerListItem[]>('/api/insurers-for-service', { service_id: 'G0008' });
     expect(g.map((x) => x.id)).toEqual(['ref', 'alpha', 'beta']);
   });

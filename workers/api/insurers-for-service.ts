@@ -3,6 +3,7 @@
  * the service in its latest snapshot (docs/methodology.md, Names and categories); the reference insurer
  * first, then by name. The service's rate rows load on demand by billing code.
  */
+import { productLabel } from '../../contract/product';
 import type { InsurerListItem } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
@@ -26,7 +27,8 @@ export const insurersForService: Endpoint<'GET /api/insurers-for-service'> = {
     const ref = ctx.manifest.reference_insurer;
     return ctx.manifest.insurers
       .filter((i) => ids.includes(i.id))
-      .map((i) => ({ id: i.id, name: i.name }))
-      .sort((a, b) => Number(b.id === ref) - Number(a.id === ref) || a.name.localeCompare(b.name, 'en'));
+      .map((i) => ({ id: i.id, name: i.name, group: i.group ?? i.name }))
+      // a company's products together: by 'Company · Product'
+      .sort((a, b) => Number(b.id === ref) - Number(a.id === ref) || productLabel(a.group, a.name).localeCompare(productLabel(b.group, b.name), 'en'));
   },
 };

@@ -24,6 +24,7 @@
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
+import { productLabel } from '../../contract/product';
 import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
 import { atBillingProviderSql, dollarRateSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
@@ -113,7 +114,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const insurer = manifest.insurers.find((i) => i.id === p.insurer_id)!;
   const base = {
     service_code: p.service_id, service_name: serviceName(ctx, p.service_id), insurer_id: p.insurer_id,
-    insurer_name: insurer.name, month, snapshot, billing_class: cls, component: unit?.component ?? null,
+    insurer_name: productLabel(insurer.group, insurer.name), month, snapshot, billing_class: cls, component: unit?.component ?? null,
     setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true, billed: p.billed === true,
   };
   if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
