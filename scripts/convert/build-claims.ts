@@ -100,7 +100,7 @@ export async function buildBillingProviders(con: DuckDBConnection): Promise<void
     UNION
     SELECT c.billing_code, c.billing_class, g.provider_id
     FROM claims_providers c JOIN (SELECT DISTINCT replace(tin_value, '-', '') AS tin, provider_id FROM provider_groups) g ON g.tin = c.tin
-    ORDER BY billing_code, billing_class NULLS FIRST, provider_id;
+    ORDER BY billing_code, billing_class, provider_id;
     DROP TABLE claims_providers;`);
 }
 

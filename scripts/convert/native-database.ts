@@ -38,6 +38,9 @@ function startBridge(): Bridge {
   return { worker, port: port1, done, started: false };
 }
 
+/** How long a woken caller looks for an answer that is not in the port yet, ms. */
+const ANSWER_GRACE_MS = 1000;
+
 /** Runs one call in the thread and waits for its answer. @throws DatabaseError with `what` and DuckDB's message */
 function call(what: string, c: NativeCall): NativeReply {
   const b = (bridge ??= startBridge());
@@ -47,7 +50,14 @@ function call(what: string, c: NativeCall): NativeReply {
     throw new DatabaseError(`${what}: the native DuckDB thread did not answer in ${START_TIMEOUT_MS / 1000} s (it could not start)`);
   }
   b.started = true;
-  const answer = receiveMessageOnPort(b.port)?.message as { reply: NativeReply } | { error: string } | undefined;
+  let answer = receiveMessageOnPort(b.port)?.message as { reply: NativeReply } | { error: string } | undefined;
+  // The thread posts its answer before it sets `done`, but Node does not document that a message
+  // posted by another thread is in the port's queue the moment the flag is seen: on a loaded
+  // machine the caller has woken before it. Look again, a millisecond at a time, for up to a second.
+  for (let i = 0; !answer && i < ANSWER_GRACE_MS; i++) {
+    Atomics.wait(b.done, 0, 1, 1);
+    answer = receiveMessageOnPort(b.port)?.message as typeof answer;
+  }
   if (!answer) throw new DatabaseError(`${what}: the native DuckDB thread woke without an answer`);
   if ('error' in answer) throw new DatabaseError(`${what}: ${answer.error}`);
   return answer.reply;

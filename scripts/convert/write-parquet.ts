@@ -49,7 +49,7 @@ export const TABLE_ORDER: Record<Exclude<TableName, 'rates'>, string> = {
   // alone (periodIndex)
   price_stats: `coalesce(month, snapshot), scope, state <> 'ALL', state, billing_code, snapshot, insurer_id, billing_class, component, setting, month`,
   medicare_benchmarks: 'billing_code, billing_class, component, setting',
-  billing_providers: 'billing_code, billing_class NULLS FIRST, provider_id',
+  billing_providers: 'billing_code, billing_class, provider_id',
 };
 
 /**
