@@ -28,7 +28,7 @@ import { LiveComparisonTable } from '../components/live/LiveComparisonTable';
 import { LiveFilters } from '../components/live/LiveFilters';
 import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPanel';
 import { RateRowsDialog } from '../components/live/RateRowsDialog';
-import { ProviderOptionsNote } from '../components/live/SharedProviders';
+import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
@@ -105,7 +105,10 @@ export function LiveComparison(): ReactElement {
     return (ids === null ? defaultCompetitors(list) : ids).filter((id) => known.has(id));
   }, [list, competitors]);
   const selected = useMemo(() => selectionOf(state.competitors), [selectionOf, state.competitors]);
-  const params = list ? pricingParams(state, selected) : null;
+  // 'Where we bill it' asked in the URL of a dataset whose claims name no providers is off (its switch says why)
+  const billedAvailable = useBilledAvailable();
+  const shown = useMemo(() => (billedAvailable === false && state.billed ? { ...state, billed: false } : state), [billedAvailable, state]);
+  const params = list ? pricingParams(shown, selected) : null;
   const pricing = useApi('GET /api/service-pricing', params, String(retry));
   const noClass = billingClassOf(state) === null;
 
@@ -173,7 +176,7 @@ export function LiveComparison(): ReactElement {
 
       {!failed && !result && !noClass && <p className="lc-status" role="status">Loading price comparison data...</p>}
 
-      {!failed && <ProviderOptionsNote what="Prices" options={state} />}
+      {!failed && <ProviderOptionsNote what="Prices" options={shown} />}
 
       {!failed && result && <ComparisonSummary summary={result.summary} />}
 
@@ -193,7 +196,7 @@ export function LiveComparison(): ReactElement {
                 {loading ? <span role="status">Loading price comparison data...</span>
                   : noClass ? 'Select Professional or Institutional to see services.'
                     : `${formatCount(records.length)} services shown · ${formatCount(result?.total ?? 0)} match these filters${
-                      state.sharedProviders ? ' · at shared providers' : ''}${state.billed ? ' · where we bill it' : ''}`}
+                      shown.sharedProviders ? ' · at shared providers' : ''}${shown.billed ? ' · where we bill it' : ''}`}
               </p>
               {!loading && !noClass && thinShown > 0 && (
                 <p className="lc-results__count">
@@ -204,7 +207,7 @@ export function LiveComparison(): ReactElement {
             </div>
             <div className="live-bar__actions">
               <Link className="live-method" to="/methodology#a-units-prices-and-figures">What the columns mean</Link>
-              <ExportCsvButton disabled={records.length === 0} fileName={comparisonFileName(state, selected, competitors.length)}
+              <ExportCsvButton disabled={records.length === 0} fileName={comparisonFileName(shown, selected, competitors.length)}
                 build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors)} />
             </div>
           </div>
@@ -227,7 +230,7 @@ export function LiveComparison(): ReactElement {
           selection={{
             billing_class: traced.record.billing_class, component: traced.record.component, setting: traced.record.setting,
             ...(state.providers.length ? { providers: state.providers } : {}),
-            ...providerOptionsParam(state),
+            ...providerOptionsParam(shown),
           }}
           onClose={() => setTraced(null)} />
       )}

@@ -32,7 +32,7 @@ import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figure
 import { LiveAlerts } from '../components/live/LiveAlerts';
 import { LiveStateModal } from '../components/live/LiveStateModal';
 import { PanelPending } from '../components/live/PanelPending';
-import { ProviderOptionsNote, ProviderOptionSwitches } from '../components/live/SharedProviders';
+import { ProviderOptionsNote, ProviderOptionSwitches, useBilledAvailable } from '../components/live/SharedProviders';
 import { UnitBadges } from '../components/live/UnitParts';
 import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
 import { useApi, type ApiLoad } from '../components/live/use-api';
@@ -75,8 +75,12 @@ function loadedCharts(charts: Charts | null): Charts {
 
 export function LiveDashboard(): ReactElement {
   const [search, setSearch] = useSearchParams();
-  const options = parseProviderOptions(search);
-  const { sharedProviders: shared, billed } = options;
+  const asked = parseProviderOptions(search);
+  // 'Where we bill it' asked in the URL of a dataset whose claims name no providers is off (its switch says why)
+  const billedAvailable = useBilledAvailable();
+  const shared = asked.sharedProviders;
+  const billed = asked.billed && billedAvailable !== false;
+  const options = useMemo(() => ({ sharedProviders: shared, billed }), [shared, billed]);
   const sharedParam = useMemo(() => providerOptionsParam({ sharedProviders: shared, billed }), [shared, billed]);
   const figures = useApi('GET /api/dashboard-figures', sharedParam);
   const regional = useApi('GET /api/regional-comparison', sharedParam);

@@ -92,7 +92,11 @@ describe('live comparison: Where we bill it', () => {
   it('is disabled, with its reason, when the claims name no providers', async () => {
     const { page } = browser;
     await signIn(page, plain.url);
-    await page.goto(routeUrl(plain.url, 'live-comparison'));
+    // asked in the URL, the option stays off: the prices are the whole market's, and no request carries it
+    await page.goto(routeUrl(plain.url, 'live-comparison?billed=1&services=99213'));
+    await expect.poll(async () => squash(await row(page, '99213').innerText()), { timeout: BOOT }).toContain('+$15 +13.0%');
+    expect((await apiCalls(page)).filter((u) => u.includes('/api/service-pricing')).map(billedParam)).not.toContain('true');
+    expect(await page.getByRole('note').filter({ hasText: 'where we bill it' }).count()).toBe(0);
     const box = page.getByRole('checkbox', { name: 'Where we bill it', exact: true });
     await expect.poll(() => box.isDisabled(), { timeout: BOOT }).toBe(true);
     const label = page.locator('label.check', { has: box });

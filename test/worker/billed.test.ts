@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody, LiveServicePricingRecord, RateRowsResult, RegionalServiceRow, ServicePricingResult } from '../../contract/api';
 import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/dataset';
-import { bootStrictAndLoose, convertFixture, okBody, type BootedFixture } from './fixture-dataset';
+import { bootStrictAndLoose, byUnit, convertFixture, okBody, unitName, type BootedFixture } from './fixture-dataset';
 
 const A = '1111111112';
 
@@ -49,12 +49,7 @@ const plain = bootStrictAndLoose();
 
 const pricing = (query: Record<string, string>, at: BootedFixture = fx.loose) =>
   okBody<ServicePricingResult>(at, '/api/service-pricing', { only_overpaying: 'false', ...query });
-const unit = (x: LiveServicePricingRecord): string => `${x.service_code} ${x.billing_class}`;
-const byUnit = (r: ServicePricingResult, name: string): LiveServicePricingRecord => {
-  const x = r.records.find((rec) => unit(rec) === name);
-  if (!x) throw new Error(`no unit ${name} in ${r.records.map(unit).join(', ')}`);
-  return x;
-};
+const unit = unitName;
 const figures = (x: LiveServicePricingRecord) => ({
   reference_price: x.reference_price, reference_providers: x.reference_providers, competitor_prices: x.competitor_prices,
   competitor_providers: x.competitor_providers, market_average: x.market_average,

@@ -13,7 +13,7 @@ import type { Catalog } from '../../contract/catalog';
 import type { ValidationSettings } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateApiDataset, type GeneratedShape } from '../../scripts/generate/dataset';
-import type { ApiResponse } from '../../contract/api';
+import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
 import type { BootState } from '../../contract/worker';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
@@ -106,6 +106,16 @@ export function bootStrictAndLoose(options: Omit<FixtureOptions, 'validation'> =
     await booted.loose?.dispose();
   });
   return booted;
+}
+
+/** A record's unit as the fixture tests name it: `<code> <billing class>` ('99213 professional'). */
+export const unitName = (x: LiveServicePricingRecord): string => `${x.service_code} ${x.billing_class}`;
+
+/** The record of `result` whose unitName is `name`. @throws Error listing the units when none is. */
+export function byUnit(result: ServicePricingResult, name: string): LiveServicePricingRecord {
+  const x = result.records.find((rec) => unitName(rec) === name);
+  if (!x) throw new Error(`no unit ${name} in ${result.records.map(unitName).join(', ')}`);
+  return x;
 }
 
 /** GET `path` with `query` from `fx`, expecting 200; the body. */

@@ -37,7 +37,7 @@ import type {
   ServicePricingResult,
   TrendPoint,
 } from '../../contract/api';
-import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
+import { bootStrictAndLoose, byUnit, okBody, unitName, type BootedFixture } from './fixture-dataset';
 
 const A = '1111111112';
 const B = '2222222228';
@@ -52,12 +52,7 @@ function ok<T>(path: string, query: Record<string, string> = {}, at: BootedFixtu
 }
 
 const pricing = (query: Record<string, string> = {}, at: BootedFixture = fx.strict) => ok<ServicePricingResult>('/api/service-pricing', query, at);
-const unit = (x: LiveServicePricingRecord): string => `${x.service_code} ${x.billing_class}`;
-const byUnit = (r: ServicePricingResult, name: string): LiveServicePricingRecord => {
-  const x = r.records.find((rec) => unit(rec) === name);
-  if (!x) throw new Error(`no unit ${name} in ${r.records.map(unit).join(', ')}`);
-  return x;
-};
+const unit = unitName;
 /** The figures of a record that the option changes. */
 const figures = (x: LiveServicePricingRecord) => ({
   reference_price: x.reference_price, reference_providers: x.reference_providers, competitor_prices: x.competitor_prices,
