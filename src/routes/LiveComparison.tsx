@@ -183,7 +183,7 @@ export function LiveComparison(): ReactElement {
       {!failed && list && (
         <div className="section panel" role="group" aria-label="Filters">
           <LiveFilters state={state} competitors={competitors} selected={selected} categories={categories}
-            onChange={change} onToggleCompetitor={toggleCompetitor} />
+            onChange={change} onToggleCompetitor={toggleCompetitor} billedAvailable={billedAvailable} />
         </div>
       )}
 

@@ -129,7 +129,8 @@ export function LiveDashboard(): ReactElement {
             : 'Negotiated rates of the reference insurer against its competitors, from the dataset.'}{' '}
           <Link className="live-method" to="/methodology#dashboard-figures">How these figures are computed</Link>
         </>}
-        aside={<ProviderOptionSwitches options={options} onChange={(change) => setSearch((cur) => writeProviderOptions(cur, change))} />} />
+        aside={<ProviderOptionSwitches options={options} billedAvailable={billedAvailable}
+          onChange={(change) => setSearch((cur) => writeProviderOptions(cur, change))} />} />
 
       <ProviderOptionsNote what="Figures" options={options} extra="The alerts stay over every provider." />
 

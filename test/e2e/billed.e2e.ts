@@ -58,8 +58,8 @@ describe('live comparison: Where we bill it', () => {
 
     await box.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('billed')).toBe('1');
-    await expect.poll(async () => squash(await row(page, '99213').innerText()), { timeout: 60_000 }).toContain('Above market: +$25 +26.3% 1,000 $25,000');
-    expect(squash(await row(page, '70551').innerText())).toContain('Above market: +$80 +12.9% 100 $8,000');
+    await expect.poll(async () => squash(await row(page, '99213').innerText()), { timeout: 60_000 }).toContain('Above market: +$25 +26.3% above market 1,000 $25,000');
+    expect(squash(await row(page, '70551').innerText())).toContain('Above market: +$80 +12.9% above market 100 $8,000');
     expect(squash(await row(page, '99213').innerText())).not.toContain('Gamma');
     const calls = (await apiCalls(page)).filter((u) => u.includes('/api/service-pricing'));
     expect(billedParam(calls.at(-1)!)).toBe('true');

@@ -148,7 +148,7 @@ describe('live comparison, end to end', () => {
       expect(cells[at.overpayment], `${want.code} overpayment`).toMatch(
         new RegExp(`\\${want.overpayment.replace('$', '\\$')}(?![\\d,])`),
       );
-      expect(cells[at.overpayment]).toContain(want.variance);
+      expect(cells[at.overpayment]).toContain(`${want.variance} above market`);
       expect(cells[at.claims], `${want.code} claims`).toBe(want.claims);
       expect(cells[at.savings], `${want.code} potential savings`).toBe(want.savings);
     }

@@ -166,7 +166,7 @@ describe('live dashboard', () => {
     // Every competitor: 700 vs (600 + 500 + 640) / 3 = 580: +$120, +20.7 %, 100 claims, savings 12,000; the only row.
     // % of Medicare (241.72): 289.6, 248.2, 206.9, 264.8; beside the average their mean, 239.9.
     expect(squash(await row70551.innerText())).toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare Beta $500 206.9% of Medicare '
-      + 'Gamma $640 264.8% of Medicare $580 239.9% of Medicare Above market: +$120 +20.7% 100 $12,000');
+      + 'Gamma $640 264.8% of Medicare $580 239.9% of Medicare Above market: +$120 +20.7% above market 100 $12,000');
     expect(await page.locator('.comparison-table tbody tr').count()).toBe(1);
     await row70551.getByRole('button', { name: /^Beta price of 70551/ }).click();
     // beta 70551: CA2 500, the whole market -> median $500, 1 row, 1 provider, one file.
@@ -190,7 +190,7 @@ describe('live dashboard', () => {
     // 130 vs (105 + 90 + 150) / 3 = 115: +$15, +13.0 %, 1,000 claims, savings 15,000. % of Medicare (88.95): ref the
     // median of 120 / 88.95 and 140 / 88.95 = 146.1; 118.0, 101.2, 168.6; their mean 129.3.
     expect(squash(await row99213.innerText())).toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare Beta $90 101.2% of Medicare '
-      + 'Gamma $150 168.6% of Medicare $115 129.3% of Medicare Above market: +$15 +13.0% 1,000 $15,000');
+      + 'Gamma $150 168.6% of Medicare $115 129.3% of Medicare Above market: +$15 +13.0% above market 1,000 $15,000');
     await screenshot(page, 'live-comparison-from-top10-1280x800');
     await page.goBack();
     await page.getByText('Open a service in the comparison').click({ timeout: BOOT });
@@ -310,7 +310,9 @@ describe('live dashboard', () => {
     await page.getByRole('img', { name: /Overpayment Trend Over Time/ }).waitFor();
     await page.locator('path[data-state="NY"]').waitFor();
     const calls = (await apiCalls(page)).map((u) => new URL(u, live.url)).map((u) => u.pathname + u.search).sort();
-    expect(calls).toEqual(['/api/alerts-page?offset=0&limit=20', '/api/dashboard-figures', '/api/insurers', '/api/overpayment-trend', '/api/regional-comparison']);
+    // the coverage says whether 'Where we bill it' can be on
+    expect(calls).toEqual(['/api/alerts-page?offset=0&limit=20', '/api/coverage', '/api/dashboard-figures', '/api/insurers', '/api/overpayment-trend',
+      '/api/regional-comparison']);
     await bothWidths(page, 'live-dashboard', () => page.locator('.alerts-list__item').first().waitFor({ timeout: BOOT }));
     // Nor did any page of this file print a console error: index.html names the tab's icon (public/favicon.svg),
     // so Chromium asks for no /favicon.ico (which the server answers 404).

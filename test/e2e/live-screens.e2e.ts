@@ -64,9 +64,9 @@ describe('live comparison', () => {
     // 70551: 700 vs 600 = +$100 (+16.7 %), 100 claims, savings 10,000.
     // 99213: 130 vs 105 = +$25 (+23.8 %), 1,000 claims, savings 25,000.
     await expect.poll(async () => squash(await row(page, '70551').innerText()))
-      .toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare $600 248.2% of Medicare Above market: +$100 +16.7% 100 $10,000');
+      .toContain('$700 289.6% of Medicare Alpha $600 248.2% of Medicare $600 248.2% of Medicare Above market: +$100 +16.7% above market 100 $10,000');
     expect(squash(await row(page, '99213').innerText()))
-      .toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare $105 118.0% of Medicare Above market: +$25 +23.8% 1,000 $25,000');
+      .toContain('$130 146.1% of Medicare Alpha $105 118.0% of Medicare $105 118.0% of Medicare Above market: +$25 +23.8% above market 1,000 $25,000');
     // Cards over the whole filtered set: $35,000; (1,000 x 23.81 + 100 x 16.67 - 500 x 16.67) / 1,600 = +10.7 %.
     for (const t of ['$35,000', '+10.7%', '29 / 30']) expect(await page.getByText(t, { exact: true }).count(), t).toBe(1);
     expect(await page.getByText('29 services shown · 29 match these filters').count()).toBe(1);
@@ -86,7 +86,7 @@ describe('live comparison', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('billing_code,billing_code_type,billing_class,component,setting,service_name,published_name,category,ref_price_usd,ref_medicare_pct,'
-      + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,overpayment_usd,variance_percent,claims_volume,potential_savings_usd,'
+      + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,overpayment_usd,variance_percent,position,claims_volume,potential_savings_usd,'
       + 'medicare_rate_usd,low_confidence,low_confidence_reason');
     expect(lines).toHaveLength(30); // header + 29 rows, one per comparison unit
     const first = lines[1]!.split(',');
@@ -95,7 +95,7 @@ describe('live comparison', () => {
     expect(Number(first[9])).toBeCloseTo((100 * 700) / 241.72, 9);
     expect([first[10], first[12]]).toEqual(['600', '600']);
     expect([Number(first[11]), Number(first[13])].map((x) => x.toFixed(6))).toEqual([((100 * 600) / 241.72).toFixed(6), ((100 * 600) / 241.72).toFixed(6)]);
-    expect(first.slice(14)).toEqual(['100', `${(100 * 100) / 600}`, '100', '10000', '241.72', 'false', '']);
+    expect(first.slice(14)).toEqual(['100', `${(100 * 100) / 600}`, 'above market', '100', '10000', '241.72', 'false', '']);
   });
 
   it('traces a median to its rate rows and its file', async () => {

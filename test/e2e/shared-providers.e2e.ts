@@ -60,13 +60,13 @@ describe('live comparison: At shared providers', () => {
     expect(await description(box)).toBe(HELP);
     expect(await page.getByRole('note').filter({ hasText: 'at shared providers' }).count()).toBe(0);
     // Whole market: 700 vs (600 + 500 + 640) / 3 = 580, +$120.
-    expect(squash(await row(page, '70551').innerText())).toContain('Above market: +$120 +20.7% 100 $12,000');
+    expect(squash(await row(page, '70551').innerText())).toContain('Above market: +$120 +20.7% above market 100 $12,000');
     expect((await apiCalls(page)).filter((u) => u.includes('/api/service-pricing')).map(sharedParam)).not.toContain('true');
 
     await box.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('shared_providers')).toBe('1');
     await expect.poll(async () => squash(await row(page, '70551').innerText()), { timeout: 60_000 })
-      .toContain('Above market: +$80 +12.9% 100 $8,000');
+      .toContain('Above market: +$80 +12.9% above market 100 $8,000');
     const text = squash(await row(page, '70551').innerText());
     expect(text).toMatch(/Alpha \$600 .*Gamma \$640 .*\$620 /);
     expect(text).not.toContain('Beta');

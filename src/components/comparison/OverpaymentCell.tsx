@@ -6,7 +6,7 @@ import type { ReactElement } from 'react';
 import { formatSignedPercent, formatSignedUsd, roundHalfAway } from '../../../contract/format';
 import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
 
-export function OverpaymentCell({ overpayment, variance }: { overpayment: number | null; variance: number | null }): ReactElement {
+export function OverpaymentCell({ overpayment, variance, position }: { overpayment: number | null; variance: number | null; position?: string | null }): ReactElement {
   if (overpayment == null) return <span className="muted">-</span>;
   const rounded = roundHalfAway(overpayment);
   const direction = rounded > 0 ? 'up' : rounded < 0 ? 'down' : 'flat';
@@ -21,6 +21,7 @@ export function OverpaymentCell({ overpayment, variance }: { overpayment: number
         {formatSignedUsd(overpayment)}
       </span>
       <span className="overpay__percent">{formatSignedPercent(variance)}</span>
+      {position && <span className="overpay__position">{position}</span>}
     </span>
   );
 }

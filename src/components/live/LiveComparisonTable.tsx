@@ -9,6 +9,7 @@
  */
 import { memo, type ReactElement } from 'react';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
+import { positionOf } from '../../../contract/confidence';
 import { productLabel } from '../../../contract/product';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
@@ -110,7 +111,7 @@ export const LiveComparisonTable = memo(function LiveComparisonTable({ records, 
                 <td className="num">
                   <PriceWithMedicare pct={r.market_medicare_pct} detail="mean of the competitors' figures" price={formatUsd(r.market_average)} />
                 </td>
-                <td className="num"><OverpaymentCell overpayment={r.overpayment} variance={r.reference_variance} /></td>
+                <td className="num"><OverpaymentCell overpayment={r.overpayment} variance={r.reference_variance} position={positionOf(r.reference_variance)} /></td>
                 <td className="num">{formatCount(r.claims_volume)}</td>
                 <td className="num">{formatUsd(r.potential_savings)}</td>
                 <td>

@@ -32,15 +32,17 @@ export interface LiveFiltersProps {
    * (not the one of the last render: a second quick click would undo the first).
    */
   onToggleCompetitor(id: string, on: boolean): void;
+  /** Whether 'Where we bill it' can be on (SharedProviders.tsx useBilledAvailable; null while unknown). */
+  billedAvailable: boolean | null;
 }
 
-export function LiveFilters({ state, competitors, selected, categories, onChange, onToggleCompetitor }: LiveFiltersProps): ReactElement {
+export function LiveFilters({ state, competitors, selected, categories, onChange, onToggleCompetitor, billedAvailable }: LiveFiltersProps): ReactElement {
   return (
     <ComparisonFilters insurers={competitors} selected={selected} onToggleInsurer={onToggleCompetitor}
       categories={categories} category={state.category} onCategory={(category) => onChange({ category })}
       sortLabels={SORT_LABELS} sort={state.sort} onSort={(sort) => onChange({ sort })}
       professional={state.professional} institutional={state.institutional} onServiceType={onChange}
       overpayingOnly={state.overpayingOnly} onOverpayingOnly={(overpayingOnly) => onChange({ overpayingOnly })}
-      extra={<ProviderOptionSwitches options={state} onChange={onChange} />} />
+      extra={<ProviderOptionSwitches options={state} onChange={onChange} billedAvailable={billedAvailable} />} />
   );
 }

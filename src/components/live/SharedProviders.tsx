@@ -59,11 +59,12 @@ export function useBilledAvailable(): boolean | null {
 export interface ProviderOptionSwitchesProps {
   options: ProviderOptionsState;
   onChange(change: Partial<ProviderOptionsState>): void;
+  /** useBilledAvailable's answer, which the screen reads once for its requests too. */
+  billedAvailable: boolean | null;
 }
 
 /** Both switches, side by side. */
-export function ProviderOptionSwitches({ options, onChange }: ProviderOptionSwitchesProps): ReactElement {
-  const billedAvailable = useBilledAvailable();
+export function ProviderOptionSwitches({ options, onChange, billedAvailable }: ProviderOptionSwitchesProps): ReactElement {
   return (
     <span className="live-provider-options">
       <OptionSwitch label={SHARED_PROVIDERS_LABEL} help={SHARED_PROVIDERS_HELP} checked={options.sharedProviders}

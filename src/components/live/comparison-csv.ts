@@ -5,10 +5,12 @@
 import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
 import { exportFileName, type LiveComparisonState } from '../../url-state/live-comparison-state';
 import type { CsvValue } from './csv';
+import { positionOf } from '../../../contract/confidence';
 
 /**
  * Header and rows: one row per comparison unit (its class, component and setting), one column per
- * competitor (USD medians and '% of Medicare'), then the derived figures and the unit's confidence.
+ * competitor (USD medians and '% of Medicare'), then the derived figures (with the unit's position:
+ * contract/confidence.ts positionOf) and the unit's confidence.
  */
 export function comparisonCsv(records: readonly LiveServicePricingRecord[], reference: LiveInsurer | null, competitors: readonly LiveInsurer[]):
   { header: string[]; rows: CsvValue[][] } {
@@ -16,11 +18,11 @@ export function comparisonCsv(records: readonly LiveServicePricingRecord[], refe
   const header = ['billing_code', 'billing_code_type', 'billing_class', 'component', 'setting', 'service_name', 'published_name', 'category',
     `${ref}_price_usd`, `${ref}_medicare_pct`,
     ...competitors.flatMap((c) => [`${c.id}_price_usd`, `${c.id}_medicare_pct`]), 'selected_avg_usd', 'selected_avg_medicare_pct',
-    'overpayment_usd', 'variance_percent', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'low_confidence', 'low_confidence_reason'];
+    'overpayment_usd', 'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'low_confidence', 'low_confidence_reason'];
   const rows = records.map((r) => [r.service_code, r.billing_code_type, r.billing_class, r.component, r.setting, r.service_name, r.published_name,
     r.category, r.reference_price, r.reference_medicare_pct,
     ...competitors.flatMap((c) => [r.competitor_prices[c.id] ?? null, r.competitor_medicare_pct[c.id] ?? null]), r.market_average, r.market_medicare_pct,
-    r.overpayment, r.reference_variance, r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason]);
+    r.overpayment, r.reference_variance, positionOf(r.reference_variance), r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason]);
   return { header, rows };
 }
 
