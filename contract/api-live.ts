@@ -4,6 +4,7 @@
  * provider search of the comparison screen (`GET /api/providers`). contract/api.ts maps the routes.
  * Money in USD; `null` = no value.
  */
+import type { Confidence } from './confidence';
 import type { BillingClassFilter, MedicareBasis } from './api';
 import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from './dataset';
 import type { Component, UnitSetting } from './medicare';
@@ -114,6 +115,19 @@ export interface RateRowsResult {
   rate_count: number;
   /** Distinct providers among the valid rows. */
   provider_count: number;
+  /**
+   * p10, p25, p75, p90 of the valid rows' provider medians, USD (docs/methodology.md, Confidence
+   * and distribution: each provider once, by the median of its rates); null without a valid row.
+   */
+  p10: number | null;
+  p25: number | null;
+  p75: number | null;
+  p90: number | null;
+  /** Whether any valid row is `derived` (an insurer's estimate). */
+  derived: boolean;
+  /** The price's confidence (contract/confidence.ts priceConfidence) and what lowered it; null without a valid row. */
+  confidence: Confidence | null;
+  confidence_reasons: string[];
   /** Rows that failed validation, listed in `rows` with their reason, outside the median. */
   failed_rows: number;
   rows: RateRowRecord[];

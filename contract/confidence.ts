@@ -95,6 +95,44 @@ export function unitConfidence(prices: ReadonlyArray<{ who: string; result: Conf
   return { confidence, reasons };
 }
 
+/**
+ * The `q` quantile (0..1) of ascending `sorted` by linear interpolation, as DuckDB's
+ * `quantile_cont`: the value at 0-based position (n - 1) x q, between its two neighbours; null
+ * when empty.
+ */
+export function quantileCont(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const a = sorted[lo]!;
+  const b = sorted[Math.min(lo + 1, sorted.length - 1)]!;
+  return a + (h - lo) * (b - a);
+}
+
+/** A price's distribution over its providers: p10, p25, p75, p90 of the provider medians (USD; null without a row). */
+export interface ProviderDistribution {
+  p10: number | null;
+  p25: number | null;
+  p75: number | null;
+  p90: number | null;
+}
+
+/**
+ * The distribution of a price's valid rows (docs/methodology.md, Confidence and distribution):
+ * each provider counts once, by the median of its rates (the midpoint of the two middle values
+ * when even), and p10 .. p90 are quantileCont of those medians.
+ */
+export function providerDistribution(rows: ReadonlyArray<{ provider: string; rate: number }>): ProviderDistribution {
+  const byProvider = new Map<string, number[]>();
+  for (const r of rows) byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), r.rate]);
+  const medians = [...byProvider.values()].map((v) => {
+    const s = [...v].sort((a, b) => a - b);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  }).sort((a, b) => a - b);
+  return { p10: quantileCont(medians, 0.1), p25: quantileCont(medians, 0.25), p75: quantileCont(medians, 0.75), p90: quantileCont(medians, 0.9) };
+}
+
 /** Position of a unit with a variance (docs/methodology.md, Confidence and distribution). */
 export type Position = 'above market' | 'at market' | 'below market';
 

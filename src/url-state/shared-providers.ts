@@ -28,11 +28,6 @@ const isOn = (search: URLSearchParams, key: string): boolean => {
   return v === '1' || v === 'true';
 };
 
-/** Whether the URL turns "At shared providers" on. */
-export function parseSharedProviders(search: URLSearchParams): boolean {
-  return isOn(search, SHARED_PROVIDERS_KEY);
-}
-
 /** Both options as the URL sets them. */
 export function parseProviderOptions(search: URLSearchParams): ProviderOptionsState {
   return { sharedProviders: isOn(search, SHARED_PROVIDERS_KEY), billed: isOn(search, BILLED_KEY) };

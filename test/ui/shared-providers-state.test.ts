@@ -11,10 +11,11 @@ import {
   DEFAULT_STATE, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
 } from '../../src/url-state/live-comparison-state';
 import {
-  BILLED_HELP, parseProviderOptions, parseSharedProviders, providerOptionsParam, SHARED_PROVIDERS_HELP, writeProviderOptions,
+  BILLED_HELP, parseProviderOptions, providerOptionsParam, SHARED_PROVIDERS_HELP, writeProviderOptions,
 } from '../../src/url-state/shared-providers';
 
 const writeSharedProviders = (current: URLSearchParams, on: boolean): URLSearchParams => writeProviderOptions(current, { sharedProviders: on });
+const parseSharedProviders = (search: URLSearchParams): boolean => parseProviderOptions(search).sharedProviders;
 
 describe('shared_providers in the URL', () => {
   it('is off by default, 1 when on, and absent again when off; other keys stay', () => {

@@ -24,6 +24,8 @@
 import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
+import { priceConfidence, providerDistribution } from '../../contract/confidence';
+import { medicarePct } from '../../contract/metrics';
 import { productLabel } from '../../contract/product';
 import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
 import { atBillingProviderSql, dollarRateSql } from '../../contract/unit-sql';
@@ -117,7 +119,9 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     insurer_name: productLabel(insurer.group, insurer.name), month, snapshot, billing_class: cls, component: unit?.component ?? null,
     setting: unit?.setting ?? null, state: p.state ?? null, shared_providers: p.shared_providers === true, billed: p.billed === true,
   };
-  if (snapshot === null) return { ...base, median: null, rate_count: 0, provider_count: 0, failed_rows: 0, rows: [], sources: [], other_rows: 0 };
+  if (snapshot === null) {
+    return { ...base, median: null, rate_count: 0, provider_count: 0, ...noDistribution(), failed_rows: 0, rows: [], sources: [], other_rows: 0 };
+  }
   await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month])]);
   const clsCond = unit !== null
     ? sql`AND r.billing_class = ${cls} AND r.component = ${unit.component} AND r.unit_setting = ${unit.setting}`
@@ -170,11 +174,14 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     };
   });
   const cf = manifest.medicare?.conversion_factor;
+  const median = medianOf(valid.map((r) => r.negotiated_rate));
+  const providerCount = new Set(valid.map((r) => r.provider_id)).size;
   return {
     ...base,
-    median: medianOf(valid.map((r) => r.negotiated_rate)),
+    median,
     rate_count: valid.length,
-    provider_count: new Set(valid.map((r) => r.provider_id)).size,
+    provider_count: providerCount,
+    ...distributionOf(valid, median, providerCount, unit !== null),
     failed_rows: dollars.length - valid.length,
     rows: dollars.map((r): RateRowRecord => ({
       provider_id: r.provider_id,
@@ -191,6 +198,27 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
     sources,
     other_rows: rows.length - dollars.length,
   };
+}
+
+/** The distribution fields of a result without a valid row. */
+const noDistribution = (): Pick<RateRowsResult, 'p10' | 'p25' | 'p75' | 'p90' | 'derived' | 'confidence' | 'confidence_reasons'> =>
+  ({ p10: null, p25: null, p75: null, p90: null, derived: false, confidence: null, confidence_reasons: [] });
+
+/**
+ * The distribution and confidence of the price of `valid` rows (docs/methodology.md, Confidence and
+ * distribution; contract/confidence.ts): p10 .. p90 of the provider medians, whether a row is
+ * `derived`, and the confidence from the support, that spread, the % of Medicare (the median
+ * against the unit's national amount, as the screens show it; only for one unit, `oneUnit`) and
+ * the derived rows.
+ */
+function distributionOf(valid: readonly Row[], median: number | null, providers: number, oneUnit: boolean): Pick<RateRowsResult,
+  'p10' | 'p25' | 'p75' | 'p90' | 'derived' | 'confidence' | 'confidence_reasons'> {
+  if (valid.length === 0 || median === null) return noDistribution();
+  const dist = providerDistribution(valid.map((r) => ({ provider: r.provider_id, rate: r.negotiated_rate })));
+  const derived = valid.some((r) => r.negotiated_type === 'derived');
+  const medicareRate = oneUnit ? valid.find((r) => r.medicare_rate !== null)?.medicare_rate ?? null : null;
+  const { confidence, reasons } = priceConfidence({ providers, p10: dist.p10, p90: dist.p90, medicarePct: medicarePct(median, medicareRate), derived });
+  return { ...dist, derived, confidence, confidence_reasons: reasons };
 }
 
 /** The price fields of a record (contract/price-columns.ts `api`) from its row's price columns. */

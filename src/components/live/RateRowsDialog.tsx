@@ -14,6 +14,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
+import type { Confidence } from '../../../contract/confidence';
 import type { Component, UnitSetting } from '../../../contract/medicare';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { RATE_ROW_PRICE_COLUMNS } from '../../../contract/price-columns';
@@ -28,6 +29,20 @@ import { useValidationSettings } from './use-validation-settings';
 import { exportFileName } from '../../url-state/live-comparison-state';
 import '../table/table.css';
 import './live.css';
+
+/** A price's confidence (contract/confidence.ts) with what lowered it, read out, not only in a tooltip. */
+function ConfidenceBadge({ confidence, reasons }: { confidence: Confidence | null; reasons: readonly string[] }): ReactElement {
+  if (confidence === null) return <span className="muted">-</span>;
+  return (
+    <span className="live-confidence">
+      <span className={`live-confidence__badge live-confidence__badge--${confidence}`}>{CONFIDENCE_LABEL[confidence]}</span>
+      {reasons.length > 0 && <small className="live-sub">{reasons.join('; ')}</small>}
+    </span>
+  );
+}
+
+/** How a confidence reads on screen. */
+export const CONFIDENCE_LABEL: Readonly<Record<Confidence, string>> = { high: 'High', medium: 'Medium', low: 'Low' };
 
 export interface RateRowsSelection {
   /** A billing-class filter, or with `component` and `setting` the unit's own class (`both` too). */
@@ -136,11 +151,13 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
         <>
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Prices and their files">
             <table className="table live-table">
-              <caption className="visually-hidden">Median, rate rows, providers, failed rows and files per insurer</caption>
+              <caption className="visually-hidden">Median, rate rows, providers, failed rows, files, spread of the provider medians and confidence per insurer</caption>
               <thead>
                 <tr><th scope="col">Insurer</th><th scope="col" className="num">Median</th><th scope="col" className="num">Rate rows</th>
                   <th scope="col" className="num">Providers</th><th scope="col" className="num">Failed validation</th>
-                  <th scope="col">Files (reporting entity, last updated, snapshot)</th><th scope="col"><span className="visually-hidden">Rows</span></th></tr>
+                  <th scope="col">Files (reporting entity, last updated, snapshot)</th>
+                  <th scope="col" className="num">Provider medians<span className="th-note">p10-p90 (p25-p75)</span></th>
+                  <th scope="col">Confidence</th><th scope="col"><span className="visually-hidden">Rows</span></th></tr>
               </thead>
               <tbody>
                 {load.results.map((r) => (
@@ -162,6 +179,10 @@ export function RateRowsDialog({ serviceCode, serviceName, insurers, selection, 
                         </ul>
                       )}
                     </td>
+                    <td className="num">
+                      {r.p10 === null ? '-' : <>{`${formatUsd(r.p10)}-${formatUsd(r.p90)}`}<small className="live-sub">{`(${formatUsd(r.p25)}-${formatUsd(r.p75)})`}</small></>}
+                    </td>
+                    <td><ConfidenceBadge confidence={r.confidence} reasons={r.confidence_reasons} /></td>
                     <td>
                       <button type="button" className="button live-small" aria-pressed={r.insurer_id === shown}
                         onClick={() => setShown(r.insurer_id)}>{`Rows of ${r.insurer_name}`}</button>

@@ -14,10 +14,10 @@ import { useApi } from './use-api';
 import './live.css';
 
 /** The switches' labels. */
-export const SHARED_PROVIDERS_LABEL = 'At shared providers';
-export const BILLED_LABEL = 'Where we bill it';
-/** What a disabled "Where we bill it" shows beside its label (the whole reason is its tooltip). */
-export const BILLED_UNAVAILABLE_SHORT = 'needs claims by provider';
+const SHARED_PROVIDERS_LABEL = 'At shared providers';
+const BILLED_LABEL = 'Where we bill it';
+/** What a disabled "Where we bill it" shows beside its label (the whole reason is its tooltip and description). */
+const BILLED_UNAVAILABLE_SHORT = 'needs claims by provider';
 
 interface OptionSwitchProps {
   label: string;

@@ -1,0 +1,122 @@
+/**
+ * A price's distribution and confidence in the rate rows dialog (docs/methodology.md, Confidence and
+ * distribution; `GET /api/rate-rows`), on MRFs built here by hand, converted by the real converter
+ * and answered by the data service. National Medicare amounts (the CMS 2025 files of the
+ * repository): 99213 PFS non-facility, 70450 OPPS $106.34, 85025 CLFS $7.77.
+ *
+ * - alpha 99213: 5 providers at 50, 50, 100, 300, 300: p10 50, p25 50, p75 300, p90 300, spread 6x:
+ *   low.
+ * - ref 99213: 3 providers at 90, 95, 100: p10 = 90 + 0.2 x 5 = 91, p90 = 95 + 0.8 x 5 = 99: medium
+ *   (support).
+ * - ref 70450: 5 providers, `derived` institutional rates 300 .. 340 (282-320 % of Medicare, within
+ *   1.2x): medium (derived).
+ * - alpha 85025: 5 providers at 92, 93, 93.24, 94, 95: median 93.24 = 1,200 % of $7.77: low (Medicare).
+ * - one provider with two rates (alpha 99283 at 40 and 60) counts once, by their midpoint 50: low
+ *   (1 provider), and 73 % of its PFS amount named too.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateRowsResult } from '../../contract/api';
+import { convertCatalog } from '../../scripts/convert/index';
+import { createDataService, type DataService } from '../../workers/data-service';
+import { nodePlatform } from '../../workers/platform-node';
+import { item } from '../convert/mrf-json';
+
+/** A 10-digit NPI `80840`-prefixed Luhn-valid from a 9-digit base. */
+function npi(base: number): number {
+  const digits = `80840${base}`.split('').map(Number).reverse();
+  const sum = digits.reduce((a, d, i) => a + (i % 2 === 0 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0);
+  return Number(`${base}${(10 - (sum % 10)) % 10}`);
+}
+
+const NPIS = [100000001, 100000002, 100000003, 100000004, 100000005].map(npi);
+
+/** A v1 negotiated rate of `rate` at NPI `n`: `type`, class and places of service as given. */
+const rateAt = (n: number, rate: number, o: { type?: string; cls?: string; pos?: string } = {}): string =>
+  `{"provider_groups":[{"npi":[${n}],"tin":{"type":"ein","value":"11-1111111"}}],"negotiated_prices":[{"negotiated_type":"${o.type ?? 'negotiated'}",`
+  + `"negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"${o.cls ?? 'professional'}"${o.pos === '' ? '' : `,"service_code":["${o.pos ?? '11'}"]`}}]}`;
+
+const file = (items: string[]): string => JSON.stringify({
+  reporting_entity_name: 'Confidence Plan', reporting_entity_type: 'issuer', last_updated_on: '2025-06-01', version: '1.0.0',
+}).replace(/}$/, `,"in_network":[${items.join(',')}]}`);
+
+const REF = file([
+  item('99213', [90, 95, 100].map((r, i) => rateAt(NPIS[i]!, r)).join(',')),
+  item('70450', [300, 310, 320, 330, 340].map((r, i) => rateAt(NPIS[i]!, r, { type: 'derived', cls: 'institutional', pos: '' })).join(',')),
+]);
+const ALPHA = file([
+  item('99213', [50, 50, 100, 300, 300].map((r, i) => rateAt(NPIS[i]!, r)).join(',')),
+  item('85025', [92, 93, 93.24, 94, 95].map((r, i) => rateAt(NPIS[i]!, r, { pos: '81' })).join(',')),
+  item('99283', [rateAt(NPIS[0]!, 40), rateAt(NPIS[0]!, 60)].join(',')),
+]);
+
+let root: string;
+let service: DataService;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'compete-confidence-'));
+  await writeFile(join(root, 'ref.json'), REF);
+  await writeFile(join(root, 'alpha.json'), ALPHA);
+  await writeFile(join(root, 'catalog.json'), JSON.stringify({
+    reference_insurer: 'ref',
+    insurers: [{ id: 'ref', name: 'Ref', files: [{ url: 'ref.json' }] }, { id: 'alpha', name: 'Alpha', files: [{ url: 'alpha.json' }] }],
+  }));
+  await convertCatalog(join(root, 'catalog.json'), join(root, 'out'), { quiet: true });
+  service = createDataService(nodePlatform);
+  expect((await service.init({ dataUrl: join(root, 'out') + '/' })).status).toBe('ready');
+}, 180_000);
+
+afterAll(async () => {
+  await service?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+async function rows(query: Record<string, string>): Promise<RateRowsResult> {
+  const res = await service.handle({ method: 'GET', path: '/api/rate-rows', query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as RateRowsResult;
+}
+
+const office = { billing_class: 'professional', component: 'global', setting: 'non-facility' };
+const pick = (r: RateRowsResult) => ({ p10: r.p10, p25: r.p25, p75: r.p75, p90: r.p90, derived: r.derived, confidence: r.confidence, reasons: r.confidence_reasons });
+
+describe("a price's distribution and confidence in its rate rows", () => {
+  it('5 providers spread 6x: low', async () => {
+    expect(pick(await rows({ service_id: '99213', insurer_id: 'alpha', ...office }))).toEqual({
+      p10: 50, p25: 50, p75: 300, p90: 300, derived: false, confidence: 'low', reasons: ["providers' prices spread 6x (p90 / p10)"],
+    });
+  });
+
+  it('3 providers: medium, whatever their spread', async () => {
+    const r = pick(await rows({ service_id: '99213', insurer_id: 'ref', ...office }));
+    expect(r).toMatchObject({ p25: 92.5, p75: 97.5, derived: false, confidence: 'medium', reasons: ['rests on 3 providers'] });
+    expect(r.p10).toBeCloseTo(91, 10);
+    expect(r.p90).toBeCloseTo(99, 10);
+  });
+
+  it('a derived price: at most medium', async () => {
+    expect(pick(await rows({ service_id: '70450', insurer_id: 'ref', billing_class: 'institutional', component: 'global', setting: 'facility' }))).toMatchObject({
+      derived: true, confidence: 'medium', reasons: ['rests on derived rates (an estimate, not a contract term)'],
+    });
+  });
+
+  it('a price at 1,200 % of Medicare: low', async () => {
+    const r = await rows({ service_id: '85025', insurer_id: 'alpha', ...office });
+    expect(r.median).toBe(93.24);
+    expect(pick(r)).toMatchObject({ confidence: 'low', reasons: ['1,200 % of Medicare'] });
+  });
+
+  it('counts a provider once, by the median of its rates', async () => {
+    const r = await rows({ service_id: '99283', insurer_id: 'alpha', ...office });
+    // every check that lowers it is named: 50 is 73 % of 99283's PFS amount, between 50 and 75 %
+    expect(r).toMatchObject({ rate_count: 2, provider_count: 1, p10: 50, p90: 50, confidence: 'low', confidence_reasons: ['rests on 1 provider', '73 % of Medicare'] });
+  });
+
+  it('without a valid row: no distribution, no confidence', async () => {
+    expect(pick(await rows({ service_id: '85025', insurer_id: 'ref', ...office }))).toEqual({
+      p10: null, p25: null, p75: null, p90: null, derived: false, confidence: null, reasons: [],
+    });
+  });
+});
