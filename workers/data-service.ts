@@ -31,10 +31,12 @@ import { countingSource, type ByteSource, type ParquetToIpc, type Platform } fro
 export { parseManifest } from './manifest';
 
 /**
- * Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md);
- * `provider_groups` too when it has no source index (LATER_TABLES).
+ * Tables loaded at boot: all but `rates`, which loads by billing code on demand (docs/architecture.md),
+ * and `billing_providers`, which loads on the first request "where we bill it" reads from rate rows
+ * (ApiContext.billingProviders: a real insurer's claims by provider are tens of megabytes that
+ * most sessions never read); `provider_groups` too when it has no source index (LATER_TABLES).
  */
-export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates');
+export const BOOT_TABLES: readonly TableName[] = TABLE_NAMES.filter((t) => t !== 'rates' && t !== 'billing_providers');
 
 /** Timings of the last boot, in milliseconds since `init` (for benchmarks and the report). */
 export interface BootTimings {
@@ -254,8 +256,20 @@ export function createDataService(platform: Platform, options: DataServiceOption
       // `first`), so nothing waits for this but the warm-up.
       const national = laterLoaded.then(() => (first === undefined ? undefined : stats.ensure(first)));
       national.catch(() => {});
+      // loaded once, on the first request that reads it; a failed load is tried again by the next one
+      let billing: Promise<void> | null = null;
+      const billingProviders = (): Promise<void> => {
+        billing ??= fetchTable(source, 'billing_providers', manifest.tables.billing_providers.files)
+          .then((table) => insertTable(db, decode, table))
+          .catch((e: unknown) => {
+            billing = null;
+            throw e;
+          });
+        return billing;
+      };
       const ctx: ApiContext = {
         db, manifest, rates, stats, providerGroups, acks, laterTables: laterLoaded, tableLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
+        billingProviders,
         dataset: { origin, name, bytesRead: () => counter.bytes, readFile: (f) => source.read(f) },
       };
       if (storedPivot) {

@@ -19,6 +19,7 @@ export function memoryContext(db: Database, name: string, manifest: DatasetManif
     acks: memoryAckStore(),
     laterTables: Promise.resolve(),
     tableLoaded: () => Promise.resolve(),
+    billingProviders: () => Promise.resolve(),
     memo: new ResultMemo(MEMO_CAPACITY),
     rates: { ensure: async () => {}, loadedGroups: () => 0, loadedCodes: () => 0 },
     stats: eagerStats(),

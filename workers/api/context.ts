@@ -51,6 +51,12 @@ export interface ApiContext {
    * declaring the tables it reads (endpoint.ts `reads`) waits for these only.
    */
   tableLoaded(name: TableName): Promise<void>;
+  /**
+   * Loads the table `billing_providers` (docs/methodology.md, Where we bill it) on first call, for
+   * the SQL that matches rate rows to billing providers (rate-rows.ts, provider-prices.ts); settles
+   * once it is in. @throws SourceError, DatabaseError naming the file
+   */
+  billingProviders(): Promise<void>;
   /** Answers and pricing passes kept for this dataset (memo.ts). */
   memo: ResultMemo;
   /**

@@ -122,7 +122,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   if (snapshot === null) {
     return { ...base, median: null, rate_count: 0, provider_count: 0, ...noDistribution(), failed_rows: 0, rows: [], sources: [], other_rows: 0 };
   }
-  await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month])]);
+  await Promise.all([ctx.rates.ensure([p.service_id]), ctx.providerGroups.ensureMonths([month]), p.billed === true ? ctx.billingProviders() : undefined]);
   const clsCond = unit !== null
     ? sql`AND r.billing_class = ${cls} AND r.component = ${unit.component} AND r.unit_setting = ${unit.setting}`
     : cls === 'all' ? sql`` : sql`AND (r.billing_class = ${cls} OR r.billing_class = 'both')`;

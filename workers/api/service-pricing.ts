@@ -160,7 +160,7 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     const codes = params.services ?? ctx.db.all<{ c: string }>(sql`SELECT billing_code AS c FROM services ${inCategory}`).map((r) => r.c);
     // and the provider groups of the month's snapshots, every insurer's (at shared providers the
     // selection is matched against every insurer of the dataset: provider-prices.ts)
-    await Promise.all([ctx.rates.ensure(codes), ctx.providerGroups.ensureMonths([snapshot])]);
+    await Promise.all([ctx.rates.ensure(codes), ctx.providerGroups.ensureMonths([snapshot]), params.billed === true ? ctx.billingProviders() : undefined]);
   }
   const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists)));
   // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
