@@ -130,7 +130,7 @@ describe('live dashboard', () => {
     await market.press('Enter');
     await rateRows.getByText('mrf/gamma_2025-02_in-network-rates.json', { exact: false }).waitFor({ timeout: 60_000 });
     const medians = await bodyRows(page.getByRole('region', { name: 'Prices and their files' }));
-    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1 0', 'Beta Health Plan - 0 0 0 -', 'Gamma Mutual $640 1 1 0']);
+    expect(medians.map((r) => r.replace(/ (#\d+ |Rows of ).*$/, ''))).toEqual(['Alpha Care $600 1 1 0', 'Beta Health Plan - 0 0 0 - - -', 'Gamma Mutual $640 1 1 0']);
     expect(await rateRows.getByText('Market Avg in NY = mean of 2 medians (Alpha Care $600, Gamma Mutual $640) = $620. No dollar rate here: Beta Health Plan.').count()).toBe(1);
     // Each competitor's rows: Gamma's one row at Harbor General Hospital.
     await rateRows.getByRole('button', { name: 'Rows of Gamma Mutual' }).click();
