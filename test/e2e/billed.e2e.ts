@@ -108,6 +108,24 @@ describe('live comparison: Where we bill it', () => {
   });
 });
 
+describe('Data Coverage where we bill it', () => {
+  it("shows each product's share of valid rates at billing providers, and names products under their company", async () => {
+    const { page } = browser;
+    await signIn(page, billed.url);
+    await page.goto(routeUrl(billed.url, 'data-coverage'));
+    const table = page.getByRole('table', { name: 'Coverage per insurer and snapshot' });
+    await table.waitFor({ timeout: BOOT });
+    const header = (await table.locator('thead th').allInnerTexts()).map(squash);
+    expect(header.at(-1)).toBe('AT BILLING PROVIDERS');
+    const cells = async (name: string): Promise<string[]> => (await table.getByRole('row').filter({ hasText: name }).allInnerTexts()).map(squash);
+    // February: the reference's valid rates are 99213 at CA1 and NY1, 70551 at NY1, 85025 at CA1 and the 27 fillers at CA1 (31);
+    // at billing providers 99213 at CA1, 70551 at NY1 and 85025 at CA1 (3): 9.7 %. January: 99213 at CA1 and NY1, billed at CA1: 50 %.
+    expect(await cells('Reference Health')).toEqual([expect.stringMatching(/2025-01 .* 50\.0%$/), expect.stringMatching(/2025-02 .* 9\.7%$/)]);
+    expect(await cells('BG Health · Beta Health Plan')).toHaveLength(2);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
 describe('products under their company', () => {
   it("lists a company's products together under its name, each with its full name as tooltip, at both widths", async () => {
     const { page } = browser;
