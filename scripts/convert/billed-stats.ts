@@ -85,7 +85,8 @@ export async function finishBilled(con: DuckDBConnection): Promise<void> {
   await con.run(`
     INSERT INTO price_stats
     SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.state, r.median_rate,
-           CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${BILLED_SCOPE}', NULL
+           CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${BILLED_SCOPE}', NULL,
+           NULL, NULL, NULL, NULL, NULL
     FROM (${aggregate('ps_billed_rows', '')}) r JOIN ps_series s ON s.ps_series = r.ps JOIN ps_units u ON u.unit = r.unit ${medicare};
     CREATE TEMP TABLE ps_billed_months AS
     WITH months AS (SELECT DISTINCT snapshot AS month FROM ps_series),
@@ -99,7 +100,8 @@ export async function finishBilled(con: DuckDBConnection): Promise<void> {
     WHERE CASE WHEN r.is_reference THEN p.at_competitor ELSE p.at_reference END;
     INSERT INTO price_stats
     SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.state, r.median_rate,
-           CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${SHARED_BILLED_SCOPE}', r.month
+           CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${SHARED_BILLED_SCOPE}', r.month,
+           NULL, NULL, NULL, NULL, NULL
     FROM (${aggregate('ps_billed_months', 'month,')}) r JOIN ps_series s ON s.ps_series = r.ps JOIN ps_units u ON u.unit = r.unit ${medicare};
     DROP TABLE ps_billed_months;`);
   for (const t of BILLED_TABLES) await con.run(`DROP TABLE IF EXISTS ${t}`);

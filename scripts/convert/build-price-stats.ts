@@ -38,9 +38,10 @@ import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 import { billedOfBucket, finishBilled, prepareBilled } from './billed-stats';
+import { distributionOfBucket, prepareDistribution } from './price-distribution';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months', 'ps_dist'] as const;
 
 /** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
 const UNITS = UNIT_COUNT;
@@ -49,8 +50,11 @@ const UNITS = UNIT_COUNT;
 const UNITS_VALUES = UNIT_BILLING_CLASSES.flatMap((b, i) => UNIT_COMPONENTS.flatMap((c, j) => UNIT_SETTINGS.map((t, k) =>
   `(${(i * UNIT_COMPONENTS.length + j) * UNIT_SETTINGS.length + k}, '${b}', '${c}', '${t}')`))).join(', ');
 
-/** The helper tables readMembership turns into series-medians.ts Membership, dropped once read. */
-const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members'] as const;
+/**
+ * The helper tables readMembership turns into series-medians.ts Membership, dropped once read;
+ * `ps_weights` and `ps_shared_members` stay for the distributions (price-distribution.ts).
+ */
+const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared'] as const;
 
 /**
  * Creates `price_stats` from the spool's prices (`raw_prices`, `rate_items`), `ps_series`
@@ -91,7 +95,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   if (series * UNITS >= 2 ** 31) throw new Error(`price_stats: ${series} series of (snapshot, insurer, billing code) are more than a 32-bit unit key holds`);
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,
     component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE,
-    scope VARCHAR, month VARCHAR);
+    scope VARCHAR, month VARCHAR, p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN);
     CREATE TABLE ps_unvalidated (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,
     component VARCHAR, setting VARCHAR, median_rate DOUBLE, provider_count INTEGER);
     CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, mo USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);
@@ -103,6 +107,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   const { index, codeOf } = await readSeriesIndex(con);
   const shared = new SharedProviders(membership, index);
   const billed = await prepareBilled(con);
+  await prepareDistribution(con);
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
   for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
   const vid = await vidSql(con);
@@ -113,6 +118,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
       const rows = free.pop() ?? new SeriesBuffer();
       try {
         await statsOfBucket(c, prices, { loop, shared, codeOf, rows, vid });
+        await distributionOfBucket(c, prices, vid);
         if (billed) await billedOfBucket(c, prices, vid);
       } finally {
         rows.trim();
@@ -125,9 +131,11 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
         INSERT INTO price_stats
         SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, t.state,
                r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), b.medicare_rate,
-               CASE r.cs WHEN 0 THEN '${MARKET_SCOPE}' ELSE '${SHARED_SCOPE}' END, CASE r.cs WHEN 0 THEN NULL ELSE m.month END
+               CASE r.cs WHEN 0 THEN '${MARKET_SCOPE}' ELSE '${SHARED_SCOPE}' END, CASE r.cs WHEN 0 THEN NULL ELSE m.month END,
+               d.p10, d.p25, d.p75, d.p90, d.derived
         FROM ${unit} JOIN ps_states t ON t.st = r.st
         LEFT JOIN ps_months m ON m.mo = r.mo
+        LEFT JOIN ps_dist d ON r.cs = 0 AND d.sid = r.sid AND d.st = r.st
         LEFT JOIN medicare_benchmarks b ON b.billing_code = s.billing_code AND b.billing_class = ${benchmarkKindSql('u.billing_class')}
           AND b.component = u.component AND b.setting = u.setting
         WHERE r.cs IN (0, ${SHARED_SELECTION});

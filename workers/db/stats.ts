@@ -22,7 +22,7 @@ import { joinSql, sql, SqlFragment } from './sql';
  * their order are contract/dataset.ts COLUMNS.price_stats', so a new column there is a type error
  * here until it has its type.
  */
-const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOUBLE' | 'INTEGER'> = {
+const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BOOLEAN'> = {
   snapshot: 'VARCHAR',
   insurer_id: 'VARCHAR',
   billing_code: 'VARCHAR',
@@ -36,6 +36,11 @@ const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOU
   medicare_rate: 'DOUBLE',
   scope: 'VARCHAR',
   month: 'VARCHAR',
+  p10: 'DOUBLE',
+  p25: 'DOUBLE',
+  p75: 'DOUBLE',
+  p90: 'DOUBLE',
+  derived: 'BOOLEAN',
 };
 
 /**
