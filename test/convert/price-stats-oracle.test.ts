@@ -44,7 +44,7 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * bucket ENUMs.
  */
 async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{
-  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; enums: string[];
+  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; gotDist: string[]; wantDist: string[]; enums: string[];
 }> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
@@ -109,7 +109,12 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
       median_rate, rate_count, provider_count FROM price_stats WHERE scope = 'shared' ORDER BY ALL`);
     const gotOff = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, 'ALL',
       median_rate, 0, provider_count FROM ps_unvalidated ORDER BY ALL`);
-    const literal = (valid: string, states: boolean, count: string, shared = false): string => `
+    // the distribution of a market price (docs/methodology.md, Confidence and distribution), each figure to 9 decimals
+    const dist = (sql: string): Promise<string[]> => spool.con.runAndReadAll(sql).then((r) => r.getRows().map((x) => x.map(
+      (v) => (typeof v === 'number' ? v.toFixed(9) : String(v))).join(' ')));
+    const gotDist = await dist(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
+      p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'market' ORDER BY ALL`);
+    const literal = (valid: string, states: boolean, count: string, shared = false, distribution = false): string => `
       WITH rows AS (
         SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
                r.negotiated_rate, r.service_codes, r.modifiers, p.state, ${unit} AS unit, b.medicare_rate
@@ -139,16 +144,22 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
           AND p.provider_id = r.provider_id AND (p.insurer_id = 'a') <> (r.insurer_id = 'a'))),
       kept AS (SELECT * FROM ${shared ? 'at_shared' : 'valid'}),
       by_state AS (SELECT *, 'ALL' AS st FROM kept ${states ? 'UNION ALL SELECT *, state FROM kept WHERE state IS NOT NULL' : ''})
+      ${distribution ? `,
+      by_provider AS (SELECT snapshot, insurer_id, billing_code, unit, st, provider_id, median(negotiated_rate) AS m,
+        bool_or(lower(negotiated_type) = 'derived') AS d FROM by_state GROUP BY ALL)
+      SELECT snapshot, insurer_id, billing_code, unit, st, quantile_cont(m, 0.1), quantile_cont(m, 0.25), quantile_cont(m, 0.75),
+        quantile_cont(m, 0.9), bool_or(d) FROM by_provider GROUP BY ALL ORDER BY ALL` : `
       SELECT snapshot, insurer_id, billing_code, unit, st, median(negotiated_rate), ${count}, count(DISTINCT provider_id)
-      FROM by_state GROUP BY ALL ORDER BY ALL`;
+      FROM by_state GROUP BY ALL ORDER BY ALL`}`;
     const valid = `CASE WHEN medicare_rate IS NOT NULL THEN negotiated_rate / medicare_rate BETWEEN 0.3 AND 30
       ELSE m IS NULL OR (negotiated_rate / m <= 10 AND m / negotiated_rate <= 10) END`;
     const want = await read(literal(valid, true, 'count(*)'));
     const wantShared = await read(literal(valid, true, 'count(*)', true));
     const wantOff = await read(literal('true', false, '0'));
+    const wantDist = await dist(literal(valid, true, '0', false, true));
     const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
-    return { got, want, gotOff, wantOff, gotShared, wantShared, enums };
+    return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, enums };
   } finally {
     spool.close();
   }
@@ -175,8 +186,12 @@ describe('price_stats against the literal expansion of docs/methodology.md', () 
       expect(new Set(one.wantShared.map((r) => `${r[0]}:${r[1]}`))).toEqual(new Set(['2025-01/2025-01:a', '2025-01/2025-01:b',
         '2025-02/2025-01:a', '2025-02/2025-01:b', '2025-02/2025-02:c']));
       expect(one.gotShared).toEqual(one.wantShared);
+      // the distribution over the provider medians: every market row, derived rows among them
+      expect(one.gotDist).toEqual(one.wantDist);
+      expect(one.wantDist.length).toBe(one.want.length);
       const many = await compare(seed, 20);
       expect(many.got).toEqual(one.want);
+      expect(many.gotDist).toEqual(one.wantDist);
       expect(many.gotOff).toEqual(one.wantOff);
       expect(many.gotShared).toEqual(one.wantShared);
     });
