@@ -17,6 +17,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, SHARED_BILLED_SCOPE, type BillingCoverage } from '../../contract/dataset';
 import { benchmarkKindSql, billsClassSql, dollarRateSql } from '../../contract/unit-sql';
 import { GROUP_ID_UNNEST_SQL } from './spool';
+import { QUANTILES_OF_MEDIANS } from './price-distribution';
 
 /** The working tables of the billed medians. */
 const BILLED_TABLES = ['ps_billed_members', 'ps_billed_rows'] as const;
@@ -34,7 +35,7 @@ export async function prepareBilled(con: DuckDBConnection): Promise<boolean> {
     CREATE TABLE ps_billed_members AS
     SELECT m.gid, m.provider_id, m.state, b.billing_code, b.billing_class
     FROM ps_members m JOIN billing_providers b USING (provider_id);
-    CREATE TABLE ps_billed_rows (ps INTEGER, unit UTINYINT, provider_id VARCHAR, state VARCHAR, vid INTEGER, v DOUBLE);`);
+    CREATE TABLE ps_billed_rows (ps INTEGER, unit UTINYINT, provider_id VARCHAR, state VARCHAR, vid INTEGER, v DOUBLE, derived BOOLEAN);`);
   return true;
 }
 
@@ -52,8 +53,8 @@ export async function billedOfBucket(con: DuckDBConnection, prices: string, vid:
     INSERT INTO ps_billed_rows
     ${prices}
     SELECT DISTINCT CAST(b.ps_series AS INTEGER), CAST(b.stats_unit AS UTINYINT), m.provider_id, m.state, CAST(b.vid AS INTEGER),
-           CAST(b.negotiated_rate AS DOUBLE)
-    FROM (SELECT ps_series, stats_unit, source_id, negotiated_rate, vid, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
+           CAST(b.negotiated_rate AS DOUBLE), CAST(b.negotiated_type AS VARCHAR) = 'derived'
+    FROM (SELECT ps_series, stats_unit, source_id, negotiated_rate, vid, negotiated_type, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
           FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid FROM bucket_prices
                 WHERE ps_series IS NOT NULL AND stats_unit IS NOT NULL AND validation IS NULL
                   AND ${dollarRateSql('negotiated_type', 'negotiated_rate', true)})) b
@@ -76,17 +77,26 @@ export async function billedOfBucket(con: DuckDBConnection, prices: string, vid:
 export async function finishBilled(con: DuckDBConnection): Promise<void> {
   const medicare = `LEFT JOIN medicare_benchmarks mb ON mb.billing_code = s.billing_code AND mb.billing_class = ${benchmarkKindSql('u.billing_class')}
     AND mb.component = u.component AND mb.setting = u.setting`;
-  // GROUPING SETS: the national row and one per provider state (a provider without a state counts nationally only)
-  const aggregate = (from: string, extra: string): string => `
-    SELECT ${extra} ps, unit, CASE WHEN grouping(state) = 1 THEN '${ALL_STATES}' ELSE state END AS state,
-           median(v) AS median_rate, count(*) AS rate_count, count(DISTINCT provider_id) AS provider_count
-    FROM ${from} GROUP BY GROUPING SETS ((${extra} ps, unit), (${extra} ps, unit, state))
+  // GROUPING SETS: the national row and one per provider state (a provider without a state counts
+  // nationally only); beside the rows' median, the quantiles of the providers' own medians
+  // (docs/methodology.md, Confidence and distribution)
+  const sets = (extra: string): string => `GROUP BY GROUPING SETS ((${extra} ps, unit), (${extra} ps, unit, state))
     HAVING grouping(state) = 1 OR state IS NOT NULL`;
+  const stateOf = `CASE WHEN grouping(state) = 1 THEN '${ALL_STATES}' ELSE state END AS state`;
+  const aggregate = (from: string, extra: string): string => `
+    SELECT a.*, d.p10, d.p25, d.p75, d.p90, d.derived FROM (
+      SELECT ${extra} ps, unit, ${stateOf}, median(v) AS median_rate, count(*) AS rate_count, count(DISTINCT provider_id) AS provider_count
+      FROM ${from} ${sets(extra)}) a
+    JOIN (
+      SELECT ${extra} ps, unit, ${stateOf}, ${QUANTILES_OF_MEDIANS}
+      FROM (SELECT ${extra} ps, unit, provider_id, any_value(state) AS state, median(v) AS m, bool_or(derived) AS d FROM ${from}
+            GROUP BY ${extra} ps, unit, provider_id)
+      ${sets(extra)}) d USING (${extra} ps, unit, state)`;
   await con.run(`
     INSERT INTO price_stats
     SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.state, r.median_rate,
            CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${BILLED_SCOPE}', NULL,
-           NULL, NULL, NULL, NULL, NULL
+           r.p10, r.p25, r.p75, r.p90, r.derived
     FROM (${aggregate('ps_billed_rows', '')}) r JOIN ps_series s ON s.ps_series = r.ps JOIN ps_units u ON u.unit = r.unit ${medicare};
     CREATE TEMP TABLE ps_billed_months AS
     WITH months AS (SELECT DISTINCT snapshot AS month FROM ps_series),
@@ -96,12 +106,12 @@ export async function finishBilled(con: DuckDBConnection): Promise<void> {
              FROM ps_billed_rows r JOIN ps_series s ON s.ps_series = r.ps JOIN chosen c ON c.insurer_id = s.insurer_id AND c.snapshot = s.snapshot),
     presence AS (SELECT month, billing_code, unit, provider_id, bool_or(is_reference) AS at_reference, bool_or(NOT is_reference) AS at_competitor
                  FROM rows GROUP BY ALL)
-    SELECT r.month, r.ps, r.unit, r.provider_id, r.state, r.v FROM rows r JOIN presence p USING (month, billing_code, unit, provider_id)
+    SELECT r.month, r.ps, r.unit, r.provider_id, r.state, r.v, r.derived FROM rows r JOIN presence p USING (month, billing_code, unit, provider_id)
     WHERE CASE WHEN r.is_reference THEN p.at_competitor ELSE p.at_reference END;
     INSERT INTO price_stats
     SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.state, r.median_rate,
            CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), mb.medicare_rate, '${SHARED_BILLED_SCOPE}', r.month,
-           NULL, NULL, NULL, NULL, NULL
+           r.p10, r.p25, r.p75, r.p90, r.derived
     FROM (${aggregate('ps_billed_months', 'month,')}) r JOIN ps_series s ON s.ps_series = r.ps JOIN ps_units u ON u.unit = r.unit ${medicare};
     DROP TABLE ps_billed_months;`);
   for (const t of BILLED_TABLES) await con.run(`DROP TABLE IF EXISTS ${t}`);

@@ -38,10 +38,10 @@ import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 import { billedOfBucket, finishBilled, prepareBilled } from './billed-stats';
-import { distributionOfBucket, prepareDistribution } from './price-distribution';
+import { DISTRIBUTION_TABLES, distributionOfBucket, finishSharedDistribution, prepareDistribution } from './price-distribution';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months', 'ps_dist'] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months', ...DISTRIBUTION_TABLES] as const;
 
 /** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
 const UNITS = UNIT_COUNT;
@@ -127,15 +127,17 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     },
     async finish(c) {
       const unit = `ps_results r JOIN ps_series s ON s.ps_series = r.sid // ${UNITS} JOIN ps_units u ON u.unit = r.sid % ${UNITS}`;
+      await finishSharedDistribution(c);
       await c.run(`
         INSERT INTO price_stats
         SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, t.state,
                r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), b.medicare_rate,
                CASE r.cs WHEN 0 THEN '${MARKET_SCOPE}' ELSE '${SHARED_SCOPE}' END, CASE r.cs WHEN 0 THEN NULL ELSE m.month END,
-               d.p10, d.p25, d.p75, d.p90, d.derived
+               coalesce(d.p10, sd.p10), coalesce(d.p25, sd.p25), coalesce(d.p75, sd.p75), coalesce(d.p90, sd.p90), coalesce(d.derived, sd.derived)
         FROM ${unit} JOIN ps_states t ON t.st = r.st
         LEFT JOIN ps_months m ON m.mo = r.mo
         LEFT JOIN ps_dist d ON r.cs = 0 AND d.sid = r.sid AND d.st = r.st
+        LEFT JOIN ps_shared_dist sd ON r.cs = ${SHARED_SELECTION} AND sd.month = m.month AND sd.sid = r.sid AND sd.st = r.st
         LEFT JOIN medicare_benchmarks b ON b.billing_code = s.billing_code AND b.billing_class = ${benchmarkKindSql('u.billing_class')}
           AND b.component = u.component AND b.setting = u.setting
         WHERE r.cs IN (0, ${SHARED_SELECTION});

@@ -167,7 +167,7 @@ async function writeBuckets(con: DuckDBConnection, dir: string, plan: Generation
   });
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR,
     billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER,
-    medicare_rate DOUBLE, scope VARCHAR, month VARCHAR)`);
+    medicare_rate DOUBLE, scope VARCHAR, month VARCHAR, p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN)`);
   // a part's row is a price with its list of group ids (contract/dataset.ts): here one group each
   const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `[split_part(provider_group_key, ':', 2)] AS provider_group_ids` : c));
   const rows: number[] = [];

@@ -46,7 +46,23 @@ export interface PriceStatsInput {
 const SERIES = 'snapshot, insurer_id, billing_code, billing_class, component, setting, st';
 
 /** The columns a statistic's rows carry through the states' union. */
-const ROW_COLUMNS = 'snapshot, insurer_id, billing_code, billing_class, component, setting, provider_id, negotiated_rate';
+const ROW_COLUMNS = 'snapshot, insurer_id, billing_code, billing_class, component, setting, provider_id, negotiated_rate, negotiated_type';
+
+/**
+ * The statistics of a series over rows of ROW_COLUMNS grouped by `keys`: the rows' median, count
+ * and providers, and p10 .. p90 of the providers' own medians with whether a row is derived
+ * (docs/methodology.md, Confidence and distribution).
+ */
+function seriesStats(from: string, keys: string): string {
+  return `SELECT a.*, d.p10, d.p25, d.p75, d.p90, d.derived FROM (
+      SELECT ${keys}, median(negotiated_rate) AS median_rate, count(*) AS rate_count, count(DISTINCT provider_id) AS provider_count
+      FROM (${from}) GROUP BY ${keys}) a
+    JOIN (
+      SELECT ${keys}, quantile_cont(m, 0.1) AS p10, quantile_cont(m, 0.25) AS p25, quantile_cont(m, 0.75) AS p75, quantile_cont(m, 0.9) AS p90,
+        bool_or(d) AS derived
+      FROM (SELECT ${keys}, provider_id, median(negotiated_rate) AS m, bool_or(lower(negotiated_type) = 'derived') AS d FROM (${from}) GROUP BY ${keys}, provider_id)
+      GROUP BY ${keys}) d USING (${keys})`;
+}
 
 /** The rows of `from` once for 'ALL' and once for their provider's state, as `st`. */
 function byState(from: string, extra = ''): string {
@@ -85,15 +101,13 @@ export function priceStatsSql(input: PriceStatsInput): string {
       SELECT r.* FROM in_month r JOIN sides s USING (month, billing_code, billing_class, component, setting, provider_id)
       WHERE CASE WHEN r.insurer_id = ${ref} THEN s.has_competitor ELSE s.has_reference END),
     stats AS (
-      SELECT ${SERIES}, median(negotiated_rate) AS median_rate, count(*) AS rate_count, count(DISTINCT provider_id) AS provider_count,
-        '${MARKET_SCOPE}' AS scope, NULL::VARCHAR AS month
-      FROM (${byState('unit_rows')}) GROUP BY ${SERIES}
-      ${input.shared === false ? '' : `UNION ALL
-      SELECT ${SERIES}, median(negotiated_rate), count(*), count(DISTINCT provider_id), '${SHARED_SCOPE}', month
-      FROM (${byState('at_shared', ', month')}) GROUP BY ${SERIES}, month`})
+      SELECT *, '${MARKET_SCOPE}' AS scope, NULL::VARCHAR AS month FROM (${seriesStats(byState('unit_rows'), SERIES)})
+      ${input.shared === false ? '' : `UNION ALL BY NAME
+      SELECT *, '${SHARED_SCOPE}' AS scope FROM (${seriesStats(byState('at_shared', ', month'), `${SERIES}, month`)})`})
     SELECT s.snapshot, s.insurer_id, s.billing_code, s.billing_class, s.component, s.setting, s.st AS state,
       CAST(s.median_rate AS DOUBLE) AS median_rate, CAST(s.rate_count AS INTEGER) AS rate_count,
-      CAST(s.provider_count AS INTEGER) AS provider_count, b.medicare_rate, s.scope, s.month
+      CAST(s.provider_count AS INTEGER) AS provider_count, b.medicare_rate, s.scope, s.month,
+      CAST(s.p10 AS DOUBLE) AS p10, CAST(s.p25 AS DOUBLE) AS p25, CAST(s.p75 AS DOUBLE) AS p75, CAST(s.p90 AS DOUBLE) AS p90, s.derived
     FROM stats s LEFT JOIN ${input.benchmarks} b ON b.billing_code = s.billing_code
       AND b.billing_class = ${benchmarkKindSql('s.billing_class')} AND b.component = s.component AND b.setting = s.setting`;
 }

@@ -44,7 +44,7 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * bucket ENUMs.
  */
 async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{
-  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; gotDist: string[]; wantDist: string[]; enums: string[];
+  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; gotDist: string[]; wantDist: string[]; gotSharedDist: string[]; wantSharedDist: string[]; enums: string[];
 }> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
@@ -114,6 +114,8 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
       (v) => (typeof v === 'number' ? v.toFixed(9) : String(v))).join(' ')));
     const gotDist = await dist(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
       p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'market' ORDER BY ALL`);
+    const gotSharedDist = await dist(`SELECT month || '/' || snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
+      p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'shared' ORDER BY ALL`);
     const literal = (valid: string, states: boolean, count: string, shared = false, distribution = false): string => `
       WITH rows AS (
         SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
@@ -157,9 +159,10 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     const wantShared = await read(literal(valid, true, 'count(*)', true));
     const wantOff = await read(literal('true', false, '0'));
     const wantDist = await dist(literal(valid, true, '0', false, true));
+    const wantSharedDist = await dist(literal(valid, true, '0', true, true));
     const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
-    return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, enums };
+    return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, gotSharedDist, wantSharedDist, enums };
   } finally {
     spool.close();
   }
@@ -189,9 +192,12 @@ describe('price_stats against the literal expansion of docs/methodology.md', () 
       // the distribution over the provider medians: every market row, derived rows among them
       expect(one.gotDist).toEqual(one.wantDist);
       expect(one.wantDist.length).toBe(one.want.length);
+      expect(one.gotSharedDist).toEqual(one.wantSharedDist);
+      expect(one.wantSharedDist.length).toBe(one.wantShared.length);
       const many = await compare(seed, 20);
       expect(many.got).toEqual(one.want);
       expect(many.gotDist).toEqual(one.wantDist);
+      expect(many.gotSharedDist).toEqual(one.wantSharedDist);
       expect(many.gotOff).toEqual(one.wantOff);
       expect(many.gotShared).toEqual(one.wantShared);
     });
