@@ -42,8 +42,8 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
  * `price_stats` per comparison unit (docs/methodology.md, Per comparison unit) instead of per billing-class
  * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
- * shared providers (`scope`, `month`). Version 4: `billing_providers`, and `price_stats` rows where we
- * bill it (`scope` 'billed' and 'shared_billed').
+ * shared providers (`scope`, `month`). Version 4: `billing_providers`, `price_stats` rows where we
+ * bill it (`scope` 'billed' and 'shared_billed') and each price's distribution (`p10` .. `p90`, `derived`).
  */
 export const DATASET_FORMAT_VERSION = 4 as const;
 
@@ -356,26 +356,8 @@ export const COLUMNS = {
   providers: ['provider_id', 'npi', 'name', 'entity_type', 'state', 'postal_code', 'taxonomy_code', 'medicare_locality', 'gpci_work', 'gpci_pe', 'gpci_mp'],
   services: ['billing_code', 'billing_code_type', 'name', 'category', 'description', 'keywords', 'published_name'],
   claims_volume: ['billing_code', 'state', 'billing_class', 'claims_count'],
-  price_stats: [
-    'snapshot',
-    'insurer_id',
-    'billing_code',
-    'billing_class',
-    'component',
-    'setting',
-    'state',
-    'median_rate',
-    'rate_count',
-    'provider_count',
-    'medicare_rate',
-    'scope',
-    'month',
-    'p10',
-    'p25',
-    'p75',
-    'p90',
-    'derived',
-  ],
+  price_stats: ['snapshot', 'insurer_id', 'billing_code', 'billing_class', 'component', 'setting', 'state', 'median_rate', 'rate_count',
+    'provider_count', 'medicare_rate', 'scope', 'month', 'p10', 'p25', 'p75', 'p90', 'derived'],
   medicare_benchmarks: ['billing_code', 'billing_class', 'component', 'setting', 'medicare_rate', 'source', 'work_rvu', 'pe_rvu', 'mp_rvu'],
   billing_providers: ['billing_code', 'billing_class', 'provider_id'],
 } as const satisfies Record<TableName, readonly string[]>;
@@ -402,4 +384,10 @@ export interface PriceStatRow {
   scope: PriceScope;
   /** For rows of a month scope (isMonthScope), the month M (`YYYY-MM`) whose snapshots were matched; null otherwise. */
   month: string | null;
+  /** p10 .. p90 of the provider medians, USD, and whether a row is `derived` (docs/methodology.md, Confidence and distribution). */
+  p10: number | null;
+  p25: number | null;
+  p75: number | null;
+  p90: number | null;
+  derived: boolean | null;
 }
