@@ -38,7 +38,7 @@ export const BILLING_CLASS_FILTERS = ['all', 'professional', 'institutional'] as
 export type BillingClassFilter = (typeof BILLING_CLASS_FILTERS)[number];
 
 /** Query parameters of `GET /api/service-pricing`; all optional, all strings on the wire. */
-export interface ServicePricingParams {
+export interface ServicePricingParams extends SharedProvidersParam {
   /** Page size; absent = every service. */
   limit?: number;
   /** Rows to skip (page x limit). */
@@ -63,6 +63,10 @@ export interface ServicePricingParams {
   providers?: string[];
   /** Comma-separated billing codes: only these services (the comparison screen's chips). */
   services?: string[];
+}
+
+/** The "At shared providers" and "Where we bill it" switches of the comparison and the dashboard endpoints. */
+export interface SharedProvidersParam {
   /**
    * `1`/`true`: every price at shared providers (docs/methodology.md, Per comparison unit, At shared
    * providers): a competitor's over its valid rates at providers where the reference insurer has
@@ -76,14 +80,6 @@ export interface ServicePricingParams {
    * claims; with `shared_providers`, both hold. Refused (400) when the claims name no providers
    * (`manifest.claims_by_provider`). Absent or `0`/`false` = every provider.
    */
-  billed?: boolean;
-}
-
-/** The "At shared providers" and "Where we bill it" switches of the dashboard endpoints (see ServicePricingParams). */
-export interface SharedProvidersParam {
-  /** `1`/`true`: every price at shared providers (docs/methodology.md, Per comparison unit); absent = every provider. */
-  shared_providers?: boolean;
-  /** `1`/`true`: every price at billing providers (docs/methodology.md, Where we bill it); absent = every provider. */
   billed?: boolean;
 }
 

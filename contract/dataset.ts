@@ -35,6 +35,7 @@
 
 import type { PeriodIndexEntry, RowGroupIndexEntry, SourceIndexEntry, StatsSnapshot } from './dataset-index';
 import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
+import type { PriceScope } from './price-scope';
 
 /** `manifest.format`, fixed. */
 export const DATASET_FORMAT = 'compete-dataset' as const;
@@ -47,27 +48,9 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  */
 export const DATASET_FORMAT_VERSION = 4 as const;
 
-/** `price_stats.scope` of the medians over every provider. */
-export const MARKET_SCOPE = 'market' as const;
-/** `price_stats.scope` of the medians at shared providers (docs/methodology.md, Per comparison unit, At shared providers), per month. */
-export const SHARED_SCOPE = 'shared' as const;
-/** `price_stats.scope` of the medians at billing providers (docs/methodology.md, Per comparison unit, Where we bill it), per snapshot. */
-export const BILLED_SCOPE = 'billed' as const;
-/** `price_stats.scope` of the medians at shared providers that are billing providers, per month. */
-export const SHARED_BILLED_SCOPE = 'shared_billed' as const;
-export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE | typeof BILLED_SCOPE | typeof SHARED_BILLED_SCOPE;
-
-/** The scope of the screens' options `shared_providers` and `billed` (docs/methodology.md, Per comparison unit). */
-export function priceScope(shared: boolean, billed: boolean): PriceScope {
-  if (billed) return shared ? SHARED_BILLED_SCOPE : BILLED_SCOPE;
-  return shared ? SHARED_SCOPE : MARKET_SCOPE;
-}
-
-/** Why "Where we bill it" is off when `manifest.claims_by_provider` is false: the screens' and the API's reason. */
-export const BILLED_UNAVAILABLE = 'the claims input names no providers (no npi or tin column), so no provider is known to bill a service';
-
-/** Whether `scope`'s rows are matched per month (`price_stats.month`) rather than per snapshot. */
-export const isMonthScope = (scope: PriceScope): boolean => scope === SHARED_SCOPE || scope === SHARED_BILLED_SCOPE;
+// the scopes of price_stats and the screens' options they stand for (contract/price-scope.ts)
+export { BILLED_SCOPE, BILLED_UNAVAILABLE, isMonthScope, MARKET_SCOPE, priceScope, scopeOptions, SHARED_BILLED_SCOPE, SHARED_SCOPE } from './price-scope';
+export type { PriceScope } from './price-scope';
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;

@@ -10,7 +10,7 @@ import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableNam
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { DatabaseError, SourceError } from './db/errors';
 import type { Database } from './db/database';
-import { fetchTable, insertTable, type TableBytes } from './db/load';
+import { fetchTable, insertTable, onFirstUse, type TableBytes } from './db/load';
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createProviderGroupsLoader, eagerProviderGroups, groupsBySource } from './db/provider-groups';
 import { createRatesLoader } from './db/rates';
@@ -256,17 +256,7 @@ export function createDataService(platform: Platform, options: DataServiceOption
       // `first`), so nothing waits for this but the warm-up.
       const national = laterLoaded.then(() => (first === undefined ? undefined : stats.ensure(first)));
       national.catch(() => {});
-      // loaded once, on the first request that reads it; a failed load is tried again by the next one
-      let billing: Promise<void> | null = null;
-      const billingProviders = (): Promise<void> => {
-        billing ??= fetchTable(source, 'billing_providers', manifest.tables.billing_providers.files)
-          .then((table) => insertTable(db, decode, table))
-          .catch((e: unknown) => {
-            billing = null;
-            throw e;
-          });
-        return billing;
-      };
+      const billingProviders = onFirstUse(db, decode, source, 'billing_providers', manifest.tables.billing_providers.files);
       const ctx: ApiContext = {
         db, manifest, rates, stats, providerGroups, acks, laterTables: laterLoaded, tableLoaded, memo: new ResultMemo(MEMO_CAPACITY), readDerived,
         billingProviders,

@@ -40,6 +40,15 @@ export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES
   AND r.validation IS NULL AND r.billing_class IN (${UNIT_BILLING_CLASSES})`;
 
 /**
+ * `AND` a rate row (alias `r`, its group `g`) is at a billing provider of its code (docs/methodology.md,
+ * Where we bill it; the table `billing_providers` must be loaded: ApiContext.billingProviders), or
+ * nothing when `billed` is false.
+ */
+export function billedRowCond(billed: boolean): SqlFragment {
+  return billed ? new SqlFragment(`AND ${atBillingProviderSql('r.billing_code', 'r.billing_class', 'g.provider_id')}`, []) : sql``;
+}
+
+/**
  * The distinct valid dollar rows of the insurers in CTE `chosen` (their snapshot for the month) at
  * `providers`: one row per (month, insurer, code, provider, class, type, rate, place of service,
  * modifiers), so one provider gives one row per distinct price and a group of several NPIs one row
@@ -48,7 +57,6 @@ export const VALID_DOLLAR_ROW = sql`r.billing_code_type IN (${SERVICE_CODE_TYPES
  */
 function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[], billed: boolean): SqlFragment {
   const from = chosen === 'chosen' ? sql`chosen` : sql`chosen_all`;
-  const billedCond = billed ? new SqlFragment(`AND ${atBillingProviderSql('r.billing_code', 'r.billing_class', 'g.provider_id')}`, []) : sql``;
   return sql`
     SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
       lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
@@ -57,7 +65,7 @@ function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly strin
     JOIN ${from} c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
     JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
     LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW} ${billedCond}`;
+    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW} ${billedRowCond(billed)}`;
 }
 
 /** What a provider selection is priced over. */

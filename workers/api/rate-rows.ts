@@ -28,7 +28,7 @@ import { priceConfidence, providerDistribution } from '../../contract/confidence
 import { medicarePct } from '../../contract/metrics';
 import { productLabel } from '../../contract/product';
 import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
-import { atBillingProviderSql, dollarRateSql } from '../../contract/unit-sql';
+import { dollarRateSql } from '../../contract/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
@@ -37,7 +37,7 @@ import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, vali
 import { optional, parseOneOf, parseProviderIds, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
 import { latestSnapshot } from './pricing-core';
 import { priceRowColumns, priceRowOrder, priceRowSql } from './price-rows-sql';
-import { VALID_DOLLAR_ROW } from './provider-prices';
+import { billedRowCond, VALID_DOLLAR_ROW } from './provider-prices';
 import { parseServiceId, serviceName } from './service-code';
 import { sourceSnapshots } from './snapshots';
 
@@ -129,7 +129,7 @@ async function run(p: RateRowsParams, ctx: ApiContext): Promise<RateRowsResult> 
   const stateCond = p.state === undefined ? sql`` : sql`AND pr.state = ${p.state}`;
   const provCond = p.providers === undefined ? sql`` : sql`AND g.provider_id IN (${p.providers})`;
   const shared = sharedSql(p, ctx, month);
-  const billed = p.billed === true ? new SqlFragment(`AND ${atBillingProviderSql('r.billing_code', 'r.billing_class', 'g.provider_id')}`, []) : sql``;
+  const billed = billedRowCond(p.billed === true);
   const price = priceRowSql('r');
   const order = priceRowOrder('x');
   // The rows of every insurer's snapshot at M at once, kept (ctx.memo) and filtered here: the rate

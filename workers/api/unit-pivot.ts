@@ -6,7 +6,7 @@
  * `unit_pivot` (adoptStoredPivot), which the converter stores (defaultPivotTable). The selections
  * over a pivot are selection-tables.ts's.
  */
-import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, priceScope, SHARED_BILLED_SCOPE, SHARED_SCOPE, UNIT_PIVOT_FILE, type PriceScope } from '../../contract/dataset';
+import { ALL_STATES, MARKET_SCOPE, priceScope, scopeOptions, UNIT_PIVOT_FILE, type PriceScope } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { UNIT_ORDER_SQL, unitFiguresSql } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
@@ -73,7 +73,7 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, scope: Pr
     kept.set(key, hit);
     return hit;
   }
-  const options = { sharedProviders: scope === SHARED_SCOPE || scope === SHARED_BILLED_SCOPE, billed: scope === BILLED_SCOPE || scope === SHARED_BILLED_SCOPE };
+  const options = scopeOptions(scope);
   assertStatsLoaded(ctx, { state, ...options }, [month]);
   const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
   const reference = insurers.indexOf(ctx.manifest.reference_insurer) + 1;

@@ -144,3 +144,22 @@ export function rowGroupsOnce(load: (file: number, rowGroups: number[]) => Promi
     await Promise.all(waits);
   };
 }
+
+/**
+ * A loader of table `name` (files `files` of `source`) that reads and inserts it on its first call
+ * and settles once it is in; a failed load is tried again by the next call. For a table no request
+ * may need (contract/dataset.ts `billing_providers`), so that it costs nothing until one does.
+ * @throws SourceError, DatabaseError naming the file (from the call that loads it)
+ */
+export function onFirstUse(db: Database, decode: ParquetToIpc, source: ByteSource, name: string, files: readonly string[]): () => Promise<void> {
+  let loading: Promise<void> | null = null;
+  return () => {
+    loading ??= fetchTable(source, name, files)
+      .then((table) => insertTable(db, decode, table))
+      .catch((e: unknown) => {
+        loading = null;
+        throw e;
+      });
+    return loading;
+  };
+}
