@@ -7,6 +7,7 @@
  */
 import type { UnitBillingClass } from './dataset';
 import type { Component, UnitSetting } from './medicare';
+import type { Confidence } from './confidence';
 
 /** `GET /api/insurers` item, docs/screens.md (Entities). */
 export interface LiveInsurer {
@@ -63,7 +64,16 @@ export interface ServicePricingParams extends SharedProvidersParam {
   providers?: string[];
   /** Comma-separated billing codes: only these services (the comparison screen's chips). */
   services?: string[];
+  /**
+   * `medium` or `high`: hide the units of a lower confidence (docs/methodology.md, Confidence and
+   * distribution); they leave the summary cards and the total. Absent = every unit.
+   */
+  min_confidence?: MinConfidence;
 }
+
+/** The values of `min_confidence`. */
+export const MIN_CONFIDENCES = ['medium', 'high'] as const;
+export type MinConfidence = (typeof MIN_CONFIDENCES)[number];
 
 /** The "At shared providers" and "Where we bill it" switches of the comparison and the dashboard endpoints. */
 export interface SharedProvidersParam {
@@ -143,6 +153,13 @@ export interface LiveServicePricingRecord {
   thin: boolean;
   /** Why the unit is thin ('reference price rests on 1 provider', ...), null when it is not. */
   thin_reason: string | null;
+  /**
+   * The unit's confidence (docs/methodology.md, Confidence and distribution): the lowest of its
+   * reference price's and the selected competitors' prices', `low` when thin.
+   */
+  confidence: Confidence;
+  /** What lowered it, each naming whose price ('Aetna: rests on 3 providers'); empty when high. */
+  confidence_reasons: string[];
 }
 
 /**

@@ -22,7 +22,7 @@ const rec = (code: string, variance: number | null, claims: number, unit: Partia
   reference_price: 1, competitor_prices: { alpha: 1 }, market_average: 1, reference_variance: variance, overpayment: variance,
   claims_volume: claims, potential_savings: 0, anthem_price: 1, anthem_variance: variance,
   medicare_rate: 50, reference_medicare_pct: 150, competitor_medicare_pct: { alpha: 120 }, market_medicare_pct: 120,
-  reference_providers: thin ? 1 : 3, competitor_providers: { alpha: 3 }, thin, thin_reason: thin ? 'reference price rests on 1 provider' : null,
+  reference_providers: thin ? 1 : 3, competitor_providers: { alpha: 3 }, thin, thin_reason: thin ? 'reference price rests on 1 provider' : null, confidence: thin ? 'low' : 'high', confidence_reasons: [],
 });
 
 describe('unit texts', () => {

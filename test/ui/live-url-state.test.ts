@@ -128,7 +128,7 @@ describe('dashboard figures', () => {
     market_average: 1, reference_variance: variance, overpayment: variance, claims_volume: claims, potential_savings: 0,
     anthem_price: 1, anthem_variance: variance, published_name: null, billing_class: 'professional', component: 'global',
     setting: 'non-facility', medicare_rate: null, reference_medicare_pct: null, competitor_medicare_pct: {}, market_medicare_pct: null,
-    reference_providers: 2, competitor_providers: {}, thin: false, thin_reason: null,
+    reference_providers: 2, competitor_providers: {}, thin: false, thin_reason: null, confidence: 'high', confidence_reasons: [],
   });
 
   it('computes the three KPIs by docs/methodology.md', () => {

@@ -18,7 +18,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateRowsResult } from '../../contract/api';
+import type { LiveServicePricingRecord, RateRowsResult, ServicePricingResult } from '../../contract/api';
+import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
+import { monthNeed } from '../../workers/api/pricing-core';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
@@ -118,5 +120,47 @@ describe("a price's distribution and confidence in its rate rows", () => {
     expect(pick(await rows({ service_id: '85025', insurer_id: 'ref', ...office }))).toEqual({
       p10: null, p25: null, p75: null, p90: null, derived: false, confidence: null, reasons: [],
     });
+  });
+});
+
+async function pricing(query: Record<string, string>): Promise<ServicePricingResult> {
+  const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // the SQL answer equals the pricing pass in JavaScript (service-pricing.ts answerFromPass)
+  const ctx = service.context()!;
+  await ctx.stats.ensure(monthNeed(ctx, {}, 'ALL'));
+  expect(res.body).toEqual(await answerFromPass(servicePricing.parse(query, ctx), ctx));
+  return res.body as ServicePricingResult;
+}
+
+const unitOf = (r: LiveServicePricingRecord): string => `${r.service_code} ${r.billing_class} ${r.component} ${r.setting}`;
+
+describe("a comparison unit's confidence: the lowest of its prices', from the stored distributions", () => {
+  it('names every price that lowers it, and a thin unit is low', async () => {
+    const got = Object.fromEntries((await pricing({})).records.map((r) => [unitOf(r), { confidence: r.confidence, reasons: r.confidence_reasons }]));
+    expect(got).toEqual({
+      '99213 professional global non-facility': { confidence: 'low', reasons: ['Ref: rests on 3 providers', "Alpha: providers' prices spread 6x (p90 / p10)"] },
+      '70450 institutional global facility': { confidence: 'medium', reasons: ['Ref: rests on derived rates (an estimate, not a contract term)'] },
+      '85025 professional global non-facility': { confidence: 'low', reasons: ['Alpha: 1,200 % of Medicare'] },
+      '99283 professional global non-facility': {
+        confidence: 'low', reasons: ['too few providers: competitor prices rest on 1 provider together', 'Alpha: rests on 1 provider', 'Alpha: 73 % of Medicare'],
+      },
+    });
+  });
+
+  it('min_confidence hides the units under it, from the list, the total and the summary cards', async () => {
+    const every = await pricing({});
+    expect(every.total).toBe(4);
+    const medium = await pricing({ min_confidence: 'medium' });
+    expect(medium.records.map(unitOf)).toEqual(['70450 institutional global facility']);
+    expect(medium.total).toBe(1);
+    // 70450 has no competitor price, hence no variance: no service left to count
+    expect(medium.summary).toMatchObject({ services_total: 0, services_overpaying: 0, avg_overpayment: null, total_potential_savings: 0 });
+    expect(every.summary.services_total).toBe(1);
+    const high = await pricing({ min_confidence: 'high', limit: '25' });
+    expect(high.records).toEqual([]);
+    expect(high.total).toBe(0);
+    const bad = await service.handle({ method: 'GET', path: '/api/service-pricing', query: { min_confidence: 'low' } });
+    expect(bad.status).toBe(400);
   });
 });

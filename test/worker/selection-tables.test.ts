@@ -10,6 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
 import { ALL_STATES } from '../../contract/dataset';
+import { passesMinConfidence } from '../../contract/confidence';
+import { countedRecords } from '../../contract/dashboard-figures';
+import { unitRowKey } from '../../contract/metrics';
 import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/dashboard-figures';
 import { dashboardFigures } from '../../workers/api/dashboard-figures';
 import { latestSnapshot, priceServices, type PricingSelection } from '../../workers/api/pricing-core';
@@ -184,5 +187,28 @@ describe('service-pricing from DuckDB', () => {
     }
     // national, in CA and at shared providers: units listed in each
     expect([...listed.values()].every((n) => n > 0), JSON.stringify([...listed])).toBe(true);
+  }, 600_000);
+
+  it('hides the units under a minimum confidence as the pricing pass does, from the pages, the total and the summary cards', async () => {
+    const ctx = gen.service.context()!;
+    const competitors = allCompetitors(ctx);
+    const levels = new Set<string>();
+    for (const chosen of [competitors, competitors.slice(0, 2)]) {
+      for (const where of [{}, { state: 'CA' }, { shared_providers: '1' }] as Record<string, string>[]) {
+        const selection = { competitors: chosen.join(','), ...where };
+        const every = (await bothWays(gen.service, selection)).records;
+        for (const r of every) levels.add(r.confidence);
+        for (const min of ['medium', 'high'] as const) {
+          const kept = every.filter((r) => passesMinConfidence(r.confidence, min));
+          const all = await everyView(gen.service, { ...selection, min_confidence: min }, 40);
+          expect(all.map(unitRowKey)).toEqual(kept.map(unitRowKey));
+          const { summary, total } = await bothWays(gen.service, { ...selection, min_confidence: min, limit: '25' });
+          expect(total).toBe(kept.length);
+          expect(summary.services_total).toBe(countedRecords(kept).length);
+        }
+      }
+    }
+    // the generated prices reach every level
+    expect([...levels].sort()).toEqual(['high', 'low', 'medium']);
   }, 600_000);
 });

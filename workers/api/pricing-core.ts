@@ -34,11 +34,17 @@ import {
   unitPassesClassFilter,
 } from '../../contract/metrics';
 import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
+import { priceConfidenceRankSql } from '../../contract/confidence-sql';
 import { ensureClaimsTotals } from '../db/prepare-tables';
 import { sql, SqlFragment } from '../db/sql';
 import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
+import { insurerLabels, recordConfidence, type InsurerLabel } from './unit-confidence';
+import type { ConfidenceResult } from '../../contract/confidence';
+
+/** A record's `confidence` and `confidence_reasons`. */
+const confidenceFields = (c: ConfidenceResult) => ({ confidence: c.confidence, confidence_reasons: c.reasons });
 
 /** Percent points below the alert rules' thresholds at which the alert pre-filter still keeps a unit (float slack). */
 const ALERT_SLACK_PCT = 0.01;
@@ -112,24 +118,41 @@ export interface UnitColumns {
   reference_providers: number | null;
   market_average: number | null;
   competitor_provider_total: number | null;
-  /** The competitors' ids in ascending order, with their medians (USD) and supports alongside; null without competitor prices. */
+  /** The competitors' ids in ascending order, with their medians (USD) and supports alongside; null without the lists (competitorPrices false). */
   competitor_ids: string[] | null;
   competitor_medians: number[] | null;
   competitor_counts: number[] | null;
   medicare_rate: number | null;
   claims_professional: number;
   claims_institutional: number;
+  /** The reference price's p10, p90 (USD) and derived flag (docs/methodology.md, Confidence and distribution). */
+  reference_p10: number | null;
+  reference_p90: number | null;
+  reference_derived: boolean;
+  /** Confidence ranks (contract/confidence-sql.ts) of the reference price and the lowest of the competitors' prices; null without a price. */
+  reference_conf: number | null;
+  competitor_conf: number | null;
+  /** Beside competitor_ids: each competitor price's p10, p90 and derived flag; null without the lists. */
+  competitor_p10s: Array<number | null> | null;
+  competitor_p90s: Array<number | null> | null;
+  competitor_derived: boolean[] | null;
 }
 
 interface UnitRow extends UnitColumns {
-  [key: string]: string | number | null | string[] | number[];
+  [key: string]: string | number | boolean | null | string[] | number[] | Array<number | null> | boolean[];
 }
+
+/** A `price_stats` row's confidence rank (contract/confidence-sql.ts), over its columns. */
+const STATS_CONFIDENCE = new SqlFragment(priceConfidenceRankSql({
+  providers: 'p.provider_count', p10: 'p.p10', p90: 'p.p90', price: 'p.median_rate', medicareRate: 'p.medicare_rate', derived: 'p.derived',
+}), []);
 
 /**
  * The pre-computed medians per unit (every class: the chips apply after the claims), from
  * `price_stats`: the market rows of each insurer's chosen snapshot, or with shared providers the
  * `shared` rows the converter matched for the month itself (`price_stats.month`; the reference's
- * against every competitor of the dataset, so no selection enters them).
+ * against every competitor of the dataset, so no selection enters them); with each price's p10,
+ * p90, derived and confidence rank `conf` (docs/methodology.md, Confidence and distribution).
  */
 export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders' | 'billed'>): SqlFragment {
   const state = s.state === EVERY_STATE ? sql`` : sql`AND p.state = ${s.state}`;
@@ -139,7 +162,8 @@ export function statsPrices(s: Pick<Selection, 'state' | 'sharedProviders' | 'bi
     : sql`p.insurer_id = c.insurer_id AND p.snapshot = c.snapshot`;
   return sql`
     SELECT c.month, p.insurer_id, p.billing_code, p.billing_class, p.component, p.setting, p.state,
-      p.median_rate::DOUBLE AS price, p.provider_count::INTEGER AS provider_count, p.medicare_rate::DOUBLE AS medicare_rate
+      p.median_rate::DOUBLE AS price, p.provider_count::INTEGER AS provider_count, p.medicare_rate::DOUBLE AS medicare_rate,
+      p.p10::DOUBLE AS p10, p.p90::DOUBLE AS p90, p.derived AS derived, ${STATS_CONFIDENCE} AS conf
     FROM price_stats p JOIN chosen c ON ${join}
     WHERE p.scope = ${scope} AND p.billing_class IN (${UNIT_BILLING_CLASSES}) ${state}`;
 }
@@ -170,10 +194,14 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
   const competitor = sql`FILTER (WHERE p.insurer_id <> ${s.reference})`;
   const competitorPrices =
     s.competitorPrices === false
-      ? sql`NULL AS competitor_ids, NULL AS competitor_medians, NULL AS competitor_counts`
-      : sql`list(p.insurer_id ORDER BY p.insurer_id) ${competitor} AS competitor_ids,
-        list(p.price ORDER BY p.insurer_id) ${competitor} AS competitor_medians,
-        list(p.provider_count ORDER BY p.insurer_id) ${competitor} AS competitor_counts`;
+      ? sql`NULL AS competitor_ids, NULL AS competitor_medians, NULL AS competitor_counts,
+        NULL AS competitor_p10s, NULL AS competitor_p90s, NULL AS competitor_derived`
+      : sql`coalesce(list(p.insurer_id ORDER BY p.insurer_id) ${competitor}, []::VARCHAR[]) AS competitor_ids,
+        coalesce(list(p.price ORDER BY p.insurer_id) ${competitor}, []::DOUBLE[]) AS competitor_medians,
+        coalesce(list(p.provider_count ORDER BY p.insurer_id) ${competitor}, []::INTEGER[]) AS competitor_counts,
+        coalesce(list(p.p10 ORDER BY p.insurer_id) ${competitor}, []::DOUBLE[]) AS competitor_p10s,
+        coalesce(list(p.p90 ORDER BY p.insurer_id) ${competitor}, []::DOUBLE[]) AS competitor_p90s,
+        coalesce(list(coalesce(p.derived, false) ORDER BY p.insurer_id) ${competitor}, []::BOOLEAN[]) AS competitor_derived`;
   // The prices are grouped to units on their own keys first, and only the unit rows (a tenth of
   // the price rows) are joined to the service's text columns and claims: grouping or hash-joining
   // every price row with those columns costs DuckDB several times the whole aggregation.
@@ -204,6 +232,11 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
       SELECT p.month, p.state, p.billing_code, p.billing_class, p.component, p.setting,
         max(p.price) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_price,
         max(p.provider_count) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_providers,
+        max(p.p10) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_p10,
+        max(p.p90) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_p90,
+        coalesce(bool_or(p.derived) FILTER (WHERE p.insurer_id = ${s.reference}), false) AS reference_derived,
+        min(p.conf) FILTER (WHERE p.insurer_id = ${s.reference}) AS reference_conf,
+        min(p.conf) ${competitor} AS competitor_conf,
         avg(p.price) FILTER (WHERE p.insurer_id <> ${s.reference}) AS market_average,
         sum(p.provider_count) FILTER (WHERE p.insurer_id <> ${s.reference})::INTEGER AS competitor_provider_total,
         ${competitorPrices},
@@ -214,6 +247,8 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
       s.published_name, s.category, u.billing_class, u.component, u.setting,
       u.reference_price, u.reference_providers, u.market_average, u.competitor_provider_total,
       u.competitor_ids, u.competitor_medians, u.competitor_counts, u.medicare_rate,
+      u.reference_p10, u.reference_p90, u.reference_derived, u.reference_conf, u.competitor_conf,
+      u.competitor_p10s, u.competitor_p90s, u.competitor_derived,
       coalesce(cl.professional, 0) AS claims_professional,
       coalesce(cl.institutional, 0) AS claims_institutional
     FROM units u ${onlyCandidates}
@@ -222,11 +257,21 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
     ORDER BY u.month, u.state, u.billing_code`;
 }
 
+/** Who the reasons of a unit's confidence name: the reference insurer's id and every insurer's label. */
+export interface ConfidenceNames {
+  reference: string;
+  label: InsurerLabel;
+}
+
+/** The ConfidenceNames of `ctx`'s dataset. */
+export const confidenceNames = (ctx: ApiContext): ConfidenceNames => ({ reference: ctx.manifest.reference_insurer, label: insurerLabels(ctx.manifest) });
+
 /**
  * The record of unit `r` given its claims_volume (claimsByUnit over its code) and the fewest
- * providers a price may rest on: every derived figure from contract/metrics.ts.
+ * providers a price may rest on: every derived figure from contract/metrics.ts, its confidence from
+ * unit-confidence.ts (reasons naming insurers by `names`).
  */
-export function unitRecord(r: UnitColumns, claims: number, minProviders: number): PricedService {
+export function unitRecord(r: UnitColumns, claims: number, minProviders: number, names: ConfidenceNames): PricedService {
   const variance = referenceVariance(r.reference_price, r.market_average);
   const overpayment = variance == null ? null : r.reference_price! - r.market_average!;
   const ids = r.competitor_ids ?? [];
@@ -276,6 +321,7 @@ export function unitRecord(r: UnitColumns, claims: number, minProviders: number)
     competitor_providers: Object.fromEntries(competitors.map((c) => [c.id, c.providers])),
     thin: reason !== null,
     thin_reason: reason,
+    ...confidenceFields(recordConfidence(r, reason, names.reference, names.label)),
     competitor_provider_total: competitorProviders,
   };
 }
@@ -323,6 +369,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
   if (s.providers === undefined) assertStatsLoaded(ctx, s, months);
   const minProviders = effectiveMinProviders(minProvidersOf(ctx), s.providers?.length);
   const out = new Map<string, PricedService[]>();
+  const names = confidenceNames(ctx);
   const flush = (units: UnitRow[]): void => {
     if (units.length === 0) return;
     units.sort(compareUnits);
@@ -336,7 +383,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
     );
     const list = out.get(first.month) ?? [];
     units.forEach((u, i) => {
-      if (unitPassesClassFilter(s.billingClass, u.billing_class)) list.push(unitRecord(u, claims[i]!, minProviders));
+      if (unitPassesClassFilter(s.billingClass, u.billing_class)) list.push(unitRecord(u, claims[i]!, minProviders, names));
     });
     if (list.length > 0) out.set(first.month, list);
   };

@@ -23,7 +23,10 @@
 import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { atBillingProviderSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
+import { priceConfidenceRankSql } from '../../contract/confidence-sql';
 import { sql, SqlFragment } from '../db/sql';
+
+const text = (t: string): SqlFragment => new SqlFragment(t, []);
 
 /** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
 const UNIT_SQL = new SqlFragment(
@@ -86,31 +89,43 @@ export interface ProviderPricesOptions {
  * One row per (month, insurer, unit) for the selected providers, with the columns of
  * pricing-core.ts `prices`: month, insurer_id, billing_code, billing_class, component, setting,
  * state (the state asked, or `ALL`), price (median negotiated_rate, USD), provider_count (distinct
- * providers behind it), medicare_rate (the unit's national Medicare amount, USD, or NULL).
+ * providers behind it), medicare_rate (the unit's national Medicare amount, USD, or NULL), p10 and
+ * p90 of its provider medians (USD), derived (whether a row is `derived`) and conf (its confidence
+ * rank: docs/methodology.md, Confidence and distribution; contract/confidence-sql.ts).
  */
 export function providerPrices(o: ProviderPricesOptions): SqlFragment {
   const state = o.state === ALL_STATES ? sql`` : sql`AND d.state = ${o.state}`;
+  const keys = 'month, insurer_id, billing_code, billing_class, component, setting';
+  // each provider once, by the median of its rows (contract/confidence.ts providerDistribution)
+  const aggregate = sql`
+    SELECT ${text(keys)}, ${o.state} AS state, median(negotiated_rate)::DOUBLE AS price,
+      count(DISTINCT provider_id)::INTEGER AS provider_count, max(medicare_rate)::DOUBLE AS medicare_rate,
+      bool_or(negotiated_type = 'derived') AS derived
+    FROM kept GROUP BY ${text(keys)}`;
+  const spread = sql`
+    SELECT ${text(keys)}, quantile_cont(m, 0.1)::DOUBLE AS p10, quantile_cont(m, 0.9)::DOUBLE AS p90
+    FROM (SELECT ${text(keys)}, provider_id, median(negotiated_rate) AS m FROM kept GROUP BY ${text(keys)}, provider_id)
+    GROUP BY ${text(keys)}`;
+  const conf = priceConfidenceRankSql({ providers: 'a.provider_count', p10: 's.p10', p90: 's.p90', price: 'a.price', medicareRate: 'a.medicare_rate', derived: 'a.derived' });
   const select = sql`
-    SELECT d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting, ${o.state} AS state,
-      median(d.negotiated_rate)::DOUBLE AS price, count(DISTINCT d.provider_id)::INTEGER AS provider_count,
-      max(d.medicare_rate)::DOUBLE AS medicare_rate`;
-  const group = sql`GROUP BY d.month, d.insurer_id, d.billing_code, d.billing_class, d.component, d.setting`;
+    SELECT a.*, s.p10, s.p90, ${text(conf)} AS conf
+    FROM (${aggregate}) a JOIN (${spread}) s USING (${text(keys)})`;
   if (o.sharedWith === undefined) {
-    return sql`${select} FROM (${distinctRows('chosen', o.providers, o.billed === true)}) d WHERE true ${state} ${group}`;
+    return sql`WITH kept AS (SELECT * FROM (${distinctRows('chosen', o.providers, o.billed === true)}) d WHERE true ${state}) ${select}`;
   }
   // Every insurer of the dataset (chosen_all): which providers have a valid row of the unit, per
   // month; then each row of a wanted insurer is kept when the other side has one there.
   const reference = o.sharedWith;
   return sql`
     WITH d AS (${distinctRows('chosen_all', o.providers, o.billed === true)}),
-      priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d)
-    ${select}
-    FROM d
-    WHERE d.insurer_id IN (${o.insurers}) ${state}
-      AND EXISTS (
-        SELECT 1 FROM priced_at a
-        WHERE a.month = d.month AND a.billing_code = d.billing_code AND a.billing_class = d.billing_class
-          AND a.component = d.component AND a.setting = d.setting AND a.provider_id = d.provider_id
-          AND CASE WHEN d.insurer_id = ${reference} THEN a.insurer_id <> ${reference} ELSE a.insurer_id = ${reference} END)
-    ${group}`;
+      priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d),
+      kept AS (
+        SELECT d.* FROM d
+        WHERE d.insurer_id IN (${o.insurers}) ${state}
+          AND EXISTS (
+            SELECT 1 FROM priced_at a
+            WHERE a.month = d.month AND a.billing_code = d.billing_code AND a.billing_class = d.billing_class
+              AND a.component = d.component AND a.setting = d.setting AND a.provider_id = d.provider_id
+              AND CASE WHEN d.insurer_id = ${reference} THEN a.insurer_id <> ${reference} ELSE a.insurer_id = ${reference} END))
+    ${select}`;
 }

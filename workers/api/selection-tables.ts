@@ -24,7 +24,7 @@
  * rows, which is the same when the competitors' prices come from one snapshot (with three or more
  * from different snapshots the two may differ in the last bit).
  */
-import type { BillingClassFilter, LiveServicePricingRecord, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api';
+import type { BillingClassFilter, LiveServicePricingRecord, MinConfidence, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api';
 import { ALL_STATES, priceScope } from '../../contract/dataset';
 import {
   averageOverpaymentExpr,
@@ -37,7 +37,8 @@ import {
 import type { PlainValue } from '../db/database';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from './context';
-import { allCompetitors, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
+import { allCompetitors, confidenceNames, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
+import { confidenceRank } from '../../contract/confidence-sql';
 import { ascending, pivotOf, text, type Pivot } from './unit-pivot';
 import { serviceRecords } from './unit-records';
 
@@ -56,6 +57,8 @@ export interface StatsSelection {
   sharedProviders: boolean;
   /** docs/methodology.md, Where we bill it: prices at billing providers only. */
   billed: boolean;
+  /** Hide the units under this confidence (docs/methodology.md, Confidence and distribution); undefined = every unit. */
+  minConfidence?: MinConfidence | undefined;
 }
 
 /** What every view of a selection shares: its summary cards and the units of each view. */
@@ -88,6 +91,11 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
   const n = sumOf((i) => `(price_${i} IS NOT NULL)::INTEGER`, '0');
   const total = sumOf((i) => `coalesce(price_${i}, 0)`, '0');
   const providers = sumOf((i) => `coalesce(providers_${i}, 0)`, '0');
+  // the unit's confidence rank: the lowest of its prices' (least skips an insurer without a price), 0 when thin
+  const reference = pivot.insurers.indexOf(ctx.manifest.reference_insurer) + 1;
+  const ranks = [reference, ...chosen].map((i) => `conf_${i}`).join(', ');
+  const confidence = `CASE WHEN thin THEN ${confidenceRank('low')} ELSE coalesce(least(${ranks}), ${confidenceRank('high')}) END`;
+  const hidden = s.minConfidence === undefined ? sql`` : sql`WHERE confidence_rank >= ${confidenceRank(s.minConfidence)}`;
   const category = s.category === undefined ? sql`` : sql`AND category = ${s.category}`;
   const services = s.services === undefined ? sql`` : sql`AND billing_code IN (${s.services})`;
   const classes = s.billingClass === 'all' ? sql`` : sql`WHERE billing_class IN (${[s.billingClass, 'both']})`;
@@ -121,7 +129,7 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
         CASE WHEN reference_variance IS NULL THEN NULL ELSE reference_price - market_average END AS overpayment,
         CASE WHEN reference_variance IS NOT NULL AND reference_price - market_average > 0
           THEN (reference_price - market_average) * claims_volume ELSE 0 END AS potential_savings
-      FROM figured)`;
+      FROM (SELECT *, ${text(confidence)} AS confidence_rank FROM figured) ${hidden})`;
 }
 
 /**
@@ -195,7 +203,8 @@ const SORT_COLUMN: Record<ServiceSort, string> = {
 };
 
 /** A row of a page: a unit as pricing-core.ts unitsQuery answers it, with the pivot's columns beside. */
-type PageRow = Omit<UnitColumns, 'competitor_ids' | 'competitor_medians' | 'competitor_counts'> & {
+type PageRow = Omit<UnitColumns, 'competitor_ids' | 'competitor_medians' | 'competitor_counts' | 'competitor_p10s' | 'competitor_p90s'
+  | 'competitor_derived' | 'reference_p10' | 'reference_p90' | 'reference_derived' | 'reference_conf' | 'competitor_conf'> & {
   [key: string]: PlainValue;
   claims_volume: number;
 };
@@ -265,19 +274,33 @@ function pageRecords(ctx: ApiContext, s: StatsSelection, view: PageView): LiveSe
     ORDER BY ${text(`page.${SORT_COLUMN[view.sort]} DESC NULLS LAST, page.unit_order`)}`);
   const competitors = new Set(s.competitors);
   const minProviders = minProvidersOf(ctx);
+  const names = confidenceNames(ctx);
+  const reference = pivot.insurers.indexOf(ctx.manifest.reference_insurer) + 1;
+  const num = (v: PlainValue | undefined): number | null => (typeof v === 'number' ? v : null);
   const units = rows.map((row) => {
     const ids: string[] = [];
     const medians: number[] = [];
     const supports: number[] = [];
+    const p10s: Array<number | null> = [];
+    const p90s: Array<number | null> = [];
+    const derived: boolean[] = [];
     pivot.insurers.forEach((id, i) => {
       const price = row[`price_${i + 1}`];
       if (competitors.has(id) && typeof price === 'number') {
         ids.push(id);
         medians.push(price);
         supports.push(Number(row[`providers_${i + 1}`] ?? 0));
+        p10s.push(num(row[`p10_${i + 1}`]));
+        p90s.push(num(row[`p90_${i + 1}`]));
+        derived.push(row[`derived_${i + 1}`] === true);
       }
     });
-    return unitRecord({ ...row, competitor_ids: ids, competitor_medians: medians, competitor_counts: supports }, row.claims_volume, minProviders);
+    return unitRecord({
+      ...row, competitor_ids: ids, competitor_medians: medians, competitor_counts: supports,
+      competitor_p10s: p10s, competitor_p90s: p90s, competitor_derived: derived,
+      reference_p10: num(row[`p10_${reference}`]), reference_p90: num(row[`p90_${reference}`]), reference_derived: row[`derived_${reference}`] === true,
+      reference_conf: num(row[`conf_${reference}`]), competitor_conf: null,
+    }, row.claims_volume, minProviders, names);
   });
   return serviceRecords(units);
 }

@@ -22,12 +22,14 @@
  */
 import {
   BILLING_CLASS_FILTERS,
+  MIN_CONFIDENCES,
   SERVICE_SORTS,
   type LiveServicePricingRecord,
   type ServicePricingParams,
   type ServicePricingResult,
   type ServiceSort,
 } from '../../contract/api';
+import { passesMinConfidence } from '../../contract/confidence';
 import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
 import { ALL_STATES } from '../../contract/dataset';
 import { compareUnits, unitRowKey } from '../../contract/metrics';
@@ -94,6 +96,8 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
     if (codes.length > 0) p.services = codes;
   }
   Object.assign(p, parseProviderOptions(query, manifest));
+  const minConfidence = optional(query, 'min_confidence');
+  if (minConfidence !== undefined) p.min_confidence = parseOneOf('min_confidence', minConfidence, MIN_CONFIDENCES);
   return p;
 }
 
@@ -162,7 +166,9 @@ async function pricingPass(ctx: ApiContext, params: ServicePricingParams, snapsh
     // selection is matched against every insurer of the dataset: provider-prices.ts)
     await Promise.all([ctx.rates.ensure(codes), ctx.providerGroups.ensureMonths([snapshot]), params.billed === true ? ctx.billingProviders() : undefined]);
   }
-  const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists)));
+  // units under the minimum confidence are not listed and leave the summary cards (docs/methodology.md, Confidence and distribution)
+  const min = params.min_confidence ?? null;
+  const all = serviceRecords(priceServices(ctx, selectionOf(ctx, params, snapshot, competitors, lists))).filter((r) => passesMinConfidence(r.confidence, min));
   // The summary cards: units with a variance that are not thin (docs/methodology.md, Dashboard figures).
   const counted = countedRecords(all);
   const summary = {
@@ -204,6 +210,7 @@ async function run(params: ServicePricingParams, ctx: ApiContext): Promise<Servi
     services: params.services,
     sharedProviders: params.shared_providers === true,
     billed: params.billed === true,
+    minConfidence: params.min_confidence,
   };
   const onlyOverpaying = params.only_overpaying === true;
   const { summary, units, unitsOverpaying } = selectionSummary(ctx, selection);
@@ -239,6 +246,7 @@ export async function answerFromPass(params: ServicePricingParams, ctx: ApiConte
     providers: params.providers,
     shared: params.shared_providers === true,
     billed: params.billed === true,
+    min_confidence: params.min_confidence,
   };
   // Every unit asked for: one pass with the lists; a page: the pass without, the page's lists after.
   const lists = limit === null;

@@ -18,6 +18,9 @@ import type { ApiContext } from './context';
 import { latestSnapshot, monthNeed, statsPrices } from './pricing-core';
 import { assertStatsLoaded, chosenRows, type MonthOptions } from './stats-selection';
 
+/** The pivot's columns per insurer i, each `<name>_<i>`. */
+const PIVOT_INSURER_COLUMNS = ['price', 'providers', 'p10', 'p90', 'derived', 'conf'] as const;
+
 /** Unit pivots kept per open dataset; the least recently used is dropped past this. */
 const MAX_PIVOTS = 6;
 
@@ -51,7 +54,9 @@ export const text = (t: string): SqlFragment => new SqlFragment(t, []);
  * The unit pivot of (M, scope, state), built on first use from the loaded `price_stats` rows.
  * Columns: the unit and its ranks, `unit_order` (its place in UNIT_ORDER_SQL, which every sum and
  * sort of a selection follows), `category`, `medicare_rate`, the code's
- * `claims_professional`/`claims_institutional`, `price_<i>`/`providers_<i>` per insurer,
+ * `claims_professional`/`claims_institutional`, `price_<i>`/`providers_<i>` per insurer with
+ * `p10_<i>`, `p90_<i>`, `derived_<i>` and the confidence rank `conf_<i>` of that price
+ * (docs/methodology.md, Confidence and distribution; contract/confidence-sql.ts),
  * `reference_price`, `reference_providers`, `reference_support`, `claims_class`, `claims_volume`
  * (unitFiguresSql's, with every unit of the pivot listed) and `claims_open` (that claims_volume
  * holds only when the units listed are those of the pivot: the unit's (code, claims class) has no
@@ -82,7 +87,11 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, scope: Pr
   const columns = joinSql(
     insurers.map(
       (id, i) => sql`(max(p.price) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`price_${i + 1}`)},
-        (max(p.provider_count) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`providers_${i + 1}`)}`,
+        (max(p.provider_count) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`providers_${i + 1}`)},
+        (max(p.p10) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`p10_${i + 1}`)},
+        (max(p.p90) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`p90_${i + 1}`)},
+        (bool_or(p.derived) FILTER (WHERE p.insurer_id = ${id})) AS ${text(`derived_${i + 1}`)},
+        (min(p.conf) FILTER (WHERE p.insurer_id = ${id}))::INTEGER AS ${text(`conf_${i + 1}`)}`,
     ),
     ', ',
   );
@@ -205,7 +214,7 @@ function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
     return new DatabaseError(`${UNIT_PIVOT_FILE}: ${why}`);
   };
   const names = new Set(columnsOf(ctx, name).map((c) => c.name));
-  const wanted = ['month', 'state', 'billing_code', 'unit_order', 'claims_open', ...insurers.flatMap((_, i) => [`price_${i + 1}`, `providers_${i + 1}`])];
+  const wanted = ['month', 'state', 'billing_code', 'unit_order', 'claims_open', ...insurers.flatMap((_, i) => PIVOT_INSURER_COLUMNS.map((c) => `${c}_${i + 1}`))];
   const missing = wanted.filter((c) => !names.has(c));
   if (missing.length > 0 || names.has(`price_${insurers.length + 1}`)) {
     throw bad(`not a unit pivot of the dataset's ${insurers.length} insurers (columns ${missing.length > 0 ? `missing: ${missing.join(', ')}` : `beyond price_${insurers.length}`})`);
