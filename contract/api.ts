@@ -158,7 +158,7 @@ export interface LiveServicePricingRecord {
    * reference price's and the selected competitors' prices', `low` when thin.
    */
   confidence: Confidence;
-  /** What lowered it, each naming whose price ('Aetna: rests on 3 providers'); empty when high. */
+  /** What lowered it, each reason once with the insurers whose prices it lowers ('rests on 3 providers (Aetna, Cigna)'); empty when high. */
   confidence_reasons: string[];
 }
 

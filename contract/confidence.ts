@@ -79,7 +79,9 @@ export function priceConfidence(e: PriceEvidence): ConfidenceResult {
 
 /**
  * A unit's confidence: the lowest of its prices' (the reference price and each selected
- * competitor's), each reason prefixed by whose price it is; low with the thin reason when `thin`.
+ * competitor's), low with the thin reason first when `thin`. Each reason is said once, with the
+ * insurers whose prices it lowers in brackets ('rests on 1 provider (Cigna, Humana)'), in the order
+ * first met.
  */
 export function unitConfidence(prices: ReadonlyArray<{ who: string; result: ConfidenceResult }>, thin: string | null): ConfidenceResult {
   let confidence: Confidence = 'high';
@@ -88,10 +90,12 @@ export function unitConfidence(prices: ReadonlyArray<{ who: string; result: Conf
     confidence = 'low';
     reasons.push(`too few providers: ${thin}`);
   }
+  const whose = new Map<string, string[]>();
   for (const { who, result } of prices) {
     confidence = lowerConfidence(confidence, result.confidence);
-    for (const r of result.reasons) reasons.push(`${who}: ${r}`);
+    for (const r of result.reasons) whose.set(r, [...(whose.get(r) ?? []), who]);
   }
+  for (const [r, who] of whose) reasons.push(`${r} (${who.join(', ')})`);
   return { confidence, reasons };
 }
 

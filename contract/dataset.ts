@@ -43,10 +43,11 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  * `manifest.format_version`; bump on an incompatible change of tables or columns. Version 2:
  * `price_stats` per comparison unit (docs/methodology.md, Per comparison unit) instead of per billing-class
  * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
- * shared providers (`scope`, `month`). Version 4: `billing_providers`, `price_stats` rows where we
- * bill it (`scope` 'billed' and 'shared_billed') and each price's distribution (`p10` .. `p90`, `derived`).
+ * shared providers (`scope`, `month`). Version 4: `billing_providers`, and `price_stats` rows where we
+ * bill it (`scope` 'billed' and 'shared_billed'). Version 5: each price's distribution in
+ * `price_stats` (`p10` .. `p90`, `derived`) and the unit pivot's columns of it.
  */
-export const DATASET_FORMAT_VERSION = 4 as const;
+export const DATASET_FORMAT_VERSION = 5 as const;
 
 // the scopes of price_stats and the screens' options they stand for (contract/price-scope.ts)
 export { BILLED_SCOPE, BILLED_UNAVAILABLE, isMonthScope, MARKET_SCOPE, priceScope, scopeOptions, SHARED_BILLED_SCOPE, SHARED_SCOPE } from './price-scope';

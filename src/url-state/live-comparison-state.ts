@@ -10,10 +10,11 @@
  * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
  * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified) ·
  * `shared_providers=1` ("At shared providers", default off) · `billed=1` ("Where we bill it",
- * default off; both src/url-state/shared-providers.ts).
+ * default off; both src/url-state/shared-providers.ts) · `min_confidence` (`medium` or `high`:
+ * 'Minimum confidence', docs/methodology.md, Confidence and distribution; default every unit).
  */
 import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
-import { SERVICE_SORTS } from '../../contract/api';
+import { MIN_CONFIDENCES, SERVICE_SORTS, type MinConfidence } from '../../contract/api';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
 import { CATEGORY_KEY, parseCategory } from './categories';
 import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from './shared-providers';
@@ -39,13 +40,18 @@ export interface LiveComparisonState {
   sharedProviders: boolean;
   /** docs/methodology.md (Per comparison unit), where we bill it: every price only at providers with a claim of the service. */
   billed: boolean;
+  /** Hide the units under this confidence (docs/methodology.md, Confidence and distribution); null = every unit. */
+  minConfidence: MinConfidence | null;
 }
 
 export const DEFAULT_STATE: LiveComparisonState = {
   page: 0, limit: DEFAULT_PAGE_SIZE, category: null, competitors: null, professional: true, institutional: true,
   overpayingOnly: true, sort: 'overpayment', services: [], providers: [], mode: 'unified',
-  sharedProviders: false, billed: false,
+  sharedProviders: false, billed: false, minConfidence: null,
 };
+
+/** The URL key of 'Minimum confidence', the same name as the /api parameter. */
+export const MIN_CONFIDENCE_KEY = 'min_confidence';
 
 const list = (v: string | null): string[] =>
   v === null ? [] : [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
@@ -57,6 +63,7 @@ export function parseLiveComparison(search: URLSearchParams): LiveComparisonStat
   const limit = Number(search.get('limit'));
   const cls = search.get('class');
   const sort = search.get('sort') ?? '';
+  const min = search.get(MIN_CONFIDENCE_KEY) ?? '';
   return {
     page: Math.max(0, page),
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? (limit as PageSize) : DEFAULT_PAGE_SIZE,
@@ -70,6 +77,7 @@ export function parseLiveComparison(search: URLSearchParams): LiveComparisonStat
     providers: list(search.get('providers')),
     mode: search.get('mode') === 'separate' ? 'separate' : 'unified',
     ...parseProviderOptions(search),
+    minConfidence: (MIN_CONFIDENCES as readonly string[]).includes(min) ? (min as MinConfidence) : null,
   };
 }
 
@@ -92,6 +100,7 @@ export function writeLiveComparison(current: URLSearchParams, s: LiveComparisonS
   put(next, 'services', s.services.length ? s.services.join(',') : null);
   put(next, 'providers', s.providers.length ? s.providers.join(',') : null);
   put(next, 'mode', s.mode === 'separate' ? 'separate' : null);
+  put(next, MIN_CONFIDENCE_KEY, s.minConfidence);
   return writeProviderOptions(next, s);
 }
 
@@ -136,6 +145,7 @@ export function pricingParams(s: LiveComparisonState, competitors: readonly stri
   if (competitors.length > 0) p.competitors = [...competitors];
   if (s.services.length > 0) p.services = s.services;
   if (s.providers.length > 0) p.providers = s.providers;
+  if (s.minConfidence !== null) p.min_confidence = s.minConfidence;
   return { ...p, ...providerOptionsParam(s) };
 }
 

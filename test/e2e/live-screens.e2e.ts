@@ -87,7 +87,7 @@ describe('live comparison', () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('billing_code,billing_code_type,billing_class,component,setting,service_name,published_name,category,ref_price_usd,ref_medicare_pct,'
       + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,overpayment_usd,variance_percent,position,claims_volume,potential_savings_usd,'
-      + 'medicare_rate_usd,low_confidence,low_confidence_reason');
+      + 'medicare_rate_usd,thin,thin_reason,confidence,confidence_reasons');
     expect(lines).toHaveLength(30); // header + 29 rows, one per comparison unit
     const first = lines[1]!.split(',');
     expect(first.slice(0, 9)).toEqual(['70551', 'CPT', 'institutional', 'global', 'facility', 'Mri brain stem w/o dye', 'MRI brain without contrast', 'Radiology', '700']);

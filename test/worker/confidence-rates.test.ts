@@ -139,11 +139,11 @@ describe("a comparison unit's confidence: the lowest of its prices', from the st
   it('names every price that lowers it, and a thin unit is low', async () => {
     const got = Object.fromEntries((await pricing({})).records.map((r) => [unitOf(r), { confidence: r.confidence, reasons: r.confidence_reasons }]));
     expect(got).toEqual({
-      '99213 professional global non-facility': { confidence: 'low', reasons: ['Ref: rests on 3 providers', "Alpha: providers' prices spread 6x (p90 / p10)"] },
-      '70450 institutional global facility': { confidence: 'medium', reasons: ['Ref: rests on derived rates (an estimate, not a contract term)'] },
-      '85025 professional global non-facility': { confidence: 'low', reasons: ['Alpha: 1,200 % of Medicare'] },
+      '99213 professional global non-facility': { confidence: 'low', reasons: ['rests on 3 providers (Ref)', "providers' prices spread 6x (p90 / p10) (Alpha)"] },
+      '70450 institutional global facility': { confidence: 'medium', reasons: ['rests on derived rates (an estimate, not a contract term) (Ref)'] },
+      '85025 professional global non-facility': { confidence: 'low', reasons: ['1,200 % of Medicare (Alpha)'] },
       '99283 professional global non-facility': {
-        confidence: 'low', reasons: ['too few providers: competitor prices rest on 1 provider together', 'Alpha: rests on 1 provider', 'Alpha: 73 % of Medicare'],
+        confidence: 'low', reasons: ['too few providers: competitor prices rest on 1 provider together', 'rests on 1 provider (Alpha)', '73 % of Medicare (Alpha)'],
       },
     });
   });

@@ -38,11 +38,16 @@ describe('a price\'s confidence', () => {
 });
 
 describe("a unit's confidence and position", () => {
-  it('is the lowest of its prices, each reason named by whose price it is; a thin unit is low', () => {
+  it('is the lowest of its prices, each reason said once with whose prices it lowers; a thin unit is low', () => {
     const high = priceConfidence(base);
     const medium = priceConfidence({ ...base, providers: 3 });
+    const low = priceConfidence({ ...base, providers: 3, derived: true, medicarePct: 1200 });
     expect(unitConfidence([{ who: 'Reference', result: high }, { who: 'Alpha', result: medium }], null))
-      .toEqual({ confidence: 'medium', reasons: ['Alpha: rests on 3 providers'] });
+      .toEqual({ confidence: 'medium', reasons: ['rests on 3 providers (Alpha)'] });
+    expect(unitConfidence([{ who: 'Reference', result: medium }, { who: 'Alpha', result: low }, { who: 'Beta', result: medium }], null)).toEqual({
+      confidence: 'low',
+      reasons: ['rests on 3 providers (Reference, Alpha, Beta)', '1,200 % of Medicare (Alpha)', 'rests on derived rates (an estimate, not a contract term) (Alpha)'],
+    });
     expect(unitConfidence([{ who: 'Reference', result: high }], 'reference price rests on 1 provider'))
       .toEqual({ confidence: 'low', reasons: ['too few providers: reference price rests on 1 provider'] });
   });

@@ -115,8 +115,8 @@ const manifest = {
 beforeAll(async () => {
   db = await openNodeDatabase();
   const stats = [...FEB.map((s) => ['2025-02', ...s] as const), ...JAN.map((s) => ['2025-01', ...s] as const)];
-  table(db, 'price_stats', 'snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE, scope VARCHAR, month VARCHAR',
-    stats.map(([m, i, c, cls, comp, set, st, med, n]) => [m, i, c, cls, comp, set, st, med, n, n, medicareOf(c, cls, comp, set), 'market', null]));
+  table(db, 'price_stats', 'snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER, medicare_rate DOUBLE, scope VARCHAR, month VARCHAR, p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN',
+    stats.map(([m, i, c, cls, comp, set, st, med, n]) => [m, i, c, cls, comp, set, st, med, n, n, medicareOf(c, cls, comp, set), 'market', null, null, null, null, null, null]));
   table(db, 'services', 'billing_code VARCHAR, billing_code_type VARCHAR, name VARCHAR, category VARCHAR, description VARCHAR, keywords VARCHAR, published_name VARCHAR', [
     ['71250', 'CPT', 'CT thorax without contrast', 'Radiology', '', '', 'CT CHEST'],
     ['80053', 'CPT', 'Comprehensive metabolic panel', 'Lab', '', '', null],

@@ -2,7 +2,7 @@
  * A comparison unit's confidence (docs/methodology.md, Confidence and distribution): the lowest of
  * its reference price's and the selected competitors' prices' (contract/confidence.ts), low when
  * the unit is thin. With the competitors' lists (the records a screen shows, the CSV export) every
- * price is checked here and each reason names whose price it is; without them (a pass that only
+ * price is checked here and each reason names the insurers whose prices it lowers; without them (a pass that only
  * counts) the ranks the SQL computed per price (contract/confidence-sql.ts) give the level alone.
  */
 import { CONFIDENCE_LEVELS, priceConfidence, unitConfidence, type ConfidenceResult } from '../../contract/confidence';

@@ -3,8 +3,9 @@
  * reference insurer's price, Competitor Prices, Selected Avg, Overpayment (arrow), Claims Volume,
  * Potential Savings. One row per comparison unit (docs/methodology.md, Per comparison unit): the service
  * cell names the unit with badges (class, component, setting), the CMS name with the publishers'
- * name under it when it differs, and a 'Low confidence' mark on a thin unit; each price carries its
- * '% of Medicare'. Every median is a button opening the rate rows behind it (`onTrace`), and each
+ * name under it when it differs, and the unit's confidence badge (reasons in its tooltip); each
+ * price carries its '% of Medicare'; under Selected Avg, a strip of the competitors' medians and the
+ * reference price (ConfidenceParts.tsx). Every median is a button opening the rate rows behind it (`onTrace`), and each
  * row has a 'Sources' button naming the files behind all its prices.
  */
 import { memo, type ReactElement } from 'react';
@@ -14,6 +15,7 @@ import { productLabel } from '../../../contract/product';
 import { formatCount, formatUsd } from '../../../contract/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
 import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
+import { PriceStrip, stripData } from './ConfidenceParts';
 import { unitRowKey, unitText } from './unit-format';
 import '../table/table.css';
 import '../comparison/ComparisonTable.css';
@@ -55,6 +57,7 @@ function Price({ value, label, onClick }: { value: number | null; label: string;
  */
 export const LiveComparisonTable = memo(function LiveComparisonTable({ records, reference, competitors, onTrace, empty }: LiveComparisonTableProps): ReactElement {
   const known = new Set(competitors.map((c) => c.id));
+  const names = new Map(competitors.map((c) => [c.id, c.shortName]));
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Results table">
       <table className="table comparison-table">
@@ -86,7 +89,7 @@ export const LiveComparisonTable = memo(function LiveComparisonTable({ records, 
               <tr key={unitRowKey(r)} className={r.thin ? 'is-thin' : undefined}>
                 <th scope="row" className="comparison-table__service">
                   <ServiceUnitCell code={r.service_code} name={r.service_name} publishedName={r.published_name} unit={r}
-                    category={r.category} thin={r.thin} thinReason={r.thin_reason} />
+                    category={r.category} thin={r.thin} thinReason={r.thin_reason} confidence={{ level: r.confidence, reasons: r.confidence_reasons }} />
                 </th>
                 <td className="num">
                   <PriceWithMedicare pct={r.reference_medicare_pct} detail={national} price={
@@ -110,6 +113,7 @@ export const LiveComparisonTable = memo(function LiveComparisonTable({ records, 
                 </td>
                 <td className="num">
                   <PriceWithMedicare pct={r.market_medicare_pct} detail="mean of the competitors' figures" price={formatUsd(r.market_average)} />
+                  <PriceStrip data={stripData(r, names)} referenceName={reference?.shortName ?? 'Reference'} />
                 </td>
                 <td className="num"><OverpaymentCell overpayment={r.overpayment} variance={r.reference_variance} position={positionOf(r.reference_variance)} /></td>
                 <td className="num">{formatCount(r.claims_volume)}</td>

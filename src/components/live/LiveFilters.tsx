@@ -1,7 +1,8 @@
 /**
  * Filters of the live comparison, docs/screens.md (Live comparison): insurer checkboxes with
  * market share (the reference insurer is not a competitor), the category ('All Categories'),
- * 'Show only overpaying services', 'At shared providers' and 'Where we bill it' (docs/methodology.md, Per comparison unit), the
+ * 'Show only overpaying services', 'Minimum confidence' (docs/methodology.md, Confidence and distribution),
+ * 'At shared providers' and 'Where we bill it' (docs/methodology.md, Per comparison unit), the
  * Professional and Institutional toggle chips, and the three sorts: the shared comparison filters
  * (src/components/comparison/ComparisonFilters.tsx) over the URL state. The categories are the
  * dataset's (src/url-state/categories.ts). Every change goes to the URL state and from there to the API.
@@ -11,6 +12,7 @@ import type { LiveInsurer, ServiceSort } from '../../../contract/api';
 import { ComparisonFilters } from '../comparison/ComparisonFilters';
 import type { LiveComparisonState } from '../../url-state/live-comparison-state';
 import { ProviderOptionSwitches } from './SharedProviders';
+import { MinConfidenceSelect } from './ConfidenceParts';
 
 export const SORT_LABELS: Record<ServiceSort, string> = {
   overpayment: 'Overpayment Amount',
@@ -43,6 +45,9 @@ export function LiveFilters({ state, competitors, selected, categories, onChange
       sortLabels={SORT_LABELS} sort={state.sort} onSort={(sort) => onChange({ sort })}
       professional={state.professional} institutional={state.institutional} onServiceType={onChange}
       overpayingOnly={state.overpayingOnly} onOverpayingOnly={(overpayingOnly) => onChange({ overpayingOnly })}
-      extra={<ProviderOptionSwitches options={state} onChange={onChange} billedAvailable={billedAvailable} />} />
+      extra={<>
+        <MinConfidenceSelect value={state.minConfidence} onChange={(minConfidence) => onChange({ minConfidence })} />
+        <ProviderOptionSwitches options={state} onChange={onChange} billedAvailable={billedAvailable} />
+      </>} />
   );
 }

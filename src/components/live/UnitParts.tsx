@@ -13,6 +13,8 @@ import {
   classLabel, classTitle, componentLabel, componentTitle, medicareBasisText, publishedNameToShow, settingLabel, settingTitle,
   unitText, validationLabel, validationTitle,
 } from './unit-format';
+import type { Confidence } from '../../../contract/confidence';
+import { ConfidenceBadge } from './ConfidenceParts';
 import './unit.css';
 
 /** The unit's three badges: `Professional` `Global` `Non-facility`. */
@@ -96,10 +98,12 @@ export interface ServiceUnitCellProps {
   category?: string;
   thin?: boolean;
   thinReason?: string | null;
+  /** The unit's confidence and its reasons: its badge takes the place of the thin mark (a thin unit is low). */
+  confidence?: { level: Confidence; reasons: readonly string[] };
 }
 
-/** Service cell of a unit's row: the name, the publishers' name when it differs, code and badges, category, and the thin mark. */
-export function ServiceUnitCell({ code, name, publishedName, unit, category, thin, thinReason }: ServiceUnitCellProps): ReactElement {
+/** Service cell of a unit's row: the name, the publishers' name when it differs, code and badges, category, and the confidence badge or the thin mark. */
+export function ServiceUnitCell({ code, name, publishedName, unit, category, thin, thinReason, confidence }: ServiceUnitCellProps): ReactElement {
   const published = publishedNameToShow(name, publishedName);
   return (
     <>
@@ -110,7 +114,9 @@ export function ServiceUnitCell({ code, name, publishedName, unit, category, thi
         {category && <span className="service-category">{category}</span>}
         <UnitBadges unit={unit} />
       </span>
-      {thin && <span className="unit-thin-line"><ThinMark reason={thinReason ?? null} /></span>}
+      {confidence ? (
+        <span className="unit-thin-line"><ConfidenceBadge confidence={confidence.level} reasons={confidence.reasons} thin={thin === true} /></span>
+      ) : thin && <span className="unit-thin-line"><ThinMark reason={thinReason ?? null} /></span>}
     </>
   );
 }

@@ -10,7 +10,8 @@ import { positionOf } from '../../../contract/confidence';
 /**
  * Header and rows: one row per comparison unit (its class, component and setting), one column per
  * competitor (USD medians and '% of Medicare'), then the derived figures (with the unit's position:
- * contract/confidence.ts positionOf) and the unit's confidence.
+ * contract/confidence.ts positionOf), whether the unit is thin and why, and its confidence with its
+ * reasons ('; '-separated).
  */
 export function comparisonCsv(records: readonly LiveServicePricingRecord[], reference: LiveInsurer | null, competitors: readonly LiveInsurer[]):
   { header: string[]; rows: CsvValue[][] } {
@@ -18,11 +19,13 @@ export function comparisonCsv(records: readonly LiveServicePricingRecord[], refe
   const header = ['billing_code', 'billing_code_type', 'billing_class', 'component', 'setting', 'service_name', 'published_name', 'category',
     `${ref}_price_usd`, `${ref}_medicare_pct`,
     ...competitors.flatMap((c) => [`${c.id}_price_usd`, `${c.id}_medicare_pct`]), 'selected_avg_usd', 'selected_avg_medicare_pct',
-    'overpayment_usd', 'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'low_confidence', 'low_confidence_reason'];
+    'overpayment_usd', 'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'thin', 'thin_reason',
+    'confidence', 'confidence_reasons'];
   const rows = records.map((r) => [r.service_code, r.billing_code_type, r.billing_class, r.component, r.setting, r.service_name, r.published_name,
     r.category, r.reference_price, r.reference_medicare_pct,
     ...competitors.flatMap((c) => [r.competitor_prices[c.id] ?? null, r.competitor_medicare_pct[c.id] ?? null]), r.market_average, r.market_medicare_pct,
-    r.overpayment, r.reference_variance, positionOf(r.reference_variance), r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason]);
+    r.overpayment, r.reference_variance, positionOf(r.reference_variance), r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason,
+    r.confidence, r.confidence_reasons.join('; ')]);
   return { header, rows };
 }
 
@@ -42,6 +45,7 @@ export function comparisonFileName(s: LiveComparisonState, selected: readonly st
     ['sort', s.sort === 'overpayment' ? null : s.sort],
     ['shared', s.sharedProviders ? 'providers' : null],
     ['where', s.billed ? 'billed' : null],
+    ['confidence', s.minConfidence],
     ['page', `${s.page + 1}-of-${s.limit}`],
   ]);
 }

@@ -1,0 +1,84 @@
+/**
+ * The confidence of a comparison unit on the live comparison (docs/methodology.md, Confidence and
+ * distribution): its badge with the reasons in the tooltip and the accessible name, the 'Minimum
+ * confidence' filter, and the row's price strip (src/charts/price-strip-chart.ts) with the same
+ * facts in words for assistive technology.
+ */
+import { memo, useEffect, useId, useRef, type ReactElement } from 'react';
+import type { LiveServicePricingRecord, MinConfidence } from '../../../contract/api';
+import type { Confidence } from '../../../contract/confidence';
+import { formatUsd } from '../../../contract/format';
+import { priceStripChart, STRIP_HEIGHT, STRIP_WIDTH, type PriceStripData } from '../../charts/price-strip-chart';
+import './unit.css';
+
+const LEVEL_LABEL: Record<Confidence, string> = { high: 'High confidence', medium: 'Medium confidence', low: 'Low confidence' };
+
+/** What the badge's tooltip and accessible name say: its level, then every reason that lowered it. */
+export function confidenceText(confidence: Confidence, reasons: readonly string[], thin: boolean): string {
+  const why = reasons.length === 0 ? 'every check passed (support, spread, % of Medicare, negotiated type)' : reasons.join('; ');
+  return `${LEVEL_LABEL[confidence]}: ${why}${thin ? '. Left out of the summary figures.' : ''}`;
+}
+
+/** The unit's confidence badge: 'Low confidence' with its reasons (a thin unit's too). */
+export function ConfidenceBadge({ confidence, reasons, thin }: { confidence: Confidence; reasons: readonly string[]; thin: boolean }): ReactElement {
+  const text = confidenceText(confidence, reasons, thin);
+  return (
+    <span className={`unit-confidence unit-confidence--${confidence}`} role="note" aria-label={text} title={text}>
+      {confidence !== 'high' && (
+        <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.4} strokeLinecap="round"
+          strokeLinejoin="round" aria-hidden="true" focusable="false"><path d="M12 3l10 18H2L12 3z" /><path d="M12 10v4M12 17.5v.01" /></svg>
+      )}
+      {LEVEL_LABEL[confidence]}
+    </span>
+  );
+}
+
+const MIN_LABELS: ReadonlyArray<readonly [MinConfidence | '', string]> = [['', 'Any'], ['medium', 'Medium or high'], ['high', 'High only']];
+
+/** 'Minimum confidence': Any, Medium or high, High only (`min_confidence` in the URL and the API). */
+export function MinConfidenceSelect({ value, onChange }: { value: MinConfidence | null; onChange(v: MinConfidence | null): void }): ReactElement {
+  const id = useId();
+  return (
+    <div className="filter-field">
+      <label htmlFor={id}>Minimum confidence</label>
+      <select id={id} className="select" value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : (e.target.value as MinConfidence))}
+        title="Hide the services whose prices are of a lower confidence; they leave the summary cards too">
+        {MIN_LABELS.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+      </select>
+    </div>
+  );
+}
+
+/** The strip's data of record `r`: the competitors' medians by their short names, the reference price. */
+export function stripData(r: LiveServicePricingRecord, names: ReadonlyMap<string, string>): PriceStripData {
+  return {
+    competitors: Object.entries(r.competitor_prices).filter((e): e is [string, number] => e[1] !== null).map(([id, price]) => ({ name: names.get(id) ?? id, price })),
+    reference: r.reference_price,
+  };
+}
+
+/** The strip in words: 'Competitors' medians $80.00 to $120.00; your price $130.00, above them all'. */
+export function stripText(d: PriceStripData, referenceName: string): string {
+  const prices = d.competitors.map((c) => c.price);
+  const range = prices.length === 0 ? 'no competitor price'
+    : prices.length === 1 ? `one competitor median, ${formatUsd(prices[0]!)}`
+      : `${prices.length} competitor medians from ${formatUsd(Math.min(...prices))} to ${formatUsd(Math.max(...prices))}`;
+  if (d.reference === null) return `${range}; no ${referenceName} price`;
+  const where = prices.length === 0 ? '' : d.reference > Math.max(...prices) ? ', above them all' : d.reference < Math.min(...prices) ? ', below them all' : ', among them';
+  return `${range}; ${referenceName} price ${formatUsd(d.reference)}${where}`;
+}
+
+/** A row's price strip: an image named by stripText. */
+export const PriceStrip = memo(function PriceStrip({ data, referenceName }: { data: PriceStripData; referenceName: string }): ReactElement {
+  const box = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const node = priceStripChart([data]);
+    node.setAttribute('aria-hidden', 'true');
+    el.replaceChildren(node);
+    return () => node.remove();
+  }, [data]);
+  return <span ref={box} className="price-strip" role="img" aria-label={stripText(data, referenceName)} title={stripText(data, referenceName)}
+    style={{ width: STRIP_WIDTH, height: STRIP_HEIGHT }} />;
+});
