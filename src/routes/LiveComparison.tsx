@@ -10,7 +10,8 @@
  * results table with Previous/Next, 'Page n' and rows per page. Every filter is in the URL
  * (src/url-state) and goes to `GET /api/service-pricing`, so paging, 'n / total' and the cards
  * cover the whole filtered set. One row per comparison unit (class, component, setting), with its
- * '% of Medicare' beside each price and a 'low confidence' mark when thin; each median opens the
+ * '% of Medicare' beside each price, its confidence badge and price strip (docs/methodology.md,
+ * Confidence and distribution; 'Minimum confidence' hides units below it); each median opens the
  * rate rows of its unit behind it; the table exports as CSV. 'At shared providers' (docs/methodology.md, Per
  * comparison unit; `shared_providers=1` in the URL and the request) takes every price only at
  * providers both sides have rates with, and a note above the figures says so.
@@ -200,7 +201,7 @@ export function LiveComparison(): ReactElement {
               </p>
               {!loading && !noClass && thinShown > 0 && (
                 <p className="lc-results__count">
-                  {`${formatCount(thinShown)} of them low confidence (too few providers behind a price): listed, but left out of the summary cards. `}
+                  {`${formatCount(thinShown)} of them thin (too few providers behind a price, so low confidence): listed, but left out of the summary cards. `}
                   <Link className="live-method" to="/methodology#low-confidence-thin-units">Why</Link>
                 </p>
               )}

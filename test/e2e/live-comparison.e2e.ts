@@ -261,7 +261,7 @@ describe('live comparison, end to end', () => {
       for (const text of ['$57,700', '+30.6%', '2 / 2', '1 Insurers']) {
         expect(await page.getByText(text, { exact: true }).count(), text).toBeGreaterThan(0);
       }
-      await page.getByText('1 of them low confidence', { exact: false }).waitFor();
+      await page.getByText('1 of them thin (too few providers behind a price, so low confidence)', { exact: false }).waitFor();
       await expectUnitAndMedicareVisible(page);
       if (width < 500) expect(await pageOverflow(page), 'nothing wider than the phone outside the table').toBe(0);
       await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot of a scrolled page draws the fixed shell mid-page

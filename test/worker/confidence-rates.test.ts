@@ -13,6 +13,10 @@
  * - alpha 85025: 5 providers at 92, 93, 93.24, 94, 95: median 93.24 = 1,200 % of $7.77: low (Medicare).
  * - one provider with two rates (alpha 99283 at 40 and 60) counts once, by their midpoint 50: low
  *   (1 provider), and 73 % of its PFS amount named too.
+ *
+ * The comparison's units (`GET /api/service-pricing`): each unit the lowest of its two prices, from
+ * the distributions the converter stored, and the same under each option. The claims name the
+ * billing providers of 99213: providers 0, 1, 3 and 4 (99213 at $88.95, PFS non-facility).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,8 +65,9 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-confidence-'));
   await writeFile(join(root, 'ref.json'), REF);
   await writeFile(join(root, 'alpha.json'), ALPHA);
+  await writeFile(join(root, 'claims.csv'), `billing_code,claims_count,npi\n${[0, 1, 3, 4].map((i) => `99213,10,${NPIS[i]}`).join('\n')}\n`);
   await writeFile(join(root, 'catalog.json'), JSON.stringify({
-    reference_insurer: 'ref',
+    reference_insurer: 'ref', claims_volume: 'claims.csv',
     insurers: [{ id: 'ref', name: 'Ref', files: [{ url: 'ref.json' }] }, { id: 'alpha', name: 'Alpha', files: [{ url: 'alpha.json' }] }],
   }));
   await convertCatalog(join(root, 'catalog.json'), join(root, 'out'), { quiet: true });
@@ -146,6 +151,22 @@ describe("a comparison unit's confidence: the lowest of its prices', from the st
         confidence: 'low', reasons: ['too few providers: competitor prices rest on 1 provider together', 'rests on 1 provider (Alpha)', '73 % of Medicare (Alpha)'],
       },
     });
+  });
+
+  it('follows the options: at shared providers, where we bill it, and both', async () => {
+    const at = async (query: Record<string, string>) => (await pricing(query)).records.map((r) => [unitOf(r), r.confidence, r.confidence_reasons]);
+    // shared: ref's three providers all have an Alpha rate; Alpha's rows at them are 50, 50, 100: median 50, 56 % of $88.95
+    expect(await at({ shared_providers: '1' })).toEqual([['99213 professional global non-facility', 'medium',
+      ['rests on 3 providers (Ref, Alpha)', '56 % of Medicare (Alpha)']]]);
+    // billed at providers 0, 1, 3 and 4: ref 90 and 95; Alpha 50, 50, 300, 300
+    expect(await at({ billed: '1' })).toEqual([['99213 professional global non-facility', 'medium', ['rests on 2 providers (Ref)', 'rests on 4 providers (Alpha)']]]);
+    // both: providers 0 and 1; Alpha 50 and 50
+    expect(await at({ shared_providers: '1', billed: '1' })).toEqual([['99213 professional global non-facility', 'medium',
+      ['rests on 2 providers (Ref, Alpha)', '56 % of Medicare (Alpha)']]]);
+    // a provider selection prices from the rate rows with the same rule: all five, Alpha spread 6x
+    expect(await at({ providers: NPIS.map(String).join(','), services: '99213' })).toEqual([
+      ['99213 professional global non-facility', 'low', ['rests on 3 providers (Ref)', "providers' prices spread 6x (p90 / p10) (Alpha)"]],
+    ]);
   });
 
   it('min_confidence hides the units under it, from the list, the total and the summary cards', async () => {
