@@ -230,3 +230,46 @@ export interface CoverageResult {
     other_files: Array<{ file: string; codes: Record<string, number> }>;
   };
 }
+
+/**
+ * Query of `GET /api/market-band`: the units of `services` as the live comparison prices them
+ * (the same competitors, month, state, providers and options as its `GET /api/service-pricing`).
+ */
+export interface MarketBandParams {
+  /** Billing codes (at most MARKET_BAND_MAX_SERVICES), comma-separated on the wire. */
+  services: string[];
+  /** Competitor ids; absent = every insurer but the reference. */
+  competitors?: string[];
+  /** Month M `YYYY-MM`; absent = the latest. */
+  snapshot?: string;
+  /** Two-letter state of the providers; absent = the whole market. */
+  state?: string;
+  /** Provider ids: only these providers' rows. */
+  providers?: string[];
+  shared_providers?: boolean;
+  billed?: boolean;
+}
+
+/** The most codes one `GET /api/market-band` takes (a page of the comparison has at most 200 units). */
+export const MARKET_BAND_MAX_SERVICES = 200;
+
+/**
+ * A unit's market band (docs/methodology.md, Confidence and distribution): p25 and p75 (USD) of the
+ * provider medians of every selected competitor pooled, each provider once per competitor.
+ */
+export interface MarketBand {
+  service_code: string;
+  billing_class: UnitBillingClass;
+  component: Component;
+  setting: UnitSetting;
+  p25: number;
+  p75: number;
+  /** The provider medians pooled. */
+  providers: number;
+}
+
+/** `GET /api/market-band` result: one band per unit of the codes asked that a selected competitor prices. */
+export interface MarketBandResult {
+  snapshot: string;
+  bands: MarketBand[];
+}

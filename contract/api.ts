@@ -257,8 +257,11 @@ export type {
   RateRowSource,
   RateRowsParams,
   RateRowsResult,
+  MarketBand,
+  MarketBandParams,
+  MarketBandResult,
 } from './api-live';
-import type { CoverageResult, ProviderSearchResult, RateRowsParams, RateRowsResult } from './api-live';
+import type { CoverageResult, MarketBandParams, MarketBandResult, ProviderSearchResult, RateRowsParams, RateRowsResult } from './api-live';
 
 /** `PUT /api/alerts/acknowledge-all` result. */
 export interface AcknowledgeAllResult {
@@ -387,6 +390,11 @@ export interface Api {
   'GET /api/dataset': { params: Record<string, never>; result: DatasetInfo };
   /** The distinct dollar rate rows behind one median, with their source files (contract/api-live.ts). */
   'GET /api/rate-rows': { params: RateRowsParams; result: RateRowsResult };
+  /**
+   * The market band of each unit of a few codes (the comparison's page), from their rate rows:
+   * p25-p75 of the selected competitors' provider medians pooled. 400 without `services`.
+   */
+  'GET /api/market-band': { params: MarketBandParams; result: MarketBandResult };
   /** Files, rate rows, unresolved references and problems per insurer and snapshot (manifest + report.json). */
   'GET /api/coverage': { params: Record<string, never>; result: CoverageResult };
   /** Provider search over the whole dataset (name or id, case-insensitive substring; prefix first). */

@@ -31,6 +31,7 @@ import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPane
 import { RateRowsDialog } from '../components/live/RateRowsDialog';
 import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
+import { bandsByUnit, marketBandParams } from '../components/live/market-band';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
@@ -137,6 +138,12 @@ export function LiveComparison(): ReactElement {
   const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
   const loading = pricing.status === 'loading' || insurers.status === 'loading';
   const records = result?.records ?? NO_RECORDS;
+  // the market bands of the page, once its prices are the current selection's
+  const bandParams = useMemo(() => marketBandParams(pricing.status === 'ready' ? params : null, pricing.data?.records ?? NO_RECORDS),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- params is rebuilt each render; its answer, pricing.data, says when it changed
+    [pricing.status, pricing.data]);
+  const band = useApi('GET /api/market-band', bandParams);
+  const bands = useMemo(() => bandsByUnit(band.data?.bands), [band.data]);
   const thinShown = records.filter((r) => r.thin).length;
   const retryToFirst = () => {
     setState(withChange(state, { page: 0 }));
@@ -208,11 +215,11 @@ export function LiveComparison(): ReactElement {
             </div>
             <div className="live-bar__actions">
               <Link className="live-method" to="/methodology#a-units-prices-and-figures">What the columns mean</Link>
-              <ExportCsvButton disabled={records.length === 0} fileName={comparisonFileName(shown, selected, competitors.length)}
-                build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors)} />
+              <ExportCsvButton disabled={records.length === 0 || band.status === 'loading'} fileName={comparisonFileName(shown, selected, competitors.length)}
+                build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors, bands)} />
             </div>
           </div>
-          <LiveComparisonTable records={noClass ? NO_RECORDS : records} reference={reference} competitors={competitors}
+          <LiveComparisonTable records={noClass ? NO_RECORDS : records} reference={reference} competitors={competitors} bands={bands}
             onTrace={trace}
             empty={noClass ? 'No billing class selected.' : 'No services match these filters.'} />
           <PagingControls page={state.page} limit={state.limit}

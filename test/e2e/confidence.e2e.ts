@@ -1,7 +1,7 @@
 // A comparison unit's confidence on the live comparison (docs/methodology.md, Confidence and
 // distribution) in Debian's Chromium, at 1280x800 and 390x844: the badge and its reasons, the
 // 'Minimum confidence' filter in the URL and in the /api request, the units it hides leaving the
-// table and the summary cards, each row's price strip, the CSV columns, and axe.
+// table and the summary cards, each row's price strip with the market band, the CSV columns, and axe.
 // Dataset: the live screens' fixture (test/fixtures/live, README), Alpha Care alone selected
 // (`competitors=alpha`). Every price rests on 1 or 2 providers, so no price is high; the % of Medicare
 // of each lies within 75-400 % (99213: 130 and 105 against $88.95; 70551: 700 and 600 against $241.72):
@@ -46,12 +46,19 @@ describe("live comparison: a unit's confidence", () => {
     expect(await medium.innerText()).toBe('Medium confidence');
     expect(await medium.getAttribute('title')).toBe('Medium confidence: rests on 2 providers (Reference Health, Alpha Care)');
     expect(await row(page, '70551').getByRole('note', { name: 'Low confidence: rests on 1 provider (Reference Health, Alpha Care)' }).count()).toBe(1);
-    // the strip: Alpha's median as a dot, the reference price as a mark, said in words
-    const strip = row(page, '99213').getByRole('img', { name: /^one competitor median, \$105; Reference price \$130, above them all$/ });
-    expect(await strip.count()).toBe(1);
+    // the strip: Alpha's median as a dot, the reference price as a mark, then the market band (Alpha's provider
+    // medians 100 and 110: p25 102.5, p75 107.5) once GET /api/market-band answers, said in words
+    const strip = row(page, '99213').locator('.price-strip');
+    await expect.poll(() => strip.getAttribute('aria-label'), { timeout: 60_000 })
+      .toBe('one competitor median, $105; market band $103 to $108; Reference price $130, above them all');
+    expect(await strip.getAttribute('role')).toBe('img');
     expect(await strip.locator('svg circle').count()).toBe(1);
-    // 85025: 10 against Alpha's 12
-    expect(await row(page, '85025').getByRole('img', { name: 'one competitor median, $12; Reference price $10, below them all' }).count()).toBe(1);
+    expect(await strip.locator('svg rect').count()).toBe(1);
+    // 85025: 10 against Alpha's 12 at one provider
+    expect(await row(page, '85025').locator('.price-strip').getAttribute('aria-label'))
+      .toBe('one competitor median, $12; market band $12 to $12; Reference price $10, below them all');
+    const bands = (await apiCalls(page)).filter((u) => u.includes('/api/market-band'));
+    expect(new URL(bands.at(-1)!, 'http://x').searchParams.get('competitors')).toBe('alpha');
   });
 
   it("'Minimum confidence' hides the units under it from the table and the cards, in the URL and the request, at both widths", async () => {

@@ -86,7 +86,7 @@ describe('live comparison', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('billing_code,billing_code_type,billing_class,component,setting,service_name,published_name,category,ref_price_usd,ref_medicare_pct,'
-      + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,overpayment_usd,variance_percent,position,claims_volume,potential_savings_usd,'
+      + 'alpha_price_usd,alpha_medicare_pct,selected_avg_usd,selected_avg_medicare_pct,market_band_p25_usd,market_band_p75_usd,overpayment_usd,variance_percent,position,claims_volume,potential_savings_usd,'
       + 'medicare_rate_usd,thin,thin_reason,confidence,confidence_reasons');
     expect(lines).toHaveLength(30); // header + 29 rows, one per comparison unit
     const first = lines[1]!.split(',');

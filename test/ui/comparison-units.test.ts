@@ -102,9 +102,10 @@ describe('comparison CSV', () => {
     const alpha: LiveInsurer = { id: 'alpha', name: 'Alpha', group: 'Alpha', shortName: 'Alpha', marketShare: 30, isReference: false };
     const { header, rows } = comparisonCsv([rec('70450', 10, 5, { component: '26', setting: 'facility' }, true)], reference, [alpha]);
     expect(header).toEqual(['billing_code', 'billing_code_type', 'billing_class', 'component', 'setting', 'service_name', 'published_name', 'category',
-      'ref_price_usd', 'ref_medicare_pct', 'alpha_price_usd', 'alpha_medicare_pct', 'selected_avg_usd', 'selected_avg_medicare_pct', 'overpayment_usd',
+      'ref_price_usd', 'ref_medicare_pct', 'alpha_price_usd', 'alpha_medicare_pct', 'selected_avg_usd', 'selected_avg_medicare_pct',
+      'market_band_p25_usd', 'market_band_p75_usd', 'overpayment_usd',
       'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'thin', 'thin_reason', 'confidence', 'confidence_reasons']);
-    expect(rows).toEqual([['70450', 'CPT', 'professional', '26', 'facility', 'Name 70450', null, 'Lab', 1, 150, 1, 120, 1, 120, 10, 10, 'above market', 5, 0, 50, true,
+    expect(rows).toEqual([['70450', 'CPT', 'professional', '26', 'facility', 'Name 70450', null, 'Lab', 1, 150, 1, 120, 1, 120, null, null, 10, 10, 'above market', 5, 0, 50, true,
       'reference price rests on 1 provider', 'low', '']]);
   });
 });

@@ -22,7 +22,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveServicePricingRecord, RateRowsResult, ServicePricingResult } from '../../contract/api';
+import type { LiveServicePricingRecord, MarketBandResult, RateRowsResult, ServicePricingResult } from '../../contract/api';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { monthNeed } from '../../workers/api/pricing-core';
 import { convertCatalog } from '../../scripts/convert/index';
@@ -52,6 +52,8 @@ const REF = file([
   item('99213', [90, 95, 100].map((r, i) => rateAt(NPIS[i]!, r)).join(',')),
   item('70450', [300, 310, 320, 330, 340].map((r, i) => rateAt(NPIS[i]!, r, { type: 'derived', cls: 'institutional', pos: '' })).join(',')),
 ]);
+/** A second competitor for the market band: 99213 at providers 0 and 1, 200 and 210. */
+const BETA = file([item('99213', [200, 210].map((r, i) => rateAt(NPIS[i]!, r)).join(','))]);
 const ALPHA = file([
   item('99213', [50, 50, 100, 300, 300].map((r, i) => rateAt(NPIS[i]!, r)).join(',')),
   item('85025', [92, 93, 93.24, 94, 95].map((r, i) => rateAt(NPIS[i]!, r, { pos: '81' })).join(',')),
@@ -65,10 +67,12 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-confidence-'));
   await writeFile(join(root, 'ref.json'), REF);
   await writeFile(join(root, 'alpha.json'), ALPHA);
+  await writeFile(join(root, 'beta.json'), BETA);
   await writeFile(join(root, 'claims.csv'), `billing_code,claims_count,npi\n${[0, 1, 3, 4].map((i) => `99213,10,${NPIS[i]}`).join('\n')}\n`);
   await writeFile(join(root, 'catalog.json'), JSON.stringify({
     reference_insurer: 'ref', claims_volume: 'claims.csv',
-    insurers: [{ id: 'ref', name: 'Ref', files: [{ url: 'ref.json' }] }, { id: 'alpha', name: 'Alpha', files: [{ url: 'alpha.json' }] }],
+    insurers: [{ id: 'ref', name: 'Ref', files: [{ url: 'ref.json' }] }, { id: 'alpha', name: 'Alpha', files: [{ url: 'alpha.json' }] },
+      { id: 'beta', name: 'Beta', files: [{ url: 'beta.json' }] }],
   }));
   await convertCatalog(join(root, 'catalog.json'), join(root, 'out'), { quiet: true });
   service = createDataService(nodePlatform);
@@ -128,7 +132,9 @@ describe("a price's distribution and confidence in its rate rows", () => {
   });
 });
 
-async function pricing(query: Record<string, string>): Promise<ServicePricingResult> {
+/** service-pricing against Alpha alone (the units' figures above), unless `query` names competitors. */
+async function pricing(asked: Record<string, string>): Promise<ServicePricingResult> {
+  const query = { competitors: 'alpha', ...asked };
   const res = await service.handle({ method: 'GET', path: '/api/service-pricing', query });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   // the SQL answer equals the pricing pass in JavaScript (service-pricing.ts answerFromPass)
@@ -183,5 +189,30 @@ describe("a comparison unit's confidence: the lowest of its prices', from the st
     expect(high.total).toBe(0);
     const bad = await service.handle({ method: 'GET', path: '/api/service-pricing', query: { min_confidence: 'low' } });
     expect(bad.status).toBe(400);
+  });
+});
+
+async function bands(query: Record<string, string>): Promise<Array<[string, number, number, number]>> {
+  const res = await service.handle({ method: 'GET', path: '/api/market-band', query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body as MarketBandResult).bands.map((b) => [`${b.service_code} ${b.billing_class} ${b.component} ${b.setting}`, b.p25, b.p75, b.providers]);
+}
+
+describe("a unit's market band: p25-p75 of the selected competitors' provider medians pooled", () => {
+  it('pools the competitors, each provider once per competitor, under each option', async () => {
+    const office = '99213 professional global non-facility';
+    // Alpha 50, 50, 100, 300, 300 and Beta 200, 210: 50, 50, 100, 200, 210, 300, 300; p25 at 1.5 = 75, p75 at 4.5 = 255
+    expect(await bands({ services: '99213', competitors: 'alpha,beta' })).toEqual([[office, 75, 255, 7]]);
+    expect(await bands({ services: '99213,85025,99283', competitors: 'alpha' })).toEqual([
+      ['85025 professional global non-facility', 93, 94, 5], [office, 50, 300, 5], ['99283 professional global non-facility', 50, 50, 1]]);
+    // every competitor by default
+    expect(await bands({ services: '99213' })).toEqual([[office, 75, 255, 7]]);
+    // at shared providers (0, 1, 2): Alpha 50, 50, 100 and Beta 200, 210: p25 at 1 = 50, p75 at 3 = 200
+    expect(await bands({ services: '99213', shared_providers: '1' })).toEqual([[office, 50, 200, 5]]);
+    // where we bill it (0, 1, 3, 4): Alpha 50, 50, 300, 300 and Beta 200, 210: 50, 50, 200, 210, 300, 300
+    expect(await bands({ services: '99213', billed: '1' })).toEqual([[office, 87.5, 277.5, 6]]);
+    // providers 2 to 4: Alpha 100, 300, 300
+    expect(await bands({ services: '99213', providers: NPIS.slice(2).join(',') })).toEqual([[office, 200, 300, 3]]);
+    expect((await service.handle({ method: 'GET', path: '/api/market-band', query: {} })).status).toBe(400);
   });
 });

@@ -53,13 +53,16 @@ export function billedRowCond(billed: boolean): SqlFragment {
 
 /**
  * The distinct valid dollar rows of the insurers in CTE `chosen` (their snapshot for the month) at
- * `providers`: one row per (month, insurer, code, provider, class, type, rate, place of service,
- * modifiers), so one provider gives one row per distinct price and a group of several NPIs one row
- * per NPI (docs/methodology.md, Rows that count: identical rate rows count once), with its unit, the provider's state and
- * the row's national Medicare amount (USD).
+ * `providers` (every provider when undefined) of `codes` (every loaded code when undefined): one
+ * row per (month, insurer, code, provider, class, type, rate, place of service, modifiers), so one
+ * provider gives one row per distinct price and a group of several NPIs one row per NPI
+ * (docs/methodology.md, Rows that count: identical rate rows count once), with its unit, the
+ * provider's state and the row's national Medicare amount (USD).
  */
-function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly string[], billed: boolean): SqlFragment {
+function distinctRows(chosen: 'chosen' | 'chosen_all', o: Pick<ProviderPricesOptions, 'providers' | 'codes' | 'billed'>): SqlFragment {
   const from = chosen === 'chosen' ? sql`chosen` : sql`chosen_all`;
+  const providers = o.providers === undefined ? sql`` : sql`AND g.provider_id IN (${o.providers})`;
+  const codes = o.codes === undefined ? sql`` : sql`AND r.billing_code IN (${o.codes})`;
   return sql`
     SELECT DISTINCT c.month, r.snapshot, r.insurer_id, r.billing_code, g.provider_id, r.billing_class,
       lower(r.negotiated_type) AS negotiated_type, r.negotiated_rate, r.service_codes, r.modifiers, pr.state,
@@ -68,15 +71,17 @@ function distinctRows(chosen: 'chosen' | 'chosen_all', providers: readonly strin
     JOIN ${from} c ON c.insurer_id = r.insurer_id AND c.snapshot = r.snapshot
     JOIN provider_groups g ON g.provider_group_key = r.provider_group_key
     LEFT JOIN providers pr ON pr.provider_id = g.provider_id
-    WHERE g.provider_id IN (${providers}) AND ${VALID_DOLLAR_ROW} ${billedRowCond(billed)}`;
+    WHERE ${VALID_DOLLAR_ROW} ${providers} ${codes} ${billedRowCond(o.billed === true)}`;
 }
 
 /** What a provider selection is priced over. */
 export interface ProviderPricesOptions {
   /** A state code, or `ALL` (every state). */
   state: string;
-  /** Provider ids (NPI or `TIN:<tin>`). */
-  providers: readonly string[];
+  /** Provider ids (NPI or `TIN:<tin>`); undefined = every provider (the market band). */
+  providers: readonly string[] | undefined;
+  /** Billing codes to read; undefined = every code loaded. */
+  codes?: readonly string[] | undefined;
   /** Insurers whose prices are wanted: the reference and the selected competitors. */
   insurers: readonly string[];
   /** docs/methodology.md (Per comparison unit), at shared providers: the reference insurer's id; undefined = every provider. */
@@ -84,6 +89,32 @@ export interface ProviderPricesOptions {
   /** docs/methodology.md (Per comparison unit), where we bill it: only rows at billing providers of their code. */
   billed?: boolean | undefined;
 }
+
+/**
+ * `WITH kept AS (...)`: the rows behind the prices of `o`'s insurers, in its state, under its
+ * options. At shared providers, every insurer of the dataset (`chosen_all`) says which providers
+ * have a valid row of the unit, per month; a row of a wanted insurer is kept when the other side
+ * has one there.
+ */
+function keptRows(o: ProviderPricesOptions): SqlFragment {
+  const state = o.state === ALL_STATES ? sql`` : sql`AND d.state = ${o.state}`;
+  if (o.sharedWith === undefined) return sql`WITH kept AS (SELECT * FROM (${distinctRows('chosen', o)}) d WHERE true ${state})`;
+  const reference = o.sharedWith;
+  return sql`
+    WITH d AS (${distinctRows('chosen_all', o)}),
+      priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d),
+      kept AS (
+        SELECT d.* FROM d
+        WHERE d.insurer_id IN (${o.insurers}) ${state}
+          AND EXISTS (
+            SELECT 1 FROM priced_at a
+            WHERE a.month = d.month AND a.billing_code = d.billing_code AND a.billing_class = d.billing_class
+              AND a.component = d.component AND a.setting = d.setting AND a.provider_id = d.provider_id
+              AND CASE WHEN d.insurer_id = ${reference} THEN a.insurer_id <> ${reference} ELSE a.insurer_id = ${reference} END))`;
+}
+
+const UNIT_KEYS = 'billing_code, billing_class, component, setting';
+const PRICE_KEYS = `month, insurer_id, ${UNIT_KEYS}`;
 
 /**
  * One row per (month, insurer, unit) for the selected providers, with the columns of
@@ -94,38 +125,32 @@ export interface ProviderPricesOptions {
  * rank: docs/methodology.md, Confidence and distribution; contract/confidence-sql.ts).
  */
 export function providerPrices(o: ProviderPricesOptions): SqlFragment {
-  const state = o.state === ALL_STATES ? sql`` : sql`AND d.state = ${o.state}`;
-  const keys = 'month, insurer_id, billing_code, billing_class, component, setting';
   // each provider once, by the median of its rows (contract/confidence.ts providerDistribution)
   const aggregate = sql`
-    SELECT ${text(keys)}, ${o.state} AS state, median(negotiated_rate)::DOUBLE AS price,
+    SELECT ${text(PRICE_KEYS)}, ${o.state} AS state, median(negotiated_rate)::DOUBLE AS price,
       count(DISTINCT provider_id)::INTEGER AS provider_count, max(medicare_rate)::DOUBLE AS medicare_rate,
       bool_or(negotiated_type = 'derived') AS derived
-    FROM kept GROUP BY ${text(keys)}`;
+    FROM kept GROUP BY ${text(PRICE_KEYS)}`;
   const spread = sql`
-    SELECT ${text(keys)}, quantile_cont(m, 0.1)::DOUBLE AS p10, quantile_cont(m, 0.9)::DOUBLE AS p90
-    FROM (SELECT ${text(keys)}, provider_id, median(negotiated_rate) AS m FROM kept GROUP BY ${text(keys)}, provider_id)
-    GROUP BY ${text(keys)}`;
+    SELECT ${text(PRICE_KEYS)}, quantile_cont(m, 0.1)::DOUBLE AS p10, quantile_cont(m, 0.9)::DOUBLE AS p90
+    FROM (SELECT ${text(PRICE_KEYS)}, provider_id, median(negotiated_rate) AS m FROM kept GROUP BY ${text(PRICE_KEYS)}, provider_id)
+    GROUP BY ${text(PRICE_KEYS)}`;
   const conf = priceConfidenceRankSql({ providers: 'a.provider_count', p10: 's.p10', p90: 's.p90', price: 'a.price', medicareRate: 'a.medicare_rate', derived: 'a.derived' });
-  const select = sql`
+  return sql`${keptRows(o)}
     SELECT a.*, s.p10, s.p90, ${text(conf)} AS conf
-    FROM (${aggregate}) a JOIN (${spread}) s USING (${text(keys)})`;
-  if (o.sharedWith === undefined) {
-    return sql`WITH kept AS (SELECT * FROM (${distinctRows('chosen', o.providers, o.billed === true)}) d WHERE true ${state}) ${select}`;
-  }
-  // Every insurer of the dataset (chosen_all): which providers have a valid row of the unit, per
-  // month; then each row of a wanted insurer is kept when the other side has one there.
-  const reference = o.sharedWith;
-  return sql`
-    WITH d AS (${distinctRows('chosen_all', o.providers, o.billed === true)}),
-      priced_at AS (SELECT DISTINCT month, insurer_id, billing_code, billing_class, component, setting, provider_id FROM d),
-      kept AS (
-        SELECT d.* FROM d
-        WHERE d.insurer_id IN (${o.insurers}) ${state}
-          AND EXISTS (
-            SELECT 1 FROM priced_at a
-            WHERE a.month = d.month AND a.billing_code = d.billing_code AND a.billing_class = d.billing_class
-              AND a.component = d.component AND a.setting = d.setting AND a.provider_id = d.provider_id
-              AND CASE WHEN d.insurer_id = ${reference} THEN a.insurer_id <> ${reference} ELSE a.insurer_id = ${reference} END))
-    ${select}`;
+    FROM (${aggregate}) a JOIN (${spread}) s USING (${text(PRICE_KEYS)})`;
+}
+
+/**
+ * The market band of each unit of `o.codes` (docs/methodology.md, Confidence and distribution):
+ * p25 and p75 (USD, DuckDB's quantile_cont) of the provider medians of every insurer of
+ * `o.insurers` pooled, a provider counting once per insurer, by the median of its rows there; with
+ * `providers`, the number of those medians. Columns: billing_code, billing_class, component,
+ * setting, p25, p75, providers.
+ */
+export function marketBand(o: ProviderPricesOptions): SqlFragment {
+  return sql`${keptRows(o)}
+    SELECT ${text(UNIT_KEYS)}, quantile_cont(m, 0.25)::DOUBLE AS p25, quantile_cont(m, 0.75)::DOUBLE AS p75, count(*)::INTEGER AS providers
+    FROM (SELECT ${text(UNIT_KEYS)}, insurer_id, provider_id, median(negotiated_rate) AS m FROM kept GROUP BY ${text(UNIT_KEYS)}, insurer_id, provider_id)
+    GROUP BY ${text(UNIT_KEYS)}`;
 }

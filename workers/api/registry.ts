@@ -25,6 +25,7 @@ import { insurersForService } from './insurers-for-service';
 import { servicePriceDetails } from './service-price-details';
 import { dataset } from './dataset';
 import { rateRows } from './rate-rows';
+import { marketBand } from './market-band';
 import { coverage } from './coverage';
 import { providers } from './providers';
 
@@ -49,6 +50,7 @@ export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/service-price-details': servicePriceDetails,
   'GET /api/dataset': dataset,
   'GET /api/rate-rows': rateRows,
+  'GET /api/market-band': marketBand,
   'GET /api/coverage': coverage,
   'GET /api/providers': providers,
 };

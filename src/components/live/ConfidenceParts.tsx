@@ -5,7 +5,7 @@
  * facts in words for assistive technology.
  */
 import { memo, useEffect, useId, useRef, type ReactElement } from 'react';
-import type { LiveServicePricingRecord, MinConfidence } from '../../../contract/api';
+import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api';
 import type { Confidence } from '../../../contract/confidence';
 import { formatUsd } from '../../../contract/format';
 import { priceStripChart, STRIP_HEIGHT, STRIP_WIDTH, type PriceStripData } from '../../charts/price-strip-chart';
@@ -49,23 +49,25 @@ export function MinConfidenceSelect({ value, onChange }: { value: MinConfidence 
   );
 }
 
-/** The strip's data of record `r`: the competitors' medians by their short names, the reference price. */
-export function stripData(r: LiveServicePricingRecord, names: ReadonlyMap<string, string>): PriceStripData {
+/** The strip's data of record `r`: the competitors' medians by their short names, the reference price, the market band once known. */
+export function stripData(r: LiveServicePricingRecord, names: ReadonlyMap<string, string>, band: Pick<MarketBand, 'p25' | 'p75'> | null): PriceStripData {
   return {
     competitors: Object.entries(r.competitor_prices).filter((e): e is [string, number] => e[1] !== null).map(([id, price]) => ({ name: names.get(id) ?? id, price })),
     reference: r.reference_price,
+    band: band === null ? null : [band.p25, band.p75],
   };
 }
 
-/** The strip in words: 'Competitors' medians $80.00 to $120.00; your price $130.00, above them all'. */
+/** The strip in words: '3 competitor medians from $80 to $120; market band $85 to $110; Anthem price $130, above them all'. */
 export function stripText(d: PriceStripData, referenceName: string): string {
   const prices = d.competitors.map((c) => c.price);
   const range = prices.length === 0 ? 'no competitor price'
     : prices.length === 1 ? `one competitor median, ${formatUsd(prices[0]!)}`
       : `${prices.length} competitor medians from ${formatUsd(Math.min(...prices))} to ${formatUsd(Math.max(...prices))}`;
-  if (d.reference === null) return `${range}; no ${referenceName} price`;
+  const band = d.band === null ? '' : `; market band ${formatUsd(d.band[0])} to ${formatUsd(d.band[1])}`;
+  if (d.reference === null) return `${range}${band}; no ${referenceName} price`;
   const where = prices.length === 0 ? '' : d.reference > Math.max(...prices) ? ', above them all' : d.reference < Math.min(...prices) ? ', below them all' : ', among them';
-  return `${range}; ${referenceName} price ${formatUsd(d.reference)}${where}`;
+  return `${range}${band}; ${referenceName} price ${formatUsd(d.reference)}${where}`;
 }
 
 /** A row's price strip: an image named by stripText. */

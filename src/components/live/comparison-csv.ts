@@ -2,29 +2,31 @@
  * The live comparison's table on screen as CSV rows (what the page shows, full precision), and
  * its file name carrying the filters. Pure.
  */
-import type { LiveInsurer, LiveServicePricingRecord } from '../../../contract/api';
+import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
+import { unitRowKey } from '../../../contract/metrics';
 import { exportFileName, type LiveComparisonState } from '../../url-state/live-comparison-state';
 import type { CsvValue } from './csv';
 import { positionOf } from '../../../contract/confidence';
 
 /**
  * Header and rows: one row per comparison unit (its class, component and setting), one column per
- * competitor (USD medians and '% of Medicare'), then the derived figures (with the unit's position:
+ * competitor (USD medians and '% of Medicare'), the market band of `bands` (market-band.ts; empty
+ * where a unit has none), then the derived figures (with the unit's position:
  * contract/confidence.ts positionOf), whether the unit is thin and why, and its confidence with its
  * reasons ('; '-separated).
  */
-export function comparisonCsv(records: readonly LiveServicePricingRecord[], reference: LiveInsurer | null, competitors: readonly LiveInsurer[]):
-  { header: string[]; rows: CsvValue[][] } {
+export function comparisonCsv(records: readonly LiveServicePricingRecord[], reference: LiveInsurer | null, competitors: readonly LiveInsurer[],
+  bands: ReadonlyMap<string, MarketBand> = new Map()): { header: string[]; rows: CsvValue[][] } {
   const ref = reference?.id ?? 'reference';
   const header = ['billing_code', 'billing_code_type', 'billing_class', 'component', 'setting', 'service_name', 'published_name', 'category',
     `${ref}_price_usd`, `${ref}_medicare_pct`,
     ...competitors.flatMap((c) => [`${c.id}_price_usd`, `${c.id}_medicare_pct`]), 'selected_avg_usd', 'selected_avg_medicare_pct',
-    'overpayment_usd', 'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'thin', 'thin_reason',
+    'market_band_p25_usd', 'market_band_p75_usd', 'overpayment_usd', 'variance_percent', 'position', 'claims_volume', 'potential_savings_usd', 'medicare_rate_usd', 'thin', 'thin_reason',
     'confidence', 'confidence_reasons'];
   const rows = records.map((r) => [r.service_code, r.billing_code_type, r.billing_class, r.component, r.setting, r.service_name, r.published_name,
     r.category, r.reference_price, r.reference_medicare_pct,
     ...competitors.flatMap((c) => [r.competitor_prices[c.id] ?? null, r.competitor_medicare_pct[c.id] ?? null]), r.market_average, r.market_medicare_pct,
-    r.overpayment, r.reference_variance, positionOf(r.reference_variance), r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason,
+    bands.get(unitRowKey(r))?.p25 ?? null, bands.get(unitRowKey(r))?.p75 ?? null, r.overpayment, r.reference_variance, positionOf(r.reference_variance), r.claims_volume, r.potential_savings, r.medicare_rate, r.thin, r.thin_reason,
     r.confidence, r.confidence_reasons.join('; ')]);
   return { header, rows };
 }
