@@ -110,7 +110,9 @@ export function quantileCont(sorted: readonly number[], q: number): number | nul
   const lo = Math.floor(h);
   const a = sorted[lo]!;
   const b = sorted[Math.min(lo + 1, sorted.length - 1)]!;
-  return a + (h - lo) * (b - a);
+  // DuckDB's own form (its InterpolateOperator for DOUBLE): a + d (b - a) differs in the last bit for some prices in cents
+  const d = h - lo;
+  return a * (1 - d) + b * d;
 }
 
 /** A price's distribution over its providers: p10, p25, p75, p90 of the provider medians (USD; null without a row). */

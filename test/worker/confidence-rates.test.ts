@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServicePricingRecord, MarketBandResult, RateRowsResult, ServicePricingResult } from '../../contract/api';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { monthNeed } from '../../workers/api/pricing-core';
+import { SqlFragment } from '../../workers/db/sql';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
@@ -123,6 +124,20 @@ describe("a price's distribution and confidence in its rate rows", () => {
     const r = await rows({ service_id: '99283', insurer_id: 'alpha', ...office });
     // every check that lowers it is named: 50 is 73 % of 99283's PFS amount, between 50 and 75 %
     expect(r).toMatchObject({ rate_count: 2, provider_count: 1, p10: 50, p90: 50, confidence: 'low', confidence_reasons: ['rests on 1 provider', '73 % of Medicare'] });
+  });
+
+  it("equals, for every price the converter stored, to the last bit: p10 .. p90 and derived of price_stats' market rows", async () => {
+    const ctx = service.context()!;
+    await ctx.stats.ensure(monthNeed(ctx, {}, 'ALL'));
+    const stored = ctx.db.all<{ insurer_id: string; billing_code: string; billing_class: string; component: string; setting: string;
+      p10: number; p25: number; p75: number; p90: number; derived: boolean }>(new SqlFragment(`SELECT insurer_id, billing_code, billing_class,
+      component, setting, p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'market' AND state = 'ALL' ORDER BY ALL`, []));
+    expect(stored.length).toBe(6); // ref 99213, 70450; alpha 99213, 85025, 99283; beta 99213
+    for (const s of stored) {
+      const r = await rows({ service_id: s.billing_code, insurer_id: s.insurer_id, billing_class: s.billing_class, component: s.component, setting: s.setting });
+      expect({ p10: r.p10, p25: r.p25, p75: r.p75, p90: r.p90, derived: r.derived }, JSON.stringify(s)).toEqual(
+        { p10: s.p10, p25: s.p25, p75: s.p75, p90: s.p90, derived: s.derived });
+    }
   });
 
   it('without a valid row: no distribution, no confidence', async () => {
