@@ -21,13 +21,6 @@ import { sortByValue } from './sort-by-value';
 /** The quantiles of a distribution, in the order of EmitStat's p10, p25, p75, p90. */
 const QUANTILES = [0.1, 0.25, 0.75, 0.9] as const;
 
-/**
- * Each quantile as num / den, for the market's (selection 0) interpolation as the SQL this loop
- * replaces took it, so that none of its figures moves: the fraction (N - 1) q - floor((N - 1) q)
- * in exact decimals, then lo + d (hi - lo). Selection 2's is DuckDB's quantile_cont (interpolate()).
- */
-const MARKET_FRACTIONS = [[1, 10], [25, 100], [75, 100], [9, 10]] as const;
-
 /** Positions of the multiset read per key: each quantile's floor((N - 1) q) and the next one. */
 const POSITIONS = 2 * QUANTILES.length;
 
@@ -277,10 +270,7 @@ export class SeriesDistribution {
         const h = (n - 1) * QUANTILES[j]!;
         const f = Math.floor(h);
         const lo = at[POSITIONS * k + 2 * j]!;
-        const hi = at[POSITIONS * k + 2 * j + 1]!;
-        const [num, den] = MARKET_FRACTIONS[j]!;
-        if (k < s) quantiles[QUANTILES.length * k + j] = lo + ((((n - 1) * num) % den) / den) * (hi - lo);
-        else quantiles[QUANTILES.length * k + j] = h === f ? lo : interpolate(lo, hi, h - f);
+        quantiles[QUANTILES.length * k + j] = h === f ? lo : interpolate(lo, at[POSITIONS * k + 2 * j + 1]!, h - f);
       }
     }
   }

@@ -86,23 +86,12 @@ const quantileCont = (xs: number[], q: number): number => {
 /** What SeriesMedians emits for one (selection, state): median, rows, providers, p10, p25, p75, p90, derived. */
 type Emitted = [number, number, number, number, number, number, number, boolean];
 
-/** The market's quantile as series-distribution.ts MARKET_FRACTIONS takes it: the fraction in exact decimals (q = num / den), lo + d (hi - lo). */
-const marketQuantile = (xs: number[], num: number, den: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const f = Math.floor(((s.length - 1) * num) / den);
-  return s[f]! + ((((s.length - 1) * num) % den) / den) * (s[Math.min(f + 1, s.length - 1)]! - s[f]!);
-};
-
-/**
- * The distribution of rows `sel` (docs/methodology.md, Confidence and distribution): quantiles of
- * each provider's DuckDB median (the `market`'s as marketQuantile), and any derived row.
- */
-function distributionOf(sel: Array<{ v: number; p: number; d: boolean }>, market: boolean): [number, number, number, number, boolean] {
+/** The distribution of rows `sel` (docs/methodology.md, Confidence and distribution): quantiles of each provider's DuckDB median, and any derived row. */
+function distributionOf(sel: Array<{ v: number; p: number; d: boolean }>): [number, number, number, number, boolean] {
   const byProvider = new Map<number, number[]>();
   for (const r of sel) byProvider.set(r.p, [...(byProvider.get(r.p) ?? []), r.v]);
   const medians = [...byProvider.values()].map((xs) => quantileCont(xs, 0.5));
-  const [p10, p25, p75, p90] = ([[1, 10], [25, 100], [75, 100], [9, 10]] as const).map(([num, den]) =>
-    (market ? marketQuantile(medians, num, den) : quantileCont(medians, num / den))) as [number, number, number, number];
+  const [p10, p25, p75, p90] = [0.1, 0.25, 0.75, 0.9].map((q) => quantileCont(medians, q)) as [number, number, number, number];
   return [p10, p25, p75, p90, sel.some((r) => r.d)];
 }
 
@@ -121,7 +110,7 @@ function literal(list: Array<[number, number, number]>, members: number[][], sta
     for (let st = 0; st < STATES; st++) {
       const sel = [...expanded.values()].filter((r) => CLASSES[r.cls]!.includes(cs) && (st === 0 || state[r.p] === st) && (cs < 2 || passes.has(r.p)));
       // validation off (selection 1) has no distribution
-      const dist = cs === 1 ? [NaN, NaN, NaN, NaN, false] as const : distributionOf(sel, cs === 0);
+      const dist = cs === 1 ? [NaN, NaN, NaN, NaN, false] as const : distributionOf(sel);
       if (sel.length) want.set(`${cs}/${st}`, [median(sel.map((r) => r.v)), sel.length, new Set(sel.map((r) => r.p)).size, ...dist]);
     }
   }
