@@ -17,7 +17,13 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, SHARED_BILLED_SCOPE, type BillingCoverage } from '../../contract/dataset';
 import { benchmarkKindSql, billsClassSql, dollarRateSql } from '../../contract/unit-sql';
 import { GROUP_ID_UNNEST_SQL } from './spool';
-import { QUANTILES_OF_MEDIANS } from './price-distribution';
+
+/**
+ * SQL of p10 .. p90 (DuckDB's quantile_cont) and derived over provider medians `m` and flags `d`
+ * (docs/methodology.md, Confidence and distribution).
+ */
+const QUANTILES_OF_MEDIANS = [[0.1, 'p10'], [0.25, 'p25'], [0.75, 'p75'], [0.9, 'p90']].map(([q, name]) => `quantile_cont(m, ${q}) AS ${name}`).join(', ')
+  + ', bool_or(d) AS derived';
 
 /** The working tables of the billed medians. */
 const BILLED_TABLES = ['ps_billed_members', 'ps_billed_rows'] as const;

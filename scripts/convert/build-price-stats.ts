@@ -18,6 +18,8 @@
  *   are expanded and de-duplicated, one row each.
  * The median of the weighted multiset is taken at the middle positions (the midpoint of the two
  * middle values when the count is even, interpolated as DuckDB's `median` does: a + (b - a) / 2).
+ * The same loop gives the market's and the shared scope's distributions (p10 .. p90 of the
+ * provider medians and `derived`: series-distribution.ts), from the same rows.
  *
  * Speed: SQL only expands a bucket's dollar prices to their kept groups and sorts them by series
  * and value, as integer surrogate keys (`gid` of `resolved_groups`, build-tables.ts, for a group;
@@ -38,10 +40,9 @@ import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 import { billedOfBucket, finishBilled, prepareBilled } from './billed-stats';
-import { DISTRIBUTION_TABLES, distributionOfBucket, finishSharedDistribution, prepareDistribution } from './price-distribution';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months', ...DISTRIBUTION_TABLES] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
 
 /** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
 const UNITS = UNIT_COUNT;
@@ -50,11 +51,8 @@ const UNITS = UNIT_COUNT;
 const UNITS_VALUES = UNIT_BILLING_CLASSES.flatMap((b, i) => UNIT_COMPONENTS.flatMap((c, j) => UNIT_SETTINGS.map((t, k) =>
   `(${(i * UNIT_COMPONENTS.length + j) * UNIT_SETTINGS.length + k}, '${b}', '${c}', '${t}')`))).join(', ');
 
-/**
- * The helper tables readMembership turns into series-medians.ts Membership, dropped once read;
- * `ps_weights` and `ps_shared_members` stay for the distributions (price-distribution.ts).
- */
-const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared'] as const;
+/** The helper tables readMembership turns into series-medians.ts Membership, dropped once read. */
+const MEMBERSHIP_TABLES = ['ps_members', 'ps_shared', 'ps_weights', 'ps_shared_members'] as const;
 
 /**
  * Creates `price_stats` from the spool's prices (`raw_prices`, `rate_items`), `ps_series`
@@ -98,7 +96,8 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     scope VARCHAR, month VARCHAR, p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN);
     CREATE TABLE ps_unvalidated (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR, billing_class VARCHAR,
     component VARCHAR, setting VARCHAR, median_rate DOUBLE, provider_count INTEGER);
-    CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, mo USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT);
+    CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, mo USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT,
+      p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN);
     CREATE TABLE ps_units (unit INTEGER, billing_class VARCHAR, component VARCHAR, setting VARCHAR);
     INSERT INTO ps_units VALUES ${UNITS_VALUES};`);
   // one loop for every bucket: its series() runs without a pause, so buckets of two connections never interleave in it
@@ -107,7 +106,6 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   const { index, codeOf } = await readSeriesIndex(con);
   const shared = new SharedProviders(membership, index);
   const billed = await prepareBilled(con);
-  await prepareDistribution(con);
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
   for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
   const vid = await vidSql(con);
@@ -118,7 +116,6 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
       const rows = free.pop() ?? new SeriesBuffer();
       try {
         await statsOfBucket(c, prices, { loop, shared, codeOf, rows, vid });
-        await distributionOfBucket(c, prices, vid);
         if (billed) await billedOfBucket(c, prices, vid);
       } finally {
         rows.trim();
@@ -127,17 +124,14 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     },
     async finish(c) {
       const unit = `ps_results r JOIN ps_series s ON s.ps_series = r.sid // ${UNITS} JOIN ps_units u ON u.unit = r.sid % ${UNITS}`;
-      await finishSharedDistribution(c);
       await c.run(`
         INSERT INTO price_stats
         SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, t.state,
                r.median_rate, CAST(r.rate_count AS INTEGER), CAST(r.provider_count AS INTEGER), b.medicare_rate,
                CASE r.cs WHEN 0 THEN '${MARKET_SCOPE}' ELSE '${SHARED_SCOPE}' END, CASE r.cs WHEN 0 THEN NULL ELSE m.month END,
-               coalesce(d.p10, sd.p10), coalesce(d.p25, sd.p25), coalesce(d.p75, sd.p75), coalesce(d.p90, sd.p90), coalesce(d.derived, sd.derived)
+               r.p10, r.p25, r.p75, r.p90, r.derived
         FROM ${unit} JOIN ps_states t ON t.st = r.st
         LEFT JOIN ps_months m ON m.mo = r.mo
-        LEFT JOIN ps_dist d ON r.cs = 0 AND d.sid = r.sid AND d.st = r.st
-        LEFT JOIN ps_shared_dist sd ON r.cs = ${SHARED_SELECTION} AND sd.month = m.month AND sd.sid = r.sid AND sd.st = r.st
         LEFT JOIN medicare_benchmarks b ON b.billing_code = s.billing_code AND b.billing_class = ${benchmarkKindSql('u.billing_class')}
           AND b.component = u.component AND b.setting = u.setting
         WHERE r.cs IN (0, ${SHARED_SELECTION});
@@ -205,9 +199,10 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
   const { loop, shared, codeOf, rows, vid } = b;
   const sql = `${prices}
     SELECT CAST(b.sid AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(2 * b.vid + b.cls AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
-           CAST(b.negotiated_rate AS DOUBLE) AS v
-    FROM (SELECT ps_series * ${UNITS} + stats_unit AS sid, source_id, negotiated_rate, vid, cls, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
-          FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid, CAST(validation IS NOT NULL AS UTINYINT) AS cls
+           b.derived, CAST(b.negotiated_rate AS DOUBLE) AS v
+    FROM (SELECT ps_series * ${UNITS} + stats_unit AS sid, source_id, negotiated_rate, vid, cls, derived, ${GROUP_ID_UNNEST_SQL} AS provider_group_id
+          FROM (SELECT *, CAST(${vid} AS INTEGER) AS vid, CAST(validation IS NOT NULL AS UTINYINT) AS cls,
+                       CAST(CAST(negotiated_type AS VARCHAR) = 'derived' AS UTINYINT) AS derived
                 FROM bucket_prices
                 WHERE ps_series IS NOT NULL AND ${dollarRateSql('negotiated_type', 'negotiated_rate', true)}
                   AND stats_unit IS NOT NULL)) b
@@ -227,13 +222,13 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
       const [first, ...later] = matches[j]!;
       // validation off: the whole market only (the manifest's headline); at shared providers: the match's month
       const month = first?.month ?? 0;
-      loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount) => {
-        if (cs === 0 || (cs === EVERY_RATE_SELECTION && st === 0)) out.push([id, cs, st, 0, median, rateCount, providerCount]);
-        else if (cs === SHARED_SELECTION) out.push([id, cs, st, month, median, rateCount, providerCount]);
+      loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount, p10, p25, p75, p90, derived) => {
+        if (cs === 0 || (cs === EVERY_RATE_SELECTION && st === 0)) out.push([id, cs, st, 0, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
+        else if (cs === SHARED_SELECTION) out.push([id, cs, st, month, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
       }, first ? shared.filter(first, false) : null);
       for (const m of later) {
-        loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount) => {
-          out.push([id, cs, st, m.month, median, rateCount, providerCount]);
+        loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount, p10, p25, p75, p90, derived) => {
+          out.push([id, cs, st, m.month, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
         }, shared.filter(m, true));
       }
     });
@@ -252,7 +247,7 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
   if (series.length > 0) flushCode();
   const appender = await con.createAppender('ps_results');
   try {
-    for (const [a, cs, st, mo, median, n, p] of out) {
+    for (const [a, cs, st, mo, median, n, p, ...distribution] of out) {
       appender.appendInteger(a!);
       appender.appendUTinyInt(cs!);
       appender.appendUSmallInt(st!);
@@ -260,6 +255,14 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
       appender.appendDouble(median!);
       appender.appendBigInt(BigInt(n!));
       appender.appendBigInt(BigInt(p!));
+      // selection 1 (validation off) has no distribution: NULL
+      const [p10, p25, p75, p90, derived] = distribution;
+      for (const q of [p10, p25, p75, p90]) {
+        if (cs === EVERY_RATE_SELECTION) appender.appendNull();
+        else appender.appendDouble(q!);
+      }
+      if (cs === EVERY_RATE_SELECTION) appender.appendNull();
+      else appender.appendBoolean(derived === 1);
       appender.endRow();
     }
   } finally {

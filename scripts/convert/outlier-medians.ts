@@ -86,9 +86,9 @@ export async function createOutlierMedians(con: DuckDBConnection, prices: string
       rows.clear();
     };
     for (const [from, to] of await keyRanges(con)) {
-      // every row with flag 1: it enters EVERY_RATE_SELECTION alone
+      // every row with flag 1: it enters EVERY_RATE_SELECTION alone, which has no distribution (derived 0)
       await streamSeriesRows(con, `
-        SELECT x.k, CAST(g.gid AS INTEGER) AS gid, x.vid, 1::UTINYINT AS cls, CAST(x.negotiated_rate AS DOUBLE) AS v
+        SELECT x.k, CAST(g.gid AS INTEGER) AS gid, x.vid, 1::UTINYINT AS cls, 0::UTINYINT AS derived, CAST(x.negotiated_rate AS DOUBLE) AS v
         FROM (SELECT k, vid, source_id, negotiated_rate, ${GROUP_ID_UNNEST_SQL} AS provider_group_id FROM ob_prices WHERE k BETWEEN ${from} AND ${to}) x
         JOIN resolved_groups g ON g.source_id = x.source_id AND g.provider_group_id = x.provider_group_id AND g.kept
         ORDER BY x.k, v, gid, x.vid`, rows, (k) => {

@@ -26,8 +26,8 @@ export async function forEachChunk(con: DuckDBConnection, sql: string, each: (ch
 
 /**
  * Streams the rows of `sql` into `rows`: columns (key INTEGER, gid INTEGER, vid INTEGER, cls
- * UTINYINT, v DOUBLE), never NULL (column()), in key order; `enter(key)` is called before the first
- * row of each key. A chunk mostly lies within one key (a series of up to millions of rows), so its
+ * UTINYINT, derived UTINYINT, v DOUBLE), never NULL (column()), in key order; `enter(key)` is called
+ * before the first row of each key. A chunk mostly lies within one key (a series of up to millions of rows), so its
  * rows go in by runs of one key.
  */
 export async function streamSeriesRows(con: DuckDBConnection, sql: string, rows: SeriesBuffer, enter: (key: number) => void): Promise<void> {
@@ -37,7 +37,8 @@ export async function streamSeriesRows(con: DuckDBConnection, sql: string, rows:
     const gid = column(chunk, 1, n, Int32Array);
     const vid = column(chunk, 2, n, Int32Array);
     const cls = column(chunk, 3, n, Uint8Array);
-    const v = column(chunk, 4, n, Float64Array);
+    const derived = column(chunk, 4, n, Uint8Array);
+    const v = column(chunk, 5, n, Float64Array);
     for (let i = 0; i < n;) {
       if (k[i] !== key) {
         key = k[i]!;
@@ -46,7 +47,7 @@ export async function streamSeriesRows(con: DuckDBConnection, sql: string, rows:
       let j = i + 1;
       if (k[n - 1] === key) j = n;
       else while (k[j] === key) j++;
-      rows.append(gid, vid, cls, v, i, j);
+      rows.append(gid, vid, cls, derived, v, i, j);
       i = j;
     }
   });
@@ -169,14 +170,15 @@ export class SeriesBuffer implements SeriesRows {
   v: Float64Array[] = [];
   n = 0;
   clsOfVid = new Uint8Array(256);
+  derivedOfVid = new Uint8Array(256);
   vids = 0;
 
   /**
    * Appends rows `from` .. `to` of a result chunk's columns (views of DuckDB's vectors, copied):
    * whole runs by TypedArray#set, block by block: on the 1 GB benchmark file, 0.07 s of the main
-   * thread against 0.25 s with a call per row.
+   * thread against 0.25 s with a call per row. `cls` and `derived` are properties of the row's vid.
    */
-  append(gid: Int32Array, vid: Int32Array, cls: Uint8Array, v: Float64Array, from: number, to: number): void {
+  append(gid: Int32Array, vid: Int32Array, cls: Uint8Array, derived: Uint8Array, v: Float64Array, from: number, to: number): void {
     for (let i = from; i < to;) {
       const b = Math.floor(this.n / SERIES_BLOCK_ROWS);
       const o = this.n % SERIES_BLOCK_ROWS;
@@ -195,13 +197,21 @@ export class SeriesBuffer implements SeriesRows {
     let top = this.vids - 1;
     for (let i = from; i < to; i++) if (vid[i]! > top) top = vid[i]!;
     if (top >= this.clsOfVid.length) {
-      const grown = new Uint8Array(2 * top);
-      grown.set(this.clsOfVid);
-      this.clsOfVid = grown;
+      const grow = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
+        const grown = new Uint8Array(2 * top);
+        grown.set(a);
+        return grown;
+      };
+      this.clsOfVid = grow(this.clsOfVid);
+      this.derivedOfVid = grow(this.derivedOfVid);
     }
     this.vids = top + 1;
     const classes = this.clsOfVid;
-    for (let i = from; i < to; i++) classes[vid[i]!] = cls[i]!;
+    const derivedOf = this.derivedOfVid;
+    for (let i = from; i < to; i++) {
+      classes[vid[i]!] = cls[i]!;
+      derivedOf[vid[i]!] = derived[i]!;
+    }
   }
 
   /** Empties the buffer for the next series. */

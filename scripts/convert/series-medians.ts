@@ -10,10 +10,13 @@
  * Keys: a selection `cs` (0 the valid rates, 1 every dollar rate: validation off, 2 the valid rates
  * at the providers of a filter: docs/methodology.md, Per comparison unit) and a state `st` (0 the whole
  * market, 1.. the states of `ps_states`) make the key `cs * stateCount + st`. A row's flag `cls`
- * (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS.
+ * (0 valid, 1 failed validation) enters the selections of SELECTION_MASKS. The same passes find
+ * the medians of each group and provider of several groups for the distributions of selections 0
+ * and 2 (series-distribution.ts): pass 1 counts their valid rows, pass 2 ranks them in value order.
  */
 
 import { SERIES_BLOCK_ROWS, type EmitStat, type Membership, type SeriesRows, type SharedFilter } from './series-rows';
+import { DISTRIBUTION_MASK, SeriesDistribution } from './series-distribution';
 
 /** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row all three, a failed one only "validation off". */
 const SELECTION_MASKS = [0b111, 0b010] as const;
@@ -38,16 +41,21 @@ const enum GroupField {
   /** Its entries weightStart[gid] .. weightStart[gid + 1] of the Membership. */
   WeightStart = 0,
   WeightEnd = 1,
-  /** 1 when it has shared providers (sharedStart[gid] < sharedStart[gid + 1]), else 0. */
-  Shared = 2,
-  /** Its one weight entry's state and count, when it has exactly one of at most 2^31 - 1; OnlyN -1 otherwise. */
-  OnlySt = 3,
-  OnlyN = 4,
-  /** A stamp per selection: the series that last counted its providers. */
-  Seen = 5,
+  /**
+   * Its one weight entry's state times 2 (when it has exactly one, of a count of at most 2^31 - 1),
+   * plus 1 when it has shared providers (sharedStart[gid] < sharedStart[gid + 1]).
+   */
+  OnlyStShared = 2,
+  /** That weight entry's count; -1 when it has not exactly one. */
+  OnlyN = 3,
+  /** A stamp per selection its single providers enter (SINGLE_MASK): the series that last counted them. */
+  Seen = 4,
+  /** Its index among the groups and pids met in the series (series-distribution.ts), and its valid rows pass 2 has not reached yet. */
+  Met = 6,
+  RowsLeft = 7,
 }
 
-/** Integers per group in SeriesMedians' `groups`: GroupField's 5 + SELECTION_COUNT stamps, 8 (half a cache line). */
+/** Integers per group in SeriesMedians' `groups`: GroupField's 4, 2 stamps, Met and RowsLeft: 8 (half a cache line). */
 const GROUP_FIELDS = 8;
 
 /** SeriesMedians' per-group records of membership `m` (GroupField), stamps 0. */
@@ -60,10 +68,9 @@ function packGroups(m: Membership): Int32Array {
     const w1 = m.weightStart[g + 1]!;
     out[at + GroupField.WeightStart] = w0;
     out[at + GroupField.WeightEnd] = w1;
-    out[at + GroupField.Shared] = m.sharedStart[g + 1]! > m.sharedStart[g]! ? 1 : 0;
     const n = w1 - w0 === 1 ? m.weightN[w0]! : -1;
     const one = Number.isInteger(n) && n >= 0 && n < 2 ** 31;
-    out[at + GroupField.OnlySt] = one ? m.weightSt[w0]! : 0;
+    out[at + GroupField.OnlyStShared] = 2 * (one ? m.weightSt[w0]! : 0) + (m.sharedStart[g + 1]! > m.sharedStart[g]! ? 1 : 0);
     out[at + GroupField.OnlyN] = one ? n : -1;
   }
   return out;
@@ -111,6 +118,10 @@ export class SeriesMedians {
   private run = 0;
   /** Keys of the series whose upper middle value pass 2 has not reached yet (hi NaN). */
   private unresolved = 0;
+  /** Pass 2 has found every key's median: it only ranks the rows of the groups and pids (series-distribution.ts). */
+  private keysDone = false;
+  /** The provider medians and their quantiles. */
+  private readonly dist: SeriesDistribution;
 
   /** @throws RangeError when the arrays cannot be allocated. */
   constructor(m: Membership) {
@@ -129,6 +140,7 @@ export class SeriesMedians {
     this.seenShared = new Int32Array(SELECTION_COUNT * m.pidCount);
     this.runPid = new Int32Array(m.pidCount);
     this.runPidVid = new Int32Array(m.pidCount);
+    this.dist = new SeriesDistribution(m, this.keys);
   }
 
   /**
@@ -136,12 +148,15 @@ export class SeriesMedians {
    * gid, vid; repeated rows are skipped). The median is the middle value of the weighted multiset,
    * the midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
    * Without `filter`, selections 0 and 1; with it, selection 2 too (or alone: `filter.only`).
+   * Selections 0 and 2 come with their distribution (series-distribution.ts).
    */
   series(rows: SeriesRows, from: number, to: number, emit: EmitStat, filter: SharedFilter | null = null): void {
     this.stamp++;
     this.touchedCount = 0;
     this.filter = filter;
     this.enabled = filter === null ? SINGLE_MASK : filter.only ? 1 << SHARED_SELECTION : SINGLE_MASK | (1 << SHARED_SELECTION);
+    this.dist.begin();
+    this.keysDone = false;
     this.pass(rows, from, to, true);
     for (let t = 0; t < this.touchedCount; t++) {
       const k = this.touched[t]!;
@@ -150,12 +165,16 @@ export class SeriesMedians {
       this.hi[k] = NaN;
     }
     this.unresolved = this.touchedCount;
+    this.dist.settle(this.groups, GROUP_FIELDS, GroupField.RowsLeft);
     this.pass(rows, from, to, false);
-    const s = this.m.stateCount;
-    for (let t = 0; t < this.touchedCount; t++) {
-      const k = this.touched[t]!;
+    const { touched, touchedCount, providers, dist, m: { stateCount: s } } = this;
+    dist.finish(touched, touchedCount, providers, this.enabled, this.filter);
+    const { quantiles: q, derived } = dist;
+    for (let t = 0; t < touchedCount; t++) {
+      const k = touched[t]!;
       const a = this.lo[k]!;
-      emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, this.providers[k]!);
+      emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, providers[k]!, q[4 * k]!, q[4 * k + 1]!, q[4 * k + 2]!,
+        q[4 * k + 3]!, derived[k] === 1);
     }
     this.filter = null;
   }
@@ -163,8 +182,9 @@ export class SeriesMedians {
   /**
    * One walk over the rows, run of equal values after run: pass 1 (`first`) sums the weights and
    * counts the providers per key; pass 2 keeps running sums and, at the end of each run, notes the
-   * value at which they pass the middle positions, and stops once every key has both (about half
-   * way through a series: 0.3-0.4 s of the main thread less on the 1 GB benchmark file).
+   * value at which they pass the middle positions. Once every key has both, pass 2 only ranks the
+   * rows of the groups and pids of 3 valid rows or more whose own median it has not met, and stops
+   * when none is left: the rest of the series would change nothing.
    * A group's single providers are added here, with the arrays in locals (V8 reloads a field's
    * typed array at every access otherwise); its shared providers, where it has any, by shared().
    */
@@ -173,14 +193,16 @@ export class SeriesMedians {
     let value = 0;
     let lastG = -1;
     let lastX = -1;
-    const { clsOfVid, vids } = rows;
+    const { clsOfVid, derivedOfVid, vids } = rows;
     const { weightSt, weightN, stateCount: s } = this.m;
-    const { keyStamp, touched, total, providers, groups, runStamp, runTouched, cum } = this;
+    const { keyStamp, touched, total, providers, groups, runStamp, runTouched, cum, dist } = this;
+    const keyDerived = dist.derived;
     const stamp = this.stamp;
     // the run's number and its touched keys, in locals; this.run and this.runTouchedCount for shared()
     let run = this.run;
     let runTouchedCount = 0;
     let touchedCount = this.touchedCount;
+    let keysDone = false;
     const enabled = this.enabled;
     for (let i = from; i < to;) {
       const b = Math.floor(i / SERIES_BLOCK_ROWS);
@@ -192,12 +214,13 @@ export class SeriesMedians {
       const v = rows.v[b]!;
       for (let o = start; o < end; o++) {
         if (!open || v[o] !== value) {
-          if (open && !first) {
+          if (open && !first && !keysDone) {
             this.endRun(value, runTouchedCount);
-            if (this.unresolved === 0) {
-              this.run = run;
-              return; // every median found: the rest of pass 2 would change none
-            }
+            if (this.unresolved === 0) this.keysDone = keysDone = true;
+          }
+          if (keysDone && dist.left === 0) {
+            this.run = run;
+            return; // every median found: the rest of pass 2 would change none
           }
           open = true;
           value = v[o]!;
@@ -217,40 +240,48 @@ export class SeriesMedians {
         const w0 = groups[at + GroupField.WeightStart]!;
         const w1 = groups[at + GroupField.WeightEnd]!;
         // a group of one weight (the common case: its single providers, of one state or none) holds it itself
-        const st1 = groups[at + GroupField.OnlySt]!;
+        const stShared = groups[at + GroupField.OnlyStShared]!;
+        const st1 = stShared >> 1;
         const n1 = groups[at + GroupField.OnlyN]!;
-        if (w1 > w0 && mask !== 0) {
-          if (first) {
+        // the group's own median stands for its single providers in the market (selection 0)
+        const ranked = (mask & 1) !== 0 && w1 > w0;
+        if (first) {
+          if (ranked) {
+            if (groups[at + GroupField.Seen] !== stamp) groups[at + GroupField.Met] = dist.meet(g, value);
+            else dist.again(groups[at + GroupField.Met]!, value);
+          }
+          const d = derivedOfVid[x]!;
+          if (w1 > w0 && mask !== 0) {
             for (let cs = 0; cs < SELECTION_COUNT; cs++) {
               if ((mask & (1 << cs)) === 0) continue;
               const base = cs * s;
               const seen = groups[at + GroupField.Seen + cs] === stamp;
               if (!seen) groups[at + GroupField.Seen + cs] = stamp;
-              if (n1 >= 0) {
-                const key = base + st1;
-                if (keyStamp[key] !== stamp) {
-                  keyStamp[key] = stamp;
-                  touched[touchedCount++] = key;
-                  total[key] = 0;
-                  providers[key] = 0;
-                }
-                total[key] = total[key]! + n1;
-                if (!seen) providers[key] = providers[key]! + n1;
-                continue;
-              }
               for (let k = w0; k < w1; k++) {
-                const key = base + weightSt[k]!;
+                const key = base + (n1 >= 0 ? st1 : weightSt[k]!);
+                const n = n1 >= 0 ? n1 : weightN[k]!;
                 if (keyStamp[key] !== stamp) {
                   keyStamp[key] = stamp;
                   touched[touchedCount++] = key;
                   total[key] = 0;
                   providers[key] = 0;
+                  keyDerived[key] = 0;
                 }
-                total[key] = total[key]! + weightN[k]!;
-                if (!seen) providers[key] = providers[key]! + weightN[k]!;
+                total[key] = total[key]! + n;
+                if (!seen) providers[key] = providers[key]! + n;
+                keyDerived[key] = keyDerived[key]! | d;
               }
             }
-          } else {
+          }
+        } else {
+          // of 1 or 2 rows, the group's median is known from pass 1 (SeriesDistribution.settle)
+          const c = ranked ? dist.rows[groups[at + GroupField.Met]!]! : 0;
+          if (c > 2) {
+            const r = c - groups[at + GroupField.RowsLeft]!;
+            groups[at + GroupField.RowsLeft] = c - r - 1;
+            if (r >= (c - 1) >> 1 && r <= c >> 1) dist.middle(groups[at + GroupField.Met]!, r, c, value);
+          }
+          if (!keysDone && w1 > w0 && mask !== 0) {
             for (let cs = 0; cs < SELECTION_COUNT; cs++) {
               if ((mask & (1 << cs)) === 0) continue;
               const base = cs * s;
@@ -265,11 +296,11 @@ export class SeriesMedians {
             }
           }
         }
-        if (groups[at + GroupField.Shared] !== 0) {
+        if ((stShared & 1) !== 0) {
           this.run = run;
           this.runTouchedCount = runTouchedCount;
           this.touchedCount = touchedCount;
-          this.shared(g, x, all, vids, first);
+          this.shared(g, x, all, vids, first, value, derivedOfVid[x]!);
           runTouchedCount = this.runTouchedCount;
           touchedCount = this.touchedCount;
         }
@@ -278,7 +309,7 @@ export class SeriesMedians {
     this.run = run;
     this.runTouchedCount = runTouchedCount;
     this.touchedCount = touchedCount;
-    if (open && !first) this.endRun(value, runTouchedCount);
+    if (open && !first && !keysDone) this.endRun(value, runTouchedCount);
   }
 
   /** The end of a run of `value` in pass 2, which touched `touchedKeys` keys: the first value whose running weight passes floor/ceil((total - 1) / 2). */
@@ -296,16 +327,19 @@ export class SeriesMedians {
     }
   }
 
-  /** Adds weight `w` at key `k`: to the totals in pass 1, to the running sums in pass 2. */
-  private add(k: number, w: number, first: boolean): void {
+  /** Adds weight `w` at key `k`: to the totals in pass 1 (with the row's derived flag `d`), to the running sums in pass 2. */
+  private add(k: number, w: number, first: boolean, d: number): void {
     if (first) {
+      const derived = this.dist.derived;
       if (this.keyStamp[k] !== this.stamp) {
         this.keyStamp[k] = this.stamp;
         this.touched[this.touchedCount++] = k;
         this.total[k] = 0;
         this.providers[k] = 0;
+        derived[k] = 0;
       }
       this.total[k] = this.total[k]! + w;
+      derived[k] = derived[k]! | d;
     } else {
       if (this.runStamp[k] !== this.run) {
         this.runStamp[k] = this.run;
@@ -316,11 +350,12 @@ export class SeriesMedians {
   }
 
   /**
-   * The shared providers of one distinct (gid, vid) row of the current run (pass() adds the single
-   * ones), in the class selections `mask`: each counts once per distinct (pid, vid) among the run's
-   * groups. Pass 1 (`first`) also counts them as the series' providers per key.
+   * The shared providers of one distinct (gid, vid) row of value `value` and derived flag `d` of
+   * the current run (pass() adds the single ones), in the class selections `mask`: each counts once
+   * per distinct (pid, vid) among the run's groups. Pass 1 (`first`) also counts them as the
+   * series' providers per key; both passes count and rank a valid row for its pid's own median.
    */
-  private shared(g: number, x: number, mask: number, vids: number, first: boolean): void {
+  private shared(g: number, x: number, mask: number, vids: number, first: boolean, value: number, d: number): void {
     const { sharedStart, sharedPid, sharedSt, stateCount: s, pidCount } = this.m;
     const filter = this.filter;
     for (let k = sharedStart[g]!, end = sharedStart[g + 1]!; k < end; k++) {
@@ -342,11 +377,16 @@ export class SeriesMedians {
       const st = sharedSt[k]!;
       // selection 2 counts only the filter's providers
       const m = filter !== null && filter.stamp[p] !== filter.id ? mask & ~(1 << SHARED_SELECTION) : mask;
+      if ((m & DISTRIBUTION_MASK) !== 0) {
+        if (first) this.dist.countPid(p, value);
+        else this.dist.rankPid(p, value);
+      }
+      if (this.keysDone) continue;
       for (let cs = 0; cs < SELECTION_COUNT; cs++) {
         if ((m & (1 << cs)) === 0) continue;
         const base = cs * s;
-        this.add(base, 1, first);
-        if (st > 0) this.add(base + st, 1, first);
+        this.add(base, 1, first, d);
+        if (st > 0) this.add(base + st, 1, first, d);
         if (first && this.seenShared[cs * pidCount + p] !== this.stamp) {
           this.seenShared[cs * pidCount + p] = this.stamp;
           this.providers[base] = this.providers[base]! + 1;

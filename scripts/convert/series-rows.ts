@@ -56,10 +56,17 @@ export interface SeriesRows {
   n: number;
   /** The validation flag, 0 valid or 1 failed (series-medians.ts SELECTION_MASKS), of each vid: a vid includes it. */
   clsOfVid: Uint8Array;
+  /** 1 when the vid's negotiated_type is `derived` (an insurer's estimate: docs/methodology.md, Confidence and distribution), else 0. */
+  derivedOfVid: Uint8Array;
   /** Every vid is below it. */
   vids: number;
 }
 
-/** Called once per (selection, state) with dollar rows: median USD, rows, providers. */
-export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number) => void;
+/**
+ * Called once per (selection, state) with dollar rows: median USD, rows, providers; for the
+ * selections of valid rows (0 and 2) also p10, p25, p75, p90 USD of the provider medians and
+ * whether a `derived` row is among them (series-distribution.ts); NaN and false for selection 1.
+ */
+export type EmitStat = (cs: number, st: number, median: number, rateCount: number, providerCount: number,
+  p10: number, p25: number, p75: number, p90: number, derived: boolean) => void;
 

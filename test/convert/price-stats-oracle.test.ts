@@ -109,9 +109,8 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
       median_rate, rate_count, provider_count FROM price_stats WHERE scope = 'shared' ORDER BY ALL`);
     const gotOff = await read(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, 'ALL',
       median_rate, 0, provider_count FROM ps_unvalidated ORDER BY ALL`);
-    // the distribution of a market price (docs/methodology.md, Confidence and distribution), each figure to 9 decimals
-    const dist = (sql: string): Promise<string[]> => spool.con.runAndReadAll(sql).then((r) => r.getRows().map((x) => x.map(
-      (v) => (typeof v === 'number' ? v.toFixed(9) : String(v))).join(' ')));
+    // the distribution of a market price (docs/methodology.md, Confidence and distribution), every figure to the last bit
+    const dist = (sql: string): Promise<string[]> => spool.con.runAndReadAll(sql).then((r) => r.getRows().map((x) => x.map(String).join(' ')));
     const gotDist = await dist(`SELECT snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
       p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'market' ORDER BY ALL`);
     const gotSharedDist = await dist(`SELECT month || '/' || snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
