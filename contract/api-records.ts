@@ -4,6 +4,7 @@
  */
 import type { UnitBillingClass, ValidationReason } from './dataset';
 import type { Component, UnitSetting } from './medicare';
+import type { Alert } from './alert-rules';
 
 /** `GET /api/regional-comparison` item: Variance by Region (docs/methodology.md, Dashboard figures). */
 export interface RegionalComparison {
@@ -152,4 +153,34 @@ export interface DatasetInfo {
   bytes_read: number;
   /** Billing codes whose rate rows are loaded. */
   loaded_codes: number;
+}
+
+/** `PUT /api/alerts/acknowledge-all` result. */
+export interface AcknowledgeAllResult {
+  /** Alerts newly acknowledged by this call. */
+  acknowledged: number;
+  alerts: Alert[];
+}
+
+/** `GET /api/alerts-page` page size when `limit` is absent (the live dashboard's first page). */
+export const ALERTS_PAGE_DEFAULT_LIMIT = 20;
+/** The largest `limit` of `GET /api/alerts-page`. */
+export const ALERTS_PAGE_MAX_LIMIT = 200;
+
+/** Query parameters of `GET /api/alerts-page`; both optional, decimal integers on the wire. */
+export interface AlertsPageParams {
+  /** Alerts to skip, from 0 (default 0); past the end gives no items. */
+  offset?: number;
+  /** Alerts to return, 1..ALERTS_PAGE_MAX_LIMIT (default ALERTS_PAGE_DEFAULT_LIMIT). */
+  limit?: number;
+}
+
+/** `GET /api/alerts-page` result: one slice of the `GET /api/alerts` list with the list's counts. */
+export interface AlertsPage {
+  /** Alerts in the whole list. */
+  total: number;
+  /** Alerts of the whole list not acknowledged. */
+  open: number;
+  /** The alerts at [offset, offset + limit) of the list, in its order (docs/methodology.md, Alerts). */
+  items: Alert[];
 }

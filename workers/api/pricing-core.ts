@@ -40,11 +40,9 @@ import { sql, SqlFragment } from '../db/sql';
 import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
 import type { ApiContext } from './context';
 import { providerPrices } from './provider-prices';
-import { insurerLabels, recordConfidence, type InsurerLabel } from './unit-confidence';
-import type { ConfidenceResult } from '../../contract/confidence';
+import { confidenceFields, confidenceNames, recordConfidence, type ConfidenceNames } from './unit-confidence';
 
-/** A record's `confidence` and `confidence_reasons`. */
-const confidenceFields = (c: ConfidenceResult) => ({ confidence: c.confidence, confidence_reasons: c.reasons });
+export { confidenceNames } from './unit-confidence';
 
 /** Percent points below the alert rules' thresholds at which the alert pre-filter still keeps a unit (float slack). */
 const ALERT_SLACK_PCT = 0.01;
@@ -256,15 +254,6 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
     LEFT JOIN claims_totals cl ON cl.billing_code = u.billing_code AND cl.state = ${claimsState}
     ORDER BY u.month, u.state, u.billing_code`;
 }
-
-/** Who the reasons of a unit's confidence name: the reference insurer's id and every insurer's label. */
-export interface ConfidenceNames {
-  reference: string;
-  label: InsurerLabel;
-}
-
-/** The ConfidenceNames of `ctx`'s dataset. */
-export const confidenceNames = (ctx: ApiContext): ConfidenceNames => ({ reference: ctx.manifest.reference_insurer, label: insurerLabels(ctx.manifest) });
 
 /**
  * The record of unit `r` given its claims_volume (claimsByUnit over its code) and the fewest

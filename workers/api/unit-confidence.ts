@@ -10,9 +10,24 @@ import { medicarePct } from '../../contract/metrics';
 import { productLabel } from '../../contract/product';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { UnitColumns } from './pricing-core';
+import type { ApiContext } from './context';
 
 /** Who a reason names: an insurer's label ('Company · Product'), by id. */
 export type InsurerLabel = (id: string) => string;
+
+/** Who the reasons of a unit's confidence name: the reference insurer's id and every insurer's label. */
+export interface ConfidenceNames {
+  reference: string;
+  label: InsurerLabel;
+}
+
+/** The ConfidenceNames of `ctx`'s dataset. */
+export const confidenceNames = (ctx: Pick<ApiContext, 'manifest'>): ConfidenceNames =>
+  ({ reference: ctx.manifest.reference_insurer, label: insurerLabels(ctx.manifest) });
+
+/** A record's `confidence` and `confidence_reasons`. */
+export const confidenceFields = (c: ConfidenceResult): { confidence: ConfidenceResult['confidence']; confidence_reasons: string[] } =>
+  ({ confidence: c.confidence, confidence_reasons: c.reasons });
 
 /** The labels of the manifest's insurers (contract/product.ts productLabel); an unknown id is itself. */
 export function insurerLabels(manifest: Pick<DatasetManifest, 'insurers'>): InsurerLabel {
