@@ -8,9 +8,9 @@
  *   stands for its single providers of each state (the Membership's weights);
  * - a provider of several groups (a pid) has its own median, over the distinct (vid, v) rows it is
  *   reached by through any of its groups.
- * SeriesMedians' pass 1 meets each group and pid with valid rows and counts them (most have one
- * or two: their median is known then, settle()); its pass 2, in value order, hands over the middle
- * rows of the others (middle()), so no row is sorted. The medians are then sorted (nearly in order
+ * SeriesMedians' pass 1 meets each group and pid with valid rows, counts them and keeps the
+ * lowest few (the median of nearly all is known then, settle()); its pass 2, in value order, hands
+ * over the middle rows of the others (middle()), so no row is sorted. The medians are then sorted (nearly in order
  * already) and each key's quantiles read at the positions of DuckDB's `quantile_cont` over the
  * weighted multiset: the value at 0-based position k is the first median, ascending, whose running
  * weight passes k; p10 and p25 walking up, p75 and p90 walking down.
@@ -36,8 +36,15 @@ export const DISTRIBUTION_MASK = 0b101;
 /** The bit of selection 2 in DISTRIBUTION_MASK. */
 const SHARED_BIT = 1 << SHARED_SELECTION;
 
-/** Integers per pid in `pids`: the series that last met it, its index among those met, its valid rows pass 2 has not reached. */
+/** Integers per pid in `pids`: the series that last met it, its index among those met, its valid rows pass 2 has to rank yet. */
 const PID_FIELDS = 3;
+
+/**
+ * The lowest valid values of a group or pid that pass 1 keeps: its median is known from them up to
+ * 2 EARLY - 1 rows (all but 0.1 % of the benchmark file's groups), so that pass 2 ranks the rows of
+ * the few others only and stops about where the series' own medians are found, not near its end.
+ */
+const EARLY = 4;
 
 /**
  * DuckDB's `quantile_cont` between neighbours `lo` and `hi` at fraction `d` of the way: DuckDB 1.5's
@@ -61,7 +68,7 @@ export class SeriesDistribution {
   readonly derived: Uint8Array;
   /** Per key, its p10, p25, p75, p90 from finish() (NaN for a selection without a distribution). */
   readonly quantiles: Float64Array;
-  /** Groups and pids of 3 valid rows or more whose median pass 2 has not met yet. */
+  /** Groups and pids of 2 EARLY valid rows or more whose median pass 2 has not met yet. */
   left = 0;
   private readonly m: Membership;
   /** Per pid its state (0 none), from the Membership's shared entries. */
@@ -70,21 +77,21 @@ export class SeriesDistribution {
   private readonly pids: Int32Array;
   /**
    * The groups and pids with valid rows, in the order pass 1 meets them (ascending first value):
-   * a gid or ~pid, its first and second value, its valid rows and, of 3 or more, its lower middle
-   * value (pass 2), in dense arrays that a row of the group reaches through its record (arrays per
-   * gid would be a cache miss each, and as large as the Membership).
+   * a gid or ~pid, its EARLY lowest values (`early`, EARLY a group), its valid rows and, of more,
+   * its lower middle value (pass 2), in dense arrays that a row of the group reaches through its
+   * record (arrays per gid would be a cache miss each, and as large as the Membership).
    */
   private met: Int32Array;
-  private first: Float64Array;
-  private second: Float64Array;
+  private early: Float64Array;
   rows: Int32Array;
   private lower: Float64Array;
   private metCount = 0;
   /**
    * The medians of the series and whose they are (a gid, or ~pid): from the back (value.length - 1
    * down) those of one row, in ascending order (that of `met`); from the front the others, in the
-   * order found (nearly ascending: of two rows in the order of their first, then of more in the order
-   * of their upper middle value, which the median is at or below), sorted by finish().
+   * order found (nearly ascending: of fewer than 2 EARLY rows in the order of their first value,
+   * then of more in the order of their upper middle value, which the median is at or below), sorted
+   * by finish().
    */
   private value: Float64Array;
   private owner: Int32Array;
@@ -116,8 +123,7 @@ export class SeriesDistribution {
     this.pids = new Int32Array(PID_FIELDS * m.pidCount);
     const n = Math.min(FIRST_CAPACITY, m.weightStart.length - 1 + m.pidCount);
     this.met = new Int32Array(n);
-    this.first = new Float64Array(n);
-    this.second = new Float64Array(n);
+    this.early = new Float64Array(EARLY * n);
     this.rows = new Int32Array(n);
     this.lower = new Float64Array(n);
     this.value = new Float64Array(n);
@@ -145,7 +151,7 @@ export class SeriesDistribution {
     if (this.metCount === this.met.length) this.grow();
     const t = this.metCount++;
     this.met[t] = who;
-    this.first[t] = v;
+    this.early[EARLY * t] = v;
     this.rows[t] = 1;
     return t;
   }
@@ -154,7 +160,7 @@ export class SeriesDistribution {
   again(t: number, v: number): void {
     const c = this.rows[t]! + 1;
     this.rows[t] = c;
-    if (c === 2) this.second[t] = v;
+    if (c <= EARLY) this.early[EARLY * t + c - 1] = v;
   }
 
   /** Pass 1: a valid row of pid `p`, of value `v`. */
@@ -164,26 +170,28 @@ export class SeriesDistribution {
     if (pids[at] !== this.stamp) {
       pids[at] = this.stamp;
       pids[at + 1] = this.meet(~p, v);
+      pids[at + 2] = 0;
     } else this.again(pids[at + 1]!, v);
   }
 
   /**
-   * Between the passes: the medians of the groups and pids of one or two valid rows, from their
-   * values; those of more rows are left to pass 2, which counts them down from their rows (in
-   * `groups`, SeriesMedians' group records of `stride` integers, the rows left at `leftAt`).
+   * Between the passes: the medians of the groups and pids of fewer than 2 EARLY valid rows, from
+   * their lowest values; those of more rows are left to pass 2, which counts them down from their
+   * rows (in `groups`, SeriesMedians' group records of `stride` integers, the rows left at `leftAt`).
    */
   settle(groups: Int32Array, stride: number, leftAt: number): void {
-    const { met, pids, first, second, rows, value, owner } = this;
+    const { met, pids, early, rows, value, owner } = this;
     const end = value.length;
     for (let t = 0; t < this.metCount; t++) {
       const who = met[t]!;
       const c = rows[t]!;
       if (c === 1) {
-        value[end - ++this.ones] = first[t]!;
+        value[end - ++this.ones] = early[EARLY * t]!;
         owner[end - this.ones] = who;
-      } else if (c === 2) {
-        // DuckDB's median of two values: interpolated half way
-        value[this.others] = interpolate(first[t]!, second[t]!, 0.5);
+      } else if (c < 2 * EARLY) {
+        // DuckDB's median: the middle value, or the two middle ones interpolated half way
+        const lo = early[EARLY * t + ((c - 1) >> 1)]!;
+        value[this.others] = (c & 1) === 1 ? lo : interpolate(lo, early[EARLY * t + (c >> 1)]!, 0.5);
         owner[this.others++] = who;
       } else {
         if (who >= 0) groups[stride * who + leftAt] = c;
@@ -197,11 +205,12 @@ export class SeriesDistribution {
   rankPid(p: number, v: number): void {
     const at = PID_FIELDS * p;
     const { pids } = this;
+    const left = pids[at + 2]!;
+    if (left === 0) return;
     const t = pids[at + 1]!;
     const c = this.rows[t]!;
-    if (c < 3) return;
-    const r = c - pids[at + 2]!;
-    pids[at + 2] = c - r - 1;
+    const r = c - left;
+    pids[at + 2] = left - 1;
     if (r >= (c - 1) >> 1 && r <= c >> 1) this.middle(t, r, c, v);
   }
 
@@ -340,8 +349,9 @@ export class SeriesDistribution {
     const ints = (k: number): Int32Array => new Int32Array(k);
     const doubles = (k: number): Float64Array => new Float64Array(k);
     this.met = more(this.met, ints);
-    this.first = more(this.first, doubles);
-    this.second = more(this.second, doubles);
+    const early = doubles(EARLY * n);
+    early.set(this.early);
+    this.early = early;
     this.rows = more(this.rows, ints);
     this.lower = more(this.lower, doubles);
     // the medians are written from settle() on, after every group and pid is met

@@ -50,7 +50,7 @@ const enum GroupField {
   OnlyN = 3,
   /** A stamp per selection its single providers enter (SINGLE_MASK): the series that last counted them. */
   Seen = 4,
-  /** Its index among the groups and pids met in the series (series-distribution.ts), and its valid rows pass 2 has not reached yet. */
+  /** Its index among the groups and pids met in the series (series-distribution.ts), and its valid rows pass 2 has to rank yet. */
   Met = 6,
   RowsLeft = 7,
 }
@@ -183,8 +183,8 @@ export class SeriesMedians {
    * One walk over the rows, run of equal values after run: pass 1 (`first`) sums the weights and
    * counts the providers per key; pass 2 keeps running sums and, at the end of each run, notes the
    * value at which they pass the middle positions. Once every key has both, pass 2 only ranks the
-   * rows of the groups and pids of 3 valid rows or more whose own median it has not met, and stops
-   * when none is left: the rest of the series would change nothing.
+   * rows of the groups and pids of many valid rows whose own median it has not met, and stops when
+   * none is left: the rest of the series would change nothing.
    * A group's single providers are added here, with the arrays in locals (V8 reloads a field's
    * typed array at every access otherwise); its shared providers, where it has any, by shared().
    */
@@ -246,10 +246,10 @@ export class SeriesMedians {
         // the group's own median stands for its single providers in the market (selection 0)
         const ranked = (mask & 1) !== 0 && w1 > w0;
         if (first) {
-          if (ranked) {
-            if (groups[at + GroupField.Seen] !== stamp) groups[at + GroupField.Met] = dist.meet(g, value);
-            else dist.again(groups[at + GroupField.Met]!, value);
-          }
+          if (ranked && groups[at + GroupField.Seen] !== stamp) {
+            groups[at + GroupField.Met] = dist.meet(g, value);
+            groups[at + GroupField.RowsLeft] = 0;
+          } else if (ranked) dist.again(groups[at + GroupField.Met]!, value);
           const d = derivedOfVid[x]!;
           if (w1 > w0 && mask !== 0) {
             for (let cs = 0; cs < SELECTION_COUNT; cs++) {
@@ -269,17 +269,18 @@ export class SeriesMedians {
                 }
                 total[key] = total[key]! + n;
                 if (!seen) providers[key] = providers[key]! + n;
-                keyDerived[key] = keyDerived[key]! | d;
+                if (d !== 0) keyDerived[key] = 1;
               }
             }
           }
         } else {
-          // of 1 or 2 rows, the group's median is known from pass 1 (SeriesDistribution.settle)
-          const c = ranked ? dist.rows[groups[at + GroupField.Met]!]! : 0;
-          if (c > 2) {
-            const r = c - groups[at + GroupField.RowsLeft]!;
-            groups[at + GroupField.RowsLeft] = c - r - 1;
-            if (r >= (c - 1) >> 1 && r <= c >> 1) dist.middle(groups[at + GroupField.Met]!, r, c, value);
+          // rows left only where pass 1 did not find the median (SeriesDistribution.settle)
+          const left = ranked ? groups[at + GroupField.RowsLeft]! : 0;
+          if (left > 0) {
+            const t = groups[at + GroupField.Met]!;
+            const c = dist.rows[t]!;
+            groups[at + GroupField.RowsLeft] = left - 1;
+            if (c - left >= (c - 1) >> 1 && c - left <= c >> 1) dist.middle(t, c - left, c, value);
           }
           if (!keysDone && w1 > w0 && mask !== 0) {
             for (let cs = 0; cs < SELECTION_COUNT; cs++) {
@@ -339,7 +340,7 @@ export class SeriesMedians {
         derived[k] = 0;
       }
       this.total[k] = this.total[k]! + w;
-      derived[k] = derived[k]! | d;
+      if (d !== 0) derived[k] = 1;
     } else {
       if (this.runStamp[k] !== this.run) {
         this.runStamp[k] = this.run;
