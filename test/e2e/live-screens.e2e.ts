@@ -95,7 +95,9 @@ describe('live comparison', () => {
     expect(Number(first[9])).toBeCloseTo((100 * 700) / 241.72, 9);
     expect([first[10], first[12]]).toEqual(['600', '600']);
     expect([Number(first[11]), Number(first[13])].map((x) => x.toFixed(6))).toEqual([((100 * 600) / 241.72).toFixed(6), ((100 * 600) / 241.72).toFixed(6)]);
-    expect(first.slice(14)).toEqual(['100', `${(100 * 100) / 600}`, 'above market', '100', '10000', '241.72', 'false', '']);
+    // the market band (Alpha's one provider: 600 to 600), the figures, not thin, and its confidence with its one reason (quoted: it holds a comma)
+    expect(first.slice(14, 24)).toEqual(['600', '600', '100', `${(100 * 100) / 600}`, 'above market', '100', '10000', '241.72', 'false', '']);
+    expect(lines[1]!.endsWith(',low,"rests on 1 provider (Reference Health, Alpha Care)"')).toBe(true);
   });
 
   it('traces a median to its rate rows and its file', async () => {
