@@ -18,7 +18,7 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { LiveServicePricingRecord, ProviderSearchItem } from '../../contract/api';
+import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api';
 import { formatCount } from '../../contract/format';
 import { apiCall } from '../api/client';
 import { ComparisonSummary } from '../components/comparison/ComparisonSummary';
@@ -31,7 +31,7 @@ import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPane
 import { RateRowsDialog } from '../components/live/RateRowsDialog';
 import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
-import { bandsByUnit, marketBandParams } from '../components/live/market-band';
+import { BAND_DELAY_MS, bandsByUnit, marketBandParams } from '../components/live/market-band';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
@@ -138,10 +138,18 @@ export function LiveComparison(): ReactElement {
   const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
   const loading = pricing.status === 'loading' || insurers.status === 'loading';
   const records = result?.records ?? NO_RECORDS;
-  // the market bands of the page, once its prices are the current selection's
-  const bandParams = useMemo(() => marketBandParams(pricing.status === 'ready' ? params : null, pricing.data?.records ?? NO_RECORDS),
+  // The market bands of the page, asked once its prices have stayed on screen BAND_DELAY_MS: a band
+  // reads the page's rate rows and provider groups (about a second of the worker at the real-file
+  // shape), and a filter changed meanwhile would wait behind it.
+  const [bandParams, setBandParams] = useState<MarketBandParams | null>(null);
+  useEffect(() => {
+    setBandParams(null);
+    const next = marketBandParams(pricing.status === 'ready' ? params : null, pricing.data?.records ?? NO_RECORDS);
+    if (next === null) return;
+    const timer = setTimeout(() => setBandParams(next), BAND_DELAY_MS);
+    return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- params is rebuilt each render; its answer, pricing.data, says when it changed
-    [pricing.status, pricing.data]);
+  }, [pricing.status, pricing.data]);
   const band = useApi('GET /api/market-band', bandParams);
   const bands = useMemo(() => bandsByUnit(band.data?.bands), [band.data]);
   const thinShown = records.filter((r) => r.thin).length;
@@ -215,7 +223,7 @@ export function LiveComparison(): ReactElement {
             </div>
             <div className="live-bar__actions">
               <Link className="live-method" to="/methodology#a-units-prices-and-figures">What the columns mean</Link>
-              <ExportCsvButton disabled={records.length === 0 || band.status === 'loading'} fileName={comparisonFileName(shown, selected, competitors.length)}
+              <ExportCsvButton disabled={records.length === 0 || band.status === 'idle' || band.status === 'loading'} fileName={comparisonFileName(shown, selected, competitors.length)}
                 build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors, bands)} />
             </div>
           </div>

@@ -1,10 +1,16 @@
 /**
  * The market bands of the live comparison's page (docs/methodology.md, Confidence and distribution;
- * `GET /api/market-band`): asked once the page's prices are shown, for the page's codes under the
+ * `GET /api/market-band`): asked once the page's prices have stayed on screen a moment, for the page's codes under the
  * page's own selection, and matched to its rows by unit. Pure.
  */
 import type { LiveServicePricingRecord, MarketBand, MarketBandParams, ServicePricingParams } from '../../../contract/api';
 import { unitRowKey } from '../../../contract/metrics';
+
+/**
+ * How long a page's prices stay on screen before its bands are asked for, ms: a user changing
+ * filters in a row never waits behind a band they would not see.
+ */
+export const BAND_DELAY_MS = 1000;
 
 /**
  * The band request of a page priced with `p` whose records are `records`; null without a record
