@@ -8,12 +8,13 @@
  */
 import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api';
 import { MARKET_BAND_MAX_SERVICES } from '../../contract/api-live';
+import { ALL_STATES } from '../../contract/dataset';
 import type { PlainValue } from '../db/database';
 import { sql } from '../db/sql';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { optional, parseList, parseProviderIds, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
+import { optional, parseCompetitors, parseList, parseProviderIds, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
 import { allCompetitors, latestSnapshot } from './pricing-core';
 import { marketBand as marketBandSql } from './provider-prices';
 import { BILLING_CODE } from './service-pricing';
@@ -25,12 +26,8 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   if (codes.length === 0 || codes.length > MARKET_BAND_MAX_SERVICES) throw invalidParam('services', services);
   for (const c of codes) if (!BILLING_CODE.test(c)) throw invalidParam('services', c);
   const p: MarketBandParams = { services: codes };
-  const competitors = optional(query, 'competitors');
-  if (competitors !== undefined) {
-    const ids = parseList(competitors);
-    for (const id of ids) if (!manifest.insurers.some((i) => i.id === id) || id === manifest.reference_insurer) throw invalidParam('competitors', id);
-    if (ids.length > 0) p.competitors = ids;
-  }
+  const competitors = parseCompetitors(query, manifest);
+  if (competitors) p.competitors = competitors;
   const state = optional(query, 'state');
   if (state !== undefined) p.state = parseStateCode('state', state);
   const providers = parseProviderIds(query);
@@ -47,7 +44,7 @@ async function run(p: MarketBandParams, ctx: ApiContext): Promise<MarketBandResu
   // at shared providers, every insurer of the dataset says where the other side has a rate (provider-prices.ts)
   const chosenAll = shared ? sql`, chosen_all AS (${chosenRows(ctx, [snapshot], [reference, ...allCompetitors(ctx)])})` : sql``;
   const band = marketBandSql({
-    state: p.state ?? 'ALL', providers: p.providers, codes: p.services, insurers: competitors,
+    state: p.state ?? ALL_STATES, providers: p.providers, codes: p.services, insurers: competitors,
     sharedWith: shared ? reference : undefined, billed: p.billed,
   });
   const bands = ctx.db.all<MarketBand & Record<string, PlainValue>>(sql`

@@ -61,6 +61,18 @@ export function parseSnapshot(query: Readonly<Record<string, string>>, snapshots
   return { snapshot };
 }
 
+/**
+ * The optional comma-separated `competitors` ids: insurers of the manifest other than the
+ * reference; undefined when none. @throws ApiError 400 naming an unknown id or the reference
+ */
+export function parseCompetitors(query: Readonly<Record<string, string>>, manifest: Pick<DatasetManifest, 'insurers' | 'reference_insurer'>): string[] | undefined {
+  const value = optional(query, 'competitors');
+  if (value === undefined) return undefined;
+  const ids = parseList(value);
+  for (const id of ids) if (!manifest.insurers.some((i) => i.id === id) || id === manifest.reference_insurer) throw invalidParam('competitors', id);
+  return ids.length > 0 ? ids : undefined;
+}
+
 /** The optional comma-separated `providers` ids (PROVIDER_ID each); undefined when none. @throws ApiError 400 */
 export function parseProviderIds(query: Readonly<Record<string, string>>): string[] | undefined {
   const value = optional(query, 'providers');

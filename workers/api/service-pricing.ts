@@ -40,6 +40,7 @@ import { invalidParam } from './errors';
 import {
   optional,
   parseBoolean,
+  parseCompetitors,
   parseInteger,
   parseList,
   parseOneOf,
@@ -73,15 +74,8 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   if (cls !== undefined) p.billing_class = parseOneOf('billing_class', cls, BILLING_CLASS_FILTERS);
   const state = optional(query, 'state');
   if (state !== undefined) p.state = parseStateCode('state', state);
-  const competitors = optional(query, 'competitors');
-  if (competitors !== undefined) {
-    const ids = parseList(competitors);
-    for (const id of ids) {
-      const known = manifest.insurers.some((i) => i.id === id);
-      if (!known || id === manifest.reference_insurer) throw invalidParam('competitors', id);
-    }
-    if (ids.length > 0) p.competitors = ids;
-  }
+  const competitors = parseCompetitors(query, manifest);
+  if (competitors) p.competitors = competitors;
   const only = optional(query, 'only_overpaying');
   if (only !== undefined) p.only_overpaying = parseBoolean('only_overpaying', only);
   const sort = optional(query, 'sort');
