@@ -3,7 +3,7 @@
  * row groups so that the worker reads only those a request needs, since parquet-wasm exposes no
  * column statistics (docs/architecture.md). contract/dataset.ts re-exports them with the manifest.
  */
-import type { PriceScope } from './dataset';
+import type { StatsScope } from './dataset';
 
 /** Row-group index entry of a table sorted by billing code (docs/architecture.md). */
 export interface RowGroupIndexEntry {
@@ -34,7 +34,7 @@ export interface SourceIndexEntry {
  */
 export interface StatsPart {
   period: string;
-  scope: PriceScope;
+  scope: StatsScope;
   national: boolean;
   /**
    * Per-state runs: the first and the last `state` of the run's rows in this row group, in byte

@@ -35,7 +35,7 @@
 
 import type { PeriodIndexEntry, RowGroupIndexEntry, SourceIndexEntry, StatsSnapshot } from './dataset-index';
 import { PRICE_COLUMNS, type PriceColumnName } from './price-columns';
-import type { PriceScope } from './price-scope';
+import type { StatsScope } from './price-scope';
 
 /** `manifest.format`, fixed. */
 export const DATASET_FORMAT = 'compete-dataset' as const;
@@ -45,13 +45,14 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  * selection, with the Medicare benchmark and validation columns. Version 3: `price_stats` rows at
  * shared providers (`scope`, `month`). Version 4: `billing_providers`, and `price_stats` rows where we
  * bill it (`scope` 'billed' and 'shared_billed'). Version 5: each price's distribution in
- * `price_stats` (`p10` .. `p90`, `derived`) and the unit pivot's columns of it.
+ * `price_stats` (`p10` .. `p90`, `derived`) and the unit pivot's columns of it. Version 6: the market
+ * band of every competitor in `price_stats` (`scope` 'market_band').
  */
-export const DATASET_FORMAT_VERSION = 5 as const;
+export const DATASET_FORMAT_VERSION = 6 as const;
 
 // the scopes of price_stats and the screens' options they stand for (contract/price-scope.ts)
-export { BILLED_SCOPE, BILLED_UNAVAILABLE, isMonthScope, MARKET_SCOPE, priceScope, scopeOptions, SHARED_BILLED_SCOPE, SHARED_SCOPE } from './price-scope';
-export type { PriceScope } from './price-scope';
+export { BILLED_SCOPE, BILLED_UNAVAILABLE, isMonthScope, MARKET_BAND_SCOPE, MARKET_SCOPE, priceScope, scopeOptions, SHARED_BILLED_SCOPE, SHARED_SCOPE } from './price-scope';
+export type { PriceScope, StatsScope } from './price-scope';
 
 /** The state value that stands for the whole market in `price_stats` and `claims_volume`. */
 export const ALL_STATES = 'ALL' as const;
@@ -346,10 +347,14 @@ export const COLUMNS = {
   billing_providers: ['billing_code', 'billing_class', 'provider_id'],
 } as const satisfies Record<TableName, readonly string[]>;
 
-/** A row of `price_stats`, as the worker reads it: one insurer's price of one comparison unit in one state. */
+/**
+ * A row of `price_stats`, as the worker reads it: one insurer's price of one comparison unit in one
+ * state, or (scope MARKET_BAND_SCOPE) the pooled provider medians of every competitor, whose
+ * `snapshot`, `insurer_id` and `rate_count` are null.
+ */
 export interface PriceStatRow {
-  snapshot: string;
-  insurer_id: string;
+  snapshot: string | null;
+  insurer_id: string | null;
   billing_code: string;
   billing_class: UnitBillingClass;
   /** `global`, `26` or `TC` (contract/medicare.ts componentOf). */
@@ -359,13 +364,16 @@ export interface PriceStatRow {
   state: string;
   /** Median negotiated_rate in USD over distinct valid rate rows (docs/methodology.md, Per comparison unit). */
   median_rate: number;
-  rate_count: number;
+  rate_count: number | null;
   /** Distinct providers behind the median: its support. */
   provider_count: number;
   /** The unit's national Medicare amount, USD; null without a benchmark. */
   medicare_rate: number | null;
-  /** MARKET_SCOPE: every provider; SHARED_SCOPE: at shared providers, matched in `month`; BILLED_SCOPE, SHARED_BILLED_SCOPE: the same at billing providers. */
-  scope: PriceScope;
+  /**
+   * MARKET_SCOPE: every provider; SHARED_SCOPE: at shared providers, matched in `month`; BILLED_SCOPE,
+   * SHARED_BILLED_SCOPE: the same at billing providers; MARKET_BAND_SCOPE: every competitor pooled in `month`.
+   */
+  scope: StatsScope;
   /** For rows of a month scope (isMonthScope), the month M (`YYYY-MM`) whose snapshots were matched; null otherwise. */
   month: string | null;
   /** p10 .. p90 of the provider medians, USD, and whether a row is `derived` (docs/methodology.md, Confidence and distribution). */

@@ -13,6 +13,15 @@ export const BILLED_SCOPE = 'billed' as const;
 /** `price_stats.scope` of the medians at shared providers that are billing providers, per month. */
 export const SHARED_BILLED_SCOPE = 'shared_billed' as const;
 export type PriceScope = typeof MARKET_SCOPE | typeof SHARED_SCOPE | typeof BILLED_SCOPE | typeof SHARED_BILLED_SCOPE;
+/**
+ * `price_stats.scope` of the market band of the comparison's default selection (docs/methodology.md,
+ * Confidence and distribution), per month: the provider medians of every competitor of the dataset
+ * pooled (insurer_id and snapshot NULL), over every provider. Not a price of one insurer: no screen
+ * option stands for it.
+ */
+export const MARKET_BAND_SCOPE = 'market_band' as const;
+/** The scopes of `price_stats` rows: the prices' and the market band's. */
+export type StatsScope = PriceScope | typeof MARKET_BAND_SCOPE;
 
 /** The scope of the screens' options `shared_providers` and `billed` (docs/methodology.md, Per comparison unit). */
 export function priceScope(shared: boolean, billed: boolean): PriceScope {
@@ -28,4 +37,4 @@ export const scopeOptions = (scope: PriceScope): { sharedProviders: boolean; bil
   ({ sharedProviders: scope === SHARED_SCOPE || scope === SHARED_BILLED_SCOPE, billed: scope === BILLED_SCOPE || scope === SHARED_BILLED_SCOPE });
 
 /** Whether `scope`'s rows are matched per month (`price_stats.month`) rather than per snapshot. */
-export const isMonthScope = (scope: PriceScope): boolean => scopeOptions(scope).sharedProviders;
+export const isMonthScope = (scope: StatsScope): boolean => scope === MARKET_BAND_SCOPE || scopeOptions(scope).sharedProviders;

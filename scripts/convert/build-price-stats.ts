@@ -32,17 +32,19 @@
  * (bucketPricesSql), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
+import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../contract/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { GROUP_ID_UNNEST_SQL } from './spool';
-import { EVERY_RATE_SELECTION, SHARED_SELECTION, SeriesMedians } from './series-medians';
+import { SeriesMedians } from './series-medians';
+import { EVERY_RATE_SELECTION, SHARED_SELECTION } from './series-rows';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
 import { billedOfBucket, finishBilled, prepareBilled } from './billed-stats';
+import { MarketBands } from './market-bands';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
-const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_units', 'ps_months'] as const;
+const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_bands', 'ps_units', 'ps_months'] as const;
 
 /** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
 const UNITS = UNIT_COUNT;
@@ -98,6 +100,8 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     component VARCHAR, setting VARCHAR, median_rate DOUBLE, provider_count INTEGER);
     CREATE TABLE ps_results (sid INTEGER, cs UTINYINT, st USMALLINT, mo USMALLINT, median_rate DOUBLE, rate_count BIGINT, provider_count BIGINT,
       p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN);
+    CREATE TABLE ps_bands (sid INTEGER, st USMALLINT, mo USMALLINT, p10 DOUBLE, p25 DOUBLE, median_rate DOUBLE, p75 DOUBLE, p90 DOUBLE,
+      provider_count BIGINT, derived BOOLEAN);
     CREATE TABLE ps_units (unit INTEGER, billing_class VARCHAR, component VARCHAR, setting VARCHAR);
     INSERT INTO ps_units VALUES ${UNITS_VALUES};`);
   // one loop for every bucket: its series() runs without a pause, so buckets of two connections never interleave in it
@@ -105,6 +109,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
   const loop = new SeriesMedians(membership);
   const { index, codeOf } = await readSeriesIndex(con);
   const shared = new SharedProviders(membership, index);
+  const bands = new MarketBands(index, membership.stateCount, UNITS);
   const billed = await prepareBilled(con);
   // read into the loop's arrays: in DuckDB they would only hold its memory limit through the buckets
   for (const t of MEMBERSHIP_TABLES) await con.run(`DROP TABLE ${t}`);
@@ -115,7 +120,7 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
     async ofBucket(c, prices) {
       const rows = free.pop() ?? new SeriesBuffer();
       try {
-        await statsOfBucket(c, prices, { loop, shared, codeOf, rows, vid });
+        await statsOfBucket(c, prices, { loop, shared, bands, codeOf, rows, vid });
         if (billed) await billedOfBucket(c, prices, vid);
       } finally {
         rows.trim();
@@ -137,7 +142,14 @@ export async function preparePriceStats(con: DuckDBConnection): Promise<PriceSta
         WHERE r.cs IN (0, ${SHARED_SELECTION});
         INSERT INTO ps_unvalidated
         SELECT s.snapshot, s.insurer_id, s.billing_code, u.billing_class, u.component, u.setting, r.median_rate, CAST(r.provider_count AS INTEGER)
-        FROM ${unit} WHERE r.cs = 1 AND r.st = 0`);
+        FROM ${unit} WHERE r.cs = 1 AND r.st = 0;
+        INSERT INTO price_stats
+        SELECT NULL, NULL, s.billing_code, u.billing_class, u.component, u.setting, t.state, r.median_rate, NULL,
+               CAST(r.provider_count AS INTEGER), b.medicare_rate, '${MARKET_BAND_SCOPE}', m.month, r.p10, r.p25, r.p75, r.p90, r.derived
+        FROM ps_bands r JOIN ps_series s ON s.ps_series = r.sid // ${UNITS} JOIN ps_units u ON u.unit = r.sid % ${UNITS}
+        JOIN ps_states t ON t.st = r.st JOIN ps_months m ON m.mo = r.mo
+        LEFT JOIN medicare_benchmarks b ON b.billing_code = s.billing_code AND b.billing_class = ${benchmarkKindSql('u.billing_class')}
+          AND b.component = u.component AND b.setting = u.setting`);
       if (billed) await finishBilled(c);
       for (const t of HELPER_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
     },
@@ -181,6 +193,8 @@ async function vidSql(con: DuckDBConnection): Promise<string> {
 interface BucketState {
   loop: SeriesMedians;
   shared: SharedProviders;
+  /** The market bands of the default selection (market-bands.ts), from the same loop. */
+  bands: MarketBands;
   /** Per ps_series, its billing code's rank: the series of one code are consecutive (build-tables.ts ps_series). */
   codeOf: Int32Array;
   rows: SeriesBuffer;
@@ -196,7 +210,7 @@ interface BucketState {
  * rows at once; the results are appended to `ps_results` once the bucket is done.
  */
 async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketState): Promise<void> {
-  const { loop, shared, codeOf, rows, vid } = b;
+  const { loop, shared, bands, codeOf, rows, vid } = b;
   const sql = `${prices}
     SELECT CAST(b.sid AS INTEGER) AS sid, CAST(g.gid AS INTEGER) AS gid, CAST(2 * b.vid + b.cls AS INTEGER) AS vid, CAST(b.cls AS UTINYINT) AS cls,
            b.derived, CAST(b.negotiated_rate AS DOUBLE) AS v
@@ -210,6 +224,7 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     WHERE g.kept
     ORDER BY sid, v, gid, vid`;
   const out: number[][] = [];
+  const bandRows: number[][] = [];
   rows.clear();
   let code = -1;
   const series: CodeSeries[] = [];
@@ -217,6 +232,7 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     // a series' rows run to the next one's first, the last one's to the buffer's end
     series.forEach((s, j) => (s.to = series[j + 1]?.from ?? rows.n));
     const matches = shared.plan(rows, series);
+    bands.beginCode();
     series.forEach((s, j) => {
       const id = s.ps * UNITS + s.unit;
       const [first, ...later] = matches[j]!;
@@ -226,12 +242,17 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
         if (cs === 0 || (cs === EVERY_RATE_SELECTION && st === 0)) out.push([id, cs, st, 0, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
         else if (cs === SHARED_SELECTION) out.push([id, cs, st, month, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
       }, first ? shared.filter(first, false) : null);
+      if (bands.wants(s.ps)) {
+        bands.beginSeries(j);
+        loop.exportMarket(bands);
+      }
       for (const m of later) {
         loop.series(rows, s.from, s.to, (cs, st, median, rateCount, providerCount, p10, p25, p75, p90, derived) => {
           out.push([id, cs, st, m.month, median, rateCount, providerCount, p10, p25, p75, p90, +derived]);
         }, shared.filter(m, true));
       }
     });
+    bands.finishCode(series, (sid, st, mo, q, providers, derived) => bandRows.push([sid, st, mo, ...q, providers, +derived]));
     rows.clear();
     series.length = 0;
   };
@@ -267,5 +288,19 @@ async function statsOfBucket(con: DuckDBConnection, prices: string, b: BucketSta
     }
   } finally {
     appender.closeSync();
+  }
+  const bandAppender = await con.createAppender('ps_bands');
+  try {
+    for (const [sid, st, mo, p10, p25, p50, p75, p90, providers, derived] of bandRows) {
+      bandAppender.appendInteger(sid!);
+      bandAppender.appendUSmallInt(st!);
+      bandAppender.appendUSmallInt(mo!);
+      for (const q of [p10, p25, p50, p75, p90]) bandAppender.appendDouble(q!);
+      bandAppender.appendBigInt(BigInt(providers!));
+      bandAppender.appendBoolean(derived === 1);
+      bandAppender.endRow();
+    }
+  } finally {
+    bandAppender.closeSync();
   }
 }

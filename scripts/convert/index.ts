@@ -40,7 +40,7 @@ import { loadStoredPartition, partitionForBuild } from './partition-check';
 import { PhaseTimer } from './timings';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */
-export const CONVERTER_VERSION = '0.20.0';
+export const CONVERTER_VERSION = '0.21.0';
 
 export interface ConvertOptions {
   /** No progress and no per-file lines; errors still throw. */

@@ -17,7 +17,8 @@
  * the benchmark file (docs/benchmarks.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { EVERY_RATE_SELECTION, SeriesMedians } from './series-medians';
+import { SeriesMedians } from './series-medians';
+import { EVERY_RATE_SELECTION } from './series-rows';
 import { SeriesBuffer, column, forEachChunk, readMembership, scalar, streamSeriesRows } from './price-stats-input';
 import { GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
 

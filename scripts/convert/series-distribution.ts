@@ -15,7 +15,8 @@
  * weighted multiset: the value at 0-based position k is the first median, ascending, whose running
  * weight passes k; p10 and p25 walking up, p75 and p90 walking down.
  */
-import type { Membership, SharedFilter } from './series-rows';
+import type { MedianSink } from './market-bands';
+import { SHARED_SELECTION, type Membership, type SharedFilter } from './series-rows';
 import { sortByValue } from './sort-by-value';
 
 /** The quantiles of a distribution, in the order of EmitStat's p10, p25, p75, p90. */
@@ -26,9 +27,6 @@ const POSITIONS = 2 * QUANTILES.length;
 
 /** The positions of p10 and p25, read walking up; those of p75 and p90 walking down. */
 const HALF = POSITIONS / 2;
-
-/** Selection 2, at a filter's shared providers (series-medians.ts SHARED_SELECTION). */
-const SHARED_SELECTION = 2;
 
 /** The selections with a distribution, as a mask of cs (series-medians.ts): 0 the valid rates, 2 those at a filter's providers. */
 export const DISTRIBUTION_MASK = 0b101;
@@ -281,6 +279,33 @@ export class SeriesDistribution {
         const lo = at[POSITIONS * k + 2 * j]!;
         quantiles[QUANTILES.length * k + j] = h === f ? lo : interpolate(lo, at[POSITIONS * k + 2 * j + 1]!, h - f);
       }
+    }
+  }
+
+  /**
+   * Hands the provider medians of the series last finished to `sink`, each with its weight per
+   * state as the market (selection 0) counts it: a group's median for its single providers of each
+   * state (its weights, st 0 counting all of them), a pid's for itself, at st 0 and at its state;
+   * then the states of the market keys among `touched[0 .. count - 1]` that a `derived` row enters.
+   * Meaningful after finish() of a series whose selection 0 was computed.
+   */
+  exportMedians(sink: MedianSink, touched: Int32Array, count: number): void {
+    const { value, owner, pidSt } = this;
+    const { weightStart, weightSt, weightN } = this.m;
+    const hand = (x: number, o: number): void => {
+      if (o >= 0) {
+        for (let w = weightStart[o]!, end = weightStart[o + 1]!; w < end; w++) sink.median(x, weightSt[w]!, weightN[w]!);
+        return;
+      }
+      sink.median(x, 0, 1);
+      const st = pidSt[~o]!;
+      if (st > 0) sink.median(x, st, 1);
+    };
+    for (let i = 0; i < this.others; i++) hand(value[i]!, owner[i]!);
+    for (let j = value.length - this.ones; j < value.length; j++) hand(value[j]!, owner[j]!);
+    for (let t = 0; t < count; t++) {
+      const k = touched[t]!;
+      if (k < this.m.stateCount && this.derived[k] === 1) sink.derived(k);
     }
   }
 

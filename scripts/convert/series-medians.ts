@@ -14,21 +14,12 @@
  * the medians of each group and provider of several groups for the distributions of selections 0
  * and 2 (series-distribution.ts): pass 1 counts their valid rows, pass 2 ranks them in value order.
  */
-
-import { SERIES_BLOCK_ROWS, type EmitStat, type Membership, type SeriesRows, type SharedFilter } from './series-rows';
+import { SELECTION_COUNT, SERIES_BLOCK_ROWS, SHARED_SELECTION, type EmitStat, type Membership, type SeriesRows, type SharedFilter } from './series-rows';
 import { DISTRIBUTION_MASK, SeriesDistribution } from './series-distribution';
+import type { MedianSink } from './market-bands';
 
 /** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row all three, a failed one only "validation off". */
 const SELECTION_MASKS = [0b111, 0b010] as const;
-
-/** Selections: 0 the valid rates (docs/methodology.md, Validation), 1 every dollar rate (the headline with validation off), 2 valid rates at a filter's providers. */
-export const SELECTION_COUNT = 3;
-
-/** The selection of the valid rates at the providers of a SharedFilter. */
-export const SHARED_SELECTION = 2;
-
-/** The selection of every dollar rate, validation off: the only one a row of flag 1 enters. */
-export const EVERY_RATE_SELECTION = 1;
 
 /**
  * Selections a group's single providers (in no other group) may enter: never the shared one, since
@@ -177,6 +168,11 @@ export class SeriesMedians {
         q[4 * k + 3]!, derived[k] === 1);
     }
     this.filter = null;
+  }
+
+  /** Hands the provider medians of the series last computed with selection 0 to `sink` (market-bands.ts). */
+  exportMarket(sink: MedianSink): void {
+    this.dist.exportMedians(sink, this.touched, this.touchedCount);
   }
 
   /**

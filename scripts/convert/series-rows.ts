@@ -36,6 +36,15 @@ export interface Membership {
   pidCount: number;
 }
 
+/** Selections: 0 the valid rates (docs/methodology.md, Validation), 1 every dollar rate (the headline with validation off), 2 valid rates at a filter's providers. */
+export const SELECTION_COUNT = 3;
+
+/** The selection of the valid rates at the providers of a SharedFilter. */
+export const SHARED_SELECTION = 2;
+
+/** The selection of every dollar rate, validation off: the only one a row of flag 1 enters. */
+export const EVERY_RATE_SELECTION = 1;
+
 /** Rows per block of SeriesRows: a series grows by blocks, never by copying what it holds. */
 export const SERIES_BLOCK_ROWS = 1 << 16;
 

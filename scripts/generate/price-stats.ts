@@ -14,11 +14,15 @@
  *   before M (the insurers' snapshots are those of the manifest's `sources`): a competitor's rows at
  *   the providers where the reference insurer (its snapshot for M) has a valid row of the unit, the
  *   reference's rows at the providers where any competitor (its snapshot for M) has one; a series
- *   with no such row has no shared row for M.
+ *   with no such row has no shared row for M;
+ * - scope `market_band`, per month M and unit (insurer_id and snapshot NULL): the market band of
+ *   every competitor (docs/methodology.md, Confidence and distribution): p10 .. p90 and the median of
+ *   the provider medians of every insurer but the reference (its snapshot for M) pooled, a provider
+ *   once per insurer; provider_count the number of those medians.
  * `medicare_rate` is the unit's national amount in `medicare_benchmarks` (a `both` unit read as
  * professional), as the converter joins it.
  */
-import { MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
+import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { sqlList, sqlString } from '../../contract/sql-text';
 import { benchmarkKindSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
@@ -38,7 +42,7 @@ export interface PriceStatsInput {
   reference: string;
   /** SQL relation with the columns of `medicare_benchmarks`. */
   benchmarks: string;
-  /** Whether the rows at shared providers are computed (default true; false: market rows only). */
+  /** Whether the rows at shared providers and the market bands are computed (default true; false: market rows only). */
   shared?: boolean;
 }
 
@@ -62,6 +66,20 @@ function seriesStats(from: string, keys: string): string {
         bool_or(d) AS derived
       FROM (SELECT ${keys}, provider_id, median(negotiated_rate) AS m, bool_or(lower(negotiated_type) = 'derived') AS d FROM (${from}) GROUP BY ${keys}, provider_id)
       GROUP BY ${keys}) d USING (${keys})`;
+}
+
+/**
+ * The market band's statistics over rows of ROW_COLUMNS and `month`, `st` (the competitors' rows
+ * of each month): per (month, unit, state), the quantiles of the (insurer, provider) medians pooled.
+ */
+function bandStats(from: string): string {
+  const keys = 'month, billing_code, billing_class, component, setting, st';
+  return `SELECT ${keys}, NULL::VARCHAR AS snapshot, NULL::VARCHAR AS insurer_id, quantile_cont(m, 0.5) AS median_rate,
+      NULL::BIGINT AS rate_count, count(*) AS provider_count, quantile_cont(m, 0.1) AS p10, quantile_cont(m, 0.25) AS p25,
+      quantile_cont(m, 0.75) AS p75, quantile_cont(m, 0.9) AS p90, bool_or(d) AS derived
+    FROM (SELECT ${keys}, insurer_id, provider_id, median(negotiated_rate) AS m, bool_or(lower(negotiated_type) = 'derived') AS d
+          FROM (${from}) GROUP BY ${keys}, insurer_id, provider_id)
+    GROUP BY ${keys}`;
 }
 
 /** The rows of `from` once for 'ALL' and once for their provider's state, as `st`. */
@@ -103,7 +121,9 @@ export function priceStatsSql(input: PriceStatsInput): string {
     stats AS (
       SELECT *, '${MARKET_SCOPE}' AS scope, NULL::VARCHAR AS month FROM (${seriesStats(byState('unit_rows'), SERIES)})
       ${input.shared === false ? '' : `UNION ALL BY NAME
-      SELECT *, '${SHARED_SCOPE}' AS scope FROM (${seriesStats(byState('at_shared', ', month'), `${SERIES}, month`)})`})
+      SELECT *, '${SHARED_SCOPE}' AS scope FROM (${seriesStats(byState('at_shared', ', month'), `${SERIES}, month`)})
+      UNION ALL BY NAME
+      SELECT *, '${MARKET_BAND_SCOPE}' AS scope FROM (${bandStats(byState(`(SELECT * FROM in_month WHERE insurer_id <> ${ref})`, ', month'))})`})
     SELECT s.snapshot, s.insurer_id, s.billing_code, s.billing_class, s.component, s.setting, s.st AS state,
       CAST(s.median_rate AS DOUBLE) AS median_rate, CAST(s.rate_count AS INTEGER) AS rate_count,
       CAST(s.provider_count AS INTEGER) AS provider_count, b.medicare_rate, s.scope, s.month,

@@ -11,7 +11,9 @@
  * non-dollar rows, dangling group ids and CPT next to non-service codes, in one bucket and in
  * buckets of a few rows each. The medians at shared providers are checked the same way: per month,
  * each insurer's latest snapshot, a competitor's valid rows at the providers where the reference
- * (insurer a) has a valid row of the unit, a's rows where any competitor has one.
+ * (insurer a) has a valid row of the unit, a's rows where any competitor has one. So are the market
+ * bands: per month, unit and state, the quantiles of the provider medians of every competitor (b and
+ * c, each by its latest snapshot) pooled, a provider once per insurer (market-bands.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -44,7 +46,8 @@ const VID_COLUMNS = ['billing_class', 'negotiated_type', 'service_codes', 'modif
  * bucket ENUMs.
  */
 async function compare(seed: number, bucketRows: number, longModifier = false): Promise<{
-  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; gotDist: string[]; wantDist: string[]; gotSharedDist: string[]; wantSharedDist: string[]; enums: string[];
+  got: Row[]; want: Row[]; gotOff: Row[]; wantOff: Row[]; gotShared: Row[]; wantShared: Row[]; gotDist: string[]; wantDist: string[]; gotSharedDist: string[]; wantSharedDist: string[];
+  gotBand: string[]; wantBand: string[]; enums: string[];
 }> {
   const rng = new Rng(seed);
   const rnd = (): number => rng.next();
@@ -115,7 +118,9 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
       p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'market' ORDER BY ALL`);
     const gotSharedDist = await dist(`SELECT month || '/' || snapshot, insurer_id, billing_code, billing_class || '|' || component || '|' || setting, state,
       p10, p25, p75, p90, derived FROM price_stats WHERE scope = 'shared' ORDER BY ALL`);
-    const literal = (valid: string, states: boolean, count: string, shared = false, distribution = false): string => `
+    const gotBand = await dist(`SELECT month, billing_code, billing_class || '|' || component || '|' || setting, state, median_rate, provider_count,
+      p10, p25, p75, p90, derived, snapshot, insurer_id, rate_count FROM price_stats WHERE scope = 'market_band' ORDER BY ALL`);
+    const literal = (valid: string, states: boolean, count: string, shared = false, distribution = false, band = false): string => `
       WITH rows AS (
         SELECT DISTINCT r.snapshot, r.insurer_id, r.billing_code, m.provider_id, r.billing_class, r.negotiated_type,
                r.negotiated_rate, r.service_codes, r.modifiers, p.state, ${unit} AS unit, b.medicare_rate
@@ -143,9 +148,13 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
         SELECT r.* EXCLUDE (month, snapshot), r.month || '/' || r.snapshot AS snapshot FROM in_month r
         WHERE EXISTS (SELECT 1 FROM present p WHERE p.month = r.month AND p.billing_code = r.billing_code AND p.unit = r.unit
           AND p.provider_id = r.provider_id AND (p.insurer_id = 'a') <> (r.insurer_id = 'a'))),
-      kept AS (SELECT * FROM ${shared ? 'at_shared' : 'valid'}),
+      kept AS (SELECT * FROM ${band ? "in_month WHERE insurer_id <> 'a'" : shared ? 'at_shared' : 'valid'}),
       by_state AS (SELECT *, 'ALL' AS st FROM kept ${states ? 'UNION ALL SELECT *, state FROM kept WHERE state IS NOT NULL' : ''})
-      ${distribution ? `,
+      ${band ? `,
+      by_provider AS (SELECT month, insurer_id, billing_code, unit, st, provider_id, median(negotiated_rate) AS m,
+        bool_or(lower(negotiated_type) = 'derived') AS d FROM by_state GROUP BY ALL)
+      SELECT month, billing_code, unit, st, quantile_cont(m, 0.5), count(*), quantile_cont(m, 0.1), quantile_cont(m, 0.25),
+        quantile_cont(m, 0.75), quantile_cont(m, 0.9), bool_or(d), NULL, NULL, NULL FROM by_provider GROUP BY ALL ORDER BY ALL` : distribution ? `,
       by_provider AS (SELECT snapshot, insurer_id, billing_code, unit, st, provider_id, median(negotiated_rate) AS m,
         bool_or(lower(negotiated_type) = 'derived') AS d FROM by_state GROUP BY ALL)
       SELECT snapshot, insurer_id, billing_code, unit, st, quantile_cont(m, 0.1), quantile_cont(m, 0.25), quantile_cont(m, 0.75),
@@ -159,9 +168,10 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     const wantOff = await read(literal('true', false, '0'));
     const wantDist = await dist(literal(valid, true, '0', false, true));
     const wantSharedDist = await dist(literal(valid, true, '0', true, true));
+    const wantBand = await dist(literal(valid, true, '0', false, false, true));
     const types = await spool.con.runAndReadAll(`SELECT type_name FROM duckdb_types() WHERE starts_with(type_name, 'bucket_')`);
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
-    return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, gotSharedDist, wantSharedDist, enums };
+    return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, gotSharedDist, wantSharedDist, gotBand, wantBand, enums };
   } finally {
     spool.close();
   }
@@ -193,7 +203,11 @@ describe('price_stats against the literal expansion of docs/methodology.md', () 
       expect(one.wantDist.length).toBe(one.want.length);
       expect(one.gotSharedDist).toEqual(one.wantSharedDist);
       expect(one.wantSharedDist.length).toBe(one.wantShared.length);
+      // the market bands: both months, every state
+      expect(one.gotBand).toEqual(one.wantBand);
+      expect(new Set(one.wantBand.map((r) => r.split(' ')[0]))).toEqual(new Set(['2025-01', '2025-02']));
       const many = await compare(seed, 20);
+      expect(many.gotBand).toEqual(one.wantBand);
       expect(many.got).toEqual(one.want);
       expect(many.gotDist).toEqual(one.wantDist);
       expect(many.gotSharedDist).toEqual(one.wantSharedDist);

@@ -7,8 +7,8 @@
  * can pass) and state.
  */
 import { describe, expect, it } from 'vitest';
-import { SELECTION_COUNT, SeriesMedians } from '../../scripts/convert/series-medians';
-import { SERIES_BLOCK_ROWS, type Membership, type SeriesRows } from '../../scripts/convert/series-rows';
+import { SeriesMedians } from '../../scripts/convert/series-medians';
+import { SELECTION_COUNT, SERIES_BLOCK_ROWS, type Membership, type SeriesRows } from '../../scripts/convert/series-rows';
 import { SeriesBuffer } from '../../scripts/convert/price-stats-input';
 import { Rng } from '../../scripts/sample/rng';
 

@@ -3,7 +3,7 @@
  * (scripts/convert/build-price-stats.ts): on the fixture dataset (test/fixtures/api, converted by
  * the real converter: providers shared between insurers, a TIN-only provider without a state, a
  * `both` unit, insurers whose snapshots are of different months), the SQL run on the dataset's own
- * tables gives every row of its price_stats, market and shared scope, and no other.
+ * tables gives every row of its price_stats, market, shared and market_band scope, and no other.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile, rm } from 'node:fs/promises';
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('the generator\'s price_stats SQL', () => {
-  it('gives the converter\'s price_stats rows, market and shared scope, on a converted dataset', async () => {
+  it('gives the converter\'s price_stats rows, market, shared and market_band scope, on a converted dataset', async () => {
     const { root, dir } = await convertFixture();
     roots.push(root);
     const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as DatasetManifest;
@@ -38,6 +38,7 @@ describe('the generator\'s price_stats SQL', () => {
       const want = await read(`SELECT * FROM ${files('price_stats')}`);
       const got = await read(sql);
       expect(want.filter((r) => r.includes('"shared"')).length).toBeGreaterThan(5);
+      expect(want.filter((r) => r.includes('"market_band"')).length).toBeGreaterThan(5);
       expect(got).toEqual(want);
     } finally {
       con.closeSync();

@@ -77,6 +77,12 @@ export function goldenRequests(f: DatasetFacts): GoldenRequest[] {
     r('service-pricing', { services: f.code }),
     r('service-pricing', { ...provider, services: f.code }),
     r('service-pricing', { limit: '50', ...provider, shared_providers: '1' }),
+    // the stored bands of the default selection, then the rate rows' under another
+    r('market-band', { services: f.code }),
+    r('market-band', { services: f.code, state: f.state }),
+    r('market-band', { services: f.code, snapshot: f.earliest }),
+    r('market-band', { services: f.code, competitors: f.competitor }),
+    r('market-band', { services: f.code, shared_providers: '1' }),
     r('service-names'),
     r('service-categories'),
     r('services-search'),

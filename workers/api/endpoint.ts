@@ -23,7 +23,7 @@ export interface Endpoint<R extends ApiRoute> {
    * parameters read a provider table); a list names the later tables it reads, the first ones
    * aside (dispatch waits for those only). Otherwise dispatch waits for every boot table.
    */
-  reads?: 'first-tables' | readonly TableName[] | ((params: Api[R]['params']) => 'first-tables' | 'every-table');
+  reads?: 'first-tables' | readonly TableName[] | ((params: Api[R]['params'], ctx: ApiContext) => 'first-tables' | 'every-table');
   /**
    * What the answer reads of `price_stats` (pricing-core.ts statsNeedOf): months, scope, national
    * or per-state rows; dispatch loads it first (db/stats.ts). Absent or null: the endpoint reads no

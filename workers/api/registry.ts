@@ -99,7 +99,7 @@ export function matchRoute(method: string, path: string): { route: ApiRoute; pat
 
 async function answer<R extends ApiRoute>(endpoint: Endpoint<R>, query: Record<string, string>, ctx: ApiContext, request: ApiRequest, active?: Active): Promise<ApiResponse> {
   const params = endpoint.parse(query, ctx);
-  const reads = typeof endpoint.reads === 'function' ? endpoint.reads(params) : endpoint.reads;
+  const reads = typeof endpoint.reads === 'function' ? endpoint.reads(params, ctx) : endpoint.reads;
   if (reads !== 'first-tables') {
     try {
       await (Array.isArray(reads) ? Promise.all(reads.map((t) => ctx.tableLoaded(t))) : ctx.laterTables);

@@ -9,7 +9,7 @@
  * request asks for it, once per dataset. A dataset without the index loads the table whole at
  * boot (eagerStats).
  */
-import { COLUMNS, isMonthScope, type ManifestTable, type PriceScope, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
+import { COLUMNS, isMonthScope, type ManifestTable, type StatsScope, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
 import { chosenSnapshots } from '../../contract/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
@@ -51,9 +51,9 @@ export interface StatsNeed {
   months: readonly string[];
   /**
    * The rows' scope: `market` (each insurer's chosen snapshot), `billed` (the same, at billing
-   * providers), `shared` or `shared_billed` (each month's own rows: contract/dataset.ts isMonthScope).
+   * providers), `shared`, `shared_billed` or `market_band` (each month's own rows: contract/dataset.ts isMonthScope).
    */
-  scope: PriceScope;
+  scope: StatsScope;
   /** `national`: state 'ALL' only; `states`: the per-state rows only; `all`: both. */
   states: 'national' | 'states' | 'all';
   /** With `states` 'states': this state's rows only (a state code). */
