@@ -21,7 +21,8 @@
 /**
  * Every loading indicator the app renders, found in src/ and index.html: the boot loader
  * (#page-loader, 'Loading Compete...'), `aria-busy="true"` (the KPI cards' placeholder, the
- * comparison's results while a page loads, the state modal's count), spinners (.spinner: the
+ * comparison's results while a page loads, its price strips until their market bands come, the
+ * state modal's count), spinners (.spinner: the
  * autocomplete's 'Searching', the sample's old dashboard), the comparison's `.is-loading`, and the
  * autocomplete's busy status.
  */

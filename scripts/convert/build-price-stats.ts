@@ -17,7 +17,7 @@
  * - providers found in several groups ("shared") could repeat a row through two groups: only they
  *   are expanded and de-duplicated, one row each.
  * The median of the weighted multiset is taken at the middle positions (the midpoint of the two
- * middle values when the count is even, interpolated as DuckDB's `median` does: a + (b - a) / 2).
+ * middle values when the count is even, interpolated as DuckDB's `median` does: a 0.5 + b 0.5).
  * The same loop gives the market's and the shared scope's distributions (p10 .. p90 of the
  * provider medians and `derived`: series-distribution.ts), from the same rows.
  *

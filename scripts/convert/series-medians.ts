@@ -15,7 +15,7 @@
  * and 2 (series-distribution.ts): pass 1 counts their valid rows, pass 2 ranks them in value order.
  */
 import { SELECTION_COUNT, SERIES_BLOCK_ROWS, SHARED_SELECTION, type EmitStat, type Membership, type SeriesRows, type SharedFilter } from './series-rows';
-import { DISTRIBUTION_MASK, SeriesDistribution } from './series-distribution';
+import { DISTRIBUTION_MASK, interpolate, SeriesDistribution } from './series-distribution';
 import type { MedianSink } from './market-bands';
 
 /** Selections a row of flag `cls` enters, as a bit mask of cs: a valid row all three, a failed one only "validation off". */
@@ -137,7 +137,7 @@ export class SeriesMedians {
   /**
    * Emits the statistics of one series from its group rows `from` .. `to` of `rows` (sorted by v,
    * gid, vid; repeated rows are skipped). The median is the middle value of the weighted multiset,
-   * the midpoint a + (b - a) / 2 of the two middle ones when its size is even (DuckDB's `median`).
+   * the two middle ones interpolated half way when its size is even (DuckDB's `median`: a 0.5 + b 0.5).
    * Without `filter`, selections 0 and 1; with it, selection 2 too (or alone: `filter.only`).
    * Selections 0 and 2 come with their distribution (series-distribution.ts).
    */
@@ -164,7 +164,7 @@ export class SeriesMedians {
     for (let t = 0; t < touchedCount; t++) {
       const k = touched[t]!;
       const a = this.lo[k]!;
-      emit(Math.floor(k / s), k % s, a + (this.hi[k]! - a) / 2, this.total[k]!, providers[k]!, q[4 * k]!, q[4 * k + 1]!, q[4 * k + 2]!,
+      emit(Math.floor(k / s), k % s, interpolate(a, this.hi[k]!, 0.5), this.total[k]!, providers[k]!, q[4 * k]!, q[4 * k + 1]!, q[4 * k + 2]!,
         q[4 * k + 3]!, derived[k] === 1);
     }
     this.filter = null;

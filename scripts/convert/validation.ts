@@ -148,8 +148,8 @@ function sourceChecksSql(settings: ValidationSettings): string {
       SELECT t.source_id, t.total, t.valid, min(x.ratio) FILTER (WHERE t.half = 0) AS a, min(x.ratio) FILTER (WHERE t.half = 1) AS b
       FROM sc_targets t JOIN ranked x USING (source_id, bin, valid, pos) GROUP BY ALL),
     medians AS (
-      SELECT source_id, any_value(total) AS prices, min(a + (b - a) / 2) FILTER (WHERE NOT valid) AS median_ratio,
-             min(a + (b - a) / 2) FILTER (WHERE valid) AS median_valid
+      SELECT source_id, any_value(total) AS prices, min(a * 0.5 + b * 0.5) FILTER (WHERE NOT valid) AS median_ratio,
+             min(a * 0.5 + b * 0.5) FILTER (WHERE valid) AS median_valid
       FROM middle GROUP BY source_id)
     SELECT source_id, prices, median_ratio,
            prices >= ${SOURCE_MIN_PRICES} AND median_ratio < ${settings.source_min_ratio} AS not_dollars,

@@ -32,6 +32,7 @@ import { RateRowsDialog } from '../components/live/RateRowsDialog';
 import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
 import { BAND_DELAY_MS, bandsByUnit, marketBandParams } from '../components/live/market-band';
+import { isStoredBandSelection } from '../../contract/market-band';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
@@ -138,20 +139,23 @@ export function LiveComparison(): ReactElement {
   const result = pricing.data ?? (pricing.status === 'loading' ? pricing.previous : null);
   const loading = pricing.status === 'loading' || insurers.status === 'loading';
   const records = result?.records ?? NO_RECORDS;
-  // The market bands of the page, asked once its prices have stayed on screen BAND_DELAY_MS: a band
-  // reads the page's rate rows and provider groups (about a second of the worker at the real-file
-  // shape), and a filter changed meanwhile would wait behind it.
+  // The market bands of the page: those of the default selection, stored by the converter, at once;
+  // any other once the page's prices have stayed on screen BAND_DELAY_MS, since it reads the page's
+  // rate rows and provider groups (seconds of the worker at the real-file shape) and a filter
+  // changed meanwhile would wait behind it.
   const [bandParams, setBandParams] = useState<MarketBandParams | null>(null);
   useEffect(() => {
     setBandParams(null);
     const next = marketBandParams(pricing.status === 'ready' ? params : null, pricing.data?.records ?? NO_RECORDS);
     if (next === null) return;
-    const timer = setTimeout(() => setBandParams(next), BAND_DELAY_MS);
+    const stored = isStoredBandSelection(next, competitors.map((c) => c.id));
+    const timer = setTimeout(() => setBandParams(next), stored ? 0 : BAND_DELAY_MS);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- params is rebuilt each render; its answer, pricing.data, says when it changed
   }, [pricing.status, pricing.data]);
   const band = useApi('GET /api/market-band', bandParams);
   const bands = useMemo(() => bandsByUnit(band.data?.bands), [band.data]);
+  const bandsPending = band.status === 'idle' || band.status === 'loading';
   const thinShown = records.filter((r) => r.thin).length;
   const retryToFirst = () => {
     setState(withChange(state, { page: 0 }));
@@ -223,11 +227,11 @@ export function LiveComparison(): ReactElement {
             </div>
             <div className="live-bar__actions">
               <Link className="live-method" to="/methodology#a-units-prices-and-figures">What the columns mean</Link>
-              <ExportCsvButton disabled={records.length === 0 || band.status === 'idle' || band.status === 'loading'} fileName={comparisonFileName(shown, selected, competitors.length)}
+              <ExportCsvButton disabled={records.length === 0 || bandsPending} fileName={comparisonFileName(shown, selected, competitors.length)}
                 build={() => comparisonCsv(records, reference, selected.length ? competitors.filter((c) => selected.includes(c.id)) : competitors, bands)} />
             </div>
           </div>
-          <LiveComparisonTable records={noClass ? NO_RECORDS : records} reference={reference} competitors={competitors} bands={bands}
+          <LiveComparisonTable records={noClass ? NO_RECORDS : records} reference={reference} competitors={competitors} bands={bands} bandsPending={bandsPending}
             onTrace={trace}
             empty={noClass ? 'No billing class selected.' : 'No services match these filters.'} />
           <PagingControls page={state.page} limit={state.limit}

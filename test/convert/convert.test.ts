@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('convertCatalog on hand-made MRFs', () => {
   it('writes the manifest of docs/dataset.md', () => {
     expect(manifest.format).toBe('compete-dataset');
-    expect(manifest.format_version).toBe(5);
+    expect(manifest.format_version).toBe(6);
     expect(manifest.reference_insurer).toBe('ref');
     // ref has no catalog snapshot: month of last_updated_on 2025-02-03; comp's catalog says 2025-02.
     expect(manifest.snapshots).toEqual(['2025-02']);

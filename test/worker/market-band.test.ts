@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketBandParams, MarketBandResult } from '../../contract/api';
+import { isStoredBandSelection } from '../../contract/market-band';
 import { rateRowBands, storedBands } from '../../workers/api/market-band';
 import { sql } from '../../workers/db/sql';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
@@ -64,5 +65,14 @@ describe('the stored market bands', () => {
     expect(storedBands({ ...p, shared_providers: true }, ctx)).toBe(false);
     expect(storedBands({ ...p, billed: true }, ctx)).toBe(false);
     expect(storedBands({ ...p, providers: ['1234567893'] }, ctx)).toBe(false);
+  });
+
+  it('are those of every competitor, named in any order, and of no other set', () => {
+    expect(isStoredBandSelection({}, ['b', 'c'])).toBe(true);
+    expect(isStoredBandSelection({ competitors: ['c', 'b'] }, ['b', 'c'])).toBe(true);
+    expect(isStoredBandSelection({ competitors: ['c', 'b', 'b'] }, ['b', 'c'])).toBe(true);
+    expect(isStoredBandSelection({ competitors: ['b'] }, ['b', 'c'])).toBe(false);
+    expect(isStoredBandSelection({ competitors: ['b', 'x'] }, ['b', 'c'])).toBe(false);
+    expect(isStoredBandSelection({ competitors: ['b', 'c', 'x'] }, ['b', 'c'])).toBe(false);
   });
 });

@@ -14,6 +14,7 @@
 import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api';
 import { MARKET_BAND_MAX_SERVICES } from '../../contract/api-live';
 import { ALL_STATES, MARKET_BAND_SCOPE } from '../../contract/dataset';
+import { isStoredBandSelection } from '../../contract/market-band';
 import type { PlainValue } from '../db/database';
 import { sql } from '../db/sql';
 import type { StatsNeed } from '../db/stats';
@@ -41,12 +42,9 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   return { ...p, ...parseSnapshot(query, manifest.snapshots), ...parseProviderOptions(query, manifest) };
 }
 
-/** Whether `p` is the comparison's default selection, whose bands the converter stored: every competitor, every provider, neither option. */
+/** Whether `p` is the comparison's default selection, whose bands the converter stored (contract/market-band.ts). */
 export function storedBands(p: MarketBandParams, ctx: ApiContext): boolean {
-  if (p.providers !== undefined || p.shared_providers === true || p.billed === true) return false;
-  if (p.competitors === undefined) return true;
-  const all = allCompetitors(ctx);
-  return p.competitors.length === all.length && all.every((id) => p.competitors!.includes(id));
+  return isStoredBandSelection(p, allCompetitors(ctx));
 }
 
 /** The `price_stats` rows of the stored bands `p` reads: its month's `market_band` rows, national or of its state. */

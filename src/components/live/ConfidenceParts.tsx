@@ -70,8 +70,8 @@ export function stripText(d: PriceStripData, referenceName: string): string {
   return `${range}${band}; ${referenceName} price ${formatUsd(d.reference)}${where}`;
 }
 
-/** A row's price strip: an image named by stripText. */
-export const PriceStrip = memo(function PriceStrip({ data, referenceName }: { data: PriceStripData; referenceName: string }): ReactElement {
+/** A row's price strip: an image named by stripText, busy (`aria-busy`) while its band is yet to come. */
+export const PriceStrip = memo(function PriceStrip({ data, referenceName, busy = false }: { data: PriceStripData; referenceName: string; busy?: boolean }): ReactElement {
   const box = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -81,6 +81,6 @@ export const PriceStrip = memo(function PriceStrip({ data, referenceName }: { da
     el.replaceChildren(node);
     return () => node.remove();
   }, [data]);
-  return <span ref={box} className="price-strip" role="img" aria-label={stripText(data, referenceName)} title={stripText(data, referenceName)}
+  return <span ref={box} className="price-strip" role="img" aria-label={stripText(data, referenceName)} title={stripText(data, referenceName)} aria-busy={busy || undefined}
     style={{ width: STRIP_WIDTH, height: STRIP_HEIGHT }} />;
 });

@@ -37,6 +37,8 @@ export interface LiveComparisonTableProps {
   empty: string;
   /** The page's market bands by unit (market-band.ts), drawn in the price strips once they are known. */
   bands?: ReadonlyMap<string, MarketBand>;
+  /** Whether the page's bands are yet to come: each strip says it is busy meanwhile. */
+  bandsPending?: boolean;
 }
 
 /** How a record's unit reads in a button's label: `99213 (Professional · Global · Non-facility)`. */
@@ -57,7 +59,7 @@ function Price({ value, label, onClick }: { value: number | null; label: string;
  * The table, rendered again only when its props change: while a filter's answer loads, the screen
  * re-renders around the rows it already shows (memo).
  */
-export const LiveComparisonTable = memo(function LiveComparisonTable({ records, reference, competitors, onTrace, empty, bands }: LiveComparisonTableProps): ReactElement {
+export const LiveComparisonTable = memo(function LiveComparisonTable({ records, reference, competitors, onTrace, empty, bands, bandsPending }: LiveComparisonTableProps): ReactElement {
   const known = new Set(competitors.map((c) => c.id));
   const names = new Map(competitors.map((c) => [c.id, c.shortName]));
   return (
@@ -115,7 +117,7 @@ export const LiveComparisonTable = memo(function LiveComparisonTable({ records, 
                 </td>
                 <td className="num">
                   <PriceWithMedicare pct={r.market_medicare_pct} detail="mean of the competitors' figures" price={formatUsd(r.market_average)} />
-                  <PriceStrip data={stripData(r, names, bands?.get(unitRowKey(r)) ?? null)} referenceName={reference?.shortName ?? 'Reference'} />
+                  <PriceStrip data={stripData(r, names, bands?.get(unitRowKey(r)) ?? null)} referenceName={reference?.shortName ?? 'Reference'} busy={bandsPending === true} />
                 </td>
                 <td className="num"><OverpaymentCell overpayment={r.overpayment} variance={r.reference_variance} position={positionOf(r.reference_variance)} /></td>
                 <td className="num">{formatCount(r.claims_volume)}</td>
