@@ -89,6 +89,21 @@ export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRe
   ];
 }
 
+/**
+ * The request of the market bands the live comparison asks for beside a first page it was answered
+ * from the first view (src/components/live/market-band.ts marketBandParams): `pricing`, a
+ * `GET /api/service-pricing` query of firstViewRequests, whose answer holds `records`; the page's
+ * codes, sorted, under the same competitors and options. Null for an empty page (no band is asked).
+ * The converter records its answer too, so a screen opened from its URL draws its strips without
+ * the worker (test/ui/first-view-requests.test.ts holds the query equal to the screen's).
+ */
+export function firstViewBandRequest(pricing: Readonly<Record<string, string>>, records: ReadonlyArray<{ service_code: string }>): FirstViewRequest | null {
+  if (records.length === 0) return null;
+  const query: Record<string, string> = { services: [...new Set(records.map((r) => r.service_code))].sort().join(',') };
+  for (const key of ['competitors', 'shared_providers'] as const) if (pricing[key] !== undefined) query[key] = pricing[key];
+  return { path: '/api/market-band', query };
+}
+
 /** The lookup key of a GET request: its path and its query parameters in key order. Pure. */
 export function firstViewKey(path: string, query: Record<string, string>): string {
   const entries = Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

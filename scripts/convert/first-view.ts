@@ -11,8 +11,8 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveInsurer } from '../../contract/api';
-import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewRequests, type FirstView } from '../../contract/first-view';
+import type { LiveInsurer, ServicePricingResult } from '../../contract/api';
+import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../contract/first-view';
 import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { computeAlerts } from '../../workers/api/alerts';
@@ -87,6 +87,12 @@ export async function writeFirstView(dir: string, createdAt: string, openDatabas
     for (const { path: p, query, requiresNoAcknowledgements } of firstViewRequests(insurers)) {
       const body = await get(p, query);
       view.answers.push({ path: p, query, status: 200, body, ...(requiresNoAcknowledgements ? { requires_no_acknowledgements: true } : {}) });
+    }
+    // the bands the comparison asks for beside each first page it was answered
+    for (const a of [...view.answers]) {
+      if (a.path !== '/api/service-pricing') continue;
+      const band = firstViewBandRequest(a.query, (a.body as ServicePricingResult).records);
+      if (band) view.answers.push({ path: band.path, query: band.query, status: 200, body: await get(band.path, band.query) });
     }
     const ctx = service.context();
     if (!ctx) throw new Error('first view: the data service closed the dataset');

@@ -6,11 +6,12 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { LiveInsurer } from '../../contract/api';
-import { firstViewKey, firstViewRequests } from '../../contract/first-view';
+import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
+import { firstViewBandRequest, firstViewKey, firstViewRequests } from '../../contract/first-view';
 import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';
 import { ALERTS_PAGE_SIZE } from '../../src/components/live/alerts-paging';
+import { marketBandParams } from '../../src/components/live/market-band';
 import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/url-state/live-comparison-state';
 import { providerOptionsParam } from '../../src/url-state/shared-providers';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
@@ -39,6 +40,14 @@ describe('firstViewRequests', () => {
       // the same at shared providers (the switch, or `shared_providers=1` in the URL)
       const shared = pricingParams({ ...DEFAULT_STATE, sharedProviders: true }, selected);
       expect(keysOf(list).has(pageKey('/api/service-pricing', shared!))).toBe(true);
+      // the bands the screen asks for beside each first page, as the converter records them
+      const records = [{ service_code: '99213' }, { service_code: '70551' }, { service_code: '99213' }] as LiveServicePricingRecord[];
+      for (const p of [params!, shared!]) {
+        const recorded = firstViewRequests(list).find((r) => pageKey(r.path, r.query) === pageKey('/api/service-pricing', p))!;
+        const band = firstViewBandRequest(recorded.query, records)!;
+        expect(firstViewKey(band.path, band.query)).toBe(pageKey('/api/market-band', marketBandParams(p, records)!));
+      }
+      expect(firstViewBandRequest({}, [])).toBeNull();
     });
   }
 

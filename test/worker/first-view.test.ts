@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIRST_VIEW_FILE, firstViewRequests, parseFirstView, type FirstView } from '../../contract/first-view';
-import type { LiveInsurer } from '../../contract/api';
+import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, parseFirstView, type FirstView } from '../../contract/first-view';
+import type { LiveInsurer, ServicePricingResult } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/dataset';
 import { indexFirstView } from '../../src/api/first-view';
 import { bootStrictAndLoose } from './fixture-dataset';
@@ -28,7 +28,12 @@ describe('first-view.json', () => {
       const manifest = JSON.parse(await readFile(join(at.dir, 'manifest.json'), 'utf8')) as DatasetManifest;
       expect(view.created_at).toBe(manifest.created_at);
       const insurers = (await at.get('/api/insurers', {})).body as LiveInsurer[];
-      expect(view.answers.map((a) => [a.path, a.query])).toEqual(firstViewRequests(insurers).map((r) => [r.path, r.query]));
+      const requests = firstViewRequests(insurers);
+      // then the market bands of the comparison's first pages, at every provider and at shared ones
+      const bands = view.answers.filter((a) => a.path === '/api/service-pricing')
+        .map((a) => firstViewBandRequest(a.query, (a.body as ServicePricingResult).records)!);
+      expect(bands.map((b) => b.query.shared_providers)).toEqual(['true', undefined]);
+      expect(view.answers.map((a) => [a.path, a.query])).toEqual([...requests, ...bands].map((r) => [r.path, r.query]));
       // the alerts alone depend on what the browser stores
       expect(view.answers.filter((a) => a.requires_no_acknowledgements).map((a) => a.path)).toEqual(['/api/alerts-page']);
       for (const answer of view.answers) {
