@@ -52,8 +52,9 @@ describe("live comparison: a unit's confidence", () => {
     await expect.poll(() => strip.getAttribute('aria-label'), { timeout: 60_000 })
       .toBe('one competitor median, $105; market band $103 to $108; Reference price $130, above them all');
     expect(await strip.getAttribute('role')).toBe('img');
+    // drawn in a coming slice of the page's tasks (src/charts/draw-queue.ts)
+    await expect.poll(() => strip.locator('svg rect').count(), { timeout: 10_000 }).toBe(1);
     expect(await strip.locator('svg circle').count()).toBe(1);
-    expect(await strip.locator('svg rect').count()).toBe(1);
     // 85025: 10 against Alpha's 12 at one provider
     expect(await row(page, '85025').locator('.price-strip').getAttribute('aria-label'))
       .toBe('one competitor median, $12; market band $12 to $12; Reference price $10, below them all');

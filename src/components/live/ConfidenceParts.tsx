@@ -8,6 +8,7 @@ import { memo, useEffect, useId, useRef, type ReactElement } from 'react';
 import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api';
 import type { Confidence } from '../../../contract/confidence';
 import { formatUsd } from '../../../contract/format';
+import { drawSoon } from '../../charts/draw-queue';
 import { priceStripChart, STRIP_HEIGHT, STRIP_WIDTH, type PriceStripData } from '../../charts/price-strip-chart';
 import './unit.css';
 
@@ -76,10 +77,13 @@ export const PriceStrip = memo(function PriceStrip({ data, referenceName, busy =
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const node = priceStripChart([data]);
-    node.setAttribute('aria-hidden', 'true');
-    el.replaceChildren(node);
-    return () => node.remove();
+    // a page draws fifty of them: in slices (src/charts/draw-queue.ts), not in one long task; the
+    // strip drawn before stays until its successor replaces it
+    return drawSoon(() => {
+      const node = priceStripChart([data]);
+      node.setAttribute('aria-hidden', 'true');
+      el.replaceChildren(node);
+    });
   }, [data]);
   return <span ref={box} className="price-strip" role="img" aria-label={stripText(data, referenceName)} title={stripText(data, referenceName)} aria-busy={busy || undefined}
     style={{ width: STRIP_WIDTH, height: STRIP_HEIGHT }} />;
