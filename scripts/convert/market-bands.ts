@@ -108,18 +108,23 @@ export class MarketBands implements MedianSink {
    */
   finishCode(series: readonly CodeSeries[], emit: BandStat): void {
     const { insurerOf, snapshotOf, snapshotAt, months } = this.index;
-    const units = [...new Set(series.map((s) => s.unit))];
-    for (let month = 0; month < months.length; month++) {
-      for (const unit of units) {
-        const chosen: number[] = [];
-        series.forEach((s, j) => {
-          if (s.unit !== unit || this.from[j] === undefined) return;
-          const insurer = insurerOf[s.ps]!;
-          if (snapshotAt[insurer]![month] === snapshotOf[s.ps]) chosen.push(j);
-        });
-        if (chosen.length === 0) continue;
-        this.pool(chosen, series[chosen[0]!]!.ps * this.units + unit, month, emit);
+    // per (month, unit), the series handed over whose snapshot is their insurer's latest at that
+    // month: a snapshot serves its own month and the following ones until the insurer's next
+    const chosen = new Map<number, number[]>();
+    series.forEach((s, j) => {
+      if (this.from[j] === undefined) return;
+      const snapshot = snapshotOf[s.ps]!;
+      const latest = snapshotAt[insurerOf[s.ps]!]!;
+      for (let month = snapshot; month < months.length && latest[month] === snapshot; month++) {
+        const key = month * this.units + s.unit;
+        const list = chosen.get(key);
+        if (list) list.push(j);
+        else chosen.set(key, [j]);
       }
+    });
+    for (const key of [...chosen.keys()].sort((a, b) => a - b)) {
+      const js = chosen.get(key)!;
+      this.pool(js, series[js[0]!]!.ps * this.units + (key % this.units), Math.floor(key / this.units), emit);
     }
   }
 
