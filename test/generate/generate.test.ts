@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, ServicePricingResult, TrendPoint } from '../../contract/api';
 import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
-import { FIRST_VIEW_FILE, firstViewRequests, type FirstView } from '../../contract/first-view';
+import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, type FirstView } from '../../contract/first-view';
 import type { LiveInsurer } from '../../contract/api';
 import { runGenerateCli } from '../../scripts/generate/cli';
 import { generateShape, GENERATED_SHAPES, type GeneratedShapeName } from '../../scripts/generate/shapes';
@@ -69,7 +69,11 @@ describe('generated shapes (tiny)', () => {
       const view = JSON.parse(await readFile(path.join(dir, FIRST_VIEW_FILE), 'utf8')) as FirstView;
       expect(view.created_at).toBe(manifest.created_at);
       const insurers = view.answers.find((a) => a.path === '/api/insurers')!.body as LiveInsurer[];
-      expect(view.answers.map((a) => [a.path, a.query, a.status])).toEqual(firstViewRequests(insurers).map((r) => [r.path, r.query, 200]));
+      // the screens' requests, then the market bands of the comparison's first pages
+      const bands = view.answers.filter((a) => a.path === '/api/service-pricing')
+        .flatMap((a) => firstViewBandRequest(a.query, (a.body as ServicePricingResult).records) ?? []);
+      expect(bands.length).toBe(2);
+      expect(view.answers.map((a) => [a.path, a.query, a.status])).toEqual([...firstViewRequests(insurers), ...bands].map((r) => [r.path, r.query, 200]));
     });
   }
 
