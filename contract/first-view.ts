@@ -93,14 +93,16 @@ export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRe
  * The request of the market bands the live comparison asks for beside a first page it was answered
  * from the first view (src/components/live/market-band.ts marketBandParams): `pricing`, a
  * `GET /api/service-pricing` query of firstViewRequests, whose answer holds `records`; the page's
- * codes, sorted, under the same competitors and options. Null for an empty page (no band is asked).
- * The converter records its answer too, so a screen opened from its URL draws its strips without
- * the worker (test/ui/first-view-requests.test.ts holds the query equal to the screen's).
+ * codes, sorted, under the same competitors. The converter records its answer too, so a screen
+ * opened from its URL draws its strips without the worker (test/ui/first-view-requests.test.ts
+ * holds the query equal to the screen's). Null for an empty page (no band is asked) and at shared
+ * providers: those bands are not stored (contract/market-band.ts), and computing them from the
+ * page's rate rows would cost the conversion seconds and gigabytes at real size.
  */
 export function firstViewBandRequest(pricing: Readonly<Record<string, string>>, records: ReadonlyArray<{ service_code: string }>): FirstViewRequest | null {
-  if (records.length === 0) return null;
+  if (records.length === 0 || pricing.shared_providers !== undefined) return null;
   const query: Record<string, string> = { services: [...new Set(records.map((r) => r.service_code))].sort().join(',') };
-  for (const key of ['competitors', 'shared_providers'] as const) if (pricing[key] !== undefined) query[key] = pricing[key];
+  if (pricing.competitors !== undefined) query.competitors = pricing.competitors;
   return { path: '/api/market-band', query };
 }
 
