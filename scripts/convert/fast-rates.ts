@@ -27,7 +27,7 @@ import { quoteIdTokens } from '../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, ObjectKeys, QUOTE, RBRACE, RBRACKET, roomForPair, SPACE, ZERO } from './json-cursor';
-import { SHAPE_SEPARATOR, SPOOL_PRICE_ORDER, type PriceValues, type PriceValuesMark } from './price-values';
+import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
 import type { CsvFile, CsvMark } from './csv-file';
 import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
 
@@ -42,21 +42,37 @@ const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 /**
  * The keys of a price, the CMS fields of contract/price-columns.ts in order; PriceKey their id. The
  * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER (speed: no loop over the
- * table). FAST_PRICE_COLUMNS: the table is the one this code names; when a column is added or
- * changed there, every element takes the slow path (spool-element.ts; normalize-price.ts and
- * SpoolRows follow the table) until this code learns it, and test/convert/fast-rates.test.ts fails.
+ * table), so it is written for one table: FastPriceColumns. A column added to PRICE_COLUMNS, or one
+ * whose field, kind, trimming, padding or place in the shape changes, makes FAST_PATH_KNOWS_COLUMNS a
+ * type error until this code learns it (the enum values are read from the table).
  */
 const PRICE_KEYS = new KeySet(PRICE_COLUMNS.map((c) => c.field));
 const enum PriceKey { BillingClass, NegotiatedType, NegotiatedRate, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
-const KNOWN = 'billing_class enum,negotiated_type enum,negotiated_rate number,service_code codes,billing_code_modifier codes,expiration_date text true,'
-  + 'setting enum,additional_information text false|billing_class,negotiated_type,service_codes,modifiers,expiration_date,setting,negotiated_rate,additional_information';
-export const FAST_PRICE_COLUMNS = KNOWN === `${(PRICE_COLUMNS as readonly PriceColumnSpec[]).map((c) => `${c.field} ${c.kind}${c.kind === 'text' ? ` ${c.trim}` : ''}`).join()}|${SPOOL_PRICE_ORDER.join()}`;
+
+/** What this code reads of each price column, in PRICE_COLUMNS order: [field, kind, trim, pad, shape]. */
+type FastPriceColumns = [
+  ['billing_class', 'enum', false, false, true],
+  ['negotiated_type', 'enum', false, false, true],
+  ['negotiated_rate', 'number', false, false, false],
+  ['service_code', 'codes', false, true, true],
+  ['billing_code_modifier', 'codes', false, false, true],
+  ['expiration_date', 'text', true, false, true],
+  ['setting', 'enum', false, false, true],
+  ['additional_information', 'text', false, false, false],
+];
+/** The same facts of the table itself. */
+type TablePriceColumns<T extends readonly PriceColumnSpec[]> = {
+  -readonly [K in keyof T]: T[K] extends { field: infer F; kind: infer Kind; trim: infer Tr; pad: infer P; shape: infer S } ? [F, Kind, Tr, P, S] : never
+};
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** A type error when PRICE_COLUMNS is not the table the price code is written for. */
+const FAST_PATH_KNOWS_COLUMNS: Same<TablePriceColumns<typeof PRICE_COLUMNS>, FastPriceColumns> = true;
+void FAST_PATH_KNOWS_COLUMNS;
 
 /** The CMS values of the enum price columns as bytes (an index is the value's code); whether a code list pads one digit. */
-const column = (k: PriceKey): PriceColumnSpec | undefined => (FAST_PRICE_COLUMNS ? PRICE_COLUMNS[k] : undefined);
 const [CLASS_BYTES, TYPE_BYTES, SETTING_BYTES] = [PriceKey.BillingClass, PriceKey.NegotiatedType, PriceKey.Setting]
-  .map((k) => (column(k)?.values ?? []).map(bytes)) as [Uint8Array[], Uint8Array[], Uint8Array[]];
-const [PAD_SERVICE_CODES, PAD_MODIFIERS] = [column(PriceKey.ServiceCode)?.pad ?? false, column(PriceKey.Modifier)?.pad ?? false];
+  .map((k) => (PRICE_COLUMNS[k].values ?? []).map(bytes)) as [Uint8Array[], Uint8Array[], Uint8Array[]];
+const [PAD_SERVICE_CODES, PAD_MODIFIERS] = [PRICE_COLUMNS[PriceKey.ServiceCode].pad, PRICE_COLUMNS[PriceKey.Modifier].pad];
 /** What `FastRates.item` did. */
 export type FastItemOutcome =
   | { done: false }

@@ -11,7 +11,7 @@ import { normalizeInNetworkItem, normalizeRate } from '../mrf/normalize-item';
 import { normalizeProviderReference } from '../mrf/normalize-provider';
 import { parseElement } from '../mrf/parse-element';
 import type { MrfProblem } from '../mrf/types';
-import { FAST_PRICE_COLUMNS, FastRates } from './fast-rates';
+import { FastRates } from './fast-rates';
 import type { BatchMessage } from './parse-pool';
 import { MAX_PER_KIND } from './problems';
 import { networkNamesText, SpoolRows } from './spool-rows';
@@ -60,8 +60,7 @@ export interface ElementSlice {
  */
 export function spoolElement(s: SourceState, buf: Buffer, e: ElementSlice, keep: (code: string) => boolean, forceSlow = false): 'fast' | 'slow' {
   const { kind, index, rateIndex, offset, start, end } = e;
-  // a price column the fast path does not know yet (fast-rates.ts FAST_PRICE_COLUMNS): every element the slow way
-  const slow = forceSlow || !FAST_PRICE_COLUMNS;
+  const slow = forceSlow;
   if (kind === 'rate' && !slow && s.fast.rate(buf, start, end, index, rateIndex)) return 'fast';
   const path = kind === 'rate' ? elementPath('in_network', index, rateIndex) : elementPath(kind, index);
   if (kind === 'in_network' && !slow) {
