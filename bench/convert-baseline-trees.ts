@@ -2,7 +2,7 @@
  * The source trees bench/convert-baseline.bench.ts compares: a commit of the project's git
  * repository materialised into a temp dir (`git archive <sha> | tar -x`, the project's node_modules
  * symlinked into it), or the work tree itself, uncommitted changes included. Each tree converts
- * with its own scripts/convert/measure-convert.ts and its own runtime flags (runtime-flags.ts), in a
+ * with its own scripts/convert/cli/measure-convert.ts and its own runtime flags (runtime-flags.ts), in a
  * process of its own, so each figure is that version's as `npm run convert` would have run it.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -61,9 +61,9 @@ function exited(child: ReturnType<typeof spawn>, what: string): Promise<void> {
   });
 }
 
-/** The node flags and environment of `dir`'s scripts/convert/runtime-flags.ts, imported from that tree. */
+/** The node flags and environment of `dir`'s scripts/convert/cli/runtime-flags.ts, imported from that tree. */
 async function runtimeFlags(dir: string): Promise<{ nodeFlags: readonly string[]; env: Readonly<Record<string, string>> }> {
-  const file = path.join(dir, 'scripts/convert/runtime-flags.ts');
+  const file = path.join(dir, 'scripts/convert/cli/runtime-flags.ts');
   if (!existsSync(file)) return { nodeFlags: [], env: {} };
   const m = (await import(pathToFileURL(file).href)) as { CONVERTER_NODE_FLAGS?: unknown; CONVERTER_ENV?: unknown };
   const flags = Array.isArray(m.CONVERTER_NODE_FLAGS) ? m.CONVERTER_NODE_FLAGS.filter((f): f is string => typeof f === 'string') : [];
@@ -75,8 +75,8 @@ async function runtimeFlags(dir: string): Promise<{ nodeFlags: readonly string[]
 }
 
 async function treeAt(label: string, rev: string, sha: string | null, dir: string, temp: string | null): Promise<Tree> {
-  const measure = path.join(dir, 'scripts/convert/measure-convert.ts');
-  if (!existsSync(measure)) throw new Error(`${label} ${rev} has no scripts/convert/measure-convert.ts`);
+  const measure = path.join(dir, 'scripts/convert/cli/measure-convert.ts');
+  if (!existsSync(measure)) throw new Error(`${label} ${rev} has no scripts/convert/cli/measure-convert.ts`);
   const takesStore = readFileSync(measure, 'utf8').includes("'--store'");
   return { label, rev, sha, dir, ...(await runtimeFlags(dir)), takesStore, temp };
 }
@@ -123,7 +123,7 @@ export async function dropTree(t: Tree): Promise<void> {
  * @throws Error naming the version, with the child's stderr, when the conversion fails.
  */
 export async function measureIn(t: Tree, catalog: string, out: string, store: string): Promise<Measured> {
-  const args = [...t.nodeFlags, '--import', 'tsx', path.join(t.dir, 'scripts/convert/measure-convert.ts'), catalog, out,
+  const args = [...t.nodeFlags, '--import', 'tsx', path.join(t.dir, 'scripts/convert/cli/measure-convert.ts'), catalog, out,
     ...(t.takesStore ? ['--store', store] : [])];
   try {
     const r = spawnSync(process.execPath, args, { cwd: t.dir, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...t.env } });

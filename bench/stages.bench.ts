@@ -2,7 +2,7 @@
  * Benchmark (run by `npm run bench`): the converter's two stages (docs/converter.md, Two stages;
  * docs/deployment.md) on generated in-network files (scripts/mrf/generate-large-mrf.ts, written to
  * a temp dir and deleted).
- * - Ingest on BullMQ workers (scripts/convert/queue.ts) against a real `redis-server`: the same
+ * - Ingest on BullMQ workers (scripts/convert/ingest/queue.ts) against a real `redis-server`: the same
  *   files with 1, 2 and 4 worker processes (one parser thread each), from the enqueue to the last
  *   partition: MB/s of JSON in all and per worker.
  * - Build alone (`--build-only`) from the store's partitions at about 10 M and 50 M rate rows, in
@@ -16,10 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateLargeMrf } from '../scripts/mrf/generate-large-mrf';
 import { CONVERTER_VERSION, ingestCatalog } from '../scripts/convert/index';
-import { ingestDistributed, type IngestJobData } from '../scripts/convert/queue';
-import { ingestSettings } from '../scripts/convert/source-store';
-import { DEFAULT_FETCH_POLICY } from '../scripts/convert/fetch-policy';
-import type { PlannedFile } from '../scripts/convert/plan-files';
+import { ingestDistributed, type IngestJobData } from '../scripts/convert/ingest/queue';
+import { ingestSettings } from '../scripts/convert/store/source-store';
+import { DEFAULT_FETCH_POLICY } from '../scripts/convert/plan/fetch-policy';
+import type { PlannedFile } from '../scripts/convert/plan/plan-files';
 import { startRedis } from '../test/convert/redis-server';
 import { measureConversion } from './convert-process';
 import { numberArg, sized } from './tiny';
@@ -38,7 +38,7 @@ const { fetch: _fetch, ...fetchPolicy } = DEFAULT_FETCH_POLICY;
 
 /** Starts a worker process and resolves once it takes jobs. */
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/convert/worker-cli.ts'), '--redis', redis.url, '--jobs', '1', '--quiet'],
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/convert/cli/worker.ts'), '--redis', redis.url, '--jobs', '1', '--quiet'],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let err = '';

@@ -31,7 +31,7 @@ export const TOP_OVERPAID = 10;
 /**
  * The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin.
  * The one definition of the rule in JavaScript: the worker's passes, the screens and the
- * converter's manifest headline (scripts/convert/headline.ts) call it; its SQL twin is
+ * converter's manifest headline (scripts/convert/build/headline.ts) call it; its SQL twin is
  * contract/unit-figures-sql.ts COUNTING_SQL, held equal to it by test/worker/selection-tables.test.ts.
  */
 export function countedRecords<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): Array<T & { reference_variance: number }> {

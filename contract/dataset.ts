@@ -147,7 +147,7 @@ export interface ManifestSource {
   snapshot: string;
   /**
    * Where the file came from, as the catalog or table of contents named it; `<url>#<entry name>`
-   * for one JSON entry of a zip or 7z archive that bundles several (scripts/convert/open-sources.ts).
+   * for one JSON entry of a zip or 7z archive that bundles several (scripts/convert/ingest/open-sources.ts).
    */
   url: string;
   /** The table of contents that led to it, when any. */

@@ -11,7 +11,7 @@
  * on any failure, 2 on a usage error.
  */
 import { Command } from 'commander';
-import { int, isProgram } from '../convert/cli-options';
+import { int, isProgram } from '../convert/cli/options';
 import type { CaseResult } from './case';
 import { MUTATION_KINDS, type MutationKind } from './mutate';
 import { runFuzz, type FuzzReport } from './run';

@@ -1,6 +1,6 @@
 /**
  * The converter's reading path run in-process for the fuzz harness: readSource
- * (scripts/convert/read-source.ts: container, root scanner, item splitter, batches) with its
+ * (scripts/convert/ingest/read-source.ts: container, root scanner, item splitter, batches) with its
  * parser threads replaced by a pool that calls spoolElement (spool-element.ts: the fast path of
  * fast-rates.ts or JSON.parse and the normalisers) on this thread, then the spool CSV files read
  * back and decoded into comparable rows: what DuckDB would load (spool.ts documents the columns).
@@ -10,11 +10,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { PRICE_COLUMN_SPECS } from '../../contract/price-columns';
-import type { ParsePool, BatchMessage, SourceDone } from '../convert/parse-pool';
-import { readSource } from '../convert/read-source';
-import { sourceState, spoolElement } from '../convert/spool-element';
-import { splitGroupIds } from '../convert/spool-rows';
-import type { SpoolFiles } from '../convert/spool-rows';
+import type { ParsePool, BatchMessage, SourceDone } from '../convert/ingest/parse-pool';
+import { readSource } from '../convert/ingest/read-source';
+import { sourceState, spoolElement } from '../convert/ingest/spool-element';
+import { splitGroupIds } from '../convert/ingest/spool-rows';
+import type { SpoolFiles } from '../convert/ingest/spool-rows';
 import { MrfReadError } from '../mrf/types';
 
 /** How one read feeds the bytes and parses the elements. */
@@ -143,7 +143,7 @@ async function tableRows(files: SpoolFiles, table: keyof SpoolFiles): Promise<Fi
 const SHAPE_FIELDS = PRICE_COLUMN_SPECS.filter((c) => c.shape);
 const ROW_FIELDS = PRICE_COLUMN_SPECS.filter((c) => !c.shape);
 
-/** What a key written twice superseded (read-source.ts ReadSourceResult): ingest.ts drops it before it writes the partition. */
+/** What a key written twice superseded (read-source.ts ReadSourceResult): ingest-file.ts drops it before it writes the partition. */
 type Superseded = { supersededItems: number; supersededRefs: number; supersededRates: Array<[number, number]> };
 
 /** Decodes the spool files of one source into items with their prices, and group rows, without what `s` says was superseded. */
@@ -214,7 +214,7 @@ export function converterReader(dir: string): Reader {
     const [done] = await pool.finish(1);
     const files = done!.files;
     try {
-      // what a key written twice superseded (the items of a first `in_network`, ...): ingest.ts
+      // what a key written twice superseded (the items of a first `in_network`, ...): ingest-file.ts
       // drops its rows before it writes the partition (read-source.ts)
       const decoded = fatal || !result ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(files, result);
       const problems: ProblemKey[] = fatal ? [] : [...result!.problems, ...done!.kept].map((p) => ({ code: p.code, path: p.path, offset: p.offset }));

@@ -2,7 +2,7 @@
  * What a conversion needs of the Medicare reference data, as plain rows: the benchmark of every
  * comparison unit of its codes, the codes the OPPS pays, every ZIP's locality and GPCIs, and its
  * codes' descriptors (docs/methodology.md, Medicare benchmark, Names and categories), built by
- * scripts/convert/medicare-data.ts from the reference lines of those codes.
+ * scripts/convert/build/medicare-data.ts from the reference lines of those codes.
  */
 import { benchmarkTable, localityOfZip, serviceDescriptor, type MedicareBenchmark } from './benchmark';
 import type { MedicareReference } from './reference-data';

@@ -1,6 +1,6 @@
 /**
  * The read loop shared by both in-network readers (scripts/mrf/read-in-network.ts, one thread,
- * and scripts/convert/read-source.ts, parser threads): feed every decompressed chunk of a
+ * and scripts/convert/ingest/read-source.ts, parser threads): feed every decompressed chunk of a
  * container to the root scanner and hand its events, in file order, to `handle`, with strings over
  * MAX_STRING_BYTES cut and reported (long-strings.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The build stage's guards (scripts/convert/build-guards.ts, count-check.ts, write-errors.ts):
+ * The build stage's guards (scripts/convert/build/build-guards.ts, count-check.ts, write-errors.ts):
  * - filters that leave no rate row fail the run naming the filter and the rows before it, and the
  *   previous dataset stays byte for byte; `--allow-empty` writes the empty dataset with a warning;
  * - a finite rate far outside any dollar amount (5e-324, 1e-300, 1e308, the largest double) is set
@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DatasetManifest } from '../../contract/dataset';
-import { runConvertCli } from '../../scripts/convert/cli';
-import { checkManifestCounts, CountMismatchError, countMismatches, readParquetFacts } from '../../scripts/convert/count-check';
-import { emptyReason } from '../../scripts/convert/build-guards';
+import { runConvertCli } from '../../scripts/convert/cli/convert';
+import { checkManifestCounts, CountMismatchError, countMismatches, readParquetFacts } from '../../scripts/convert/build/count-check';
+import { emptyReason } from '../../scripts/convert/build/build-guards';
 import { catalogOf, item, leftovers, makeWorkspace, mrf, price, re, runCli, treeHash, type Workspace } from './harness';
 
 /** The write to fail: a path suffix, the call (writeFile or mkdir); null: none fails. */

@@ -1,5 +1,5 @@
 /**
- * Catalogs the converter must refuse, or read safely (scripts/convert/catalog.ts,
+ * Catalogs the converter must refuse, or read safely (scripts/convert/plan/catalog.ts,
  * catalog-pattern.ts, catalog-text.ts, plan-filter.ts; docs/converter.md, The catalog): the
  * filter patterns run on RE2 (linear time: a pattern that backtracks catastrophically in
  * JavaScript plans the real BCBS Oklahoma table of contents at once, with the plans of an
@@ -13,12 +13,12 @@ import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
-import { fileNameMatcher, fileNameOf, planMatcher } from '../../scripts/convert/plan-filter';
-import type { RunPlan } from '../../scripts/convert/run-plan';
+import { fileNameMatcher, fileNameOf, planMatcher } from '../../scripts/convert/plan/plan-filter';
+import type { RunPlan } from '../../scripts/convert/plan/run-plan';
 import { catalogOf, makeWorkspace, re, ROOT, runCli, type Workspace } from './harness';
 
 const BCBS_OK = path.join(ROOT, 'test/fixtures/toc/2025-07-23_Blue-Cross-Blue-Shield-of-Oklahoma_index.json');
-const PLAN_CLI = path.join(ROOT, 'scripts/convert/plan-cli.ts');
+const PLAN_CLI = path.join(ROOT, 'scripts/convert/cli/plan.ts');
 
 interface RawToc {
   reporting_structure: Array<{ reporting_plans: Array<{ plan_name: string }>; in_network_files: Array<{ location: string }> }>;

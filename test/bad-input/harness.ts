@@ -1,7 +1,7 @@
 /**
  * Shared helpers of the bad-input tests (test/bad-input/*.test.ts): a temporary workspace with a
  * tiny valid in-network file and its catalog, the converter's command line run in-process
- * (`runConvertCli`) or as the real process (`node --import tsx scripts/convert/cli.ts`), a hash of
+ * (`runConvertCli`) or as the real process (`node --import tsx scripts/convert/cli/convert.ts`), a hash of
  * a whole directory tree (names and bytes) to prove a dataset unchanged, and the converter's
  * leftovers (`.<out>.tmp-*`, `.<out>.old-*`) beside an output. Everything is generated at test
  * time under the OS temporary directory; nothing here is committed data.
@@ -12,10 +12,10 @@ import { lstat, mkdtemp, readdir, readFile, readlink, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runConvertCli } from '../../scripts/convert/cli';
+import { runConvertCli } from '../../scripts/convert/cli/convert';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = path.join(ROOT, 'scripts/convert/cli.ts');
+export const CLI = path.join(ROOT, 'scripts/convert/cli/convert.ts');
 
 export const price = (rate: string, type = 'negotiated'): string =>
   `{"negotiated_type":"${type}","negotiated_rate":${rate},"expiration_date":"9999-12-31","billing_class":"professional","service_code":["11"]}`;
@@ -79,7 +79,7 @@ export interface CliProcess {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Starts the real command line process (`node --import tsx scripts/convert/cli.ts <args>`). */
+/** Starts the real command line process (`node --import tsx scripts/convert/cli/convert.ts <args>`). */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

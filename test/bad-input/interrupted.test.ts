@@ -1,5 +1,5 @@
 /**
- * A run that does not end by itself (scripts/convert/atomic-dir.ts, scripts/convert/cli.ts): the
+ * A run that does not end by itself (scripts/convert/output/atomic-dir.ts, scripts/convert/cli/convert.ts): the
  * real command line process converts a generated in-network file of about 40 MB (a few seconds)
  * onto an existing dataset and is signalled mid-run. SIGKILL leaves its temporary directory, which
  * the next run removes before writing; SIGINT and SIGTERM make it remove the directory itself and
@@ -44,7 +44,7 @@ async function startBigRun(stage: 'parse' | 'write'): Promise<ReturnType<typeof 
   await waitFor(`the run to be at ${stage}`, async () => {
     if (exited) throw new Error(`the run ended before it was signalled: ${(await run.done).stderr}`);
     for (const t of (await leftovers(ws.out)).filter((f) => f.includes('.tmp-') && !earlier.has(f))) {
-      // the parser threads spool into the file's own directory of the work dir (ingest.ts)
+      // the parser threads spool into the file's own directory of the work dir (ingest-file.ts)
       const seen = await readdir(path.join(ws.dir, t, ...(stage === 'parse' ? ['.work'] : [])), { recursive: stage === 'parse' }).catch(() => []);
       if (seen.some((f) => (stage === 'parse' ? f.endsWith('.csv') : f === 'rates'))) return true;
     }

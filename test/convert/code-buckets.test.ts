@@ -10,9 +10,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
-import { planCodeBuckets } from '../../scripts/convert/code-buckets';
-import { writeDataset } from '../../scripts/convert/write-dataset';
-import { openSpool } from '../../scripts/convert/spool';
+import { planCodeBuckets } from '../../scripts/convert/stats/code-buckets';
+import { writeDataset } from '../../scripts/convert/output/write-dataset';
+import { openSpool } from '../../scripts/convert/build/spool';
 import type { ManifestTable, TableName } from '../../contract/dataset';
 import { rateRowsSql } from '../../contract/rate-rows-sql';
 

@@ -1,5 +1,5 @@
 /**
- * The ingest stage on BullMQ workers (scripts/convert/queue.ts, docs/deployment.md) against a real
+ * The ingest stage on BullMQ workers (scripts/convert/ingest/queue.ts, docs/deployment.md) against a real
  * `redis-server`: two worker processes and a producer; one worker is killed (SIGKILL) in the middle
  * of a 40 MB file. Its job is stalled and taken by the other worker; every file ends ingested
  * exactly once and the dataset equals the one-machine run's, table for table. A file that cannot
@@ -20,7 +20,7 @@ import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const WORKER = path.join(ROOT, 'scripts/convert/worker-cli.ts');
+const WORKER = path.join(ROOT, 'scripts/convert/cli/worker.ts');
 /**
  * A silent worker's job goes to another after this long (ms): short, so the test waits little, and
  * long enough that a busy test machine never delays a live worker's lock renewal past it.
@@ -151,7 +151,7 @@ describe('ingest on BullMQ workers', () => {
     await expect(convertCatalog(catalogPath, path.join(tmp, 'nowhere'), { quiet: true, redis: 'redis://127.0.0.1:1' }))
       .rejects.toThrow(/^cannot reach Redis at redis:\/\/127\.0\.0\.1:1: /);
     const lines: string[] = [];
-    const { runWorkerCli } = await import('../../scripts/convert/worker-cli');
+    const { runWorkerCli } = await import('../../scripts/convert/cli/worker');
     expect(await runWorkerCli(['--redis', 'redis://127.0.0.1:1'], new Promise(() => {}), (t) => void lines.push(t))).toBe(1);
     expect(lines.join('')).toMatch(/^worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .+\n$/);
   });

@@ -1,5 +1,5 @@
 /**
- * The parser threads' fast path (scripts/convert/fast-rates.ts) against the slow one (`JSON.parse`
+ * The parser threads' fast path (scripts/convert/ingest/fast-rates.ts) against the slow one (`JSON.parse`
  * and the normalisers): on random elements full of the quirks of real files (docs/converter.md; enum case,
  * surrounding spaces, decimal and long group ids, unsorted or padded code lists, escapes,
  * non-ASCII text, unknown keys, duplicate keys, inline groups, prices before ids, truncated or
@@ -11,7 +11,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { mulberry32 } from '../../contract/prng';
-import { sourceState, spoolElement, type ElementSlice, type SourceState } from '../../scripts/convert/spool-element';
+import { sourceState, spoolElement, type ElementSlice, type SourceState } from '../../scripts/convert/ingest/spool-element';
 import { convertCatalog } from '../../scripts/convert/index';
 
 let tmp: string;

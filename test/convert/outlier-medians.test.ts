@@ -9,8 +9,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { createOutlierMedians, OUTLIER_UNITS } from '../../scripts/convert/outlier-medians';
-import { prepareMembers } from '../../scripts/convert/provider-membership';
+import { createOutlierMedians, OUTLIER_UNITS } from '../../scripts/convert/build/outlier-medians';
+import { prepareMembers } from '../../scripts/convert/build/provider-membership';
 
 let db: DuckDBInstance;
 let con: DuckDBConnection;

@@ -1,9 +1,9 @@
 /** The converter's SQL and parsing rules agree with contract/metrics.ts and docs/methodology.md. */
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { categorySql } from '../../scripts/convert/build-tables';
+import { categorySql } from '../../scripts/convert/build/build-tables';
 import { categoryOfCode } from '../../contract/metrics';
-import { monthOf } from '../../scripts/convert/snapshot';
+import { monthOf } from '../../scripts/convert/plan/snapshot';
 
 describe('categorySql', () => {
   it('gives the same category as categoryOfCode at every range edge', async () => {

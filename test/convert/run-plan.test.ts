@@ -1,5 +1,5 @@
 /**
- * Plans (scripts/convert/run-plan.ts, plan-cli.ts, plan-filter.ts; docs/converter.md, Plans):
+ * Plans (scripts/convert/plan/run-plan.ts, cli/plan.ts, plan-filter.ts; docs/converter.md, Plans):
  * the real BCBS Oklahoma table of contents (test/fixtures/toc, 4,124 links to 586 files) planned
  * offline and with the catalog's plan filters, expected sets computed here from the raw JSON; file
  * sizes by HEAD from a local server; and `convert --plan` converting exactly a plan's files into
@@ -11,11 +11,11 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
-import type { FetchPolicy } from '../../scripts/convert/fetch-policy';
+import type { FetchPolicy } from '../../scripts/convert/plan/fetch-policy';
 import { convertCatalog } from '../../scripts/convert/index';
-import { runPlanCli } from '../../scripts/convert/plan-cli';
-import { fileNameOf, planMatcher, unsignedLocation } from '../../scripts/convert/plan-filter';
-import type { RunPlan } from '../../scripts/convert/run-plan';
+import { runPlanCli } from '../../scripts/convert/cli/plan';
+import { fileNameOf, planMatcher, unsignedLocation } from '../../scripts/convert/plan/plan-filter';
+import type { RunPlan } from '../../scripts/convert/plan/run-plan';
 import { failingFetch, startLocalHttp, type LocalHttp } from './local-http';
 import { tinyInNetwork } from './tiny-mrf';
 

@@ -1,5 +1,5 @@
 /**
- * The store of source partitions in an S3-compatible bucket (scripts/convert/s3-store.ts), against
+ * The store of source partitions in an S3-compatible bucket (scripts/convert/store/s3-store.ts), against
  * s3rver (an S3 server in Node, in this process): a conversion with `--store s3://...` writes its
  * partitions there and gives the tables of a run with a local store; the next run reuses them;
  * the build alone reads them back; and a worker of the distributed ingest writes to the bucket too.
@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { convertCatalog } from '../../scripts/convert/index';
-import { startIngestWorker } from '../../scripts/convert/queue';
+import { startIngestWorker } from '../../scripts/convert/ingest/queue';
 import { generateSample } from '../../scripts/sample/index';
-import { s3List } from '../../scripts/convert/s3-store';
+import { s3List } from '../../scripts/convert/store/s3-store';
 import type { Catalog } from '../../contract/catalog';
 import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';

@@ -1,5 +1,5 @@
 /**
- * 7z archives as the converter reads them (scripts/convert/open-sources.ts), by the rules of zip
+ * 7z archives as the converter reads them (scripts/convert/ingest/open-sources.ts), by the rules of zip
  * archives: a 7z of one JSON entry is one source under the archive's url, one that bundles several
  * a source per JSON entry (`<url>#<entry>`), each with the archive's size and SHA-256, the files
  * that are not JSON noted in report.json (`7z_entries_ignored`), and a 7z that cannot be read

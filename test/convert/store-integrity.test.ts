@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog, ingestCatalog } from '../../scripts/convert/index';
 import { generateSample } from '../../scripts/sample/index';
-import { sourceKey } from '../../scripts/convert/source-store';
+import { sourceKey } from '../../scripts/convert/store/source-store';
 import type { Catalog, CatalogFile } from '../../contract/catalog';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { ConversionReport } from '../../scripts/convert/problems';

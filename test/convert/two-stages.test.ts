@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog, ingestCatalog } from '../../scripts/convert/index';
 import { generateSample } from '../../scripts/sample/index';
-import { findPartitions, sourceKey } from '../../scripts/convert/source-store';
+import { findPartitions, sourceKey } from '../../scripts/convert/store/source-store';
 import type { Catalog } from '../../contract/catalog';
 import type { DatasetManifest } from '../../contract/dataset';
 import { parquetFiles } from './parquet-files';

@@ -5,8 +5,8 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/dataset';
-import { buildTables, type TableInputs } from '../../scripts/convert/build-tables';
-import { prepareValidation } from '../../scripts/convert/validation';
+import { buildTables, type TableInputs } from '../../scripts/convert/build/build-tables';
+import { prepareValidation } from '../../scripts/convert/build/validation';
 import { loadMedicareReference } from '../../scripts/medicare/reference-data';
 import { medicareTables } from '../../scripts/medicare/tables';
 

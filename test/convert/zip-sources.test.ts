@@ -1,5 +1,5 @@
 /**
- * Zip archives as the converter reads them (scripts/convert/open-sources.ts): a zip that bundles
+ * Zip archives as the converter reads them (scripts/convert/ingest/open-sources.ts): a zip that bundles
  * several in-network files gives one source per JSON entry (`<url>#<entry>`), a zip of one JSON
  * entry one source under the archive's url, each with the archive's size and SHA-256, the
  * files that are not JSON are noted in report.json, and an entry that cannot be read fails alone

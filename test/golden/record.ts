@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetManifest, TableName } from '../../contract/dataset';
 import { FIRST_VIEW_FILE, type FirstView } from '../../contract/first-view';
-import { sqlList } from '../../scripts/convert/spool';
+import { sqlList } from '../../scripts/convert/build/spool';
 import { answerHashes, stableBody, type DatasetFacts } from './requests';
 
 /**

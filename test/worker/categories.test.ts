@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceListItem, ServicePricingResult } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/dataset';
 import { CATEGORIES } from '../../contract/metrics';
-import { sqlList } from '../../scripts/convert/spool';
+import { sqlList } from '../../scripts/convert/build/spool';
 import { datasetCategories } from '../../src/url-state/categories';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 

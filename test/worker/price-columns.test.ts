@@ -6,7 +6,7 @@
  * walks the table: a new entry is checked without a new test.
  *
  * Two prices: Alpha's (the fast path's shape: values as the converter writes them, the parser
- * threads copy the bytes, scripts/convert/fast-rates.ts) and Beta's (values to normalise: enums in
+ * threads copy the bytes, scripts/convert/ingest/fast-rates.ts) and Beta's (values to normalise: enums in
  * upper case with spaces, code lists unsorted in lower case, texts with spaces; the slow path,
  * scripts/mrf/normalize-price.ts).
  */

@@ -1,0 +1,77 @@
+/**
+ * A parser thread of the converter (docs/architecture.md: parsing in worker_threads). It receives
+ * batches of element slices cut by the main thread's root scanner, parses and normalises each
+ * (spool-element.ts: the fast path of fast-rates.ts, or `JSON.parse` and scripts/mrf), and writes
+ * the spool rows of its own CSV files (spool-rows.ts). Problems are kept per source with bounded
+ * memory and returned when the main thread finishes the source.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from '../collect-garbage';
+import type { BatchMessage, SourceDone, WorkerReply } from './parse-pool';
+import { sourceState, spoolElement, type SourceState } from './spool-element';
+
+const { id: workerId, billingCodes: codeList } = workerData as { id: number; billingCodes?: string[] };
+const billingCodes = codeList ? new Set(codeList) : undefined;
+const keep = (code: string): boolean => !billingCodes || billingCodes.has(code);
+/** Every element the slow way (`JSON.parse` and the normalisers), for measurements: COMPETE_SLOW_PARSE=1. */
+const SLOW_ONLY = process.env.COMPETE_SLOW_PARSE === '1';
+
+const sources = new Map<number, SourceState>();
+
+function state(m: BatchMessage): SourceState {
+  let s = sources.get(m.sourceId);
+  if (!s) {
+    s = sourceState(`${m.dir}/w${workerId}-s${m.sourceId}`, m.sourceId);
+    sources.set(m.sourceId, s);
+  }
+  return s;
+}
+
+/** Parses and spools one batch (spool-element.ts). */
+function batch(m: BatchMessage): void {
+  const s = state(m);
+  const buf = Buffer.from(m.buffer);
+  const e = m.elements;
+  for (let k = 0; k < e.length; k += 6) {
+    spoolElement(s, buf, {
+      kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split: e[k + 5] === 1,
+    }, keep, SLOW_ONLY);
+  }
+  s.rows.endBatch();
+}
+
+function finish(sourceId: number): SourceDone {
+  const s = sources.get(sourceId);
+  sources.delete(sourceId);
+  if (!s) return { sourceId, files: {}, valueCodes: 0, shapeCodes: 0, counts: {}, kept: [], items: 0, priceRows: 0, providerReferences: 0, remoteReferences: 0 };
+  return {
+    sourceId,
+    files: s.rows.close(),
+    valueCodes: s.rows.valueCodes,
+    shapeCodes: s.rows.shapeCodes,
+    counts: s.counts,
+    kept: s.kept,
+    items: s.items,
+    priceRows: s.rows.priceRows,
+    providerReferences: s.providerReferences,
+    remoteReferences: s.remoteReferences,
+  };
+}
+
+parentPort!.on('message', (m: BatchMessage | { type: 'finish'; sourceId: number }) => {
+  let reply: WorkerReply;
+  try {
+    if (m.type === 'finish') {
+      reply = { type: 'done', done: finish(m.sourceId) };
+      // the thread idles while DuckDB loads and aggregates: give back the parse's heap first
+      collectGarbage();
+    }
+    else {
+      batch(m);
+      reply = { type: 'ack' };
+    }
+  } catch (e) {
+    reply = { type: 'error', message: (e as Error).stack ?? String(e) };
+  }
+  parentPort!.postMessage(reply);
+});
