@@ -5,25 +5,10 @@
  * elsewhere with its mark, and counts in none). Variances are percent. Pure; the worker's
  * `GET /api/dashboard-figures` and the screens share this one implementation.
  */
-import type { LiveServicePricingRecord } from './api';
+import type { CountedRecord, DashboardKpis, LiveServicePricingRecord } from './api';
+
+export type { CountedRecord, DashboardKpis };
 import { averageOverpayment, compareCodeUnits } from './metrics';
-
-/** A unit that enters the dashboard figures: it has a variance and is not thin. */
-export type CountedRecord = LiveServicePricingRecord & { reference_variance: number };
-
-/** The three KPI cards (docs/methodology.md, Dashboard figures). */
-export interface DashboardKpis {
-  /** Claims-weighted mean of reference_variance over the counted units, percent; null when there is none. */
-  averageOverpayment: number | null;
-  /** The counted unit with the largest variance (ties: code, then unit order), or null. */
-  top: CountedRecord | null;
-  /** Share of the counted units whose variance is above 0, percent; null when there is none. */
-  claimsAboveMarket: number | null;
-  /** Counted units (with a variance, not thin). */
-  withVariance: number;
-  /** Units with a variance left out because they are thin. */
-  thinLeftOut: number;
-}
 
 /** How many bars Top 10 Overpaid Services draws. */
 export const TOP_OVERPAID = 10;

@@ -44,3 +44,11 @@ export function formatSignedPercent(x: number | null | undefined): string {
 export function formatCount(x: number): string {
   return Math.round(x).toLocaleString('en-US');
 }
+
+/** Bytes as GB/MB/KB with one decimal (10^9, 10^6, 10^3). */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(1)} KB`;
+  return `${bytes} B`;
+}

@@ -42,7 +42,7 @@ export interface PriceColumnSpec {
   /** DuckDB type in `rates` (text columns are VARCHAR, code lists comma-separated). */
   sqlType: 'VARCHAR' | 'DOUBLE';
   rateRows: RateRowsAggregate | null;
-  /** Field of the rate rows' records (contract/api-live.ts RateRowRecord); null when not in them. */
+  /** Field of the rate rows' records (contract/api/live.ts RateRowRecord); null when not in them. */
   api: string | null;
   /** Header of its column in the rate rows' table on screen; null: not on screen (the CSV has every `api` field). */
   label: string | null;
@@ -108,7 +108,7 @@ export type NormalizedPrice = { [C in PriceColumn as C['field']]: FieldValue<C> 
 type RateRowColumn = Extract<PriceColumn, { api: string }>;
 
 /**
- * The price fields of a rate row record (contract/api-live.ts RateRowRecord): a number, or text
+ * The price fields of a rate row record (contract/api/live.ts RateRowRecord): a number, or text
  * (code lists comma-separated, '' when none); a `min` column is null when no row has a value.
  */
 export type RateRowPriceFields = {

@@ -4,8 +4,8 @@
  * (docs/architecture.md), `openLocal(files)` checks an auditor's snapshot and switches to it.
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
-import type { ApiRequest, ApiResponse } from '../contract/api';
-import { isManifestRequest } from '../contract/api-routes';
+import type { ApiRequest, ApiResponse } from '../contract/api/index';
+import { isManifestRequest } from '../contract/api';
 import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableName } from '../contract/dataset';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
 import { DatabaseError, SourceError } from './db/errors';

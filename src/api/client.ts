@@ -1,12 +1,12 @@
 /**
  * The page's one /api client over `fetch` (the interceptor answers it), driven by the route map of
- * contract/api.ts: `apiCall('GET /api/service-pricing', { limit: 50, offset: 0 })`,
+ * contract/api/index.ts: `apiCall('GET /api/service-pricing', { limit: 50, offset: 0 })`,
  * `apiCall('PUT /api/alerts/{id}/acknowledge', { id })`. Every call resolves to the route's typed
  * result or throws `ApiError`. One 401 rule for every call: a 401 (the dataset was refused: the
  * session is over) signs the user out with the notice 'Your session has expired'; the protected
  * shell then sends them to /login.
  */
-import type { Api, ApiErrorCode, ApiRoute } from '../../contract/api';
+import type { Api, ApiErrorCode, ApiRoute } from '../../contract/api/index';
 import { useAppStore } from '../store';
 import { encodeQuery } from './query-string';
 

@@ -5,7 +5,7 @@
  * was written with: it stops answering when the worker reports another `created_at`, or when a
  * local snapshot is opened.
  */
-import type { ApiRequest } from '../../contract/api';
+import type { ApiRequest } from '../../contract/api/index';
 import { FIRST_VIEW_FILE, firstViewKey, parseFirstView, type FirstView, type FirstViewAnswer } from '../../contract/first-view';
 
 /** The recorded answers of one first view, by request. */

@@ -7,8 +7,8 @@
  * among them only while no acknowledgement is stored (src/api/ack-probe.ts).
  */
 import * as Comlink from 'comlink';
-import type { ApiErrorBody, ApiRequest } from '../../contract/api';
-import { isManifestRequest } from '../../contract/api-routes';
+import type { ApiErrorBody, ApiRequest } from '../../contract/api/index';
+import { isManifestRequest } from '../../contract/api';
 import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';

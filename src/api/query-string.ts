@@ -1,5 +1,5 @@
 /**
- * Encodes typed /api parameters (contract/api.ts) as a URL query string. Pure.
+ * Encodes typed /api parameters (contract/api/index.ts) as a URL query string. Pure.
  */
 
 /** A parameter value as the route map types it. */

@@ -2,7 +2,7 @@
  * The fetch interceptor's routing decision (docs/architecture.md): which requests the data worker
  * answers. Pure, so it runs in Node tests without a window.
  */
-import type { ApiRequest } from '../../contract/api';
+import type { ApiRequest } from '../../contract/api/index';
 
 /**
  * True when `pathname` belongs to the worker: it starts with `/api/` and is not under
@@ -17,7 +17,7 @@ export function isWorkerPath(pathname: string): boolean {
  * Turns a fetch target into the plain-data request the worker handles, or `null` when the request
  * must pass through to the network (another origin, a non-/api path, or /api/auth/*).
  * `url` may be relative; it resolves against `origin` (e.g. `http://localhost:5173`).
- * Query parameters: a repeated key keeps its last value (contract/api.ts ApiRequest).
+ * Query parameters: a repeated key keeps its last value (contract/api/index.ts ApiRequest).
  */
 export function toWorkerRequest(url: string, method: string, origin: string, body?: string): ApiRequest | null {
   let parsed: URL;

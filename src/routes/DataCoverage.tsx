@@ -11,7 +11,7 @@
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
+import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api/index';
 import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../contract/dataset';
 import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
 import { ExportCsvButton } from '../components/live/ExportCsvButton';

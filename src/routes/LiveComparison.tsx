@@ -18,7 +18,7 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api';
+import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api/index';
 import { formatCount } from '../../contract/format';
 import { apiCall } from '../api/client';
 import { ComparisonSummary } from '../components/comparison/ComparisonSummary';

@@ -12,7 +12,7 @@
  */
 import { useCallback, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api';
+import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api/index';
 import { productLabel } from '../../contract/product';
 import { formatCount, formatUsd } from '../../contract/format';
 import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';

@@ -14,7 +14,7 @@ import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
 import { useLocation } from 'react-router-dom';
 import methodology from '../../docs/methodology.md?raw';
-import type { CoverageResult } from '../../contract/api';
+import type { CoverageResult } from '../../contract/api/index';
 import { formatCount } from '../../contract/format';
 import { ThinMark, UnitBadges } from '../components/live/UnitParts';
 import { useApi, type ApiLoad } from '../components/live/use-api';

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatasetManifest } from '../../contract/dataset';
-import type { PriceDetail, ProvidersForService } from '../../contract/api';
+import type { PriceDetail, ProvidersForService } from '../../contract/api/index';
 import { launchBrowser, type Browser } from './browser';
 import { signIn } from './screens-helpers';
 

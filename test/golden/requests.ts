@@ -1,14 +1,14 @@
 /**
  * The /api requests of the golden record (record.ts) and their answers by the data worker's logic
  * on Node (workers/data-service.ts on DuckDB-WASM's Node build: the code that ships). Every GET
- * route of contract/api.ts, each with its default query and variants a screen sends
+ * route of contract/api/index.ts, each with its default query and variants a screen sends
  * (docs/screens.md): a state, a billing class, a category, a competitor, a snapshot,
  * `shared_providers=1`, a service, a provider, paging and sorts. The PUT routes are left out: they
  * write acknowledgements stamped with the clock. No acknowledgement is ever made, so the alerts'
  * `acknowledgedAt` stays null and their answers do not depend on the time.
  */
 import { createHash } from 'node:crypto';
-import type { ApiResponse } from '../../contract/api';
+import type { ApiResponse } from '../../contract/api/index';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
+import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api/index';
 import { firstViewBandRequest, firstViewKey, firstViewRequests } from '../../contract/first-view';
 import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';

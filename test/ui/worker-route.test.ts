@@ -1,7 +1,7 @@
 // The fetch interceptor's routing decision: which requests go to the data worker.
 import { describe, expect, it } from 'vitest';
 import { isNullBodyStatus, isWorkerPath, toWorkerRequest } from '../../src/api/worker-route';
-import { MANIFEST_ROUTES, isManifestRequest } from '../../contract/api-routes';
+import { MANIFEST_ROUTES, isManifestRequest } from '../../contract/api';
 import { matchRoute } from '../../workers/api/registry';
 
 const ORIGIN = 'http://localhost:5173';

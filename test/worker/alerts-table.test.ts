@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
 import { ALERTS_FILE, alertFromRow, alertRow } from '../../contract/alerts-table';
-import type { AlertsPage } from '../../contract/api';
+import type { AlertsPage } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
 import { writeAlertsTable } from '../../scripts/convert/output/alerts-table';
 import { rankAlerts } from '../../workers/api/alerts';

@@ -27,7 +27,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertId, type Alert } from '../../contract/alert-rules';
-import type { AcknowledgeAllResult, ApiErrorBody } from '../../contract/api';
+import type { AcknowledgeAllResult, ApiErrorBody } from '../../contract/api/index';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 

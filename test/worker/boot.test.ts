@@ -7,7 +7,7 @@ import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiErrorBody, ProvidersForService } from '../../contract/api';
+import type { ApiErrorBody, ProvidersForService } from '../../contract/api/index';
 import { DATASET_FORMAT_VERSION } from '../../contract/dataset';
 import { createDataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ServiceListItem, ServicePricingResult } from '../../contract/api';
+import type { ServiceListItem, ServicePricingResult } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
 import { CATEGORIES } from '../../contract/metrics';
 import { sqlList } from '../../scripts/convert/build/spool';

@@ -13,7 +13,7 @@
  * With min_providers 1 (`loose`) G0008 counts too, and is the top service (+66.7 %).
  */
 import { describe, expect, it } from 'vitest';
-import type { DashboardFiguresResult, ServicePricingResult } from '../../contract/api';
+import type { DashboardFiguresResult, ServicePricingResult } from '../../contract/api/index';
 import { dashboardKpis, topOverpaid } from '../../contract/dashboard-figures';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, parseFirstView, type FirstView } from '../../contract/first-view';
-import type { LiveInsurer, ServicePricingResult } from '../../contract/api';
+import type { LiveInsurer, ServicePricingResult } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
 import { indexFirstView } from '../../src/api/first-view';
 import { bootStrictAndLoose } from './fixture-dataset';

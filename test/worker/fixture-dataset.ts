@@ -13,7 +13,7 @@ import type { Catalog } from '../../contract/catalog';
 import type { ValidationSettings } from '../../contract/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateApiDataset, type GeneratedShape } from '../../scripts/generate/dataset';
-import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
+import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api/index';
 import type { BootState } from '../../contract/worker';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

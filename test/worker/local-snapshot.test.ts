@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { DatasetInfo, ServicePricingResult } from '../../contract/api';
+import type { DatasetInfo, ServicePricingResult } from '../../contract/api/index';
 import type { HashProgress, LocalFile } from '../../contract/worker';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

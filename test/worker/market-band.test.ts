@@ -8,7 +8,7 @@
  * in two states and one without a state).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketBandParams, MarketBandResult } from '../../contract/api';
+import type { MarketBandParams, MarketBandResult } from '../../contract/api/index';
 import { isStoredBandSelection } from '../../contract/market-band';
 import { rateRowBands, storedBands } from '../../workers/api/market-band';
 import { sql } from '../../workers/db/sql';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
-import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api';
+import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api/index';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { answerWeight, ResultMemo } from '../../workers/api/memo';
 import { createDataService, type DataService } from '../../workers/data-service';

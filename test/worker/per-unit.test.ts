@@ -21,7 +21,7 @@
 import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
-import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api';
+import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { ApiContext } from '../../workers/api/context';
 import { dispatch } from '../../workers/api/registry';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatasetManifest } from '../../contract/dataset';
 import { PRICE_COLUMN_SPECS, type PriceColumnSpec } from '../../contract/price-columns';
-import type { RateRowsResult } from '../../contract/api';
+import type { RateRowsResult } from '../../contract/api/index';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

@@ -12,7 +12,7 @@ import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { ApiRequest } from '../../contract/api';
+import type { ApiRequest } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';

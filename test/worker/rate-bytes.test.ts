@@ -13,7 +13,7 @@ import { BOOT_TABLES, createDataService, type DataService } from '../../workers/
 import { nodePlatform } from '../../workers/platform-node';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { DatasetManifest } from '../../contract/dataset';
-import type { PriceDetail, ProvidersForService } from '../../contract/api';
+import type { PriceDetail, ProvidersForService } from '../../contract/api/index';
 import { convertFixture } from './fixture-dataset';
 import { splitRateRowGroups } from './small-row-groups';
 

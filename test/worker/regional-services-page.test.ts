@@ -11,7 +11,7 @@ import {
   type RegionalServiceRow,
   type RegionalServicesPage,
   type RegionalServicesSort,
-} from '../../contract/api';
+} from '../../contract/api/index';
 import { sortRows } from '../../contract/sort-rows';
 import { bootStrictAndLoose, okBody } from './fixture-dataset';
 

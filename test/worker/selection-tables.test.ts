@@ -8,7 +8,7 @@
  * `GET /api/dashboard-figures` (figuresFromPass below: the endpoint's earlier computation).
  */
 import { describe, expect, it } from 'vitest';
-import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
+import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import { passesMinConfidence } from '../../contract/confidence';
 import { countedRecords } from '../../contract/dashboard-figures';

@@ -7,7 +7,7 @@
  * loaded one does, and a route outside the set fails there (so the test can tell the difference).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api';
+import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api/index';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { LATER_TABLES, createDataService, type DataService } from '../../workers/data-service';
 import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';

@@ -13,7 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ServicePricingResult } from '../../contract/api';
+import type { ServicePricingResult } from '../../contract/api/index';
 import { UNIT_PIVOT_FILE, type DatasetManifest } from '../../contract/dataset';
 import { sqlString } from '../../contract/sql-text';
 import { memoryAckStore } from '../../workers/acks/ack-store';

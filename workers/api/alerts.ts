@@ -23,7 +23,7 @@ import {
   type RankedAlert,
 } from '../../contract/alert-rules';
 import { alertFromRow, type AlertRow } from '../../contract/alerts-table';
-import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api';
+import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Acknowledgement } from '../acks/ack-store';
 import type { ApiContext } from './context';

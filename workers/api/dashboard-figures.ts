@@ -11,7 +11,7 @@
  * dataset and `shared_providers` value (`pure`, memo.ts). test/worker/selection-tables.test.ts holds
  * it equal to the same figures computed from every unit in JavaScript with contract/dashboard-figures.ts.
  */
-import type { DashboardFiguresResult, SharedProvidersParam } from '../../contract/api';
+import type { DashboardFiguresResult, SharedProvidersParam } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figures';
 import type { ApiContext } from './context';

@@ -4,7 +4,7 @@
  * first, then by name. The service's rate rows load on demand by billing code.
  */
 import { productLabel } from '../../contract/product';
-import type { InsurerListItem } from '../../contract/api';
+import type { InsurerListItem } from '../../contract/api/index';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { latestSnapshot } from './pricing-core';

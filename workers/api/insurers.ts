@@ -1,9 +1,9 @@
 /**
- * `GET /api/insurers`: the dataset's insurers as LiveInsurer (contract/api.ts), from the manifest
+ * `GET /api/insurers`: the dataset's insurers as LiveInsurer (contract/api/index.ts), from the manifest
  * alone. Reference insurer (manifest `reference_insurer`) first, then by market share descending,
  * ties by id. Query parameters are ignored.
  */
-import type { LiveInsurer } from '../../contract/api';
+import type { LiveInsurer } from '../../contract/api/index';
 import type { Endpoint } from './endpoint';
 
 /** 0..1 share to percent, without binary noise (0.28 x 100 = 28.000000000000004 -> 28). */

@@ -11,8 +11,8 @@
  * (test/generate/price-stats.test.ts, test/worker/market-band.test.ts), without the page's rate
  * rows: those cost a read of every rate row group that holds one of the page's codes.
  */
-import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api';
-import { MARKET_BAND_MAX_SERVICES } from '../../contract/api-live';
+import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api/index';
+import { MARKET_BAND_MAX_SERVICES } from '../../contract/api';
 import { ALL_STATES, MARKET_BAND_SCOPE } from '../../contract/dataset';
 import { isStoredBandSelection } from '../../contract/market-band';
 import type { PlainValue } from '../db/database';

@@ -10,7 +10,7 @@ import { VALIDATION_REASONS, type ValidationReason } from '../../contract/datase
 import { localityAmount } from '../../contract/medicare';
 import { medicarePct } from '../../contract/metrics';
 import { sqlList } from '../../contract/sql-text';
-import type { MedicareBasis } from '../../contract/api';
+import type { MedicareBasis } from '../../contract/api/index';
 import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/unit-sql';
 import { SqlFragment } from '../db/sql';
 

@@ -6,7 +6,7 @@
  * statement (overpayment-sql.ts). `shared_providers=1`: every price at shared
  * providers (docs/methodology.md, Per comparison unit, At shared providers), matched month by month.
  */
-import type { TrendPoint } from '../../contract/api';
+import type { TrendPoint } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions } from './params';

@@ -12,7 +12,7 @@
  * figures (variance, overpayment, savings, thin, % of Medicare) come from contract/metrics.ts, so
  * every screen computes them the same way.
  */
-import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api';
+import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api/index';
 import {
   ALL_STATES,
   DEFAULT_VALIDATION,

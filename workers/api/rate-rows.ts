@@ -21,7 +21,7 @@
  * `billed=1` (docs/methodology.md, Per comparison unit, Where we bill it): only the rows at billing
  * providers of the code (`billing_providers`); with `shared_providers=1`, both hold.
  */
-import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
+import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api/index';
 import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import { priceConfidence, providerDistribution } from '../../contract/confidence';

@@ -9,7 +9,7 @@
  * (Where we bill it). The figures come from one SQL
  * statement (overpayment-sql.ts).
  */
-import type { RegionalComparison } from '../../contract/api';
+import type { RegionalComparison } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions, parseSnapshot } from './params';

@@ -1,10 +1,10 @@
 /**
  * The /api registry: route key ("METHOD /path", `{name}` = one path segment) -> endpoint, and the
- * one dispatch function. Adding an endpoint: an entry in contract/api.ts `Api`, one file here, one
+ * one dispatch function. Adding an endpoint: an entry in contract/api/index.ts `Api`, one file here, one
  * line below.
  */
-import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
-import { routePath } from '../../contract/api-routes';
+import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api/index';
+import { routePath } from '../../contract/api';
 import { SourceError } from '../db/errors';
 import type { ApiContext } from './context';
 import type { Endpoint } from './endpoint';
@@ -29,7 +29,7 @@ import { marketBand } from './market-band';
 import { coverage } from './coverage';
 import { providers } from './providers';
 
-/** Every route of contract/api.ts `Api` must have its endpoint (checked by the type). */
+/** Every route of contract/api/index.ts `Api` must have its endpoint (checked by the type). */
 export const ENDPOINTS: { [R in ApiRoute]: Endpoint<R> } = {
   'GET /api/insurers': insurers,
   'GET /api/service-pricing': servicePricing,

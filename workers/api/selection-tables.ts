@@ -24,7 +24,7 @@
  * rows, which is the same when the competitors' prices come from one snapshot (with three or more
  * from different snapshots the two may differ in the last bit).
  */
-import type { BillingClassFilter, LiveServicePricingRecord, MinConfidence, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api';
+import type { BillingClassFilter, LiveServicePricingRecord, MinConfidence, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api/index';
 import { ALL_STATES, priceScope } from '../../contract/dataset';
 import {
   averageOverpaymentExpr,

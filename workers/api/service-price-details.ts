@@ -8,7 +8,7 @@
  * the provider's locality (medicare-at.ts) and its validation reason. `percentage` rows read as
  * percent, `per diem` as USD per day.
  */
-import type { PriceDetail, PriceUnit } from '../../contract/api';
+import type { PriceDetail, PriceUnit } from '../../contract/api/index';
 import type { Component, UnitSetting } from '../../contract/medicare';
 import { isDollarRate } from '../../contract/metrics';
 import { sql, SqlFragment } from '../db/sql';

@@ -28,7 +28,7 @@ import {
   type ServicePricingParams,
   type ServicePricingResult,
   type ServiceSort,
-} from '../../contract/api';
+} from '../../contract/api/index';
 import { passesMinConfidence } from '../../contract/confidence';
 import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
 import { ALL_STATES } from '../../contract/dataset';

@@ -10,7 +10,7 @@
  * by name (its `total`, with `limit=1`, is the number of services). Answers one page (`limit`,
  * default 10, 1..100) and the number of matches in all. @throws ApiError 400 `invalid limit: <value>`
  */
-import type { ServiceListItem, ServicesSearch } from '../../contract/api';
+import type { ServiceListItem, ServicesSearch } from '../../contract/api/index';
 import { SERVICE_CODE_TYPES } from '../../contract/metrics';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';

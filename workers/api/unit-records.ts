@@ -4,7 +4,7 @@
  * selection without those lists (which cost about two thirds of a pass at a national dataset) and
  * add them to the records they send only (service-pricing.ts, dashboard-figures.ts).
  */
-import type { LiveServicePricingRecord } from '../../contract/api';
+import type { LiveServicePricingRecord } from '../../contract/api/index';
 import { unitRowKey, type CodeUnit } from '../../contract/metrics';
 import type { ApiContext } from './context';
 import { priceServices, type PricedService, type PricingSelection } from './pricing-core';

@@ -13,7 +13,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { formatCount } from '../../../contract/format';
+import { formatCount, formatSize } from '../../../contract/format';
 import { loadCatalog } from '../plan/catalog';
 import { fetchPolicyOf, isProgram, withFetchOptions, type FetchOptions } from './options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../plan/fetch-policy';
@@ -26,15 +26,6 @@ interface PlanCliOptions extends FetchOptions {
   out?: string;
   head: boolean;
 }
-
-/** Bytes as GB/MB/KB with one decimal (10^9, 10^6, 10^3). */
-export function formatSize(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(1)} KB`;
-  return `${bytes} B`;
-}
-
 
 /** The printed summary of `plan`: a line per insurer (with its product) and snapshot, then the total (`planCounts`: run-plan.ts planCountsOf). */
 export function planReport(plan: RunPlan, listed: number, planCounts: ReadonlyMap<string, number>): string[] {

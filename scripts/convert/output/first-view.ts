@@ -11,7 +11,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveInsurer, ServicePricingResult } from '../../../contract/api';
+import type { LiveInsurer, ServicePricingResult } from '../../../contract/api/index';
 import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../../contract/first-view';
 import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../contract/dataset';
 import { memoryAckStore } from '../../../workers/acks/ack-store';

@@ -5,7 +5,7 @@
  * caller's (the live version shows 'Loading alerts...', an error or 'No alerts found.').
  */
 import type { ReactElement } from 'react';
-import type { AlertSeverity } from '../../../contract/api';
+import type { AlertSeverity } from '../../../contract/api/index';
 import './AlertsList.css';
 
 /** What the list shows of an alert (contract/alert-rules.ts Alert). */

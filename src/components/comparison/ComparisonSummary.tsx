@@ -1,9 +1,9 @@
 /**
  * The comparison screens' four summary cards, docs/screens.md (Live comparison), over the whole
- * filtered set as the API computes them (contract/api.ts ServicePricingSummary, docs/methodology.md).
+ * filtered set as the API computes them (contract/api/index.ts ServicePricingSummary, docs/methodology.md).
  */
 import type { ReactElement } from 'react';
-import type { ServicePricingSummary } from '../../../contract/api';
+import type { ServicePricingSummary } from '../../../contract/api/index';
 import { formatCount, formatSignedPercent, formatUsd } from '../../../contract/format';
 import { SummaryCard } from '../SummaryCard';
 import './ComparisonSummary.css';

@@ -5,7 +5,7 @@
  * URL keys: `page` (1-based, as displayed), `limit` (rows per page), `category`. Defaults are left
  * out of the URL; unknown keys are kept (later filters add their own keys).
  */
-import type { ServicePricingParams } from '../../../contract/api';
+import type { ServicePricingParams } from '../../../contract/api/index';
 import { CATEGORIES, type Category } from '../../../contract/metrics';
 
 /** Rows-per-page choices: docs/screens.md (Constants). */

@@ -1,6 +1,6 @@
 /** Which dataset answers the live screens: origin or local, name, created when, snapshots (GET /api/dataset). */
 import type { ReactElement } from 'react';
-import type { DatasetInfo } from '../../../contract/api';
+import type { DatasetInfo } from '../../../contract/api/index';
 import { formatCount } from '../../../contract/format';
 
 export function DatasetInfoCard({ info }: { info: DatasetInfo }): ReactElement {

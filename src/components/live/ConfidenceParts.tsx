@@ -5,7 +5,7 @@
  * facts in words for assistive technology.
  */
 import { memo, useEffect, useId, useRef, type ReactElement } from 'react';
-import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api';
+import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api/index';
 import type { Confidence } from '../../../contract/confidence';
 import { formatUsd } from '../../../contract/format';
 import { drawSoon } from '../../charts/draw-queue';

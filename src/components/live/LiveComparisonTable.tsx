@@ -9,7 +9,7 @@
  * row has a 'Sources' button naming the files behind all its prices.
  */
 import { memo, type ReactElement } from 'react';
-import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
+import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api/index';
 import { positionOf } from '../../../contract/confidence';
 import { productLabel } from '../../../contract/product';
 import { formatCount, formatUsd } from '../../../contract/format';

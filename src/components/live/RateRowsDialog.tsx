@@ -13,7 +13,7 @@
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
+import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api/index';
 import type { Confidence } from '../../../contract/confidence';
 import type { Component, UnitSetting } from '../../../contract/medicare';
 import { formatCount, formatUsd } from '../../../contract/format';

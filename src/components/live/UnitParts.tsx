@@ -5,7 +5,7 @@
  * (CMS name, the publishers' name when it differs, code, badges, category).
  */
 import type { ReactElement, ReactNode } from 'react';
-import type { MedicareBasis } from '../../../contract/api';
+import type { MedicareBasis } from '../../../contract/api/index';
 import type { ValidationReason, ValidationSettings } from '../../../contract/dataset';
 import { formatPercent } from '../../../contract/format';
 import type { UnitKey } from '../../../contract/metrics';

@@ -5,7 +5,7 @@
  * page of the full list that `PUT /api/alerts/acknowledge-all` returns. The panel receives and
  * renders only these rows, so a dataset with thousands of alerts costs the page one page at a time.
  */
-import { ALERTS_PAGE_DEFAULT_LIMIT, type Alert, type AlertsPage } from '../../../contract/api';
+import { ALERTS_PAGE_DEFAULT_LIMIT, type Alert, type AlertsPage } from '../../../contract/api/index';
 import { formatCount } from '../../../contract/format';
 
 /** Rows per request: the first page and every 'Show more'. */

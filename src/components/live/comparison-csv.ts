@@ -2,7 +2,7 @@
  * The live comparison's table on screen as CSV rows (what the page shows, full precision), and
  * its file name carrying the filters. Pure.
  */
-import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
+import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api/index';
 import { unitRowKey } from '../../../contract/metrics';
 import { exportFileName, type LiveComparisonState } from '../../url-state/live-comparison-state';
 import type { CsvValue } from './csv';

@@ -3,7 +3,7 @@
  * `GET /api/market-band`): asked once the page's prices have stayed on screen a moment, for the page's codes under the
  * page's own selection, and matched to its rows by unit. Pure.
  */
-import type { LiveServicePricingRecord, MarketBand, MarketBandParams, ServicePricingParams } from '../../../contract/api';
+import type { LiveServicePricingRecord, MarketBand, MarketBandParams, ServicePricingParams } from '../../../contract/api/index';
 import { unitRowKey } from '../../../contract/metrics';
 
 /**

@@ -2,7 +2,7 @@
  * The sentence under the rate-rows dialog's medians when they make a market average (docs/methodology.md,
  * Per comparison unit: market_average = the arithmetic mean of the competitors' medians that exist). Pure.
  */
-import type { RateRowsResult } from '../../../contract/api';
+import type { RateRowsResult } from '../../../contract/api/index';
 import { formatUsd } from '../../../contract/format';
 
 /** '<label> = mean of the N medians (A $x, B $y) = $z', naming the insurers without a median; USD. */

@@ -2,7 +2,7 @@
  * How a live-search price reads (docs/methodology.md, Live search): USD for dollar rates, a percent of
  * billed charges for `percentage`, USD per day for `per diem`. Pure.
  */
-import type { PriceDetail } from '../../../contract/api';
+import type { PriceDetail } from '../../../contract/api/index';
 import { formatPercent, formatUsd } from '../../../contract/format';
 
 export function formatPrice(d: Pick<PriceDetail, 'price' | 'price_unit'>): string {

@@ -5,7 +5,7 @@
  * billing code or service name. The modal receives and renders only these rows, so a state with
  * thousands of units costs the page one page at a time.
  */
-import type { RegionalServicesPage, RegionalServicesPageParams, RegionalServicesSort } from '../../../contract/api';
+import type { RegionalServicesPage, RegionalServicesPageParams, RegionalServicesSort } from '../../../contract/api/index';
 import { formatCount } from '../../../contract/format';
 import type { SortState } from '../table/table-sort';
 

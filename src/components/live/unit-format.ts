@@ -3,7 +3,7 @@
  * component and setting), of a row's Medicare benchmark and of its validation result (docs/methodology.md,
  * Medicare benchmark, Validation), as the live screens show them. Pure.
  */
-import type { MedicareBasis } from '../../../contract/api';
+import type { MedicareBasis } from '../../../contract/api/index';
 import { DEFAULT_VALIDATION, type ValidationReason, type ValidationSettings } from '../../../contract/dataset';
 import type { UnitKey } from '../../../contract/metrics';
 

@@ -1,14 +1,15 @@
 /**
  * Records of the /api answers added for the live screens' traceability: the rate rows
  * behind one median (`GET /api/rate-rows`), the data coverage page (`GET /api/coverage`) and the
- * provider search of the comparison screen (`GET /api/providers`). contract/api.ts maps the routes.
+ * provider search of the comparison screen (`GET /api/providers`). contract/api/index.ts maps the routes.
  * Money in USD; `null` = no value.
  */
-import type { Confidence } from './confidence';
-import type { BillingClassFilter, MedicareBasis } from './api';
-import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from './dataset';
-import type { Component, UnitSetting } from './medicare';
-import type { RateRowPriceFields } from './price-columns';
+import type { Confidence } from '../confidence';
+import type { BillingClassFilter } from './pricing';
+import type { MedicareBasis } from './records';
+import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from '../dataset';
+import type { Component, UnitSetting } from '../medicare';
+import type { RateRowPriceFields } from '../price-columns';
 
 /**
  * Query of `GET /api/rate-rows`: the selection one median was computed over. A price of the live

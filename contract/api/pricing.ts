@@ -1,13 +1,11 @@
 /**
- * The /api contract: one route map from "METHOD /path" to its parameters and result.
- *
- * The page calls `fetch('/api/...')`; the fetch interceptor (src/api) hands every `/api/` request
- * except `/api/auth/*` to the worker, whose registry (workers/api) answers by this map
- * (docs/architecture.md). Money is in USD, variances in percent.
+ * The records of `GET /api/service-pricing` and `GET /api/dashboard-figures` (docs/screens.md,
+ * Entities), with the query parameters the comparison and the dashboard share. Money in USD,
+ * variances in percent.
  */
-import type { UnitBillingClass } from './dataset';
-import type { Component, UnitSetting } from './medicare';
-import type { Confidence } from './confidence';
+import type { Confidence } from '../confidence';
+import type { UnitBillingClass } from '../dataset';
+import type { Component, UnitSetting } from '../medicare';
 
 /** `GET /api/insurers` item, docs/screens.md (Entities). */
 export interface LiveInsurer {
@@ -208,190 +206,19 @@ export interface DashboardFiguresResult {
   top: CountedRecord[];
 }
 
-/** Error body of every non-2xx /api answer (docs/architecture.md). */
-export interface ApiErrorBody {
-  message: string;
-  error: { code: ApiErrorCode; message: string };
-}
+/** A unit that enters the dashboard figures: it has a variance and is not thin. */
+export type CountedRecord = LiveServicePricingRecord & { reference_variance: number };
 
-export type ApiErrorCode = 'not_found' | 'bad_request' | 'internal' | 'unauthorized' | 'unavailable';
-
-export type { Alert, AlertSeverity, AlertType } from './alert-rules';
-export type { CountedRecord, DashboardKpis } from './dashboard-figures';
-import type { CountedRecord, DashboardKpis } from './dashboard-figures';
-import type { Alert } from './alert-rules';
-import type { SortDirection } from './sort-rows';
-export type {
-  DatasetInfo,
-  MedicareBasis,
-  PriceDetail,
-  PriceUnit,
-  RegionalComparison,
-  RegionalServiceRow,
-  ServiceListItem,
-  ServicesSearch,
-  ProviderListItem,
-  ProvidersForService,
-  InsurerListItem,
-  TrendPoint,
-} from './api-records';
-import type {
-  DatasetInfo,
-  PriceDetail,
-  RegionalComparison,
-  RegionalServiceRow,
-  ServiceListItem,
-  ServicesSearch,
-  ProvidersForService,
-  InsurerListItem,
-  TrendPoint,
-} from './api-records';
-
-export type {
-  CoverageGroup,
-  CoverageResult,
-  CoverageSource,
-  ProviderSearchItem,
-  ProviderSearchResult,
-  RateRowRecord,
-  RateRowSource,
-  RateRowsParams,
-  RateRowsResult,
-  MarketBand,
-  MarketBandParams,
-  MarketBandResult,
-} from './api-live';
-import type { CoverageResult, MarketBandParams, MarketBandResult, ProviderSearchResult, RateRowsParams, RateRowsResult } from './api-live';
-
-// the alerts' pages (contract/api-records.ts)
-export { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT } from './api-records';
-export type { AcknowledgeAllResult, AlertsPage, AlertsPageParams } from './api-records';
-import type { AcknowledgeAllResult, AlertsPage, AlertsPageParams } from './api-records';
-
-/** `GET /api/regional-services-page` page size when `limit` is absent (the state modal's first page). */
-export const REGIONAL_SERVICES_PAGE_DEFAULT_LIMIT = 50;
-/** The largest `limit` of `GET /api/regional-services-page` (no screen renders more rows). */
-export const REGIONAL_SERVICES_PAGE_MAX_LIMIT = 200;
-/** The sort keys of `GET /api/regional-services-page`: the state modal's columns. */
-export const REGIONAL_SERVICES_SORTS = ['service', 'your_price', 'market_avg', 'overpayment_pct'] as const;
-/** One sort key of `GET /api/regional-services-page`. */
-export type RegionalServicesSort = (typeof REGIONAL_SERVICES_SORTS)[number];
-
-/** Query parameters of `GET /api/regional-services-page`: the state, the market, the search, the sort and the page. */
-export interface RegionalServicesPageParams extends SharedProvidersParam {
-  /** Two-letter state code (required). */
-  state: string;
-  snapshot?: string;
-  /** Case-insensitive substring of the billing code or the service name; blank = every unit. */
-  q?: string;
-  /** The column sorted (default `overpayment_pct`); `service` sorts by 'code name'. Nulls last either way. */
-  sort?: RegionalServicesSort;
-  /** Default `desc`. */
-  direction?: SortDirection;
-  /** Units to skip, from 0 (default 0); past the end gives no items. */
-  offset?: number;
-  /** Units to return, 1..REGIONAL_SERVICES_PAGE_MAX_LIMIT (default REGIONAL_SERVICES_PAGE_DEFAULT_LIMIT). */
-  limit?: number;
-}
-
-/** `GET /api/regional-services-page` result: one slice of the state's units, with the counts a screen shows. */
-export interface RegionalServicesPage {
-  /** Comparison units of the state (the `GET /api/regional-services` rows), whatever `q`. */
-  total: number;
-  /** Units matching `q` (= total without `q`). */
-  matched: number;
-  /** Units of the state marked thin (low confidence), whatever `q`. */
-  thin: number;
-  /** The matching units at [offset, offset + limit) in the order asked. */
-  items: RegionalServiceRow[];
-}
-
-/**
- * The route map. Adding an endpoint edits this and adds one file under workers/api/.
- * A `{name}` path segment is a path parameter: it reaches the endpoint's parser as `query[name]`.
- */
-export interface Api {
-  'GET /api/insurers': { params: Record<string, never>; result: LiveInsurer[] };
-  'GET /api/service-pricing': { params: ServicePricingParams; result: ServicePricingResult };
-  /**
-   * The live dashboard's KPI cards and Top 10 (docs/methodology.md, Dashboard figures), from every
-   * unit of service-pricing at the latest snapshot against every competitor: a few KB however
-   * many units the dataset has.
-   */
-  'GET /api/dashboard-figures': { params: SharedProvidersParam; result: DashboardFiguresResult };
-  /** Variance by Region (docs/methodology.md): one entry per state with rates, by state code. */
-  'GET /api/regional-comparison': { params: { snapshot?: string } & SharedProvidersParam; result: RegionalComparison[] };
-  /** The map modal's rows for one state (`state` required). */
-  'GET /api/regional-services': { params: { state: string; snapshot?: string } & SharedProvidersParam; result: RegionalServiceRow[] };
-  /**
-   * The same rows a page at a time, searched and sorted in the worker, so that the state modal
-   * receives only the rows it shows (a state has thousands of units at a national dataset's size).
-   * 400 for a bad state, snapshot, sort, direction, offset or limit.
-   */
-  'GET /api/regional-services-page': { params: RegionalServicesPageParams; result: RegionalServicesPage };
-  'GET /api/overpayment-trend': { params: SharedProvidersParam; result: TrendPoint[] };
-  'GET /api/alerts': { params: Record<string, never>; result: Alert[] };
-  /**
-   * One page of the `GET /api/alerts` list, in its order, with the whole list's total and open
-   * counts, so that a screen receives only the alerts it shows. 400 for an `offset` or `limit` that
-   * is not a decimal integer in range (AlertsPageParams).
-   */
-  'GET /api/alerts-page': { params: AlertsPageParams; result: AlertsPage };
-  'PUT /api/alerts/{id}/acknowledge': { params: { id: string }; result: Alert };
-  'PUT /api/alerts/acknowledge-all': { params: Record<string, never>; result: AcknowledgeAllResult };
-  'GET /api/service-names': { params: Record<string, never>; result: ServiceListItem[] };
-  /**
-   * The distinct non-empty categories of the CPT/HCPCS services (workers/api/service-categories.ts),
-   * by name: the live comparison's category filter, without the whole service list.
-   */
-  'GET /api/service-categories': { params: Record<string, never>; result: string[] };
-  /**
-   * Service search for typing ahead (workers/api/services-search.ts): `q` a case-insensitive substring
-   * of name, code, category, description or keywords; prefix matches (name or code) first, then by
-   * name, then code; blank `q` = every service by name. `limit` 1..100, default 10; `total` counts all
-   * matches (blank `q`: every service, the live comparison's Available Services).
-   */
-  'GET /api/services-search': { params: { q?: string; limit?: number }; result: ServicesSearch };
-  'GET /api/providers-for-service': {
-    params: { service_id: string; q?: string; limit?: number };
-    result: ProvidersForService;
-  };
-  'GET /api/insurers-for-service': { params: { service_id: string }; result: InsurerListItem[] };
-  'GET /api/service-price-details': {
-    params: { service_id: string; provider_id: string; insurer_id: string };
-    result: PriceDetail[];
-  };
-  /** Which dataset is open (origin or local, created when, snapshots). */
-  'GET /api/dataset': { params: Record<string, never>; result: DatasetInfo };
-  /** The distinct dollar rate rows behind one median, with their source files (contract/api-live.ts). */
-  'GET /api/rate-rows': { params: RateRowsParams; result: RateRowsResult };
-  /**
-   * The market band of each unit of a few codes (the comparison's page), from their rate rows:
-   * p25-p75 of the selected competitors' provider medians pooled. 400 without `services`.
-   */
-  'GET /api/market-band': { params: MarketBandParams; result: MarketBandResult };
-  /** Files, rate rows, unresolved references and problems per insurer and snapshot (manifest + report.json). */
-  'GET /api/coverage': { params: Record<string, never>; result: CoverageResult };
-  /** Provider search over the whole dataset (name or id, case-insensitive substring; prefix first). */
-  'GET /api/providers': { params: { q?: string; limit?: number }; result: ProviderSearchResult };
-}
-
-export type ApiRoute = keyof Api;
-
-/** A request as it crosses into the worker: plain data, structured-clone safe. */
-export interface ApiRequest {
-  method: string;
-  /** Path without query string, e.g. `/api/insurers`. */
-  path: string;
-  /** Query parameters; a repeated key keeps its last value. */
-  query: Record<string, string>;
-  body?: string;
-  /** The signed-in user's name (the access token's `name` claim), when the page knows it. */
-  user?: string;
-}
-
-/** A response as it comes back from the worker; the interceptor wraps it in a `Response`. */
-export interface ApiResponse {
-  status: number;
-  body: unknown;
+/** The three KPI cards (docs/methodology.md, Dashboard figures). */
+export interface DashboardKpis {
+  /** Claims-weighted mean of reference_variance over the counted units, percent; null when there is none. */
+  averageOverpayment: number | null;
+  /** The counted unit with the largest variance (ties: code, then unit order), or null. */
+  top: CountedRecord | null;
+  /** Share of the counted units whose variance is above 0, percent; null when there is none. */
+  claimsAboveMarket: number | null;
+  /** Counted units (with a variance, not thin). */
+  withVariance: number;
+  /** Units with a variance left out because they are thin. */
+  thinLeftOut: number;
 }
