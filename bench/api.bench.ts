@@ -8,7 +8,7 @@
  * screen's first view).
  * Reports per endpoint p50/p95 latency (warm: the first call of each endpoint, which loads rate row
  * groups, is shown apart as `cold`; then `--warmup` unmeasured passes over every endpoint; warm
- * calls are served from the answers kept per dataset, workers/api/memo.ts), `uncached`: the p50 of
+ * calls are served from the answers kept per dataset, workers/memo.ts), `uncached`: the p50 of
  * the same call with those answers forgotten first (what a new selection costs), the
  * same SQL on native DuckDB (@duckdb/node-api, over the same Parquet loaded into tables, the derived
  * tables of workers/db/prepare-tables.ts built alike) as the ratio uncached WASM/native, and cold start (boot to first answer) with the bytes read for it.

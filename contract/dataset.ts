@@ -29,7 +29,7 @@
  * computing them, and computes them when a manifest does not list them:
  * - `alerts`: the alert list (contract/alerts-table.ts).
  * - `unit_pivot`: the unit pivot of the screens' default selection, the latest month over every
- *   state and every provider (workers/api/selection-tables.ts), one row per comparison unit in the
+ *   state and every provider (workers/pricing/selection-tables.ts), one row per comparison unit in the
  *   order the worker builds it (converter 0.16.0 on).
  */
 

@@ -14,14 +14,14 @@ import { fetchTable, insertTable, onFirstUse, type TableBytes } from './db/load'
 import { prepareDerivedTables } from './db/prepare-tables';
 import { createProviderGroupsLoader, eagerProviderGroups, groupsBySource } from './db/provider-groups';
 import { createRatesLoader } from './db/rates';
-import { warmDefaultSelection } from './api/selection-tables';
-import { offerStoredPivot, forgetSelections } from './api/unit-pivot';
+import { warmDefaultSelection } from './pricing/selection-tables';
+import { offerStoredPivot, forgetSelections } from './pricing/unit-pivot';
 import { createStatsLoader, eagerStats, openStatsFile, statsByMonth } from './db/stats';
-import type { ApiContext, DatasetOrigin } from './api/context';
+import type { ApiContext, DatasetOrigin } from './context';
 import { datasetInfo } from './api/dataset';
 import { errorResponse } from './api/errors';
 import { dispatch, type Active } from './api/registry';
-import { ResultMemo } from './api/memo';
+import { ResultMemo } from './memo';
 import { defaultAckStore, type AckStore } from './acks/ack-store';
 import { localIndex, localSource } from './local/local-source';
 import { SnapshotProblem, verifyLocal } from './local/verify-local';

@@ -1,5 +1,5 @@
 /**
- * The alert list's SQL pre-filter (workers/api/pricing-core.ts `alertCandidates`): pricing only
+ * The alert list's SQL pre-filter (workers/pricing/pricing-core.ts `alertCandidates`): pricing only
  * the codes where a unit could raise an alert gives the very list that pricing every unit gives
  * (contract/alert-rules.ts evaluateAlerts), on a generated dataset whose prices move between its
  * two snapshots (bench/api-generate.ts: hundreds of price spikes and market shifts, per state and
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiDataset } from '../../bench/api-generate';
 import { rankAlerts } from '../../workers/api/alerts';
-import { EVERY_STATE, statsNeedOf } from '../../workers/api/pricing-core';
+import { EVERY_STATE, statsNeedOf } from '../../workers/pricing/pricing-core';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { bootFixture, type BootedFixture } from './fixture-dataset';

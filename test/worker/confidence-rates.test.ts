@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServicePricingRecord, MarketBandResult, RateRowsResult, ServicePricingResult } from '../../contract/api/index';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
-import { monthNeed } from '../../workers/api/pricing-core';
+import { monthNeed } from '../../workers/pricing/pricing-core';
 import { SqlFragment } from '../../workers/db/sql';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';

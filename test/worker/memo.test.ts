@@ -1,5 +1,5 @@
 /**
- * Answers kept per dataset (workers/api/memo.ts): the memo's own rules, and on the converted
+ * Answers kept per dataset (workers/memo.ts): the memo's own rules, and on the converted
  * fixture that a pure endpoint's repeated call runs no SQL and the other sorts and pages of one
  * service-pricing selection one statement each, while their answers equal freshly computed ones.
  */
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api/index';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import { answerWeight, ResultMemo } from '../../workers/api/memo';
+import { answerWeight, ResultMemo } from '../../workers/memo';
 import { createDataService, type DataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
 import { nodePlatform } from '../../workers/platform-node';
@@ -97,7 +97,7 @@ describe('answers kept per dataset', () => {
 
   it("prices a service-pricing selection's summary once for all its sorts and pages, each page one statement over the month's unit pivot", async () => {
     const first = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', sort: 'overpayment' });
-    // over the month's unit pivot the dataset stores (workers/api/selection-tables.ts), which this
+    // over the month's unit pivot the dataset stores (workers/pricing/selection-tables.ts), which this
     // first request inserts and checks (its columns, its rows' month and state: unit-pivot.ts):
     // those two, the selection's summary, the page
     expect(first.queries).toBe(4);

@@ -4,8 +4,8 @@
  */
 import type { DatasetManifest } from '../../contract/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import type { ApiContext } from '../../workers/api/context';
-import { ResultMemo } from '../../workers/api/memo';
+import type { ApiContext } from '../../workers/context';
+import { ResultMemo } from '../../workers/memo';
 import type { Database } from '../../workers/db/database';
 import { MEMO_CAPACITY } from '../../workers/data-service';
 import { eagerProviderGroups } from '../../workers/db/provider-groups';

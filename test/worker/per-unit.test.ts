@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../contract/alert-rules';
 import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api/index';
 import type { DatasetManifest } from '../../contract/dataset';
-import type { ApiContext } from '../../workers/api/context';
+import type { ApiContext } from '../../workers/context';
 import { dispatch } from '../../workers/api/registry';
 import type { Database } from '../../workers/db/database';
 import { openNodeDatabase } from '../../workers/db/open-node';

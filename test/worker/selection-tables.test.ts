@@ -1,5 +1,5 @@
 /**
- * `GET /api/service-pricing` from DuckDB (workers/api/selection-tables.ts: a unit pivot per month,
+ * `GET /api/service-pricing` from DuckDB (workers/pricing/selection-tables.ts: a unit pivot per month,
  * scope and state, the summary and the pages in SQL) against the same answer from a pricing pass in
  * JavaScript (service-pricing.ts answerFromPass: pricing-core.ts and contract/metrics.ts), to the
  * last bit: summary, total and every record of every page, for every choice of competitors of the
@@ -15,11 +15,11 @@ import { countedRecords } from '../../contract/dashboard-figures';
 import { unitRowKey } from '../../contract/metrics';
 import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/dashboard-figures';
 import { dashboardFigures } from '../../workers/api/dashboard-figures';
-import { latestSnapshot, priceServices, type PricingSelection } from '../../workers/api/pricing-core';
-import { recordWithLists, serviceRecords, unitsWithLists } from '../../workers/api/unit-records';
-import type { ApiContext } from '../../workers/api/context';
+import { latestSnapshot, priceServices, type PricingSelection } from '../../workers/pricing/pricing-core';
+import { recordWithLists, serviceRecords, unitsWithLists } from '../../workers/pricing/unit-records';
+import type { ApiContext } from '../../workers/context';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
-import { allCompetitors, monthNeed } from '../../workers/api/pricing-core';
+import { allCompetitors, monthNeed } from '../../workers/pricing/pricing-core';
 import { ensureClaimsTotals } from '../../workers/db/prepare-tables';
 import { SqlFragment } from '../../workers/db/sql';
 import type { DataService } from '../../workers/data-service';

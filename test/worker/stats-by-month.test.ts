@@ -18,7 +18,7 @@ import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { runsOf, type StatsNeed } from '../../workers/db/stats';
 import { sql } from '../../workers/db/sql';
-import { priceServices } from '../../workers/api/pricing-core';
+import { priceServices } from '../../workers/pricing/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
 import { writeTable } from '../../scripts/convert/output/write-parquet';
 import { sqlString } from '../../scripts/convert/build/spool';

@@ -8,7 +8,7 @@
 import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderSearchResult, ServicesSearch } from '../../contract/api/index';
-import type { ApiContext } from '../../workers/api/context';
+import type { ApiContext } from '../../workers/context';
 import { dispatch } from '../../workers/api/registry';
 import { typeAheadSql } from '../../workers/api/type-ahead-sql';
 import type { Database } from '../../workers/db/database';

@@ -1,5 +1,5 @@
 /**
- * The SQL twins of the per-unit rules (contract/unit-figures-sql.ts, workers/api/overpayment-sql.ts)
+ * The SQL twins of the per-unit rules (contract/unit-figures-sql.ts, workers/pricing/overpayment-sql.ts)
  * against the JavaScript rules of contract/metrics.ts as pricing-core.ts applies them
  * (priceServicesByMonth: claimsByUnit, referenceVariance, thinReason; unitsAverageOverpayment):
  * every (month, state)'s Average Overpayment, units that count and claims are equal to the last
@@ -10,10 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_STATES } from '../../contract/dataset';
 import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
-import type { ApiContext } from '../../workers/api/context';
-import { averageOverpaymentByMonth, type OverpaymentFigure } from '../../workers/api/overpayment-sql';
+import type { ApiContext } from '../../workers/context';
+import { averageOverpaymentByMonth, type OverpaymentFigure } from '../../workers/pricing/overpayment-sql';
 import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
-import { allCompetitors, EVERY_STATE, priceServicesByMonth, statsNeedOf, type Selection } from '../../workers/api/pricing-core';
+import { allCompetitors, EVERY_STATE, priceServicesByMonth, statsNeedOf, type Selection } from '../../workers/pricing/pricing-core';
 import { bootGenerated, bootStrictAndLoose } from './fixture-dataset';
 
 type Asked = Omit<Selection, 'billingClass' | 'competitorPrices' | 'providers'>;

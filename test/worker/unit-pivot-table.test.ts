@@ -1,6 +1,6 @@
 /**
  * The derived `unit_pivot` table (contract/dataset.ts UNIT_PIVOT_FILE,
- * workers/api/unit-pivot.ts offerStoredPivot): the converter and the generator store the
+ * workers/pricing/unit-pivot.ts offerStoredPivot): the converter and the generator store the
  * unit pivot of the default selection that the worker builds, the manifest lists it, and the
  * worker prices the latest month's national selections from it without reading `price_stats`:
  * every answer equal, to the last bit, to the one of the same dataset without the table, on the
@@ -17,8 +17,8 @@ import type { ServicePricingResult } from '../../contract/api/index';
 import { UNIT_PIVOT_FILE, type DatasetManifest } from '../../contract/dataset';
 import { sqlString } from '../../contract/sql-text';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import { allCompetitors } from '../../workers/api/pricing-core';
-import { defaultPivotTable, holdsPivot, selectionNeed } from '../../workers/api/unit-pivot';
+import { allCompetitors } from '../../workers/pricing/pricing-core';
+import { defaultPivotTable, holdsPivot, selectionNeed } from '../../workers/pricing/unit-pivot';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { derivedDatasets } from './derived-datasets';

@@ -26,11 +26,11 @@ import { alertFromRow, type AlertRow } from '../../contract/alerts-table';
 import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Acknowledgement } from '../acks/ack-store';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { ApiError } from './errors';
 import { optional, parseInteger, required } from './params';
-import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, statsNeedOf, type PricedService } from './pricing-core';
+import { allCompetitors, EVERY_STATE, minProvidersOf, priceServicesByMonth, statsNeedOf, type PricedService } from '../pricing/pricing-core';
 import type { StatsNeed } from '../db/stats';
 
 /** Who an acknowledgement names when the page knows no signed-in name. */

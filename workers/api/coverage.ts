@@ -10,7 +10,7 @@
  */
 import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api/index';
 import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 
 /** The parts of report.json (scripts/convert/problems.ts ConversionReport) the page shows. */

@@ -14,11 +14,11 @@
 import type { DashboardFiguresResult, SharedProvidersParam } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figures';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions } from './params';
-import { defaultSelection, selectionPage, selectionSummary } from './selection-tables';
-import { selectionNeed } from './unit-pivot';
+import { defaultSelection, selectionPage, selectionSummary } from '../pricing/selection-tables';
+import { selectionNeed } from '../pricing/unit-pivot';
 
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
   const selection = defaultSelection(ctx, params);

@@ -1,7 +1,7 @@
 /** The shape of one /api endpoint file: its route, parameter parser and handler. */
 import type { Api, ApiRequest, ApiRoute } from '../../contract/api/index';
 import type { TableName } from '../../contract/dataset';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { StatsNeed } from '../db/stats';
 
 export interface Endpoint<R extends ApiRoute> {

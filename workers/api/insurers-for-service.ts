@@ -7,9 +7,9 @@ import { productLabel } from '../../contract/product';
 import type { InsurerListItem } from '../../contract/api/index';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
-import { latestSnapshot } from './pricing-core';
+import { latestSnapshot } from '../pricing/pricing-core';
 import { parseServiceId } from './service-code';
-import { chosenRows } from './snapshots';
+import { chosenRows } from '../pricing/snapshots';
 
 export const insurersForService: Endpoint<'GET /api/insurers-for-service'> = {
   route: 'GET /api/insurers-for-service',

@@ -18,14 +18,14 @@ import { isStoredBandSelection } from '../../contract/market-band';
 import type { PlainValue } from '../db/database';
 import { sql } from '../db/sql';
 import type { StatsNeed } from '../db/stats';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { optional, parseCompetitors, parseList, parseProviderIds, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
-import { allCompetitors, latestSnapshot } from './pricing-core';
-import { marketBand as marketBandSql } from './provider-prices';
+import { allCompetitors, latestSnapshot } from '../pricing/pricing-core';
+import { marketBand as marketBandSql } from '../pricing/provider-prices';
 import { BILLING_CODE } from './service-pricing';
-import { chosenRows } from './stats-selection';
+import { chosenRows } from '../pricing/stats-selection';
 
 function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext): MarketBandParams {
   const services = required(query, 'services');

@@ -10,8 +10,8 @@ import type { TrendPoint } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions } from './params';
-import { averageOverpaymentByMonth } from './overpayment-sql';
-import { allCompetitors, statsNeedOf } from './pricing-core';
+import { averageOverpaymentByMonth } from '../pricing/overpayment-sql';
+import { allCompetitors, statsNeedOf } from '../pricing/pricing-core';
 
 export const overpaymentTrend: Endpoint<'GET /api/overpayment-trend'> = {
   route: 'GET /api/overpayment-trend',

@@ -11,9 +11,9 @@ import type { ProvidersForService, ProviderListItem } from '../../contract/api/i
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { parseSearch } from './params';
-import { latestSnapshot } from './pricing-core';
+import { latestSnapshot } from '../pricing/pricing-core';
 import { parseServiceId } from './service-code';
-import { chosenRows } from './snapshots';
+import { chosenRows } from '../pricing/snapshots';
 import { typeAheadSql } from './type-ahead-sql';
 
 /** Page size when `limit` is absent, and the largest allowed. */

@@ -13,8 +13,8 @@ import type { RegionalComparison } from '../../contract/api/index';
 import { ALL_STATES } from '../../contract/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions, parseSnapshot } from './params';
-import { averageOverpaymentByMonth } from './overpayment-sql';
-import { allCompetitors, EVERY_STATE, latestSnapshot, monthNeed } from './pricing-core';
+import { averageOverpaymentByMonth } from '../pricing/overpayment-sql';
+import { allCompetitors, EVERY_STATE, latestSnapshot, monthNeed } from '../pricing/pricing-core';
 
 export const regionalComparison: Endpoint<'GET /api/regional-comparison'> = {
   route: 'GET /api/regional-comparison',

@@ -19,10 +19,10 @@ import {
 } from '../../contract/api/index';
 import { compareUnits } from '../../contract/metrics';
 import { sortRows } from '../../contract/sort-rows';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { optional, parseInteger, parseOneOf, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
-import { monthNeed, priceMarket } from './pricing-core';
+import { monthNeed, priceMarket } from '../pricing/pricing-core';
 
 /** The market of a state's rows: the state, the snapshot, the provider options (every provider, shared ones, billing ones). */
 interface StateMarket {

@@ -6,9 +6,9 @@
 import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api/index';
 import { routePath } from '../../contract/api';
 import { SourceError } from '../db/errors';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
-import { answerWeight } from './memo';
+import { answerWeight } from '../memo';
 import { ApiError, errorResponse } from './errors';
 import { insurers } from './insurers';
 import { servicePricing } from './service-pricing';

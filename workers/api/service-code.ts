@@ -1,6 +1,6 @@
 /** The `service_id` parameter of the live-search endpoints: a billing code of the `services` table. */
 import { sql } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { invalidParam } from './errors';
 import { required } from './params';
 

@@ -15,13 +15,13 @@ import { sql, SqlFragment } from '../db/sql';
 import { dollarRateSql } from '../../contract/unit-sql';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
-import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from './medicare-at';
+import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from '../pricing/medicare-at';
 import { required } from './params';
-import { priceRowSql } from './price-rows-sql';
-import { latestSnapshot } from './pricing-core';
+import { priceRowSql } from '../pricing/price-rows-sql';
+import { latestSnapshot } from '../pricing/pricing-core';
 import { PROVIDER_ID } from './params';
 import { parseServiceId, serviceName } from './service-code';
-import { chosenRows } from './snapshots';
+import { chosenRows } from '../pricing/snapshots';
 
 interface DetailRow extends MedicareColumns {
   [key: string]: string | number | null;

@@ -34,7 +34,7 @@ import { countedAverageOverpayment, countedRecords } from '../../contract/dashbo
 import { ALL_STATES } from '../../contract/dataset';
 import { compareUnits, unitRowKey } from '../../contract/metrics';
 import { sql } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import {
@@ -54,10 +54,10 @@ import {
   latestSnapshot,
   priceServices,
   type PricingSelection,
-} from './pricing-core';
-import { selectionPage, selectionSummary, type StatsSelection } from './selection-tables';
-import { selectionNeed } from './unit-pivot';
-import { recordWithLists, serviceRecords, unitsWithLists } from './unit-records';
+} from '../pricing/pricing-core';
+import { selectionPage, selectionSummary, type StatsSelection } from '../pricing/selection-tables';
+import { selectionNeed } from '../pricing/unit-pivot';
+import { recordWithLists, serviceRecords, unitsWithLists } from '../pricing/unit-records';
 
 /** Largest page (rows). */
 export const MAX_LIMIT = 1000;

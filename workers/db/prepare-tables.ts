@@ -1,5 +1,5 @@
 /**
- * Derived tables, so the /api pricing queries (workers/api/pricing-core.ts) stay small:
+ * Derived tables, so the /api pricing queries (workers/pricing/pricing-core.ts) stay small:
  *
  * - `claims_totals` (billing_code, state, professional DOUBLE, institutional DOUBLE): `claims_volume`
  *   summed per code, state and billing class (docs/methodology.md, Dashboard figures and

@@ -16,7 +16,7 @@ import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequ
 import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../contract/dataset';
 import { memoryAckStore } from '../../../workers/acks/ack-store';
 import { computeAlerts } from '../../../workers/api/alerts';
-import { defaultPivotTable } from '../../../workers/api/unit-pivot';
+import { defaultPivotTable } from '../../../workers/pricing/unit-pivot';
 import { createDataService } from '../../../workers/data-service';
 import type { Database } from '../../../workers/db/database';
 import { nodePlatform } from '../../../workers/platform-node';

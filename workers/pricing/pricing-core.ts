@@ -38,7 +38,7 @@ import { priceConfidenceRankSql } from '../../contract/confidence-sql';
 import { ensureClaimsTotals } from '../db/prepare-tables';
 import { sql, SqlFragment } from '../db/sql';
 import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { providerPrices } from './provider-prices';
 import { confidenceFields, confidenceNames, recordConfidence, type ConfidenceNames } from './unit-confidence';
 

@@ -1,10 +1,10 @@
 /** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
-import type { DatasetManifest, DerivedTableName, TableName } from '../../contract/dataset';
-import type { Database } from '../db/database';
-import type { ProviderGroupsLoader } from '../db/provider-groups';
-import type { RatesLoader } from '../db/rates';
-import type { StatsLoader } from '../db/stats';
-import type { AckStore } from '../acks/ack-store';
+import type { DatasetManifest, DerivedTableName, TableName } from '../contract/dataset';
+import type { Database } from './db/database';
+import type { ProviderGroupsLoader } from './db/provider-groups';
+import type { RatesLoader } from './db/rates';
+import type { StatsLoader } from './db/stats';
+import type { AckStore } from './acks/ack-store';
 import type { ResultMemo } from './memo';
 
 /** Where the open dataset came from, for `GET /api/dataset`. */

@@ -10,7 +10,7 @@ import { medicarePct } from '../../contract/metrics';
 import { productLabel } from '../../contract/product';
 import type { DatasetManifest } from '../../contract/dataset';
 import type { UnitColumns } from './pricing-core';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 
 /** Who a reason names: an insurer's label ('Company · Product'), by id. */
 export type InsurerLabel = (id: string) => string;

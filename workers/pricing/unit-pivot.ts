@@ -14,7 +14,7 @@ import { ensureClaimsTotals } from '../db/prepare-tables';
 import { DatabaseError } from '../db/errors';
 import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, SqlFragment } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { latestSnapshot, monthNeed, statsPrices } from './pricing-core';
 import { assertStatsLoaded, chosenRows, type MonthOptions } from './stats-selection';
 

@@ -36,7 +36,7 @@ import {
 } from '../../contract/unit-figures-sql';
 import type { PlainValue } from '../db/database';
 import { sql, SqlFragment } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { allCompetitors, confidenceNames, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
 import { confidenceRank } from '../../contract/confidence-sql';
 import { ascending, pivotOf, text, type Pivot } from './unit-pivot';

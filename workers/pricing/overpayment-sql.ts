@@ -9,7 +9,7 @@
  */
 import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
 import { sql, SqlFragment } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { allCompetitors, minProvidersOf, unitsQuery, type Selection } from './pricing-core';
 import { assertStatsLoaded } from './stats-selection';
 

@@ -8,7 +8,7 @@ import { chosenSnapshots } from '../../contract/metrics';
 import type { Database } from '../db/database';
 import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, type SqlFragment } from '../db/sql';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 
 /** `state` value asking for every state and the national rows at once. */
 export const EVERY_STATE = '*' as const;

@@ -6,7 +6,7 @@
  */
 import type { LiveServicePricingRecord } from '../../contract/api/index';
 import { unitRowKey, type CodeUnit } from '../../contract/metrics';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../context';
 import { priceServices, type PricedService, type PricingSelection } from './pricing-core';
 
 /** The records answered for `units`: without the state and the support total. */
