@@ -4,7 +4,7 @@
  * `npm run generate` (scripts/generate/shapes.ts generateShape: `real-file`, `market-year`; tiny
  * sizes in tiny mode), each with the first view the converter adds.
  */
-import type { DatasetManifest } from '../contract/dataset';
+import type { DatasetManifest } from '../contract/files/dataset';
 import { generateShape } from '../scripts/generate/shapes';
 import { sampleDataset } from './sample-dataset';
 

@@ -1,5 +1,5 @@
 /** What every /api handler receives: the open DuckDB, the dataset manifest and its helpers. */
-import type { DatasetManifest, DerivedTableName, TableName } from '../contract/dataset';
+import type { DatasetManifest, DerivedTableName, TableName } from '../contract/files/dataset';
 import type { Database } from './db/database';
 import type { ProviderGroupsLoader } from './db/provider-groups';
 import type { RatesLoader } from './db/rates';
@@ -61,7 +61,7 @@ export interface ApiContext {
   memo: ResultMemo;
   /**
    * The rows [offset, offset + limit) (all from `offset` without `limit`) of the derived table
-   * `name` (contract/dataset.ts DERIVED_TABLE_NAMES) that the manifest lists, as one Arrow IPC
+   * `name` (contract/files/dataset.ts DERIVED_TABLE_NAMES) that the manifest lists, as one Arrow IPC
    * stream, outside DuckDB. The file's bytes are read once (a failed read is tried again); only its
    * row groups holding those rows are decoded.
    * @throws SourceError or DatabaseError naming the file; Error when the manifest does not list it

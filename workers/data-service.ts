@@ -4,10 +4,10 @@
  * (docs/architecture.md), `openLocal(files)` checks an auditor's snapshot and switches to it.
  * data-worker.ts exposes it with comlink in the browser; tests call it directly on the Node platform.
  */
-import type { ApiRequest, ApiResponse } from '../contract/api/index';
+import type { ApiRequest, ApiResponse } from '../contract/api';
 import { isManifestRequest } from '../contract/api';
-import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableName } from '../contract/dataset';
-import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/worker';
+import { TABLE_NAMES, type DatasetManifest, type DerivedTableName, type TableName } from '../contract/files/dataset';
+import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult, WorkerConfig } from '../contract/api';
 import { DatabaseError, SourceError } from './db/errors';
 import type { Database } from './db/database';
 import { fetchTable, insertTable, onFirstUse, type TableBytes } from './db/load';

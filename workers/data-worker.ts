@@ -1,11 +1,11 @@
 /**
  * The data worker: a module Web Worker that owns DuckDB-WASM, the Parquet reader and the /api
- * handlers, exposed to the page with comlink as `DataWorkerApi` (contract/worker.ts,
+ * handlers, exposed to the page with comlink as `DataWorkerApi` (contract/api/worker.ts,
  * docs/architecture.md). The page creates it with
  * `new Worker(new URL('../../workers/data-worker.ts', import.meta.url), { type: 'module' })`.
  */
 import { expose } from 'comlink';
-import type { DataWorkerApi } from '../contract/worker';
+import type { DataWorkerApi } from '../contract/api';
 import { createDataService } from './data-service';
 import { browserPlatform } from './platform-browser';
 

@@ -1,5 +1,5 @@
-/** Reading `manifest.json` (docs/dataset.md, contract/dataset.ts DatasetManifest). */
-import { DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest } from '../contract/dataset';
+/** Reading `manifest.json` (docs/dataset.md, contract/files/dataset.ts DatasetManifest). */
+import { DATASET_FORMAT, DATASET_FORMAT_VERSION, TABLE_NAMES, type DatasetManifest } from '../contract/files/dataset';
 
 /**
  * Parses and checks manifest.json: format, version, every table, insurers, snapshots.

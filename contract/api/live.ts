@@ -4,12 +4,12 @@
  * provider search of the comparison screen (`GET /api/providers`). contract/api/index.ts maps the routes.
  * Money in USD; `null` = no value.
  */
-import type { Confidence } from '../confidence';
+import type { Confidence } from '../rules/confidence';
 import type { BillingClassFilter } from './pricing';
 import type { MedicareBasis } from './records';
-import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from '../dataset';
-import type { Component, UnitSetting } from '../medicare';
-import type { RateRowPriceFields } from '../price-columns';
+import type { ManifestCounts, ManifestHeadline, ManifestMedicare, ManifestSource, UnitBillingClass, ValidationReason, ValidationSettings } from '../files/dataset';
+import type { Component, UnitSetting } from '../rules/medicare';
+import type { RateRowPriceFields } from '../files/price-columns';
 
 /**
  * Query of `GET /api/rate-rows`: the selection one median was computed over. A price of the live
@@ -54,7 +54,7 @@ export interface RateRowsParams {
  * One distinct dollar rate row of the selection (docs/methodology.md, Rows that count: identical rows
  * once): a valid one enters the median; one that failed validation is listed with its reason and
  * enters nothing (docs/methodology.md, Validation). Its price fields (the rate in USD, code lists
- * comma-separated, '' when none) are those of contract/price-columns.ts with an `api` field.
+ * comma-separated, '' when none) are those of contract/files/price-columns.ts with an `api` field.
  */
 export interface RateRowRecord extends RateRowPriceFields {
   /** NPI, or `TIN:<tin>`. */
@@ -126,7 +126,7 @@ export interface RateRowsResult {
   p90: number | null;
   /** Whether any valid row is `derived` (an insurer's estimate). */
   derived: boolean;
-  /** The price's confidence (contract/confidence.ts priceConfidence) and what lowered it; null without a valid row. */
+  /** The price's confidence (contract/rules/confidence.ts priceConfidence) and what lowered it; null without a valid row. */
   confidence: Confidence | null;
   confidence_reasons: string[];
   /** Rows that failed validation, listed in `rows` with their reason, outside the median. */

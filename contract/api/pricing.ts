@@ -3,16 +3,16 @@
  * Entities), with the query parameters the comparison and the dashboard share. Money in USD,
  * variances in percent.
  */
-import type { Confidence } from '../confidence';
-import type { UnitBillingClass } from '../dataset';
-import type { Component, UnitSetting } from '../medicare';
+import type { Confidence } from '../rules/confidence';
+import type { UnitBillingClass } from '../files/dataset';
+import type { Component, UnitSetting } from '../rules/medicare';
 
 /** `GET /api/insurers` item, docs/screens.md (Entities). */
 export interface LiveInsurer {
   id: string;
   /** The product's name (docs/converter.md, Products). */
   name: string;
-  /** Its company (manifest `insurers[].group`, else `name`); screens list products under it (contract/product.ts). */
+  /** Its company (manifest `insurers[].group`, else `name`); screens list products under it (contract/rules/product.ts). */
   group: string;
   shortName: string;
   /** Market share in percent (0..100), as the checkboxes show it. */
@@ -23,7 +23,7 @@ export interface LiveInsurer {
 
 /**
  * Sort orders of the comparison screens, docs/screens.md (Live comparison). Always descending, nulls last; ties by
- * service_code, then the unit: billing_class, component, setting (contract/metrics.ts compareUnits).
+ * service_code, then the unit: billing_class, component, setting (contract/rules/metrics.ts compareUnits).
  */
 export const SERVICE_SORTS = ['overpayment', 'variance', 'savings'] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
@@ -121,7 +121,7 @@ export interface LiveServicePricingRecord {
   overpayment: number | null;
   /**
    * Claims of the reference insurer for this unit: its class's count when it is the class's main
-   * unit, else 0 (docs/methodology.md, Per comparison unit, `claims_volume(s)`; contract/metrics.ts claimsByUnit).
+   * unit, else 0 (docs/methodology.md, Per comparison unit, `claims_volume(s)`; contract/rules/metrics.ts claimsByUnit).
    */
   claims_volume: number;
   /** overpayment x claims_volume when overpayment > 0, else 0; USD. */
@@ -193,7 +193,7 @@ export interface ServicePricingResult {
 /**
  * `GET /api/dashboard-figures` result: the live dashboard's KPI cards and Top 10 Overpaid Services
  * (docs/methodology.md, Dashboard figures), computed in the worker over every record of
- * `GET /api/service-pricing` with the same `shared_providers` by contract/dashboard-figures.ts, so
+ * `GET /api/service-pricing` with the same `shared_providers` by contract/rules/dashboard-figures.ts, so
  * the page receives only what it draws. Variances percent, money USD.
  */
 export interface DashboardFiguresResult {

@@ -2,9 +2,9 @@
  * Records of the /api answers beyond service pricing (docs/screens.md, Entities; contract/api/index.ts maps each
  * route to one of them). Money in USD, variances in percent; `null` = no value (shown as '-').
  */
-import type { UnitBillingClass, ValidationReason } from '../dataset';
-import type { Component, UnitSetting } from '../medicare';
-import type { Alert } from '../alert-rules';
+import type { UnitBillingClass, ValidationReason } from '../files/dataset';
+import type { Component, UnitSetting } from '../rules/medicare';
+import type { Alert } from '../rules/alert-rules';
 
 /** `GET /api/regional-comparison` item: Variance by Region (docs/methodology.md, Dashboard figures). */
 export interface RegionalComparison {

@@ -1,7 +1,7 @@
 /**
  * `GET /api/regional-services-page`: the state modal's rows a page at a time (docs/screens.md).
  */
-import type { SortDirection } from '../sort-rows';
+import type { SortDirection } from '../rules/sort-rows';
 import type { SharedProvidersParam } from './pricing';
 import type { RegionalServiceRow } from './records';
 

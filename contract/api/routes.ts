@@ -7,7 +7,7 @@
  * except `/api/auth/*` to the worker, whose registry (workers/api) answers by this map
  * (docs/architecture.md). Money is in USD, variances in percent.
  */
-import type { Alert } from '../alert-rules';
+import type { Alert } from '../rules/alert-rules';
 import type { CoverageResult, MarketBandParams, MarketBandResult, ProviderSearchResult, RateRowsParams, RateRowsResult } from './live';
 import type { DashboardFiguresResult, LiveInsurer, ServicePricingParams, ServicePricingResult, SharedProvidersParam } from './pricing';
 import type {

@@ -3,8 +3,8 @@
  * its options and result, and the run read from the catalog (startRun).
  */
 import path from 'node:path';
-import type { Catalog } from '../../contract/catalog';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { Catalog } from '../../contract/files/catalog';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { PhaseTimer } from './cli/timings';
 import { loadCatalog } from './plan/catalog';
 import { readBillingCodes } from './plan/csv-inputs';

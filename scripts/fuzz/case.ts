@@ -3,7 +3,7 @@
  * (mutate.ts), read by the reader under test in every chunking and parse path (read.ts), and
  * checked (check.ts). Deterministic for a given seed and kind list.
  */
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 import { compareReads, checkOutcome, signature, type Violation } from './check';
 import { generateMrf, type GeneratedMrf } from './generate';
 import { mutate, type Draw, type Mutation, type MutationKind } from './mutate';

@@ -1,12 +1,12 @@
 /**
  * Small valid in-network MRFs for the fuzz harness (scripts/fuzz/cli.ts), generated from a seed
- * with the project's PRNG (contract/prng.ts), together with a map of where each part sits in the
+ * with the project's PRNG (contract/rules/prng.ts), together with a map of where each part sits in the
  * bytes, which the mutations (mutate.ts) use to aim and the checks (check.ts) to tell the items a
  * mutation touched from the ones it did not. Shapes follow the CMS schema
  * (/work/shared/tic/tic-format.md): v2 rates name root `provider_references` by id, v1 rates carry
  * inline `provider_groups`; root keys come in varying orders, with varying whitespace.
  */
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 
 /** A half-open byte range [start, end) of the generated file. */
 export interface Span {

@@ -9,7 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { PRICE_COLUMN_SPECS } from '../../contract/price-columns';
+import { PRICE_COLUMN_SPECS } from '../../contract/files/price-columns';
 import type { ParsePool, BatchMessage, SourceDone } from '../convert/ingest/parse-pool';
 import { readSource } from '../convert/ingest/read-source';
 import { sourceState, spoolElement } from '../convert/ingest/spool-element';

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 import { startModuleWorker } from '../convert/module-worker';
 import { runCase, type CaseResult } from './case';
 import { MUTATION_KINDS, type MutationKind } from './mutate';

@@ -1,6 +1,6 @@
 /**
  * Generates, deterministically, a dataset of about `rateRows` rate rows written directly in the
- * dataset schema (contract/dataset.ts) with `@duckdb/node-api` rather than through MRFs and the
+ * dataset schema (contract/files/dataset.ts) with `@duckdb/node-api` rather than through MRFs and the
  * converter's reader (tables-sql.ts says what it holds): 10 insurers x `snapshots` monthly
  * snapshots, 500 CPT services and 20,000 providers in 10 states by default (REAL_FILE_SHAPE: the
  * shape of a dataset converted from real insurer files). `price_stats` follows the converter's
@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../../contract/dataset';
+import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../../contract/files/dataset';
 import { BUCKET_ROWS } from '../convert/stats/code-buckets';
 import { sqlString } from '../convert/build/spool';
 import { describeRates, onOneThread, RATES_ROW_GROUP_SIZE, writeTable } from '../convert/output/write-parquet';
@@ -168,7 +168,7 @@ async function writeBuckets(con: DuckDBConnection, dir: string, plan: Generation
   await con.run(`CREATE TABLE price_stats (snapshot VARCHAR, insurer_id VARCHAR, billing_code VARCHAR,
     billing_class VARCHAR, component VARCHAR, setting VARCHAR, state VARCHAR, median_rate DOUBLE, rate_count INTEGER, provider_count INTEGER,
     medicare_rate DOUBLE, scope VARCHAR, month VARCHAR, p10 DOUBLE, p25 DOUBLE, p75 DOUBLE, p90 DOUBLE, derived BOOLEAN)`);
-  // a part's row is a price with its list of group ids (contract/dataset.ts): here one group each
+  // a part's row is a price with its list of group ids (contract/files/dataset.ts): here one group each
   const cols = COLUMNS.rates.map((c) => (c === 'provider_group_ids' ? `[split_part(provider_group_key, ':', 2)] AS provider_group_ids` : c));
   const rows: number[] = [];
   for (let from = 0, b = 0; from < plan.services; from += codesPerBucket, b++) {

@@ -1,5 +1,5 @@
 /**
- * `price_stats` (contract/dataset.ts) of a dataset given its rate rows, by docs/methodology.md taken
+ * `price_stats` (contract/files/dataset.ts) of a dataset given its rate rows, by docs/methodology.md taken
  * literally (/work/shared/spec/metrics.md, Rows that count and Per comparison unit): the generator's
  * SQL, where the converter computes the same medians from provider-group weights
  * (scripts/convert/stats/build-price-stats.ts). test/generate/price-stats.test.ts holds the two equal on a
@@ -22,10 +22,10 @@
  * `medicare_rate` is the unit's national amount in `medicare_benchmarks` (a `both` unit read as
  * professional), as the converter joins it.
  */
-import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { sqlList, sqlString } from '../../contract/sql-text';
-import { benchmarkKindSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
+import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../contract/files/dataset';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
+import { sqlList, sqlString } from '../../contract/sql/sql-text';
+import { benchmarkKindSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/sql/unit-sql';
 
 /** What priceStatsSql reads. */
 export interface PriceStatsInput {
@@ -89,7 +89,7 @@ function byState(from: string, extra = ''): string {
 }
 
 /**
- * SQL of a SELECT of `price_stats` rows (contract/dataset.ts COLUMNS.price_stats, in that order,
+ * SQL of a SELECT of `price_stats` rows (contract/files/dataset.ts COLUMNS.price_stats, in that order,
  * unsorted) of `input`. Pure.
  * @throws Error when `input.sources` is empty (no month to match).
  */

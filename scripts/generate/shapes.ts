@@ -1,6 +1,6 @@
 /**
  * The named shapes of a generated dataset (`npm run generate -- --shape <name>`, cli.ts), each a
- * complete dataset as the app reads a converted one: every table of contract/dataset.ts
+ * complete dataset as the app reads a converted one: every table of contract/files/dataset.ts
  * TABLE_NAMES, `manifest.json` and `first-view.json` (scripts/convert/output/first-view.ts), the same
  * bytes from run to run (fixed `created_at`; the sample's conversion is itself reproducible).
  * - `sample`: the embedded sample (scripts/sample) converted by the converter.
@@ -13,8 +13,8 @@
  */
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
-import { FIRST_VIEW_FILE } from '../../contract/first-view';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import { FIRST_VIEW_FILE } from '../../contract/files/first-view';
 import { convertCatalog } from '../convert/index';
 import { writeFirstView } from '../convert/output/first-view';
 import { generateSample } from '../sample/index';

@@ -1,6 +1,6 @@
 /**
  * The SQL of a generated dataset's tables (scripts/generate/dataset.ts), in the dataset schema of
- * contract/dataset.ts, as pure functions of the dataset's plan (GenerationPlan). Everything is a
+ * contract/files/dataset.ts, as pure functions of the dataset's plan (GenerationPlan). Everything is a
  * function of integers through DuckDB's `hash`, so the same plan gives the same rows.
  *
  * Universe: insurer i (0 the reference `ref`, then `ins1` ..) x snapshot s is source
@@ -15,7 +15,7 @@
  * (`(i + k) % 7`), so that the reference insurer pays above the market for some codes and below it
  * for others, as a real one does, rather than the least for every code.
  */
-import { sqlList } from '../../contract/sql-text';
+import { sqlList } from '../../contract/sql/sql-text';
 
 /** The sizes a generated dataset is made of. */
 export interface GenerationPlan {
@@ -92,7 +92,7 @@ function providerIndexSql(plan: GenerationPlan, k: string, j: string, i: string)
 
 /**
  * SQL of a SELECT of the rate rows of the codes `from` <= k < `to`: the columns of
- * contract/dataset.ts RATE_ROW_COLUMNS with `provider_group_key` (one group per row).
+ * contract/files/dataset.ts RATE_ROW_COLUMNS with `provider_group_key` (one group per row).
  */
 export function rateRowsOfCodesSql(plan: GenerationPlan, from: number, to: number): string {
   return `

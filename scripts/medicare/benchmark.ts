@@ -5,21 +5,21 @@
  * Amounts are in USD; PFS amounts are rounded half away from zero to the cent, CLFS and OPPS
  * amounts are the files' values.
  */
-import { localityAmount, type Component, type LocalityGpci, type PfsRvus, type UnitSetting } from '../../contract/medicare';
-import { roundHalfAway } from '../../contract/format';
+import { localityAmount, type Component, type LocalityGpci, type PfsRvus, type UnitSetting } from '../../contract/rules/medicare';
+import { roundHalfAway } from '../../contract/rules/format';
 import { lineKey, localityKey, type MedicareReference } from './reference-data';
 
 /**
  * The national Medicare amount of one comparison unit.
  * - billing_code: CPT/HCPCS code, upper case;
  * - kind: `professional` (professional and `both` rows) or `institutional`;
- * - component, setting: the unit's (contract/medicare.ts componentOf, settingOf); institutional
+ * - component, setting: the unit's (contract/rules/medicare.ts componentOf, settingOf); institutional
  *   units are always `facility`;
  * - medicare_rate: USD, national (no geographic adjustment), above 0; PFS amounts rounded to the cent;
  * - source: `pfs` (PFS relative value file: total of the setting x CONV FACTOR), `clfs` (CLFS RATE)
  *   or `opps` (OPPS Addendum B Payment Rate);
  * - work_rvu, pe_rvu (of the setting: NON-FAC PE RVU or FACILITY PE RVU), mp_rvu: the PFS line's
- *   RVUs when source is `pfs` (for contract/medicare.ts localityAmount), else null.
+ *   RVUs when source is `pfs` (for contract/rules/medicare.ts localityAmount), else null.
  */
 export interface MedicareBenchmark {
   billing_code: string;
@@ -126,7 +126,7 @@ export function benchmarkTable(ref: MedicareReference, codes: Iterable<string>):
  * as 10001): the CMS ZIP5 file's carrier and pricing locality, and that locality's GPCIs (GPCI file).
  * Null when the ZIP is null, has fewer than 5 digits, is not in the ZIP5 file, or its ZIP5 record
  * needs the ZIP+4 file to decide (Plus Four Flag = 1): the amount is then national.
- * Locality amount: contract/medicare.ts localityAmount(benchmark RVUs, gpci, ref.conversionFactor),
+ * Locality amount: contract/rules/medicare.ts localityAmount(benchmark RVUs, gpci, ref.conversionFactor),
  * for PFS benchmarks only.
  */
 export function localityOfZip(ref: MedicareReference, zip: string | null): { carrier: string; locality: string; gpci: LocalityGpci } | null {
@@ -147,7 +147,7 @@ export function pfsRvusOf(b: MedicareBenchmark): PfsRvus | null {
 
 /**
  * The locality amount of a benchmark at a provider's ZIP, USD: the PFS amount with the locality's
- * GPCIs (contract/medicare.ts localityAmount) for a PFS benchmark of a known ZIP; the national
+ * GPCIs (contract/rules/medicare.ts localityAmount) for a PFS benchmark of a known ZIP; the national
  * medicare_rate otherwise (CLFS and OPPS amounts, unknown ZIP, ZIP+4 needed).
  */
 export function benchmarkAtZip(ref: MedicareReference, b: MedicareBenchmark, zip: string | null): number {

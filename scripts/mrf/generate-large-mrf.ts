@@ -11,7 +11,7 @@
  * excluded). With `sharedWith`, every other provider group has the NPIs of the same group of the
  * file of that seed: two insurers that contract with some of the same providers.
  */
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip, constants } from 'node:zlib';

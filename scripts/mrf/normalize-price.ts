@@ -1,8 +1,8 @@
 /**
  * Normalises one CMS Negotiated Price object (`negotiated_prices[]` element) into `MrfPrice`, each
- * field by its column's kind (contract/price-columns.ts PRICE_COLUMNS).
+ * field by its column's kind (contract/files/price-columns.ts PRICE_COLUMNS).
  */
-import { PRICE_COLUMN_SPECS } from '../../contract/price-columns.js';
+import { PRICE_COLUMN_SPECS } from '../../contract/files/price-columns.js';
 import { codeList, describe, enumValue, isObject, knownEnumValue, ratePath, report, text, type ElementContext, type JsonObject } from './normalize-context.js';
 import type { MrfPrice } from './types.js';
 
@@ -16,7 +16,7 @@ const ENUMS = PRICE_COLUMN_SPECS.filter((c) => c.kind === 'enum').map((c) => ({ 
 const RATE_FIELD = ((): string => {
   const numbers = PRICE_COLUMN_SPECS.filter((c) => c.kind === 'number');
   if (numbers.length !== 1 || numbers[0]!.shape) {
-    throw new Error('contract/price-columns.ts: normalize-price.ts reads exactly one number column, the rate, outside the shape');
+    throw new Error('contract/files/price-columns.ts: normalize-price.ts reads exactly one number column, the rate, outside the shape');
   }
   return numbers[0]!.field;
 })();

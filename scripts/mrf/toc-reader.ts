@@ -5,14 +5,14 @@
  * root scalars (`reporting_entity_name`, ...) are read wherever they sit. `allowed_amount_file` (an
  * object, or an array as in the BCBS Texas index, docs/converter.md, Quirks of real files) is ignored.
  */
-import type { ManifestReportingPlan } from '../../contract/dataset';
+import type { ManifestReportingPlan } from '../../contract/files/dataset';
 import { isObject, report, text, type ElementContext } from './normalize-context.js';
 import { MrfReadError, type MrfProblem } from './types.js';
 
 /**
  * One `reporting_plans[]` element; `plan_id_type` and `plan_market_type` lower-cased (enum case
  * drift, quirk 15); `issuer_name` and `plan_sponsor_name` (v2) absent when not published. The
- * manifest's plan (contract/dataset.ts) as read.
+ * manifest's plan (contract/files/dataset.ts) as read.
  */
 export type TocReportingPlan = ManifestReportingPlan;
 

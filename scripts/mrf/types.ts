@@ -6,7 +6,7 @@
  * are the CMS schema's; values are normalised as documented per field, raw where
  * a normalisation could lose information.
  */
-import type { NormalizedPrice } from '../../contract/price-columns';
+import type { NormalizedPrice } from '../../contract/files/price-columns';
 
 /** Root scalar fields of an in-network-rates file (CMS schema, root object). */
 export interface MrfHeader {
@@ -48,7 +48,7 @@ export interface MrfProviderReference {
 
 /**
  * One element of `negotiated_prices[]` (CMS Negotiated Price object), normalised, by CMS field
- * (contract/price-columns.ts PRICE_COLUMNS; normalize-price.ts): enums lower-cased (an unknown value
+ * (contract/files/price-columns.ts PRICE_COLUMNS; normalize-price.ts): enums lower-cased (an unknown value
  * kept, lower case; an optional one '' when absent), code lists sorted without repeats ([] when
  * absent or empty; place-of-service codes two digits, modifiers upper-cased), text '' when absent.
  */

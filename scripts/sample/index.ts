@@ -17,7 +17,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Catalog } from '../../contract/catalog';
+import type { Catalog } from '../../contract/files/catalog';
 import { billingProviders, claimsVolumeCsv } from './claims';
 import { REFERENCE_INSURER, SAMPLE_INSURERS, SNAPSHOTS } from './insurers';
 import { inNetworkJson } from './mrf-json';

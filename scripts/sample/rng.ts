@@ -5,7 +5,7 @@
  * so adding a draw in one place never shifts the values drawn elsewhere: the sample stays stable
  * when the generator grows. Algorithm: FNV-1a 32-bit hash of the key, then mulberry32.
  */
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 
 /** Global seed mixed into every key; change it to get a different (still deterministic) sample. */
 export const SAMPLE_SEED = 'compete-sample-v1';
@@ -22,7 +22,7 @@ export function fnv1a(text: string): number {
 
 /** A seeded generator of uniform numbers in [0, 1) with small helpers. */
 export class Rng {
-  /** Uniform in [0, 1) (contract/prng.ts mulberry32). */
+  /** Uniform in [0, 1) (contract/rules/prng.ts mulberry32). */
   readonly next: () => number;
 
   constructor(seed: number) {

@@ -3,7 +3,7 @@
  * `{ "message": "...", "error": { "code": "...", "message": "..." } }`.
  */
 import type { FastifyReply } from 'fastify';
-import type { ApiErrorCode } from '../../contract/api/index';
+import type { ApiErrorCode } from '../../contract/api';
 
 /** The worker's codes plus the two only the server produces. */
 export type ServerErrorCode = ApiErrorCode | 'forbidden' | 'not_implemented' | 'range_not_satisfiable';

@@ -1,10 +1,10 @@
 /**
  * Whether this browser stores any alert acknowledgement, asked from the page without the data
- * worker: the first view's alerts (contract/first-view.ts `requires_no_acknowledgements`) are the
+ * worker: the first view's alerts (contract/files/first-view.ts `requires_no_acknowledgements`) are the
  * worker's answer with none, so they stand only while the worker's IndexedDB store
  * (workers/acks/ack-store.ts) is absent or empty.
  */
-import { ACK_DATABASE, ACK_OBJECT_STORE } from '../../contract/worker';
+import { ACK_DATABASE, ACK_OBJECT_STORE } from '../../contract/api';
 
 /**
  * Counts the acknowledgements in `ACK_DATABASE` without ever creating it: an open that would create

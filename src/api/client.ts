@@ -6,7 +6,7 @@
  * session is over) signs the user out with the notice 'Your session has expired'; the protected
  * shell then sends them to /login.
  */
-import type { Api, ApiErrorCode, ApiRoute } from '../../contract/api/index';
+import type { Api, ApiErrorCode, ApiRoute } from '../../contract/api';
 import { useAppStore } from '../store';
 import { encodeQuery } from './query-string';
 

@@ -1,12 +1,12 @@
 /**
- * The page's side of the first view (contract/first-view.ts, docs/architecture.md, Cold start): the
+ * The page's side of the first view (contract/files/first-view.ts, docs/architecture.md, Cold start): the
  * dataset's `first-view.json`, fetched as soon as the page starts, answers the live screens'
  * default requests while the data worker boots DuckDB-WASM. It answers only for the dataset it
  * was written with: it stops answering when the worker reports another `created_at`, or when a
  * local snapshot is opened.
  */
-import type { ApiRequest } from '../../contract/api/index';
-import { FIRST_VIEW_FILE, firstViewKey, parseFirstView, type FirstView, type FirstViewAnswer } from '../../contract/first-view';
+import type { ApiRequest } from '../../contract/api';
+import { FIRST_VIEW_FILE, firstViewKey, parseFirstView, type FirstView, type FirstViewAnswer } from '../../contract/files/first-view';
 
 /** The recorded answers of one first view, by request. */
 export interface FirstViewIndex {

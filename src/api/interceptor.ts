@@ -7,9 +7,9 @@
  * among them only while no acknowledgement is stored (src/api/ack-probe.ts).
  */
 import * as Comlink from 'comlink';
-import type { ApiErrorBody, ApiRequest } from '../../contract/api/index';
+import type { ApiErrorBody, ApiRequest } from '../../contract/api';
 import { isManifestRequest } from '../../contract/api';
-import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/worker';
+import type { BootState, DataWorkerApi, HashProgress, LocalFile, LocalOpenResult } from '../../contract/api';
 import { tokenUserName } from '../store/token-claims';
 import { readToken } from '../store/token-storage';
 import { acknowledgementsStored } from './ack-probe';
@@ -75,7 +75,7 @@ export function startDataAccess(nativeFetch: typeof fetch = window.fetch.bind(wi
 }
 
 /**
- * Checks a local snapshot in the worker and switches to it (contract/worker.ts `openLocal`);
+ * Checks a local snapshot in the worker and switches to it (contract/api/worker.ts `openLocal`);
  * `onProgress` receives the hashing progress. Resolves to the outcome; a crashed worker rejects.
  */
 export async function openLocalDataset(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {

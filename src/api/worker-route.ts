@@ -2,7 +2,7 @@
  * The fetch interceptor's routing decision (docs/architecture.md): which requests the data worker
  * answers. Pure, so it runs in Node tests without a window.
  */
-import type { ApiRequest } from '../../contract/api/index';
+import type { ApiRequest } from '../../contract/api';
 
 /**
  * True when `pathname` belongs to the worker: it starts with `/api/` and is not under

@@ -4,7 +4,7 @@
  * A pure function: rows in, SVG element out.
  */
 import * as Plot from '@observablehq/plot';
-import { formatCount, formatPercent } from '../../contract/format';
+import { formatCount, formatPercent } from '../../contract/rules/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
 
 export interface AvailabilityRow {

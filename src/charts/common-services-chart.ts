@@ -4,7 +4,7 @@
  * function: rows in, SVG element out.
  */
 import * as Plot from '@observablehq/plot';
-import { formatCount } from '../../contract/format';
+import { formatCount } from '../../contract/rules/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
 
 export interface CommonServiceRow {

@@ -4,7 +4,7 @@
  * 'Dez' included), with a tooltip per point (pointer). A pure function: rows in, SVG element out.
  */
 import * as Plot from '@observablehq/plot';
-import { formatPercent } from '../../contract/format';
+import { formatPercent } from '../../contract/rules/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
 import { TREND_HEIGHT } from './chart-sizes';
 

@@ -5,7 +5,7 @@
  * link (an SVG `<a>`; PlotFigure routes its clicks inside the app).
  */
 import * as Plot from '@observablehq/plot';
-import { formatPercent } from '../../contract/format';
+import { formatPercent } from '../../contract/rules/format';
 import { CHART_COLORS, baseOptions, type ChartOptions } from './chart-options';
 import { topOverpaidHeight } from './chart-sizes';
 

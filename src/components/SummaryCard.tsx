@@ -4,7 +4,7 @@
  * the cards sit right under a screen's h1.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { formatSignedPercent } from '../../contract/format';
+import { formatSignedPercent } from '../../contract/rules/format';
 import './SummaryCard.css';
 
 export interface SummaryCardProps {

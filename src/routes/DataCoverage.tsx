@@ -11,9 +11,9 @@
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api/index';
-import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../contract/dataset';
-import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
+import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
+import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../contract/files/dataset';
+import { formatCount, formatPercent, formatSignedPercent } from '../../contract/rules/format';
 import { ExportCsvButton } from '../components/live/ExportCsvButton';
 import { validationLabel } from '../components/live/unit-format';
 import { useApi } from '../components/live/use-api';
@@ -22,7 +22,7 @@ import '../styles/screens.css';
 import '../components/live/live.css';
 import '../components/live/unit.css';
 import { PageHeader } from '../components/PageHeader';
-import { productLabel } from '../../contract/product';
+import { productLabel } from '../../contract/rules/product';
 
 const count = (n: number) => formatCount(n);
 /** Bytes in kB below 1 MB, else MB (decimal units). */

@@ -4,7 +4,7 @@
  * is the shell's.
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
-import type { DatasetInfo } from '../../contract/api/index';
+import type { DatasetInfo } from '../../contract/api';
 import { apiCall, errorMessage } from '../api/client';
 import { DatasetInfoCard } from '../components/dataset/DatasetInfoCard';
 import { LocalSnapshotPicker } from '../components/dataset/LocalSnapshotPicker';

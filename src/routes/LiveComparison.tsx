@@ -18,8 +18,8 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api/index';
-import { formatCount } from '../../contract/format';
+import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api';
+import { formatCount } from '../../contract/rules/format';
 import { apiCall } from '../api/client';
 import { ComparisonSummary } from '../components/comparison/ComparisonSummary';
 import { PagingControls } from '../components/comparison/PagingControls';
@@ -32,7 +32,7 @@ import { RateRowsDialog } from '../components/live/RateRowsDialog';
 import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
 import { useApi } from '../components/live/use-api';
 import { BAND_DELAY_MS, bandsByUnit, marketBandParams } from '../components/live/market-band';
-import { isStoredBandSelection } from '../../contract/market-band';
+import { isStoredBandSelection } from '../../contract/rules/market-band';
 import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,

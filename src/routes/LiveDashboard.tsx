@@ -20,7 +20,7 @@
  */
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { formatCount, formatPercent, formatSignedPercent } from '../../contract/format';
+import { formatCount, formatPercent, formatSignedPercent } from '../../contract/rules/format';
 import type { ChartOptions } from '../charts/chart-options';
 import type { TrendRow } from '../charts/overpayment-trend-chart';
 import type { OverpaidServiceRow } from '../charts/top-overpaid-chart';

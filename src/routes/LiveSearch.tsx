@@ -12,10 +12,10 @@
  */
 import { useCallback, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api/index';
-import { productLabel } from '../../contract/product';
-import { formatCount, formatUsd } from '../../contract/format';
-import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/metrics';
+import type { InsurerListItem, PriceDetail, ProviderListItem, ServiceListItem } from '../../contract/api';
+import { productLabel } from '../../contract/rules/product';
+import { formatCount, formatUsd } from '../../contract/rules/format';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../contract/rules/metrics';
 import { apiCall } from '../api/client';
 import { Autocomplete, type SearchResult } from '../components/autocomplete/Autocomplete';
 import { CloseIcon } from '../components/Icons';

@@ -4,8 +4,8 @@
  * the AMA's notice of the CPT descriptors is shown even when no dataset answers.
  */
 import type { ReactElement } from 'react';
-import type { CoverageResult } from '../../contract/api/index';
-import { formatCount } from '../../contract/format';
+import type { CoverageResult } from '../../contract/api';
+import { formatCount } from '../../contract/rules/format';
 
 /** Shown when no dataset answers: the AMA's notice for the CPT descriptors the CMS files carry. */
 const AMA_FALLBACK_NOTICE =

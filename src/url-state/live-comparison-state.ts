@@ -13,8 +13,8 @@
  * default off; both src/url-state/shared-providers.ts) · `min_confidence` (`medium` or `high`:
  * 'Minimum confidence', docs/methodology.md, Confidence and distribution; default every unit).
  */
-import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api/index';
-import { MIN_CONFIDENCES, SERVICE_SORTS, type MinConfidence } from '../../contract/api/index';
+import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
+import { MIN_CONFIDENCES, SERVICE_SORTS, type MinConfidence } from '../../contract/api';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
 import { CATEGORY_KEY, parseCategory } from './categories';
 import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from './shared-providers';

@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { runConvertCli } from '../../scripts/convert/cli/convert';
 import { checkManifestCounts, CountMismatchError, countMismatches, readParquetFacts } from '../../scripts/convert/build/count-check';
 import { emptyReason } from '../../scripts/convert/build/build-guards';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { fileNameMatcher, fileNameOf, planMatcher } from '../../scripts/convert/plan/plan-filter';
 import type { RunPlan } from '../../scripts/convert/plan/run-plan';
 import { catalogOf, makeWorkspace, re, ROOT, runCli, type Workspace } from './harness';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { USPS_STATE_CODES } from '../../contract/us-states';
+import { USPS_STATE_CODES } from '../../contract/rules/us-states';
 import { STATE_AREAS } from '../../src/components/map/us-states';
 import { catalogOf, makeWorkspace, re, runCli, type Workspace } from './harness';
 

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { runConvertCli } from '../../scripts/convert/cli/convert';
 import { DEFAULT_FETCH_POLICY, fetchBytes, RefusedLocationError } from '../../scripts/convert/plan/fetch-policy';
 import type { ConversionReport, Problem } from '../../scripts/convert/problems';

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TABLE_NAMES } from '../../contract/dataset';
+import { TABLE_NAMES } from '../../contract/files/dataset';
 import { generateApiDataset, REAL_FILE_SHAPE_TINY } from '../../bench/api-generate';
 import { convertFixture } from '../worker/fixture-dataset';
 

@@ -13,8 +13,8 @@ import { buildWorkingTables } from './working-tables';
 import { planCodeBuckets } from '../../scripts/convert/stats/code-buckets';
 import { writeDataset } from '../../scripts/convert/output/write-dataset';
 import { openSpool } from '../../scripts/convert/build/spool';
-import type { ManifestTable, TableName } from '../../contract/dataset';
-import { rateRowsSql } from '../../contract/rate-rows-sql';
+import type { ManifestTable, TableName } from '../../contract/files/dataset';
+import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 
 let tmp: string;
 

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import { sha256File } from '../../scripts/convert/output/write-parquet';
-import type { DatasetManifest } from '../../contract/dataset';
-import { rateRowsSql } from '../../contract/rate-rows-sql';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/convert');
 let tmp: string;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   for (const [name, t] of Object.entries(manifest.tables)) {
     await con.run(`CREATE VIEW ${name === 'rates' ? 'rate_parts' : name} AS SELECT * FROM read_parquet('${path.join(out, t.files[0]!)}')`);
   }
-  // the rate rows, as the worker unnests a part's prices (contract/dataset.ts)
+  // the rate rows, as the worker unnests a part's prices (contract/files/dataset.ts)
   await con.run(`CREATE VIEW rates AS ${rateRowsSql('rate_parts')}`);
 });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 import { sourceState, spoolElement, type ElementSlice, type SourceState } from '../../scripts/convert/ingest/spool-element';
 import { convertCatalog } from '../../scripts/convert/index';
 

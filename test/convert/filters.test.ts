@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ConversionReport } from '../../scripts/convert/problems';
-import type { DatasetManifest, TableName } from '../../contract/dataset';
-import { rateRowsSql } from '../../contract/rate-rows-sql';
+import type { DatasetManifest, TableName } from '../../contract/files/dataset';
+import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 import { item, price } from './mrf-json';
 
 // NPIs 1111111112 and 3333333334 are in CA, 2222222220 in NY (test/fixtures/convert/npi-registry.csv);

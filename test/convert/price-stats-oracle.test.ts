@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
 import { buildPriceStats } from '../../scripts/convert/stats/build-price-stats';
-import { componentSql, unitSettingSql } from '../../contract/unit-sql';
+import { componentSql, unitSettingSql } from '../../contract/sql/unit-sql';
 import { ENUM_MAX_BYTES } from '../../scripts/convert/stats/code-buckets';
 import { openSpool } from '../../scripts/convert/build/spool';
 import { Rng } from '../../scripts/sample/rng';

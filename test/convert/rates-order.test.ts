@@ -11,7 +11,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 
 const FILE = path.resolve(__dirname, '../fixtures/mrf/v2.2.0-in-network-rates-multiple-plans-sample.json');

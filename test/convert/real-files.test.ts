@@ -9,7 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 
 const MRF = path.resolve(__dirname, '../fixtures/mrf');
 

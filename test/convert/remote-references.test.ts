@@ -12,7 +12,7 @@ import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import { RemoteReferenceResolver, cacheKey } from '../../scripts/convert/ingest/remote-references';
 import { DEFAULT_FETCH_POLICY } from '../../scripts/convert/plan/fetch-policy';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { ConversionReport } from '../../scripts/convert/problems';
 import { failingFetch, json, startLocalHttp, type LocalHttp } from './local-http';
 

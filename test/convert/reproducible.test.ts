@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 import { TABLE_ORDER } from '../../scripts/convert/output/write-parquet';
@@ -96,7 +96,7 @@ describe('the rates files', () => {
     const con = await db.connect();
     const actual: string[] = [];
     for (const f of rateFiles) {
-      // a row per price, its groups' ids as a list in the file's order (contract/dataset.ts)
+      // a row per price, its groups' ids as a list in the file's order (contract/files/dataset.ts)
       const rows = (await con.runAndReadAll(`SELECT billing_code, provider_group_ids, negotiated_rate
         FROM read_parquet('${f}', file_row_number = true) WHERE insurer_id = 'a' ORDER BY file_row_number`)).getRowsJS();
       for (const [code, ids, rate] of rows) for (const id of ids as string[]) actual.push(`${String(code)} 0:${id} ${Number(rate)}`);

@@ -1,8 +1,8 @@
-/** The converter's SQL and parsing rules agree with contract/metrics.ts and docs/methodology.md. */
+/** The converter's SQL and parsing rules agree with contract/rules/metrics.ts and docs/methodology.md. */
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { categorySql } from '../../scripts/convert/build/build-tables';
-import { categoryOfCode } from '../../contract/metrics';
+import { categoryOfCode } from '../../contract/rules/metrics';
 import { monthOf } from '../../scripts/convert/plan/snapshot';
 
 describe('categorySql', () => {

@@ -10,7 +10,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { FetchPolicy } from '../../scripts/convert/plan/fetch-policy';
 import { convertCatalog } from '../../scripts/convert/index';
 import { runPlanCli } from '../../scripts/convert/cli/plan';

@@ -13,7 +13,7 @@ import { convertCatalog } from '../../scripts/convert/index';
 import { startIngestWorker } from '../../scripts/convert/ingest/queue';
 import { generateSample } from '../../scripts/sample/index';
 import { s3List } from '../../scripts/convert/store/s3-store';
-import type { Catalog } from '../../contract/catalog';
+import type { Catalog } from '../../contract/files/catalog';
 import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { MAX_KEY_BYTES, PRICE_VALUE_COLUMNS } from '../../scripts/convert/ingest/price-values';
 import { openSpool, valueJoins, type Spool } from '../../scripts/convert/build/spool';
 import { SpoolRows } from '../../scripts/convert/ingest/spool-rows';
-import { mulberry32 } from '../../contract/prng';
+import { mulberry32 } from '../../contract/rules/prng';
 import type { MrfPrice } from '../../scripts/mrf/types';
 
 const price = (rate: number): MrfPrice => ({

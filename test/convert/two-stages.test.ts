@@ -13,8 +13,8 @@ import path from 'node:path';
 import { convertCatalog, ingestCatalog } from '../../scripts/convert/index';
 import { generateSample } from '../../scripts/sample/index';
 import { findPartitions, sourceKey } from '../../scripts/convert/store/source-store';
-import type { Catalog } from '../../contract/catalog';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { Catalog } from '../../contract/files/catalog';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { parquetFiles } from './parquet-files';
 import { startLocalHttp, type LocalHttp } from './local-http';
 

@@ -6,8 +6,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
-import { rateRowsSql } from '../../contract/rate-rows-sql';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/validation');
 

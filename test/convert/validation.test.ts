@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { FIXTURES, nf99213, inst99213, nf99214, f99215, g71046, pc71046, inst71046, nf93000, clfs85025, AMOUNTS, variance, median, weightedMean, rows, openDataset } from './validation-fixture';
 
 let tmp: string;

@@ -11,7 +11,7 @@ import { DuckDBConnection } from '@duckdb/node-api';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/build/spool';
 import { LAST_PHASE_MEMORY_LIMIT } from '../../scripts/convert/output/write-dataset';

@@ -4,7 +4,7 @@
  * with the repository's CMS reference data.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/dataset';
+import { DEFAULT_VALIDATION, type ValidationSettings } from '../../contract/files/dataset';
 import { buildTables, type TableInputs } from '../../scripts/convert/build/build-tables';
 import { prepareValidation } from '../../scripts/convert/build/validation';
 import { loadMedicareReference } from '../../scripts/medicare/reference-data';

@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DatasetManifest } from '../../contract/dataset';
-import type { PriceDetail, ProvidersForService } from '../../contract/api/index';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import type { PriceDetail, ProvidersForService } from '../../contract/api';
 import { launchBrowser, type Browser } from './browser';
 import { signIn } from './screens-helpers';
 

@@ -1,5 +1,5 @@
 // Every live screen opened from its plain URL is complete from the dataset's first view alone
-// (contract/first-view.ts, docs/architecture.md, Cold start): here the data worker is refused every
+// (contract/files/first-view.ts, docs/architecture.md, Cold start): here the data worker is refused every
 // table (each Parquet read of /data/ aborted), so nothing on screen can come from DuckDB-WASM.
 // Once an alert is acknowledged, the dashboard's alerts come from the worker again
 // (src/api/ack-probe.ts). Dataset: the live screens' fixture (serveLiveFixture in live-table.ts).

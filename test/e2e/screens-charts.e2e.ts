@@ -17,7 +17,7 @@ process.env.TZ = 'UTC'; // Chromium, launched below, inherits the pinned time zo
 let browser: Browser;
 let bundle = '';
 
-/** Bundles src/charts (with Plot and contract/format) into one IIFE exposing `CompeteCharts`. */
+/** Bundles src/charts (with Plot and contract/rules/format) into one IIFE exposing `CompeteCharts`. */
 async function chartsBundle(): Promise<string> {
   const out = await build({
     configFile: false,

@@ -4,7 +4,7 @@
 // ignored, the filters, the three sort orders and the summary cards.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatCount, formatUsd } from '../../contract/format';
+import { formatCount, formatUsd } from '../../contract/rules/format';
 import { providerSearch, unifiedSearch } from '../../src/sample/comparison/sample-search';
 import { comparisonRows, type ComparisonFilters } from '../../src/sample/data/comparison';
 import { SAMPLE_SERVICES } from '../../src/sample/data/services';

@@ -4,7 +4,7 @@
 // table, note, 'No data for this region.', focus trapped and returned), and the alerts list.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatPercent } from '../../contract/format';
+import { formatPercent } from '../../contract/rules/format';
 import { dashboardKpis } from '../../src/sample/data/dashboard-kpis';
 import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, screenshot, type Browser } from './browser';

@@ -10,10 +10,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Alert, ServicePricingResult, TrendPoint } from '../../contract/api/index';
-import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
-import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, type FirstView } from '../../contract/first-view';
-import type { LiveInsurer } from '../../contract/api/index';
+import type { Alert, ServicePricingResult, TrendPoint } from '../../contract/api';
+import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/files/dataset';
+import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, type FirstView } from '../../contract/files/first-view';
+import type { LiveInsurer } from '../../contract/api';
 import { runGenerateCli } from '../../scripts/generate/cli';
 import { generateShape, GENERATED_SHAPES, type GeneratedShapeName } from '../../scripts/generate/shapes';
 import { createDataService, type DataService } from '../../workers/data-service';

@@ -9,9 +9,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COLUMNS, type DatasetManifest, type TableName } from '../../contract/dataset';
-import { rateRowsSql } from '../../contract/rate-rows-sql';
-import { sqlList } from '../../contract/sql-text';
+import { COLUMNS, type DatasetManifest, type TableName } from '../../contract/files/dataset';
+import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
+import { sqlList } from '../../contract/sql/sql-text';
 import { priceStatsSql } from '../../scripts/generate/price-stats';
 import { convertFixture } from '../worker/fixture-dataset';
 

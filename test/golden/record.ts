@@ -9,8 +9,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatasetManifest, TableName } from '../../contract/dataset';
-import { FIRST_VIEW_FILE, type FirstView } from '../../contract/first-view';
+import type { DatasetManifest, TableName } from '../../contract/files/dataset';
+import { FIRST_VIEW_FILE, type FirstView } from '../../contract/files/first-view';
 import { sqlList } from '../../scripts/convert/build/spool';
 import { answerHashes, stableBody, type DatasetFacts } from './requests';
 

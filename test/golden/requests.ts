@@ -8,7 +8,7 @@
  * `acknowledgedAt` stays null and their answers do not depend on the time.
  */
 import { createHash } from 'node:crypto';
-import type { ApiResponse } from '../../contract/api/index';
+import type { ApiResponse } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

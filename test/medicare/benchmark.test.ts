@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentOf, FACILITY_PLACES_OF_SERVICE, localityAmount, settingOf } from '../../contract/medicare';
+import { componentOf, FACILITY_PLACES_OF_SERVICE, localityAmount, settingOf } from '../../contract/rules/medicare';
 import { benchmarkAtZip, benchmarkTable, localityOfZip, nationalBenchmark, serviceDescriptor } from '../../scripts/medicare/benchmark';
 import { loadMedicareReference, readMedicareReference, type MedicareReference } from '../../scripts/medicare/reference-data';
 import { medicareTables } from '../../scripts/medicare/tables';
@@ -65,7 +65,7 @@ describe('loadMedicareReference', () => {
   });
 });
 
-describe('contract/medicare', () => {
+describe('contract/rules/medicare', () => {
   it('componentOf: 26, then TC, else global', () => {
     expect(componentOf('')).toBe('global');
     expect(componentOf('26')).toBe('26');

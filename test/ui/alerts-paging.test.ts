@@ -7,7 +7,7 @@
  * worker in test/worker/alerts-page.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { Alert, AlertsPage } from '../../contract/api/index';
+import type { Alert, AlertsPage } from '../../contract/api';
 import {
   ALERTS_PAGE_SIZE, MAX_SHOWN_ALERTS, acknowledgeShown, appendPage, firstPageOf, nextPageRequest, shownOf, showingText, type ShownAlerts,
 } from '../../src/components/live/alerts-paging';

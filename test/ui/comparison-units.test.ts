@@ -5,8 +5,8 @@
  * name the unit, and the comparison CSV with one row per unit.
  */
 import { describe, expect, it } from 'vitest';
-import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api/index';
-import { DEFAULT_VALIDATION } from '../../contract/dataset';
+import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
+import { DEFAULT_VALIDATION } from '../../contract/files/dataset';
 import { comparisonCsv } from '../../src/components/live/comparison-csv';
 import { countedRecords, dashboardKpis, topOverpaid } from '../../src/components/live/dashboard-figures';
 import {

@@ -1,13 +1,13 @@
 /**
  * The first view answers a screen's request only when the converter recorded exactly the query the
- * screen sends (contract/first-view.ts firstViewRequests, src/api/first-view.ts lookup): these
+ * screen sends (contract/files/first-view.ts firstViewRequests, src/api/first-view.ts lookup): these
  * tests build each default request with the screens' own code and find it in the list, and check
  * the page's probe of stored acknowledgements (src/api/ack-probe.ts) against the worker's store.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api/index';
-import { firstViewBandRequest, firstViewKey, firstViewRequests } from '../../contract/first-view';
+import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
+import { firstViewBandRequest, firstViewKey, firstViewRequests } from '../../contract/files/first-view';
 import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';
 import { ALERTS_PAGE_SIZE } from '../../src/components/live/alerts-paging';

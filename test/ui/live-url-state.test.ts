@@ -5,7 +5,7 @@
  * unified, 10 separate), the RFC 4180 CSV writer, the dashboard KPIs (docs/methodology.md) and axis fitting.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api/index';
+import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
 import { csvField, toCsv } from '../../src/components/live/csv';
 import { dashboardKpis, fitDomain, topOverpaid } from '../../src/components/live/dashboard-figures';
 import { searchProvidersOnly, searchServicesOnly, searchUnified } from '../../src/components/live/LiveSearchPanel';

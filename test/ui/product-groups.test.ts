@@ -1,12 +1,12 @@
 /**
  * Products listed under their company (src/components/comparison/product-groups.ts,
- * contract/product.ts; docs/converter.md, Products): the comparison's checkboxes gather the
+ * contract/rules/product.ts; docs/converter.md, Products): the comparison's checkboxes gather the
  * products of one group at the place of its first, and leave every insurer that is its own group
  * (the sample's, a dataset before converter 0.18) a flat list in its order.
  */
 import { describe, expect, it } from 'vitest';
 import { productGroups } from '../../src/components/comparison/product-groups';
-import { productLabel } from '../../contract/product';
+import { productLabel } from '../../contract/rules/product';
 
 describe('product groups', () => {
   it('gathers the products of a company under it, at the place of its first product', () => {

@@ -1,6 +1,6 @@
 /** The live state modal's paging rules (src/components/live/state-modal-paging.ts). */
 import { describe, expect, it } from 'vitest';
-import type { RegionalServicesPage } from '../../contract/api/index';
+import type { RegionalServicesPage } from '../../contract/api';
 import {
   INITIAL_STATE_SORT,
   MAX_SHOWN_UNITS,

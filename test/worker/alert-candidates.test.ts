@@ -1,7 +1,7 @@
 /**
  * The alert list's SQL pre-filter (workers/pricing/pricing-core.ts `alertCandidates`): pricing only
  * the codes where a unit could raise an alert gives the very list that pricing every unit gives
- * (contract/alert-rules.ts evaluateAlerts), on a generated dataset whose prices move between its
+ * (contract/rules/alert-rules.ts evaluateAlerts), on a generated dataset whose prices move between its
  * two snapshots (bench/api-generate.ts: hundreds of price spikes and market shifts, per state and
  * national) and on the converted fixture (outliers too).
  */

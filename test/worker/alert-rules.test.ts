@@ -1,5 +1,5 @@
 /**
- * The pure alert rules of contract/alert-rules.ts per comparison unit (docs/methodology.md, Alerts): the
+ * The pure alert rules of contract/rules/alert-rules.ts per comparison unit (docs/methodology.md, Alerts): the
  * support each alert needs, the order (severity, dollar impact, |percent change|, region, code,
  * unit, type), the ids and the carry-over of acknowledgements made under the per-service ids.
  * Expected values by hand.
@@ -14,7 +14,7 @@ import {
   type AlertFigures,
   type AlertSubject,
   type RankedAlert,
-} from '../../contract/alert-rules';
+} from '../../contract/rules/alert-rules';
 
 const fig = (x: Partial<AlertFigures>): AlertFigures => ({
   referencePrice: null,
@@ -138,7 +138,7 @@ describe('ids and acknowledgements made per service', () => {
   });
 
   it('keeps the per-service id of the previous scheme (FNV-1a of type|code|region|snapshot)', () => {
-    // Values of the previous contract/alert-rules.ts alertId(type, code, region, snapshot).
+    // Values of the previous contract/rules/alert-rules.ts alertId(type, code, region, snapshot).
     expect(legacyAlertId('price_spike', '70450', 'All', '2025-02')).toBe('e4883fa23044c2cc');
     expect(legacyAlertId('outlier', '99213', 'CA', '2025-02')).toBe('4a064c2e1878cc81');
   });

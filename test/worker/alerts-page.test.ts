@@ -9,8 +9,8 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Alert } from '../../contract/alert-rules';
-import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AcknowledgeAllResult, type AlertsPage, type ApiErrorBody } from '../../contract/api/index';
+import type { Alert } from '../../contract/rules/alert-rules';
+import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AcknowledgeAllResult, type AlertsPage, type ApiErrorBody } from '../../contract/api';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 

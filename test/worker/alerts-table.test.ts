@@ -1,5 +1,5 @@
 /**
- * The derived `alerts` table (contract/alerts-table.ts): the converter and the generator write the
+ * The derived `alerts` table (contract/files/alerts-table.ts): the converter and the generator write the
  * alert list the worker computes, the manifest lists it, and the worker answers the alerts from it:
  * the same list, to the last bit, as rankAlerts computes afresh on the dataset, on the converted
  * fixture (min_providers 1: nine alerts, alerts.test.ts) and on the generated market-year shape at
@@ -9,10 +9,10 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../contract/alert-rules';
-import { ALERTS_FILE, alertFromRow, alertRow } from '../../contract/alerts-table';
-import type { AlertsPage } from '../../contract/api/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { Alert } from '../../contract/rules/alert-rules';
+import { ALERTS_FILE, alertFromRow, alertRow } from '../../contract/files/alerts-table';
+import type { AlertsPage } from '../../contract/api';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { writeAlertsTable } from '../../scripts/convert/output/alerts-table';
 import { rankAlerts } from '../../workers/api/alerts';
 import type { DataService } from '../../workers/data-service';

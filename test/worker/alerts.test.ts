@@ -26,8 +26,8 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertId, type Alert } from '../../contract/alert-rules';
-import type { AcknowledgeAllResult, ApiErrorBody } from '../../contract/api/index';
+import { alertId, type Alert } from '../../contract/rules/alert-rules';
+import type { AcknowledgeAllResult, ApiErrorBody } from '../../contract/api';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 

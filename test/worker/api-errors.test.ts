@@ -4,7 +4,7 @@
  * treated as plain values (400 or an empty result, never SQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiErrorBody, ServicePricingResult } from '../../contract/api/index';
+import type { ApiErrorBody, ServicePricingResult } from '../../contract/api';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 
 let f: BootedFixture;

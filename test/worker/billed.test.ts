@@ -26,8 +26,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiErrorBody, LiveServicePricingRecord, RateRowsResult, RegionalServiceRow, ServicePricingResult } from '../../contract/api/index';
-import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/dataset';
+import type { ApiErrorBody, LiveServicePricingRecord, RateRowsResult, RegionalServiceRow, ServicePricingResult } from '../../contract/api';
+import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/files/dataset';
 import { bootStrictAndLoose, byUnit, convertFixture, okBody, unitName, type BootedFixture } from './fixture-dataset';
 
 const A = '1111111112';

@@ -1,5 +1,5 @@
 /**
- * The data service's boot (contract/worker.ts BootState) on the Node platform: ready over a
+ * The data service's boot (contract/api/worker.ts BootState) on the Node platform: ready over a
  * converted dataset, failed with a reason otherwise, 401 kept as httpStatus; handle() before and
  * after; one boot behind one promise; DuckDB never reaches for an extension.
  */
@@ -7,8 +7,8 @@ import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiErrorBody, ProvidersForService } from '../../contract/api/index';
-import { DATASET_FORMAT_VERSION } from '../../contract/dataset';
+import type { ApiErrorBody, ProvidersForService } from '../../contract/api';
+import { DATASET_FORMAT_VERSION } from '../../contract/files/dataset';
 import { createDataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { SourceError } from '../../workers/db/errors';

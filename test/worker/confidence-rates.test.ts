@@ -22,7 +22,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveServicePricingRecord, MarketBandResult, RateRowsResult, ServicePricingResult } from '../../contract/api/index';
+import type { LiveServicePricingRecord, MarketBandResult, RateRowsResult, ServicePricingResult } from '../../contract/api';
 import { answerFromPass, servicePricing } from '../../workers/api/service-pricing';
 import { monthNeed } from '../../workers/pricing/pricing-core';
 import { SqlFragment } from '../../workers/db/sql';

@@ -1,14 +1,14 @@
 /**
- * contract/confidence-sql.ts priceConfidenceRankSql against contract/confidence.ts priceConfidence,
+ * contract/sql/confidence-sql.ts priceConfidenceRankSql against contract/rules/confidence.ts priceConfidence,
  * in DuckDB: every combination of the rules' boundaries (support 1, 2, 4, 5; spread at and just past
  * 2x and 4x, a p10 of 0, no distribution; % of Medicare at and just past 50, 75, 400 and 1,000, no
  * benchmark, a benchmark of 0; derived, not, NULL) gives the same rank.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { priceConfidence } from '../../contract/confidence';
-import { confidenceRank, priceConfidenceRankSql } from '../../contract/confidence-sql';
-import { medicarePct } from '../../contract/metrics';
+import { priceConfidence } from '../../contract/rules/confidence';
+import { confidenceRank, priceConfidenceRankSql } from '../../contract/sql/confidence-sql';
+import { medicarePct } from '../../contract/rules/metrics';
 
 const SUPPORT = [1, 2, 4, 5, 40];
 const SPREAD: Array<[number | null, number | null]> = [[null, null], [10, 20], [10, 20.000001], [10, 40], [10, 40.000001], [0, 10], [10, null]];

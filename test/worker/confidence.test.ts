@@ -1,10 +1,10 @@
 /**
  * Confidence and position (docs/methodology.md, Confidence and distribution), the pure rules of
- * contract/confidence.ts, on the cases of the methodology: support, spread, Medicare, derived rates,
+ * contract/rules/confidence.ts, on the cases of the methodology: support, spread, Medicare, derived rates,
  * a unit's lowest, a thin unit, the ±5 % position and the minimum-confidence filter.
  */
 import { describe, expect, it } from 'vitest';
-import { passesMinConfidence, positionOf, priceConfidence, unitConfidence } from '../../contract/confidence';
+import { passesMinConfidence, positionOf, priceConfidence, unitConfidence } from '../../contract/rules/confidence';
 
 const base = { providers: 8, p10: 100, p90: 150, medicarePct: 180, derived: false };
 

@@ -1,7 +1,7 @@
 /**
  * GET /api/dashboard-figures over the fixture dataset (test/fixtures/api, converted by the real
  * converter; the whole fixture is worked out in service-pricing.test.ts and, at shared providers,
- * in shared-providers.test.ts): the worker's figures are those of contract/dashboard-figures.ts
+ * in shared-providers.test.ts): the worker's figures are those of contract/rules/dashboard-figures.ts
  * over every record of GET /api/service-pricing with the same `shared_providers`, and a few of
  * them are checked against values computed here by hand.
  *
@@ -13,8 +13,8 @@
  * With min_providers 1 (`loose`) G0008 counts too, and is the top service (+66.7 %).
  */
 import { describe, expect, it } from 'vitest';
-import type { DashboardFiguresResult, ServicePricingResult } from '../../contract/api/index';
-import { dashboardKpis, topOverpaid } from '../../contract/dashboard-figures';
+import type { DashboardFiguresResult, ServicePricingResult } from '../../contract/api';
+import { dashboardKpis, topOverpaid } from '../../contract/rules/dashboard-figures';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
 const fx = bootStrictAndLoose();

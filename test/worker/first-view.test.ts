@@ -1,5 +1,5 @@
 /**
- * The first view (contract/first-view.ts): the converter writes `first-view.json` beside the tables,
+ * The first view (contract/files/first-view.ts): the converter writes `first-view.json` beside the tables,
  * and every answer it holds is the one the data service gives on the whole dataset (every boot
  * table loaded, as in the browser), byte for byte once serialised. The page's lookup
  * (src/api/first-view.ts) finds exactly the live screens' default requests.
@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, parseFirstView, type FirstView } from '../../contract/first-view';
-import type { LiveInsurer, ServicePricingResult } from '../../contract/api/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import { FIRST_VIEW_FILE, firstViewBandRequest, firstViewRequests, parseFirstView, type FirstView } from '../../contract/files/first-view';
+import type { LiveInsurer, ServicePricingResult } from '../../contract/api';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { indexFirstView } from '../../src/api/first-view';
 import { bootStrictAndLoose } from './fixture-dataset';
 

@@ -9,12 +9,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Catalog } from '../../contract/catalog';
-import type { ValidationSettings } from '../../contract/dataset';
+import type { Catalog } from '../../contract/files/catalog';
+import type { ValidationSettings } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateApiDataset, type GeneratedShape } from '../../scripts/generate/dataset';
-import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api/index';
-import type { BootState } from '../../contract/worker';
+import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
+import type { BootState } from '../../contract/api';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 

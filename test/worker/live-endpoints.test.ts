@@ -20,7 +20,7 @@ import type {
   ServicesSearch,
   ServicePricingResult,
   TrendPoint,
-} from '../../contract/api/index';
+} from '../../contract/api';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
 const fx = bootStrictAndLoose();

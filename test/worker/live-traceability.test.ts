@@ -6,7 +6,7 @@
  * D = 4444444440 DAVID JONES NY, T = TIN:123456789).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoverageResult, ProviderSearchResult, RateRowsResult, ServicePricingResult } from '../../contract/api/index';
+import type { CoverageResult, ProviderSearchResult, RateRowsResult, ServicePricingResult } from '../../contract/api';
 import { medianOf } from '../../workers/api/rate-rows';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 

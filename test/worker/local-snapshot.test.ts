@@ -1,5 +1,5 @@
 /**
- * An auditor's local snapshot (contract/worker.ts openLocal) on the Node platform, with Blobs in the
+ * An auditor's local snapshot (contract/api/worker.ts openLocal) on the Node platform, with Blobs in the
  * role of the picked Files: a sound directory is checked (every file's SHA-256, progress reported)
  * and then answers every request with origin 'local'; a missing, resized, damaged or foreign
  * snapshot is refused naming the file and the problem, and the dataset in use keeps answering.
@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { DatasetInfo, ServicePricingResult } from '../../contract/api/index';
-import type { HashProgress, LocalFile } from '../../contract/worker';
+import type { DatasetInfo, ServicePricingResult } from '../../contract/api';
+import type { HashProgress, LocalFile } from '../../contract/api';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { memoryAckStore } from '../../workers/acks/ack-store';
@@ -109,7 +109,7 @@ describe('a sound snapshot', () => {
 describe('verifyLocal on a file larger than one hash slice', () => {
   it('hashes it incrementally, reporting progress inside the file, and finds a change in its last slice', async () => {
     const { verifyLocal, HASH_SLICE_BYTES } = await import('../../workers/local/verify-local');
-    const { TABLE_NAMES, DATASET_FORMAT_VERSION } = await import('../../contract/dataset');
+    const { TABLE_NAMES, DATASET_FORMAT_VERSION } = await import('../../contract/files/dataset');
     const { createHash } = await import('node:crypto');
     // One 2.5-slice file (20 MiB) standing for every table: 3 slices -> progress at 0, 8 and 16 MiB.
     const big = new Uint8Array(HASH_SLICE_BYTES * 2 + HASH_SLICE_BYTES / 2).map((_, i) => i % 251);

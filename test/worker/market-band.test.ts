@@ -8,8 +8,8 @@
  * in two states and one without a state).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketBandParams, MarketBandResult } from '../../contract/api/index';
-import { isStoredBandSelection } from '../../contract/market-band';
+import type { MarketBandParams, MarketBandResult } from '../../contract/api';
+import { isStoredBandSelection } from '../../contract/rules/market-band';
 import { rateRowBands, storedBands } from '../../workers/api/market-band';
 import { sql } from '../../workers/db/sql';
 import { bootFixture, type BootedFixture } from './fixture-dataset';

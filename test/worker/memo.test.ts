@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
-import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api/index';
+import type { RegionalServiceRow, RegionalServicesPage, ServicePricingResult } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { answerWeight, ResultMemo } from '../../workers/memo';
 import { createDataService, type DataService } from '../../workers/data-service';

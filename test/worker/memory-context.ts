@@ -2,7 +2,7 @@
  * An ApiContext over a database a test filled by hand (no dataset directory): every table loaded,
  * no rate rows to fetch, acknowledgements in memory, an empty answer memo.
  */
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import type { ApiContext } from '../../workers/context';
 import { ResultMemo } from '../../workers/memo';

@@ -20,9 +20,9 @@
  */
 import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Alert } from '../../contract/alert-rules';
-import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { Alert } from '../../contract/rules/alert-rules';
+import type { LiveServicePricingRecord, PriceDetail, RateRowsResult, RegionalComparison, RegionalServiceRow, ServicePricingResult, TrendPoint } from '../../contract/api';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { ApiContext } from '../../workers/context';
 import { dispatch } from '../../workers/api/registry';
 import type { Database } from '../../workers/db/database';

@@ -1,5 +1,5 @@
 /**
- * Every price column of contract/price-columns.ts, end to end: a price with a value in every CMS
+ * Every price column of contract/files/price-columns.ts, end to end: a price with a value in every CMS
  * field of the table, converted by the real converter (test/fixtures/api with one price replaced),
  * gives that value, normalised by the column's kind, in the `rates` parts' column of the table's
  * name, and in the worker's `GET /api/rate-rows` answer under the column's `api` field. The test
@@ -15,9 +15,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
-import { PRICE_COLUMN_SPECS, type PriceColumnSpec } from '../../contract/price-columns';
-import type { RateRowsResult } from '../../contract/api/index';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import { PRICE_COLUMN_SPECS, type PriceColumnSpec } from '../../contract/files/price-columns';
+import type { RateRowsResult } from '../../contract/api';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
@@ -108,7 +108,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.each(VARIANTS)('every price column of contract/price-columns.ts (%s path)', (variant) => {
+describe.each(VARIANTS)('every price column of contract/files/price-columns.ts (%s path)', (variant) => {
   const { stored } = priceOf(variant);
 
   it.each(PRICE_COLUMN_SPECS.map((c) => [c.name, c] as const))('%s is in the rates parts, normalised by its kind', (_, c) => {

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { BOOT_TABLES, createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
 import { memoryAckStore } from '../../workers/acks/ack-store';
-import type { DatasetManifest } from '../../contract/dataset';
-import type { PriceDetail, ProvidersForService } from '../../contract/api/index';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import type { PriceDetail, ProvidersForService } from '../../contract/api';
 import { convertFixture } from './fixture-dataset';
 import { splitRateRowGroups } from './small-row-groups';
 

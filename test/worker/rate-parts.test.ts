@@ -1,5 +1,5 @@
 /**
- * A `rates` part's row is a price with the list of its provider groups' ids (contract/dataset.ts);
+ * A `rates` part's row is a price with the list of its provider groups' ids (contract/files/dataset.ts);
  * the worker unnests it to the rate rows (workers/db/rates.ts, rateRowsSql). Three datasets that
  * hold the same rate rows must answer every /api call alike:
  * - `merged`: the api fixture (test/fixtures/api) where Alpha's price of 90 for 99213 names groups
@@ -13,7 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

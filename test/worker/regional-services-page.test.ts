@@ -11,8 +11,8 @@ import {
   type RegionalServiceRow,
   type RegionalServicesPage,
   type RegionalServicesSort,
-} from '../../contract/api/index';
-import { sortRows } from '../../contract/sort-rows';
+} from '../../contract/api';
+import { sortRows } from '../../contract/rules/sort-rows';
 import { bootStrictAndLoose, okBody } from './fixture-dataset';
 
 const fx = bootStrictAndLoose();

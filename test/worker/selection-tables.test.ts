@@ -1,19 +1,19 @@
 /**
  * `GET /api/service-pricing` from DuckDB (workers/pricing/selection-tables.ts: a unit pivot per month,
  * scope and state, the summary and the pages in SQL) against the same answer from a pricing pass in
- * JavaScript (service-pricing.ts answerFromPass: pricing-core.ts and contract/metrics.ts), to the
+ * JavaScript (service-pricing.ts answerFromPass: pricing-core.ts and contract/rules/metrics.ts), to the
  * last bit: summary, total and every record of every page, for every choice of competitors of the
  * converted fixture, each billing class, sort and filter, every month, national and per state, over
  * every provider and at shared providers; and on a generated dataset of ten insurers. The same for
  * `GET /api/dashboard-figures` (figuresFromPass below: the endpoint's earlier computation).
  */
 import { describe, expect, it } from 'vitest';
-import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api/index';
-import { ALL_STATES } from '../../contract/dataset';
-import { passesMinConfidence } from '../../contract/confidence';
-import { countedRecords } from '../../contract/dashboard-figures';
-import { unitRowKey } from '../../contract/metrics';
-import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/dashboard-figures';
+import type { DashboardFiguresResult, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
+import { ALL_STATES } from '../../contract/files/dataset';
+import { passesMinConfidence } from '../../contract/rules/confidence';
+import { countedRecords } from '../../contract/rules/dashboard-figures';
+import { unitRowKey } from '../../contract/rules/metrics';
+import { dashboardKpis, topOverpaid, type CountedRecord } from '../../contract/rules/dashboard-figures';
 import { dashboardFigures } from '../../workers/api/dashboard-figures';
 import { latestSnapshot, priceServices, type PricingSelection } from '../../workers/pricing/pricing-core';
 import { recordWithLists, serviceRecords, unitsWithLists } from '../../workers/pricing/unit-records';
@@ -27,7 +27,7 @@ import { bootFixture, bootGenerated, bootStrictAndLoose } from './fixture-datase
 
 /**
  * dashboard-figures' answer from a pricing pass in JavaScript: every unit priced (pricing-core.ts)
- * through contract/dashboard-figures.ts, the records shown priced again with their lists.
+ * through contract/rules/dashboard-figures.ts, the records shown priced again with their lists.
  */
 function figuresFromPass(sharedProviders: boolean, ctx: ApiContext): DashboardFiguresResult {
   const snapshot = latestSnapshot(ctx);

@@ -32,7 +32,7 @@
  * min_providers is 2 (the default); `loose` is the same catalog with `validation.min_providers: 1`.
  */
 import { describe, expect, it } from 'vitest';
-import type { LiveServicePricingRecord, ServicePricingResult } from '../../contract/api/index';
+import type { LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
 const fx = bootStrictAndLoose();

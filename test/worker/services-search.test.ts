@@ -7,7 +7,7 @@
  */
 import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiErrorBody, ServicesSearch } from '../../contract/api/index';
+import type { ApiErrorBody, ServicesSearch } from '../../contract/api';
 import type { ApiContext } from '../../workers/context';
 import { dispatch } from '../../workers/api/registry';
 import type { Database } from '../../workers/db/database';

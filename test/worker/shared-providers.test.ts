@@ -36,7 +36,7 @@ import type {
   RegionalServiceRow,
   ServicePricingResult,
   TrendPoint,
-} from '../../contract/api/index';
+} from '../../contract/api';
 import { bootStrictAndLoose, byUnit, okBody, unitName, type BootedFixture } from './fixture-dataset';
 
 const A = '1111111112';

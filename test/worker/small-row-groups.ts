@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetManifest } from '../../contract/files/dataset';
 
 const require = createRequire(import.meta.url);
 

@@ -7,11 +7,11 @@
  * loaded one does, and a route outside the set fails there (so the test can tell the difference).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api/index';
+import type { ApiRequest, ApiRoute, DatasetInfo, LiveInsurer } from '../../contract/api';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { LATER_TABLES, createDataService, type DataService } from '../../workers/data-service';
 import { ENDPOINTS, STATS_ROUTES, matchRoute } from '../../workers/api/registry';
-import { firstViewRequests } from '../../contract/first-view';
+import { firstViewRequests } from '../../contract/files/first-view';
 import { nodePlatform } from '../../workers/platform-node';
 import { bootFixture, type BootedFixture } from './fixture-dataset';
 

@@ -7,7 +7,7 @@
  */
 import { memoryContext } from './memory-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderSearchResult, ServicesSearch } from '../../contract/api/index';
+import type { ProviderSearchResult, ServicesSearch } from '../../contract/api';
 import type { ApiContext } from '../../workers/context';
 import { dispatch } from '../../workers/api/registry';
 import { typeAheadSql } from '../../workers/api/type-ahead-sql';

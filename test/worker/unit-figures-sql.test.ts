@@ -1,6 +1,6 @@
 /**
- * The SQL twins of the per-unit rules (contract/unit-figures-sql.ts, workers/pricing/overpayment-sql.ts)
- * against the JavaScript rules of contract/metrics.ts as pricing-core.ts applies them
+ * The SQL twins of the per-unit rules (contract/sql/unit-figures-sql.ts, workers/pricing/overpayment-sql.ts)
+ * against the JavaScript rules of contract/rules/metrics.ts as pricing-core.ts applies them
  * (priceServicesByMonth: claimsByUnit, referenceVariance, thinReason; unitsAverageOverpayment):
  * every (month, state)'s Average Overpayment, units that count and claims are equal to the last
  * bit, on the converted fixture (strict and loose validation, every provider and at shared
@@ -8,11 +8,11 @@
  * one competitor and one category.
  */
 import { describe, expect, it } from 'vitest';
-import { ALL_STATES } from '../../contract/dataset';
-import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
+import { ALL_STATES } from '../../contract/files/dataset';
+import { averageOverpaymentSql, unitFiguresSql } from '../../contract/sql/unit-figures-sql';
 import type { ApiContext } from '../../workers/context';
 import { averageOverpaymentByMonth, type OverpaymentFigure } from '../../workers/pricing/overpayment-sql';
-import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
+import { countedAverageOverpayment, countedRecords } from '../../contract/rules/dashboard-figures';
 import { allCompetitors, EVERY_STATE, priceServicesByMonth, statsNeedOf, type Selection } from '../../workers/pricing/pricing-core';
 import { bootGenerated, bootStrictAndLoose } from './fixture-dataset';
 

@@ -1,5 +1,5 @@
 /**
- * The derived `unit_pivot` table (contract/dataset.ts UNIT_PIVOT_FILE,
+ * The derived `unit_pivot` table (contract/files/dataset.ts UNIT_PIVOT_FILE,
  * workers/pricing/unit-pivot.ts offerStoredPivot): the converter and the generator store the
  * unit pivot of the default selection that the worker builds, the manifest lists it, and the
  * worker prices the latest month's national selections from it without reading `price_stats`:
@@ -13,9 +13,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ServicePricingResult } from '../../contract/api/index';
-import { UNIT_PIVOT_FILE, type DatasetManifest } from '../../contract/dataset';
-import { sqlString } from '../../contract/sql-text';
+import type { ServicePricingResult } from '../../contract/api';
+import { UNIT_PIVOT_FILE, type DatasetManifest } from '../../contract/files/dataset';
+import { sqlString } from '../../contract/sql/sql-text';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { allCompetitors } from '../../workers/pricing/pricing-core';
 import { defaultPivotTable, holdsPivot, selectionNeed } from '../../workers/pricing/unit-pivot';

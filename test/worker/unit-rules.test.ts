@@ -1,5 +1,5 @@
 /**
- * The pure per-unit rules of contract/metrics.ts the worker applies (docs/methodology.md, Per comparison
+ * The pure per-unit rules of contract/rules/metrics.ts the worker applies (docs/methodology.md, Per comparison
  * unit, Rows that count): unit order, the billing-class chips, thin units, % of Medicare and the
  * claims of each class going to its main unit. Expected values worked out by hand in each case.
  */
@@ -12,7 +12,7 @@ import {
   thinReason,
   unitPassesClassFilter,
   type ClaimsUnit,
-} from '../../contract/metrics';
+} from '../../contract/rules/metrics';
 
 const u = (billing_class: string, component: string, setting: string, reference_providers = 0): ClaimsUnit => ({
   billing_class,

@@ -4,7 +4,7 @@
  * where no IndexedDB exists. Keyed by alert id.
  */
 import { openDB, type DBSchema } from 'idb';
-import { ACK_DATABASE, ACK_OBJECT_STORE } from '../../contract/worker';
+import { ACK_DATABASE, ACK_OBJECT_STORE } from '../../contract/api';
 
 /** Who acknowledged an alert, and when (ISO 8601 UTC). */
 export interface Acknowledgement {

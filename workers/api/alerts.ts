@@ -1,13 +1,13 @@
 /**
  * `GET /api/alerts`, `GET /api/alerts-page`, `PUT /api/alerts/{id}/acknowledge`, `PUT /api/alerts/acknowledge-all`:
  * docs/methodology.md "Alerts" for the reference insurer, per comparison unit and state plus `All`, between
- * the latest snapshot and the one before it (rules, support and order in contract/alert-rules.ts),
+ * the latest snapshot and the one before it (rules, support and order in contract/rules/alert-rules.ts),
  * with the acknowledgements of the AckStore (who: the request's signed-in user; when: now). An
  * acknowledgement stored under the id an alert had when alerts were per service (legacyAlertId)
  * carries over to every alert of the same type, code, region and snapshot.
  *
  * The alert list is the dataset's derived table `alerts` when the manifest lists it (the converter
- * computed it with this module: contract/alerts-table.ts), else computed here (computeAlerts);
+ * computed it with this module: contract/files/alerts-table.ts), else computed here (computeAlerts);
  * either is kept per dataset. Their merge with the acknowledgements,
  * and its open count, is kept per dataset too, until the store holds another acknowledgement: an
  * acknowledgement through these endpoints drops it, and its key, the store's size, catches one
@@ -21,10 +21,10 @@ import {
   type Alert,
   type AlertFigures,
   type RankedAlert,
-} from '../../contract/alert-rules';
-import { alertFromRow, type AlertRow } from '../../contract/alerts-table';
-import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api/index';
-import { ALL_STATES } from '../../contract/dataset';
+} from '../../contract/rules/alert-rules';
+import { alertFromRow, type AlertRow } from '../../contract/files/alerts-table';
+import { ALERTS_PAGE_DEFAULT_LIMIT, ALERTS_PAGE_MAX_LIMIT, type AlertsPageParams } from '../../contract/api';
+import { ALL_STATES } from '../../contract/files/dataset';
 import type { Acknowledgement } from '../acks/ack-store';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';

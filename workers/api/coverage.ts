@@ -8,8 +8,8 @@
  * counts per file and their sums, the validation settings, the Medicare reference data and the
  * headline with validation off and on come from the manifest (docs/methodology.md, Validation).
  */
-import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api/index';
-import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';
+import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
+import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '../../contract/files/dataset';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 

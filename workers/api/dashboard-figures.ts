@@ -9,11 +9,11 @@
  * summary gives the counts and Average Overpayment, a page of the units that count sorted by
  * variance the top 10, so the worker builds ten records and the page receives a few KB. Kept per
  * dataset and `shared_providers` value (`pure`, memo.ts). test/worker/selection-tables.test.ts holds
- * it equal to the same figures computed from every unit in JavaScript with contract/dashboard-figures.ts.
+ * it equal to the same figures computed from every unit in JavaScript with contract/rules/dashboard-figures.ts.
  */
-import type { DashboardFiguresResult, SharedProvidersParam } from '../../contract/api/index';
-import { ALL_STATES } from '../../contract/dataset';
-import { TOP_OVERPAID, type CountedRecord } from '../../contract/dashboard-figures';
+import type { DashboardFiguresResult, SharedProvidersParam } from '../../contract/api';
+import { ALL_STATES } from '../../contract/files/dataset';
+import { TOP_OVERPAID, type CountedRecord } from '../../contract/rules/dashboard-figures';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions } from './params';
@@ -23,7 +23,7 @@ import { selectionNeed } from '../pricing/unit-pivot';
 function run(params: SharedProvidersParam, ctx: ApiContext): DashboardFiguresResult {
   const selection = defaultSelection(ctx, params);
   const { summary, aboveMarket, thinLeftOut } = selectionSummary(ctx, selection);
-  // dashboardKpis's Top Overpaid Service is the first of the top 10 (contract/dashboard-figures.ts)
+  // dashboardKpis's Top Overpaid Service is the first of the top 10 (contract/rules/dashboard-figures.ts)
   const top = selectionPage(ctx, selection, { sort: 'variance', units: 'counting', offset: 0, limit: TOP_OVERPAID }) as CountedRecord[];
   const withVariance = summary.services_total;
   return {

@@ -1,6 +1,6 @@
 /** `GET /api/dataset`: which dataset answers (origin or local, created when, snapshots, bytes read). */
-import type { DatasetInfo } from '../../contract/api/index';
-import type { DatasetManifest } from '../../contract/dataset';
+import type { DatasetInfo } from '../../contract/api';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { DatasetOrigin } from '../context';
 import type { Endpoint } from './endpoint';
 

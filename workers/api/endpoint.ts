@@ -1,6 +1,6 @@
 /** The shape of one /api endpoint file: its route, parameter parser and handler. */
-import type { Api, ApiRequest, ApiRoute } from '../../contract/api/index';
-import type { TableName } from '../../contract/dataset';
+import type { Api, ApiRequest, ApiRoute } from '../../contract/api';
+import type { TableName } from '../../contract/files/dataset';
 import type { ApiContext } from '../context';
 import type { StatsNeed } from '../db/stats';
 

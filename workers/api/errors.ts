@@ -2,7 +2,7 @@
  * Errors as the /api answers them: an HTTP status plus the body
  * `{ message, error: { code, message } }` (docs/architecture.md; contract/api/index.ts ApiErrorBody).
  */
-import type { ApiErrorBody, ApiErrorCode, ApiResponse } from '../../contract/api/index';
+import type { ApiErrorBody, ApiErrorCode, ApiResponse } from '../../contract/api';
 
 /** An error a handler throws on purpose; `registry.dispatch` turns it into its response. */
 export class ApiError extends Error {

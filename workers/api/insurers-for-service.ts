@@ -3,8 +3,8 @@
  * the service in its latest snapshot (docs/methodology.md, Names and categories); the reference insurer
  * first, then by name. The service's rate rows load on demand by billing code.
  */
-import { productLabel } from '../../contract/product';
-import type { InsurerListItem } from '../../contract/api/index';
+import { productLabel } from '../../contract/rules/product';
+import type { InsurerListItem } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { latestSnapshot } from '../pricing/pricing-core';

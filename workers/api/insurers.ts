@@ -3,7 +3,7 @@
  * alone. Reference insurer (manifest `reference_insurer`) first, then by market share descending,
  * ties by id. Query parameters are ignored.
  */
-import type { LiveInsurer } from '../../contract/api/index';
+import type { LiveInsurer } from '../../contract/api';
 import type { Endpoint } from './endpoint';
 
 /** 0..1 share to percent, without binary noise (0.28 x 100 = 28.000000000000004 -> 28). */

@@ -11,10 +11,10 @@
  * (test/generate/price-stats.test.ts, test/worker/market-band.test.ts), without the page's rate
  * rows: those cost a read of every rate row group that holds one of the page's codes.
  */
-import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api/index';
+import type { MarketBand, MarketBandParams, MarketBandResult } from '../../contract/api';
 import { MARKET_BAND_MAX_SERVICES } from '../../contract/api';
-import { ALL_STATES, MARKET_BAND_SCOPE } from '../../contract/dataset';
-import { isStoredBandSelection } from '../../contract/market-band';
+import { ALL_STATES, MARKET_BAND_SCOPE } from '../../contract/files/dataset';
+import { isStoredBandSelection } from '../../contract/rules/market-band';
 import type { PlainValue } from '../db/database';
 import { sql } from '../db/sql';
 import type { StatsNeed } from '../db/stats';
@@ -42,7 +42,7 @@ function parse(query: Readonly<Record<string, string>>, { manifest }: ApiContext
   return { ...p, ...parseSnapshot(query, manifest.snapshots), ...parseProviderOptions(query, manifest) };
 }
 
-/** Whether `p` is the comparison's default selection, whose bands the converter stored (contract/market-band.ts). */
+/** Whether `p` is the comparison's default selection, whose bands the converter stored (contract/rules/market-band.ts). */
 export function storedBands(p: MarketBandParams, ctx: ApiContext): boolean {
   return isStoredBandSelection(p, allCompetitors(ctx));
 }

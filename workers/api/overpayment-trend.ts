@@ -6,8 +6,8 @@
  * statement (overpayment-sql.ts). `shared_providers=1`: every price at shared
  * providers (docs/methodology.md, Per comparison unit, At shared providers), matched month by month.
  */
-import type { TrendPoint } from '../../contract/api/index';
-import { ALL_STATES } from '../../contract/dataset';
+import type { TrendPoint } from '../../contract/api';
+import { ALL_STATES } from '../../contract/files/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions } from './params';
 import { averageOverpaymentByMonth } from '../pricing/overpayment-sql';

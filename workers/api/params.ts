@@ -2,7 +2,7 @@
  * Parsers of query-string values shared by the endpoint files. Every value arrives as a string;
  * an empty string counts as absent. A bad value throws `invalidParam` (400, `invalid <name>: <value>`).
  */
-import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/dataset';
+import { BILLED_UNAVAILABLE, type DatasetManifest } from '../../contract/files/dataset';
 import { ApiError, invalidParam } from './errors';
 
 /** The value of `name`, or undefined when absent or empty. */

@@ -7,7 +7,7 @@
  * and the total of matches. The service's rate rows load on demand by billing code, the latest month's
  * provider groups by source (db/provider-groups.ts).
  */
-import type { ProvidersForService, ProviderListItem } from '../../contract/api/index';
+import type { ProvidersForService, ProviderListItem } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { parseSearch } from './params';

@@ -6,7 +6,7 @@
  * (case-insensitive), then by id. Answers one page (`limit`, default 10, 1..1000) and the total of
  * matches (without `q`: every provider). @throws ApiError 400 `invalid limit: <value>`
  */
-import type { ProviderSearchItem, ProviderSearchResult } from '../../contract/api/index';
+import type { ProviderSearchItem, ProviderSearchResult } from '../../contract/api';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { parseSearch } from './params';

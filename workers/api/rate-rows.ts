@@ -21,14 +21,14 @@
  * `billed=1` (docs/methodology.md, Per comparison unit, Where we bill it): only the rows at billing
  * providers of the code (`billing_providers`); with `shared_providers=1`, both hold.
  */
-import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api/index';
-import { UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import type { Component, UnitSetting } from '../../contract/medicare';
-import { priceConfidence, providerDistribution } from '../../contract/confidence';
-import { medicarePct } from '../../contract/metrics';
-import { productLabel } from '../../contract/product';
-import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/price-columns';
-import { dollarRateSql } from '../../contract/unit-sql';
+import { BILLING_CLASS_FILTERS, type RateRowRecord, type RateRowSource, type RateRowsParams, type RateRowsResult } from '../../contract/api';
+import { UNIT_BILLING_CLASSES } from '../../contract/files/dataset';
+import type { Component, UnitSetting } from '../../contract/rules/medicare';
+import { priceConfidence, providerDistribution } from '../../contract/rules/confidence';
+import { medicarePct } from '../../contract/rules/metrics';
+import { productLabel } from '../../contract/rules/product';
+import { RATE_ROW_PRICE_COLUMNS, type RateRowPriceFields } from '../../contract/files/price-columns';
+import { dollarRateSql } from '../../contract/sql/unit-sql';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
@@ -206,7 +206,7 @@ const noDistribution = (): Pick<RateRowsResult, 'p10' | 'p25' | 'p75' | 'p90' | 
 
 /**
  * The distribution and confidence of the price of `valid` rows (docs/methodology.md, Confidence and
- * distribution; contract/confidence.ts): p10 .. p90 of the provider medians, whether a row is
+ * distribution; contract/rules/confidence.ts): p10 .. p90 of the provider medians, whether a row is
  * `derived`, and the confidence from the support, that spread, the % of Medicare (the median
  * against the unit's national amount, as the screens show it; only for one unit, `oneUnit`) and
  * the derived rows.
@@ -221,7 +221,7 @@ function distributionOf(valid: readonly Row[], median: number | null, providers:
   return { ...dist, derived, confidence, confidence_reasons: reasons };
 }
 
-/** The price fields of a record (contract/price-columns.ts `api`) from its row's price columns. */
+/** The price fields of a record (contract/files/price-columns.ts `api`) from its row's price columns. */
 function ratePriceFields(r: Row): RateRowPriceFields {
   const out: Record<string, unknown> = {};
   for (const c of RATE_ROW_PRICE_COLUMNS) out[c.api] = r[c.name];

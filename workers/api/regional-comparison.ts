@@ -9,8 +9,8 @@
  * (Where we bill it). The figures come from one SQL
  * statement (overpayment-sql.ts).
  */
-import type { RegionalComparison } from '../../contract/api/index';
-import { ALL_STATES } from '../../contract/dataset';
+import type { RegionalComparison } from '../../contract/api';
+import { ALL_STATES } from '../../contract/files/dataset';
 import type { Endpoint } from './endpoint';
 import { parseProviderOptions, parseSnapshot } from './params';
 import { averageOverpaymentByMonth } from '../pricing/overpayment-sql';

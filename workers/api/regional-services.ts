@@ -16,9 +16,9 @@ import {
   type RegionalServiceRow,
   type RegionalServicesPageParams,
   type RegionalServicesSort,
-} from '../../contract/api/index';
-import { compareUnits } from '../../contract/metrics';
-import { sortRows } from '../../contract/sort-rows';
+} from '../../contract/api';
+import { compareUnits } from '../../contract/rules/metrics';
+import { sortRows } from '../../contract/rules/sort-rows';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 import { optional, parseInteger, parseOneOf, parseProviderOptions, parseSnapshot, parseStateCode, required } from './params';
@@ -95,7 +95,7 @@ function matches(r: RegionalServiceRow, q: string): boolean {
 
 /**
  * `GET /api/regional-services-page?state=XX[&snapshot][&shared_providers][&billed][&q][&sort][&direction][&offset][&limit]`:
- * see the module comment and contract/api/index.ts RegionalServicesPageParams. The sort is contract/sort-rows.ts
+ * see the module comment and contract/api/index.ts RegionalServicesPageParams. The sort is contract/rules/sort-rows.ts
  * `sortRows` over the default order (so ties keep it), the one the table applies to a whole list.
  * @throws ApiError 400 for a bad state, snapshot, sort, direction, offset or limit
  */

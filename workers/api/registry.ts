@@ -3,7 +3,7 @@
  * one dispatch function. Adding an endpoint: an entry in contract/api/index.ts `Api`, one file here, one
  * line below.
  */
-import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api/index';
+import type { Api, ApiRequest, ApiResponse, ApiRoute } from '../../contract/api';
 import { routePath } from '../../contract/api';
 import { SourceError } from '../db/errors';
 import type { ApiContext } from '../context';

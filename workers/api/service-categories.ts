@@ -5,7 +5,7 @@
  * category filter offers these (src/url-state/categories.ts sorts them by its own rule), so it
  * needs a few hundred bytes instead of every service of `GET /api/service-names`.
  */
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 

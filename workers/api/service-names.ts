@@ -2,8 +2,8 @@
  * `GET /api/service-names`: every service (CPT/HCPCS billing code, docs/methodology.md Rows that count) as a
  * live-search list item, by billing code; from the `services` table.
  */
-import type { ServiceListItem } from '../../contract/api/index';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import type { ServiceListItem } from '../../contract/api';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 

@@ -8,11 +8,11 @@
  * the provider's locality (medicare-at.ts) and its validation reason. `percentage` rows read as
  * percent, `per diem` as USD per day.
  */
-import type { PriceDetail, PriceUnit } from '../../contract/api/index';
-import type { Component, UnitSetting } from '../../contract/medicare';
-import { isDollarRate } from '../../contract/metrics';
+import type { PriceDetail, PriceUnit } from '../../contract/api';
+import type { Component, UnitSetting } from '../../contract/rules/medicare';
+import { isDollarRate } from '../../contract/rules/metrics';
 import { sql, SqlFragment } from '../db/sql';
-import { dollarRateSql } from '../../contract/unit-sql';
+import { dollarRateSql } from '../../contract/sql/unit-sql';
 import type { Endpoint } from './endpoint';
 import { invalidParam } from './errors';
 import { MEDICARE_COLUMNS_SQL, MEDICARE_JOIN_SQL, medicareAt, ROW_UNIT_SQL, validationOf, VALIDATION_RANK_SQL, type MedicareColumns } from '../pricing/medicare-at';

@@ -2,7 +2,7 @@
  * `GET /api/service-pricing`: the reference insurer's price of every comparison unit against the
  * selected competitors (docs/methodology.md "Per comparison unit", "Dashboard figures", "Which snapshot an
  * insurer contributes"), one record per unit, a page of them with the selection's summary cards
- * (units with a variance that are not thin; Average Overpayment from contract/metrics.ts).
+ * (units with a variance that are not thin; Average Overpayment from contract/rules/metrics.ts).
  *
  * Without a provider selection the answer comes from DuckDB (selection-tables.ts): the month's unit
  * pivot, the selection's summary in one statement (kept per selection), the page in another, and
@@ -28,11 +28,11 @@ import {
   type ServicePricingParams,
   type ServicePricingResult,
   type ServiceSort,
-} from '../../contract/api/index';
-import { passesMinConfidence } from '../../contract/confidence';
-import { countedAverageOverpayment, countedRecords } from '../../contract/dashboard-figures';
-import { ALL_STATES } from '../../contract/dataset';
-import { compareUnits, unitRowKey } from '../../contract/metrics';
+} from '../../contract/api';
+import { passesMinConfidence } from '../../contract/rules/confidence';
+import { countedAverageOverpayment, countedRecords } from '../../contract/rules/dashboard-figures';
+import { ALL_STATES } from '../../contract/files/dataset';
+import { compareUnits, unitRowKey } from '../../contract/rules/metrics';
 import { sql } from '../db/sql';
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
@@ -104,7 +104,7 @@ const SORT_KEY: Record<ServiceSort, (r: LiveServicePricingRecord) => number | nu
   savings: (r) => r.potential_savings,
 };
 
-/** Descending, nulls last, ties by service_code ascending, then the unit (contract/metrics.ts compareUnits). */
+/** Descending, nulls last, ties by service_code ascending, then the unit (contract/rules/metrics.ts compareUnits). */
 function compareBy(sort: ServiceSort) {
   const key = SORT_KEY[sort];
   return (a: LiveServicePricingRecord, b: LiveServicePricingRecord): number => {

@@ -10,8 +10,8 @@
  * by name (its `total`, with `limit=1`, is the number of services). Answers one page (`limit`,
  * default 10, 1..100) and the number of matches in all. @throws ApiError 400 `invalid limit: <value>`
  */
-import type { ServiceListItem, ServicesSearch } from '../../contract/api/index';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
+import type { ServiceListItem, ServicesSearch } from '../../contract/api';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
 import { sql } from '../db/sql';
 import type { Endpoint } from './endpoint';
 import { parseSearch } from './params';

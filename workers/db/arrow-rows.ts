@@ -1,6 +1,6 @@
 /**
  * Rows of an Arrow IPC stream read column by column with apache-arrow (the library DuckDB-WASM
- * itself uses), for derived tables the worker reads without DuckDB (contract/alerts-table.ts): a
+ * itself uses), for derived tables the worker reads without DuckDB (contract/files/alerts-table.ts): a
  * whole column is decoded at once, several times faster than DuckDB's row-by-row result
  * conversion (database.ts) for tens of thousands of text rows.
  */

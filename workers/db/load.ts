@@ -4,7 +4,7 @@
  * extension fetched from an outside host, so it is not used).
  */
 import type { Database } from './database';
-import type { ManifestTable } from '../../contract/dataset';
+import type { ManifestTable } from '../../contract/files/dataset';
 import type { ByteSource, ParquetToIpc, ReadRowGroups, RowGroupFile } from '../platform';
 import { DatabaseError } from './errors';
 import { SqlFragment } from './sql';
@@ -28,7 +28,7 @@ export async function fetchTable(source: ByteSource, name: string, files: readon
  * the others, row group by row group (platform.ts rowGroupDecoder); or, on an engine that reads
  * Parquet itself (Database.insertParquet) and for a local file, has it read the file whole. `between` runs after each row
  * group inserted (the later tables yield to queued requests there). `name` must come from a closed
- * list (contract/dataset.ts TABLE_NAMES).
+ * list (contract/files/dataset.ts TABLE_NAMES).
  * @throws DatabaseError naming the file when decoding fails, or DuckDB's error when inserting does.
  */
 export async function insertTable(db: Database, decode: ParquetToIpc, table: TableBytes, between?: () => Promise<void>): Promise<void> {
@@ -148,7 +148,7 @@ export function rowGroupsOnce(load: (file: number, rowGroups: number[]) => Promi
 /**
  * A loader of table `name` (files `files` of `source`) that reads and inserts it on its first call
  * and settles once it is in; a failed load is tried again by the next call. For a table no request
- * may need (contract/dataset.ts `billing_providers`), so that it costs nothing until one does.
+ * may need (contract/files/dataset.ts `billing_providers`), so that it costs nothing until one does.
  * @throws SourceError, DatabaseError naming the file (from the call that loads it)
  */
 export function onFirstUse(db: Database, decode: ParquetToIpc, source: ByteSource, name: string, files: readonly string[]): () => Promise<void> {

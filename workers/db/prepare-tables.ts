@@ -18,7 +18,7 @@
  *
  * Names come from this file only (no request value reaches the SQL text).
  */
-import { MARKET_SCOPE } from '../../contract/dataset';
+import { MARKET_SCOPE } from '../../contract/files/dataset';
 import type { Database } from './database';
 import { sql, SqlFragment } from './sql';
 

@@ -9,8 +9,8 @@
  * dataset without the index (an older converter) loads the table whole behind the first tables
  * (data-service.ts LATER_TABLES), as before.
  */
-import { COLUMNS, type DatasetManifest, type ManifestTable, type SourceIndexEntry } from '../../contract/dataset';
-import { chosenSnapshots } from '../../contract/metrics';
+import { COLUMNS, type DatasetManifest, type ManifestTable, type SourceIndexEntry } from '../../contract/files/dataset';
+import { chosenSnapshots } from '../../contract/rules/metrics';
 import type { ByteSource, ReadRowGroups } from '../platform';
 import type { Database } from './database';
 import { openedFiles, rowGroupsOnce, withRowGroups } from './load';
@@ -51,7 +51,7 @@ export function groupsBySource(table: ManifestTable): table is ManifestTable & {
   return table.files.length === 1 && Array.isArray(table.source_index);
 }
 
-/** The indices into `manifest.sources` of the sources chosen at any of `months` (contract/metrics.ts chosenSnapshots). */
+/** The indices into `manifest.sources` of the sources chosen at any of `months` (contract/rules/metrics.ts chosenSnapshots). */
 export function chosenSources(manifest: DatasetManifest, months: readonly string[]): number[] {
   const pairs = new Set<string>();
   for (const month of months) for (const [insurer, snapshot] of chosenSnapshots(manifest.sources, month)) pairs.add(`${insurer}|${snapshot}`);

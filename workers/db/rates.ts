@@ -6,17 +6,17 @@
  * is read at most once per dataset. Column names come from the closed list RATE_ROW_COLUMNS: a
  * part's row is a price, which the table holds once per provider group (rateRowsSql).
  */
-import type { ManifestTable } from '../../contract/dataset';
-import { RATE_ROW_COLUMNS, rateRowsSql } from '../../contract/rate-rows-sql';
-import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/price-columns';
+import type { ManifestTable } from '../../contract/files/dataset';
+import { RATE_ROW_COLUMNS, rateRowsSql } from '../../contract/sql/rate-rows-sql';
+import { PRICE_COLUMNS, type PriceColumnName } from '../../contract/files/price-columns';
 import type { ByteSource, ReadRowGroups } from '../platform';
 import type { Database } from './database';
 import { openedFiles, rowGroupsOnce, withRowGroups } from './load';
 import { SqlFragment } from './sql';
 
 /**
- * DuckDB types of `rates`, the rate rows (contract/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md
- * data dictionary): the price columns' of contract/price-columns.ts, and the others'.
+ * DuckDB types of `rates`, the rate rows (contract/files/dataset.ts RATE_ROW_COLUMNS order; docs/dataset.md
+ * data dictionary): the price columns' of contract/files/price-columns.ts, and the others'.
  */
 const RATE_TYPES: Record<(typeof RATE_ROW_COLUMNS)[number], string> = {
   ...(Object.fromEntries(PRICE_COLUMNS.map((c) => [c.name, c.sqlType])) as Record<PriceColumnName, string>),

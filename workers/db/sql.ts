@@ -47,7 +47,7 @@ export function sql(strings: TemplateStringsArray, ...parts: SqlPart[]): SqlFrag
 
 /**
  * A double-quoted identifier taken from a closed list (table or column names of
- * contract/dataset.ts, sort keys of contract/api/index.ts).
+ * contract/files/dataset.ts, sort keys of contract/api/index.ts).
  * @throws Error when `name` is not in `allowed` (a programming error, never a request's fault).
  */
 export function identifier<T extends string>(name: T, allowed: readonly T[]): SqlFragment {

@@ -9,8 +9,8 @@
  * request asks for it, once per dataset. A dataset without the index loads the table whole at
  * boot (eagerStats).
  */
-import { COLUMNS, isMonthScope, type ManifestTable, type StatsScope, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/dataset';
-import { chosenSnapshots } from '../../contract/metrics';
+import { COLUMNS, isMonthScope, type ManifestTable, type StatsScope, type PeriodIndexEntry, type StatsPart, type StatsSnapshot } from '../../contract/files/dataset';
+import { chosenSnapshots } from '../../contract/rules/metrics';
 import type { ByteSource, ReadRowGroups, RowGroupFile } from '../platform';
 import type { Database } from './database';
 import { DatabaseError, SourceError } from './errors';
@@ -19,7 +19,7 @@ import { joinSql, sql, SqlFragment } from './sql';
 
 /**
  * The DuckDB type of each column of `price_stats`, as the converter creates them; the columns and
- * their order are contract/dataset.ts COLUMNS.price_stats', so a new column there is a type error
+ * their order are contract/files/dataset.ts COLUMNS.price_stats', so a new column there is a type error
  * here until it has its type.
  */
 const STATS_TYPES: Record<(typeof COLUMNS.price_stats)[number], 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BOOLEAN'> = {
@@ -51,7 +51,7 @@ export interface StatsNeed {
   months: readonly string[];
   /**
    * The rows' scope: `market` (each insurer's chosen snapshot), `billed` (the same, at billing
-   * providers), `shared`, `shared_billed` or `market_band` (each month's own rows: contract/dataset.ts isMonthScope).
+   * providers), `shared`, `shared_billed` or `market_band` (each month's own rows: contract/files/dataset.ts isMonthScope).
    */
   scope: StatsScope;
   /** `national`: state 'ALL' only; `states`: the per-state rows only; `all`: both. */

@@ -4,7 +4,7 @@
  */
 import { SourceError } from '../db/errors';
 import type { BlobLike, ByteSource } from '../platform';
-import type { LocalFile } from '../../contract/worker';
+import type { LocalFile } from '../../contract/api';
 
 /**
  * Paths relative to the dataset directory: the leading directory shared by every path (the

@@ -1,13 +1,13 @@
 /**
  * Checks a local snapshot before the worker switches to it: manifest format and version
- * (contract/dataset.ts), then every file the manifest lists (derived tables included), present, of the listed size and
+ * (contract/files/dataset.ts), then every file the manifest lists (derived tables included), present, of the listed size and
  * SHA-256, hashed in full, one file at a time, in slices of HASH_SLICE_BYTES with progress after
  * each slice: hash-wasm's incremental SHA-256, so a file of any size is checked in bounded memory
  * (WebCrypto's `digest` would need the whole file in one buffer).
  */
 import { createSHA256 } from 'hash-wasm';
-import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/dataset';
-import type { HashProgress } from '../../contract/worker';
+import { DERIVED_TABLE_NAMES, TABLE_NAMES, type DatasetManifest } from '../../contract/files/dataset';
+import type { HashProgress } from '../../contract/api';
 import { parseManifest } from '../manifest';
 import { findLocal } from './local-source';
 

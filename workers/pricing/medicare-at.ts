@@ -3,15 +3,15 @@
  * rate rows behind a price. At the provider's Medicare locality when the provider has GPCIs
  * (`providers.gpci_*`) and the unit's benchmark is a Physician Fee Schedule amount
  * (`medicare_benchmarks.source = 'pfs'`): (work RVU x work GPCI + PE RVU x PE GPCI + MP RVU x MP
- * GPCI) x the manifest's conversion factor (contract/medicare.ts localityAmount); else at the
+ * GPCI) x the manifest's conversion factor (contract/rules/medicare.ts localityAmount); else at the
  * row's national amount (`rates.medicare_rate`); none without a benchmark.
  */
-import { VALIDATION_REASONS, type ValidationReason } from '../../contract/dataset';
-import { localityAmount } from '../../contract/medicare';
-import { medicarePct } from '../../contract/metrics';
-import { sqlList } from '../../contract/sql-text';
-import type { MedicareBasis } from '../../contract/api/index';
-import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/unit-sql';
+import { VALIDATION_REASONS, type ValidationReason } from '../../contract/files/dataset';
+import { localityAmount } from '../../contract/rules/medicare';
+import { medicarePct } from '../../contract/rules/metrics';
+import { sqlList } from '../../contract/sql/sql-text';
+import type { MedicareBasis } from '../../contract/api';
+import { benchmarkKindSql, componentSql, unitSettingSql } from '../../contract/sql/unit-sql';
 import { SqlFragment } from '../db/sql';
 
 /** The columns `medicareAt` reads from a row (MEDICARE_COLUMNS_SQL). */
@@ -26,7 +26,7 @@ export interface MedicareColumns {
   gpci_mp: number | null;
 }
 
-/** A rate row's component and unit setting, as `component` and `unit_setting`, from alias `r` (contract/unit-sql.ts). */
+/** A rate row's component and unit setting, as `component` and `unit_setting`, from alias `r` (contract/sql/unit-sql.ts). */
 export const ROW_UNIT_SQL = new SqlFragment(
   `${componentSql('r.modifiers')} AS component, ${unitSettingSql('r.billing_class', 'r.service_codes')} AS unit_setting`,
   [],

@@ -1,13 +1,13 @@
 /**
  * Average Overpayment of a selection per (month, state), computed in DuckDB
- * (contract/unit-figures-sql.ts) rather than over records in JavaScript: the regional map and the
+ * (contract/sql/unit-figures-sql.ts) rather than over records in JavaScript: the regional map and the
  * trend need one figure per state or month, and carrying every unit across the Arrow boundary to
  * add them up cost more than the statement itself (a market-year trend: 480,000 units for 12
  * figures). The units are pricing-core.ts unitsQuery's, without the competitors' lists; the rules
  * are those of pricingServicesByMonth + unitsAverageOverpayment (docs/methodology.md, Dashboard
  * figures), which test/worker/unit-figures-sql.test.ts holds equal on the fixture datasets.
  */
-import { averageOverpaymentSql, unitFiguresSql } from '../../contract/unit-figures-sql';
+import { averageOverpaymentSql, unitFiguresSql } from '../../contract/sql/unit-figures-sql';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from '../context';
 import { allCompetitors, minProvidersOf, unitsQuery, type Selection } from './pricing-core';

@@ -1,11 +1,11 @@
 /**
  * SQL of a rate row's price columns in the worker's answers (docs/methodology.md, Rows that count:
- * identical rows count once, whichever files publish them), derived from contract/price-columns.ts
+ * identical rows count once, whichever files publish them), derived from contract/files/price-columns.ts
  * `rateRows`: a `key` or `key_lower` column is part of a row's identity (a code list as '' when
  * none, a `key_lower` one in lower case, the rate as DOUBLE), a `min` column the least value of the
  * identical rows.
  */
-import { RATE_ROW_PRICE_COLUMNS, type PriceColumnSpec } from '../../contract/price-columns';
+import { RATE_ROW_PRICE_COLUMNS, type PriceColumnSpec } from '../../contract/files/price-columns';
 import { SqlFragment } from '../db/sql';
 
 /** The expression of key column `c` of relation `alias` as the rows compare it. */

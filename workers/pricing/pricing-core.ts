@@ -9,10 +9,10 @@
  * one row per month M, docs/methodology.md, Per comparison unit: at shared providers), or, for a provider selection, from the
  * rate rows of those providers (provider-prices.ts, the same rules as the converter's). The claims
  * of each class go to its main unit, the billing-class chips then pick units, and the derived
- * figures (variance, overpayment, savings, thin, % of Medicare) come from contract/metrics.ts, so
+ * figures (variance, overpayment, savings, thin, % of Medicare) come from contract/rules/metrics.ts, so
  * every screen computes them the same way.
  */
-import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api/index';
+import type { BillingClassFilter, LiveServicePricingRecord } from '../../contract/api';
 import {
   ALL_STATES,
   DEFAULT_VALIDATION,
@@ -20,8 +20,8 @@ import {
   priceScope,
   UNIT_BILLING_CLASSES,
   type UnitBillingClass,
-} from '../../contract/dataset';
-import type { Component, UnitSetting } from '../../contract/medicare';
+} from '../../contract/files/dataset';
+import type { Component, UnitSetting } from '../../contract/rules/medicare';
 import {
   claimsByUnit,
   compareUnits,
@@ -32,9 +32,9 @@ import {
   SERVICE_CODE_TYPES,
   thinReason,
   unitPassesClassFilter,
-} from '../../contract/metrics';
-import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/alert-rules';
-import { priceConfidenceRankSql } from '../../contract/confidence-sql';
+} from '../../contract/rules/metrics';
+import { ALERT_CHANGE_PCT, ALERT_OUTLIER_PCT } from '../../contract/rules/alert-rules';
+import { priceConfidenceRankSql } from '../../contract/sql/confidence-sql';
 import { ensureClaimsTotals } from '../db/prepare-tables';
 import { sql, SqlFragment } from '../db/sql';
 import { assertStatsLoaded, chosenRows, EVERY_STATE, latestSnapshot } from './stats-selection';
@@ -82,7 +82,7 @@ export interface PricingSelection {
   billed?: boolean | undefined;
   /**
    * Only the (state, code) groups where a unit could raise an alert between these two months
-   * (contract/alert-rules.ts evaluateAlerts): a variance of ALERT_OUTLIER_PCT or more at `latest`,
+   * (contract/rules/alert-rules.ts evaluateAlerts): a variance of ALERT_OUTLIER_PCT or more at `latest`,
    * or the reference price or the market average moved by ALERT_CHANGE_PCT or more from
    * `previous`, each tested with ALERT_SLACK_PCT point of slack so that the rows kept are a superset of those the rules pick. Whole code
    * groups are kept, so the claims each unit receives (claimsByUnit) are unchanged.
@@ -100,7 +100,7 @@ export type PricedService = LiveServicePricingRecord & {
 /** A selection without its month: the months come apart (one statement for several). */
 export type Selection = Omit<PricingSelection, 'snapshot'>;
 
-/** A unit as unitsQuery answers it (one month and state), before the rules of contract/metrics.ts. */
+/** A unit as unitsQuery answers it (one month and state), before the rules of contract/rules/metrics.ts. */
 export interface UnitColumns {
   month: string;
   state: string;
@@ -127,7 +127,7 @@ export interface UnitColumns {
   reference_p10: number | null;
   reference_p90: number | null;
   reference_derived: boolean;
-  /** Confidence ranks (contract/confidence-sql.ts) of the reference price and the lowest of the competitors' prices; null without a price. */
+  /** Confidence ranks (contract/sql/confidence-sql.ts) of the reference price and the lowest of the competitors' prices; null without a price. */
   reference_conf: number | null;
   competitor_conf: number | null;
   /** Beside competitor_ids: each competitor price's p10, p90 and derived flag; null without the lists. */
@@ -140,7 +140,7 @@ interface UnitRow extends UnitColumns {
   [key: string]: string | number | boolean | null | string[] | number[] | Array<number | null> | boolean[];
 }
 
-/** A `price_stats` row's confidence rank (contract/confidence-sql.ts), over its columns. */
+/** A `price_stats` row's confidence rank (contract/sql/confidence-sql.ts), over its columns. */
 const STATS_CONFIDENCE = new SqlFragment(priceConfidenceRankSql({
   providers: 'p.provider_count', p10: 'p.p10', p90: 'p.p90', price: 'p.median_rate', medicareRate: 'p.medicare_rate', derived: 'p.derived',
 }), []);
@@ -257,7 +257,7 @@ export function unitsQuery(ctx: ApiContext, s: Selection, months: readonly strin
 
 /**
  * The record of unit `r` given its claims_volume (claimsByUnit over its code) and the fewest
- * providers a price may rest on: every derived figure from contract/metrics.ts, its confidence from
+ * providers a price may rest on: every derived figure from contract/rules/metrics.ts, its confidence from
  * unit-confidence.ts (reasons naming insurers by `names`).
  */
 export function unitRecord(r: UnitColumns, claims: number, minProviders: number, names: ConfidenceNames): PricedService {
@@ -365,7 +365,7 @@ export function priceServicesByMonth(ctx: ApiContext, s: Selection, months: read
     const first = units[0]!;
     // Claims go to each class's main unit among ALL units of the code (before the chips pick units);
     // a `both` unit belongs to the professional class when the code has no professional unit with a
-    // reference price (contract/metrics.ts claimsByUnit).
+    // reference price (contract/rules/metrics.ts claimsByUnit).
     const claims = claimsByUnit(
       units.map((u) => ({ ...u, reference_providers: u.reference_price === null ? 0 : (u.reference_providers ?? 0) })),
       { professional: first.claims_professional, institutional: first.claims_institutional },

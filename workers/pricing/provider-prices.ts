@@ -3,7 +3,7 @@
  * where a screen selects some"), computed in SQL from the rate rows of those providers, as the
  * converter builds `price_stats` over every provider: per comparison unit (docs/methodology.md, Per
  * comparison unit: billing code, billing class, component, setting; the unit derived from the
- * row's modifiers and place-of-service codes by contract/unit-sql.ts), the median of the distinct
+ * row's modifiers and place-of-service codes by contract/sql/unit-sql.ts), the median of the distinct
  * valid dollar rows and the number of distinct providers behind it.
  *
  * With "At shared providers" (docs/methodology.md, Per comparison unit, At shared providers) a row counts
@@ -13,22 +13,22 @@
  * of the dataset (every insurer of the manifest but the reference, whatever the selection) has one.
  *
  * With "Where we bill it" a row counts only at a billing provider of its code (`billing_providers`,
- * contract/unit-sql.ts atBillingProviderSql); with both options, the shared providers are matched
+ * contract/sql/unit-sql.ts atBillingProviderSql); with both options, the shared providers are matched
  * among those rows (the two conditions commute: a provider bills a unit's code for every insurer).
  *
  * The statement reads the CTE `chosen` (month, insurer_id, snapshot) of the selection's insurers
  * and, with shared providers, `chosen_all`, the same for every insurer of the dataset; the
  * caller (pricing-core.ts) defines both. The rows of the codes must be loaded (workers/db/rates.ts).
  */
-import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/dataset';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { atBillingProviderSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/unit-sql';
-import { priceConfidenceRankSql } from '../../contract/confidence-sql';
+import { ALL_STATES, UNIT_BILLING_CLASSES } from '../../contract/files/dataset';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
+import { atBillingProviderSql, componentSql, dollarRateSql, unitSettingSql } from '../../contract/sql/unit-sql';
+import { priceConfidenceRankSql } from '../../contract/sql/confidence-sql';
 import { sql, SqlFragment } from '../db/sql';
 
 const text = (t: string): SqlFragment => new SqlFragment(t, []);
 
-/** A rate row's component and setting in SQL (contract/unit-sql.ts: the rules of contract/medicare.ts). */
+/** A rate row's component and setting in SQL (contract/sql/unit-sql.ts: the rules of contract/rules/medicare.ts). */
 const UNIT_SQL = new SqlFragment(
   `${componentSql('r.modifiers')} AS component, ${unitSettingSql('r.billing_class', 'r.service_codes')} AS setting`,
   [],
@@ -122,10 +122,10 @@ const PRICE_KEYS = `month, insurer_id, ${UNIT_KEYS}`;
  * state (the state asked, or `ALL`), price (median negotiated_rate, USD), provider_count (distinct
  * providers behind it), medicare_rate (the unit's national Medicare amount, USD, or NULL), p10 and
  * p90 of its provider medians (USD), derived (whether a row is `derived`) and conf (its confidence
- * rank: docs/methodology.md, Confidence and distribution; contract/confidence-sql.ts).
+ * rank: docs/methodology.md, Confidence and distribution; contract/sql/confidence-sql.ts).
  */
 export function providerPrices(o: ProviderPricesOptions): SqlFragment {
-  // each provider once, by the median of its rows (contract/confidence.ts providerDistribution)
+  // each provider once, by the median of its rows (contract/rules/confidence.ts providerDistribution)
   const aggregate = sql`
     SELECT ${text(PRICE_KEYS)}, ${o.state} AS state, median(negotiated_rate)::DOUBLE AS price,
       count(DISTINCT provider_id)::INTEGER AS provider_count, max(medicare_rate)::DOUBLE AS medicare_rate,

@@ -8,10 +8,10 @@
  *   per comparison unit, every insurer's median (USD) and providers in columns `price_<i>` and
  *   `providers_<i>` (insurers in ascending id order; NULL where the insurer has no price for M),
  *   the unit's Medicare amount, the code's category and claims per class, and the claims rule of
- *   contract/unit-figures-sql.ts run once over all its units. It is the part of a pass that reads
+ *   contract/sql/unit-figures-sql.ts run once over all its units. It is the part of a pass that reads
  *   `price_stats`; every choice of competitors, category, services or billing class reads it again.
  * - A **selection** is a projection of its pivot (selectionCtes): the reference price, the mean of
- *   the chosen competitors' medians (market_average), the figures of contract/unit-figures-sql.ts
+ *   the chosen competitors' medians (market_average), the figures of contract/sql/unit-figures-sql.ts
  *   (reference_variance, thin; claims_volume again where the units listed decide it),
  *   overpayment and potential_savings, for the units the billing-class chips keep. Its summary is
  *   one statement, kept in ctx.memo; each page one more.
@@ -24,8 +24,8 @@
  * rows, which is the same when the competitors' prices come from one snapshot (with three or more
  * from different snapshots the two may differ in the last bit).
  */
-import type { BillingClassFilter, LiveServicePricingRecord, MinConfidence, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api/index';
-import { ALL_STATES, priceScope } from '../../contract/dataset';
+import type { BillingClassFilter, LiveServicePricingRecord, MinConfidence, ServicePricingResult, ServiceSort, SharedProvidersParam } from '../../contract/api';
+import { ALL_STATES, priceScope } from '../../contract/files/dataset';
 import {
   averageOverpaymentExpr,
   COMPETITOR_SUPPORT_SQL,
@@ -33,12 +33,12 @@ import {
   thinSql,
   unitFiguresSql,
   VARIANCE_SQL,
-} from '../../contract/unit-figures-sql';
+} from '../../contract/sql/unit-figures-sql';
 import type { PlainValue } from '../db/database';
 import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from '../context';
 import { allCompetitors, confidenceNames, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
-import { confidenceRank } from '../../contract/confidence-sql';
+import { confidenceRank } from '../../contract/sql/confidence-sql';
 import { ascending, pivotOf, text, type Pivot } from './unit-pivot';
 import { serviceRecords } from './unit-records';
 
@@ -135,7 +135,7 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
 /**
  * The summary of `s` and the units of its views (kept per selection in ctx.memo): the comparison's
  * summary cards over the units with a variance that are not thin (docs/methodology.md, Dashboard
- * figures), sums in the order of a pass (code, then contract/metrics.ts compareUnits).
+ * figures), sums in the order of a pass (code, then contract/rules/metrics.ts compareUnits).
  * @throws Error when the statistics of `s` are not loaded; DatabaseError
  */
 export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionSummary {
@@ -237,7 +237,7 @@ export interface PageView {
 
 /**
  * The records of one page of `s`: the units `view.units` keeps in the order
- * of `sort` (descending, nulls last, then code and contract/metrics.ts compareUnits), from `offset`,
+ * of `sort` (descending, nulls last, then code and contract/rules/metrics.ts compareUnits), from `offset`,
  * `limit` of them (every one when null), with the competitors' prices; each record is
  * pricing-core.ts unitRecord's. A page after the first, inside one PAGE_WINDOW, is sliced from the
  * window's records, computed once and kept in ctx.memo. @throws Error when the statistics of `s` are not loaded; DatabaseError

@@ -2,11 +2,11 @@
  * Which snapshot each insurer contributes at month M (docs/methodology.md, Rows that count): its most recent
  * published snapshot (manifest `sources`) at or before M; an insurer with none is absent.
  */
-import type { DatasetManifest } from '../../contract/dataset';
-import { chosenSnapshots } from '../../contract/metrics';
+import type { DatasetManifest } from '../../contract/files/dataset';
+import { chosenSnapshots } from '../../contract/rules/metrics';
 import { sql, type SqlFragment } from '../db/sql';
 
-/** `insurer_id -> snapshot` for month `month` (`YYYY-MM`), over the manifest's sources (contract/metrics.ts chosenSnapshots). */
+/** `insurer_id -> snapshot` for month `month` (`YYYY-MM`), over the manifest's sources (contract/rules/metrics.ts chosenSnapshots). */
 export function sourceSnapshots(manifest: DatasetManifest, month: string): Map<string, string> {
   return chosenSnapshots(manifest.sources, month);
 }

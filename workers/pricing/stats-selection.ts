@@ -1,10 +1,10 @@
 /**
  * What a pricing selection (pricing-core.ts) reads of `price_stats`: which rows must be loaded
  * (StatsNeed, db/stats.ts), and which snapshot of each insurer a month takes (docs/methodology.md,
- * Rows that count; contract/metrics.ts chosenSnapshots) over the insurers' market snapshots.
+ * Rows that count; contract/rules/metrics.ts chosenSnapshots) over the insurers' market snapshots.
  */
-import { ALL_STATES, priceScope, type DatasetManifest, type StatsSnapshot } from '../../contract/dataset';
-import { chosenSnapshots } from '../../contract/metrics';
+import { ALL_STATES, priceScope, type DatasetManifest, type StatsSnapshot } from '../../contract/files/dataset';
+import { chosenSnapshots } from '../../contract/rules/metrics';
 import type { Database } from '../db/database';
 import type { StatsNeed } from '../db/stats';
 import { joinSql, sql, type SqlFragment } from '../db/sql';
@@ -15,7 +15,7 @@ export const EVERY_STATE = '*' as const;
 
 /**
  * What a selection in `state` (a state code, ALL_STATES or EVERY_STATE) over `months` reads of
- * price_stats (db/stats.ts): the scope its `sharedProviders` and `billed` pick (contract/dataset.ts
+ * price_stats (db/stats.ts): the scope its `sharedProviders` and `billed` pick (contract/files/dataset.ts
  * priceScope), and national rows, every state's rows and national ones, or one state's rows.
  */
 export function statsNeedOf(s: ScopedState, months: readonly string[]): StatsNeed {

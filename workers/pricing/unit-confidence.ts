@@ -1,14 +1,14 @@
 /**
  * A comparison unit's confidence (docs/methodology.md, Confidence and distribution): the lowest of
- * its reference price's and the selected competitors' prices' (contract/confidence.ts), low when
+ * its reference price's and the selected competitors' prices' (contract/rules/confidence.ts), low when
  * the unit is thin. With the competitors' lists (the records a screen shows, the CSV export) every
  * price is checked here and each reason names the insurers whose prices it lowers; without them (a pass that only
- * counts) the ranks the SQL computed per price (contract/confidence-sql.ts) give the level alone.
+ * counts) the ranks the SQL computed per price (contract/sql/confidence-sql.ts) give the level alone.
  */
-import { CONFIDENCE_LEVELS, priceConfidence, unitConfidence, type ConfidenceResult } from '../../contract/confidence';
-import { medicarePct } from '../../contract/metrics';
-import { productLabel } from '../../contract/product';
-import type { DatasetManifest } from '../../contract/dataset';
+import { CONFIDENCE_LEVELS, priceConfidence, unitConfidence, type ConfidenceResult } from '../../contract/rules/confidence';
+import { medicarePct } from '../../contract/rules/metrics';
+import { productLabel } from '../../contract/rules/product';
+import type { DatasetManifest } from '../../contract/files/dataset';
 import type { UnitColumns } from './pricing-core';
 import type { ApiContext } from '../context';
 
@@ -29,7 +29,7 @@ export const confidenceNames = (ctx: Pick<ApiContext, 'manifest'>): ConfidenceNa
 export const confidenceFields = (c: ConfidenceResult): { confidence: ConfidenceResult['confidence']; confidence_reasons: string[] } =>
   ({ confidence: c.confidence, confidence_reasons: c.reasons });
 
-/** The labels of the manifest's insurers (contract/product.ts productLabel); an unknown id is itself. */
+/** The labels of the manifest's insurers (contract/rules/product.ts productLabel); an unknown id is itself. */
 export function insurerLabels(manifest: Pick<DatasetManifest, 'insurers'>): InsurerLabel {
   const labels = new Map(manifest.insurers.map((i) => [i.id, productLabel(i.group, i.name)]));
   return (id) => labels.get(id) ?? id;

@@ -6,9 +6,9 @@
  * `unit_pivot` (adoptStoredPivot), which the converter stores (defaultPivotTable). The selections
  * over a pivot are selection-tables.ts's.
  */
-import { ALL_STATES, MARKET_SCOPE, priceScope, scopeOptions, UNIT_PIVOT_FILE, type PriceScope } from '../../contract/dataset';
-import { SERVICE_CODE_TYPES } from '../../contract/metrics';
-import { UNIT_ORDER_SQL, unitFiguresSql } from '../../contract/unit-figures-sql';
+import { ALL_STATES, MARKET_SCOPE, priceScope, scopeOptions, UNIT_PIVOT_FILE, type PriceScope } from '../../contract/files/dataset';
+import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';
+import { UNIT_ORDER_SQL, unitFiguresSql } from '../../contract/sql/unit-figures-sql';
 import type { PlainValue } from '../db/database';
 import { ensureClaimsTotals } from '../db/prepare-tables';
 import { DatabaseError } from '../db/errors';
@@ -56,7 +56,7 @@ export const text = (t: string): SqlFragment => new SqlFragment(t, []);
  * sort of a selection follows), `category`, `medicare_rate`, the code's
  * `claims_professional`/`claims_institutional`, `price_<i>`/`providers_<i>` per insurer with
  * `p10_<i>`, `p90_<i>`, `derived_<i>` and the confidence rank `conf_<i>` of that price
- * (docs/methodology.md, Confidence and distribution; contract/confidence-sql.ts),
+ * (docs/methodology.md, Confidence and distribution; contract/sql/confidence-sql.ts),
  * `reference_price`, `reference_providers`, `reference_support`, `claims_class`, `claims_volume`
  * (unitFiguresSql's, with every unit of the pivot listed) and `claims_open` (that claims_volume
  * holds only when the units listed are those of the pivot: the unit's (code, claims class) has no
@@ -178,7 +178,7 @@ function columnsOf(ctx: ApiContext, name: string): PivotTable['columns'] {
 /**
  * The unit pivot of the default selection over every provider (defaultSelection: the latest month,
  * every state), built when it is not: what the converter stores as the derived table `unit_pivot`
- * (contract/dataset.ts UNIT_PIVOT_FILE), rows in the order the pivot holds them.
+ * (contract/files/dataset.ts UNIT_PIVOT_FILE), rows in the order the pivot holds them.
  * @throws Error when the month's statistics are not loaded; DatabaseError
  */
 export function defaultPivotTable(ctx: ApiContext): PivotTable {

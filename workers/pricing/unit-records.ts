@@ -4,8 +4,8 @@
  * selection without those lists (which cost about two thirds of a pass at a national dataset) and
  * add them to the records they send only (service-pricing.ts, dashboard-figures.ts).
  */
-import type { LiveServicePricingRecord } from '../../contract/api/index';
-import { unitRowKey, type CodeUnit } from '../../contract/metrics';
+import type { LiveServicePricingRecord } from '../../contract/api';
+import { unitRowKey, type CodeUnit } from '../../contract/rules/metrics';
 import type { ApiContext } from '../context';
 import { priceServices, type PricedService, type PricingSelection } from './pricing-core';
 

@@ -14,8 +14,8 @@
  * Without provider columns in the claims (no `billing_providers` row) nothing here runs.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, SHARED_BILLED_SCOPE, type BillingCoverage } from '../../../contract/dataset';
-import { benchmarkKindSql, billsClassSql, dollarRateSql } from '../../../contract/unit-sql';
+import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, SHARED_BILLED_SCOPE, type BillingCoverage } from '../../../contract/files/dataset';
+import { benchmarkKindSql, billsClassSql, dollarRateSql } from '../../../contract/sql/unit-sql';
 import { GROUP_ID_UNNEST_SQL } from './spool';
 
 /**

@@ -1,17 +1,17 @@
 /**
  * The claims-volume input (docs/converter.md, The catalog) into the dataset's `claims_volume`
- * (contract/dataset.ts): its values checked (csv-inputs.ts), its counts summed per code, state and
+ * (contract/files/dataset.ts): its values checked (csv-inputs.ts), its counts summed per code, state and
  * billing class in 128 bits, and split by the units of `price_stats` once those exist.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ALL_STATES, MARKET_SCOPE } from '../../../contract/dataset';
-import { sqlString } from '../../../contract/sql-text';
+import { ALL_STATES, MARKET_SCOPE } from '../../../contract/files/dataset';
+import { sqlString } from '../../../contract/sql/sql-text';
 import { badRowSql, billingCodeRule, countRule, failAtFirstBadRecord, oneOfRule, patternRule, requireColumns, stateRule } from '../plan/csv-inputs';
 
 /** The classes a claims-volume row may name (docs/converter.md, The catalog). */
 const CLAIM_CLASSES = ['professional', 'institutional'] as const;
 
-/** The largest claims_count the dataset holds (an INTEGER column: contract/dataset.ts, docs/dataset.md). */
+/** The largest claims_count the dataset holds (an INTEGER column: contract/files/dataset.ts, docs/dataset.md). */
 const MAX_CLAIMS = 2147483647;
 
 /** What the claims-volume input holds beside the counts (docs/converter.md, The catalog). */
@@ -84,7 +84,7 @@ export async function buildClaims(con: DuckDBConnection, file: string | undefine
 }
 
 /**
- * `billing_providers(billing_code, billing_class, provider_id)` (contract/dataset.ts): the billing
+ * `billing_providers(billing_code, billing_class, provider_id)` (contract/files/dataset.ts): the billing
  * providers of each code (metrics.md, Per comparison unit, Where we bill it), from
  * `claims_providers` (buildClaims) and `provider_groups`: an NPI names that provider; a TIN names
  * every provider of a provider group reported under it (`tin_value`, hyphens removed), in any

@@ -6,8 +6,8 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SERVICE_CODE_TYPES } from '../../../contract/metrics';
-import type { ManifestSource } from '../../../contract/dataset';
+import { SERVICE_CODE_TYPES } from '../../../contract/rules/metrics';
+import type { ManifestSource } from '../../../contract/files/dataset';
 import type { PhaseTimer } from '../cli/timings';
 import { swapIntoPlace } from '../output/atomic-dir';
 import type { FirstViewWriter } from '../output/first-view';

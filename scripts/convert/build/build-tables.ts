@@ -1,5 +1,5 @@
 /**
- * Builds the dataset's tables (contract/dataset.ts) from the raw spool tables in SQL:
+ * Builds the dataset's tables (contract/files/dataset.ts) from the raw spool tables in SQL:
  * resolves provider groups, enriches providers from the NPI registry, names and categorises
  * services and totals claims; the medians of docs/methodology.md (`price_stats`) come after, from
  * build-price-stats.ts (alone, or beside the Parquet writes: write-dataset.ts).
@@ -8,18 +8,18 @@
  * and the optional CSV inputs of the catalog (docs/converter.md, The catalog), read by DuckDB's CSV reader.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Catalog } from '../../../contract/catalog';
+import type { Catalog } from '../../../contract/files/catalog';
 import { resolveLocation } from '../plan/catalog';
-import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../../contract/metrics';
-import { RATE_ROW_COLUMNS } from '../../../contract/rate-rows-sql';
-import { PRICE_COLUMN_NAMES } from '../../../contract/price-columns';
+import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../../contract/rules/metrics';
+import { RATE_ROW_COLUMNS } from '../../../contract/sql/rate-rows-sql';
+import { PRICE_COLUMN_NAMES } from '../../../contract/files/price-columns';
 import { applyNetworkFilters, type NetworkFilter } from './build-networks';
 import { planBucketEnums, planCodeBuckets } from '../stats/code-buckets';
 import { PRICE_VALUE_COLUMNS } from '../ingest/price-values';
 import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
 import type { MedicareTables } from '../../medicare/tables';
 import { appendRows } from './append-rows';
-import { USPS_STATE_CODES } from '../../../contract/us-states';
+import { USPS_STATE_CODES } from '../../../contract/rules/us-states';
 import { badRowSql, billingCodeRule, checkCsv, csvColumns, failAtFirstBadRecord, patternRule, requireColumns, type ColumnRule } from '../plan/csv-inputs';
 import { buildBillingProviders, buildClaims, type ClaimsShape } from './build-claims';
 
@@ -103,7 +103,7 @@ async function buildGroups(con: DuckDBConnection): Promise<void> {
  * types other than CPT/HCPCS), in (billing_code, snapshot, insurer_id) order so that the series of
  * one code are consecutive, whose text is in `ps_series(ps_series, snapshot, insurer_id, billing_code)`.
  *
- * `rates`, a VIEW of the dataset's rows (contract/dataset.ts columns) over `raw_rates`, for the
+ * `rates`, a VIEW of the dataset's rows (contract/files/dataset.ts columns) over `raw_rates`, for the
  * statements that need the expanded rows without their order (ratedCodesSql); the Parquet parts and
  * the medians read each bucket's prices instead (bucketPricesSql, their columns of few values as
  * ENUMs: planBucketEnums). Rows whose group the states filter emptied (`resolved_groups.kept`
@@ -292,7 +292,7 @@ async function addDescriptors(con: DuckDBConnection, inputs: TableInputs): Promi
   await appendRows(con, 'service_descriptors', inputs.medicare.descriptors);
 }
 
-/** SQL of contract/metrics.ts categoryOfCode (docs/methodology.md, Names and categories), from the same ranges. */
+/** SQL of contract/rules/metrics.ts categoryOfCode (docs/methodology.md, Names and categories), from the same ranges. */
 export function categorySql(col: string): string {
   const n = `TRY_CAST(${col} AS INTEGER)`;
   const whens = CATEGORY_RANGES.map(([lo, hi, c]) => `WHEN ${n} BETWEEN ${lo} AND ${hi} THEN '${c}'`).join(' ');

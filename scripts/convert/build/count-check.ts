@@ -16,7 +16,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import path from 'node:path';
-import type { DatasetManifest } from '../../../contract/dataset';
+import type { DatasetManifest } from '../../../contract/files/dataset';
 
 /** The footers' account of one row group of `rates`. */
 export interface RatesGroupFacts {

@@ -1,14 +1,14 @@
 /**
- * The manifest's headline (contract/dataset.ts ManifestHeadline; docs/methodology.md, Validation): Average
+ * The manifest's headline (contract/files/dataset.ts ManifestHeadline; docs/methodology.md, Validation): Average
  * Overpayment of the latest month, national, every competitor, every unit, once over the valid
  * rates with thin units left out (what the dashboard shows) and once over every dollar rate with
  * no thin rule (validation off), from `price_stats` and `ps_unvalidated` (build-price-stats.ts)
  * and `claims_volume`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ALL_STATES, MARKET_SCOPE, type DatasetManifest, type ManifestHeadline } from '../../../contract/dataset';
-import { countedAverageOverpayment } from '../../../contract/dashboard-figures';
-import { claimsByUnit, referenceVariance, thinReason, type ClaimsUnit } from '../../../contract/metrics';
+import { ALL_STATES, MARKET_SCOPE, type DatasetManifest, type ManifestHeadline } from '../../../contract/files/dataset';
+import { countedAverageOverpayment } from '../../../contract/rules/dashboard-figures';
+import { claimsByUnit, referenceVariance, thinReason, type ClaimsUnit } from '../../../contract/rules/metrics';
 
 /** A unit's national figures of the latest month: the reference price and the competitors' mean, with their support. */
 interface UnitFigures extends ClaimsUnit {
@@ -40,9 +40,9 @@ async function unitsOf(con: DuckDBConnection, table: string, where: string, mont
 }
 
 /**
- * Average Overpayment over `units` (contract/dashboard-figures.ts countedAverageOverpayment: the
+ * Average Overpayment over `units` (contract/rules/dashboard-figures.ts countedAverageOverpayment: the
  * units with a variance that are not thin), claims per unit by claimsByUnit; thin by
- * contract/metrics.ts thinReason with `minProviders`, or never (validation off: null).
+ * contract/rules/metrics.ts thinReason with `minProviders`, or never (validation off: null).
  */
 function average(units: UnitFigures[], claims: Map<string, { professional: number; institutional: number }>, minProviders: number | null): number | null {
   const byCode = new Map<string, UnitFigures[]>();

@@ -1,6 +1,6 @@
 /**
  * The manifest of a conversion, and what it says of the Medicare benchmark and the validation (docs/methodology.md, Validation;
- * contract/dataset.ts ManifestSource.validation, ManifestMedicare): each source's rates by reason
+ * contract/files/dataset.ts ManifestSource.validation, ManifestMedicare): each source's rates by reason
  * and its median % of Medicare, and the reference data read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -8,8 +8,8 @@ import path from 'node:path';
 import {
   DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, VALIDATION_REASONS,
   type DatasetManifest, type ManifestMedicare, type ManifestSource, type ManifestTable, type ValidationReason,
-} from '../../../contract/dataset';
-import type { Catalog } from '../../../contract/catalog';
+} from '../../../contract/files/dataset';
+import type { Catalog } from '../../../contract/files/catalog';
 import type { ProblemLog } from '../problems';
 import type { ClaimsShape } from './build-claims';
 import type { PlannedFile } from '../plan/plan-files';
@@ -68,7 +68,7 @@ export interface ManifestParts {
 }
 
 /**
- * The manifest (contract/dataset.ts DatasetManifest) of a conversion whose tables are written;
+ * The manifest (contract/files/dataset.ts DatasetManifest) of a conversion whose tables are written;
  * `validation`, `medicare` and `headline` are placeholders the caller fills.
  * @throws when SQL fails.
  */

@@ -2,7 +2,7 @@
  * Who each provider group stands for, by integer keys (build-tables.ts resolved_groups.gid).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ALL_STATES } from '../../../contract/dataset';
+import { ALL_STATES } from '../../../contract/files/dataset';
 
 /**
  * The provider membership of the resolved groups, as tables of integer keys that the outlier

@@ -1,9 +1,9 @@
 /**
- * The build's figures per source of the manifest (contract/dataset.ts ManifestSource), from the
+ * The build's figures per source of the manifest (contract/files/dataset.ts ManifestSource), from the
  * working database once build-tables.ts has made `named_refs`: rate rows, unresolved rate rows,
  * declared provider groups, and the dangling provider references reported per (file, id).
  */
-import type { ManifestSource } from '../../../contract/dataset';
+import type { ManifestSource } from '../../../contract/files/dataset';
 import type { ProblemLog } from '../problems';
 import type { Spool } from './spool';
 

@@ -6,7 +6,7 @@
  *
  * Raw tables:
  * - `raw_prices(source_id, item_id, rate_index, price_index, provider_group_ids, <the price columns of
- *   contract/price-columns.ts, in its order>)`, a VIEW: one row per negotiated
+ *   contract/files/price-columns.ts, in its order>)`, a VIEW: one row per negotiated
  *   price, `rate_index`/`price_index` its place in the item (the last keys of the rates sort, which
  *   make the dataset's files the same from run to run), `provider_group_ids` the ids of the groups its rate names, escaped and joined by
  *   group-ids.ts's GROUP_ID_SEPARATOR (`chr(31)`; GROUP_ID_LIST_SQL gives them back whole), NULL when it
@@ -32,8 +32,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../../contract/price-columns';
-import { sqlList, sqlString } from '../../../contract/sql-text';
+import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../../contract/files/price-columns';
+import { sqlList, sqlString } from '../../../contract/sql/sql-text';
 import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from '../ingest/price-values';
 import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from '../ingest/group-ids';
 import type { RAW_TABLES } from '../ingest/spool-rows';
@@ -49,7 +49,7 @@ export const DUCKDB_MEMORY_LIMIT = '160MB';
 /** The SQL of a price's provider group ids (group-ids.ts), for the modules that import it from here. */
 export { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL };
 
-/** SQL string literals (contract/sql-text.ts), for the converter's modules that build SQL on the working database. */
+/** SQL string literals (contract/sql/sql-text.ts), for the converter's modules that build SQL on the working database. */
 export { sqlList, sqlString };
 
 /**
@@ -114,7 +114,7 @@ const TABLE_OF: Record<(typeof RAW_TABLES)[number], string> = {
   raw_prices: 'raw_price_rows', raw_values: 'raw_values', raw_shapes: 'raw_shapes', raw_items: 'raw_items', raw_groups: 'raw_groups',
 };
 
-/** The columns of `raw_prices`, in order: its keys, then the price columns (contract/price-columns.ts). */
+/** The columns of `raw_prices`, in order: its keys, then the price columns (contract/files/price-columns.ts). */
 const RAW_PRICE_COLUMNS = [...PRICE_KEY_COLUMNS.map(([c]) => c), ...PRICE_COLUMN_NAMES];
 
 /**

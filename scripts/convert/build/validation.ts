@@ -5,7 +5,7 @@
  * - `medicare_benchmarks`: the national amount of every comparison unit of the dataset's codes that
  *   has one (scripts/medicare/benchmark.ts), also a table of the dataset;
  * - `shape_units`: per price shape, its benchmark kind (NULL when the shape is not a dollar type of
- *   a known billing class), component, setting and unit index (contract/unit-sql.ts);
+ *   a known billing class), component, setting and unit index (contract/sql/unit-sql.ts);
  * - `source_checks`: per source, its distinct benchmarked prices, their median ratio to Medicare and
  *   whether its numbers are not dollars (check 1), and its median % of Medicare over the valid ones;
  * - `series_outlier_medians`: per series, the outlier medians of its (snapshot, billing code) per
@@ -18,9 +18,9 @@
  * Checks 2 and 3 need only the price and its benchmark: bucketPricesPlan writes them inline.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { VALIDATION_REASONS, type ValidationSettings } from '../../../contract/dataset';
-import { DOLLAR_NEGOTIATED_TYPES } from '../../../contract/metrics';
-import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../../contract/unit-sql';
+import { VALIDATION_REASONS, type ValidationSettings } from '../../../contract/files/dataset';
+import { DOLLAR_NEGOTIATED_TYPES } from '../../../contract/rules/metrics';
+import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../../contract/sql/unit-sql';
 import type { MedicareTables } from '../../medicare/tables';
 import { appendRows } from './append-rows';
 import { sqlList, valueJoins } from './spool';
@@ -232,7 +232,7 @@ export const ITEM_CHECK_COLUMNS = `CASE WHEN ps_series IS NOT NULL THEN (SELECT 
 
 /**
  * The columns validation adds to a bucket's prices (code-buckets.ts bucketPricesPlan): `medicare_rate`,
- * `validation`, and the index of the price's comparison unit, `stats_unit` (contract/unit-sql.ts
+ * `validation`, and the index of the price's comparison unit, `stats_unit` (contract/sql/unit-sql.ts
  * unitIndexSql; NULL outside the unit classes), for build-price-stats.ts, with the hidden inner
  * columns they read (CHECK_INPUTS), without a join: the amounts are in the item's lists; the
  * outlier check only when there are any.

@@ -8,12 +8,12 @@
  * for `npm run convert -- --plan <plan.json>`. Exit 0 when planned, 1 with a one-line reason on
  * stderr otherwise.
  */
-import { productLabel } from '../../../contract/product';
+import { productLabel } from '../../../contract/rules/product';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { formatCount, formatSize } from '../../../contract/format';
+import { formatCount, formatSize } from '../../../contract/rules/format';
 import { loadCatalog } from '../plan/catalog';
 import { fetchPolicyOf, isProgram, withFetchOptions, type FetchOptions } from './options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../plan/fetch-policy';

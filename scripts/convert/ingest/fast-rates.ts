@@ -12,14 +12,14 @@
  * real elements. The item's own fields (billing code, name, ...) are few: they are parsed with
  * `JSON.parse` and normalised by normalizeInNetworkItem, as on the slow path.
  *
- * A price's fields become what normalize-price.ts makes of them, by kind (contract/price-columns.ts):
+ * A price's fields become what normalize-price.ts makes of them, by kind (contract/files/price-columns.ts):
  * an enum one of the CMS values as written in lower case, the rate a finite JSON number (whole cents
  * read as `cents / 100`, the double `JSON.parse` gives), a trimmed text copied when it has no
  * surrounding space, a code list copied when already upper-case, sorted and without repeats (else
  * through `JSON.parse` and codeList), a verbatim text copied or decoded; anything else: slow path.
  * A provider-group id is its token's text (docs/converter.md, Quirks of real files) or a string copied.
  */
-import { PRICE_COLUMNS, type PriceColumnSpec } from '../../../contract/price-columns';
+import { PRICE_COLUMNS, type PriceColumnSpec } from '../../../contract/files/price-columns';
 import { firstInvalidUtf8 } from '../../mrf/json-checks';
 import type { ElementContext } from '../../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../../mrf/normalize-item';
@@ -40,7 +40,7 @@ const RATE_KEYS = new KeySet(['provider_references', 'negotiated_prices', 'provi
 const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 
 /**
- * The keys of a price, the CMS fields of contract/price-columns.ts in order; PriceKey their id. The
+ * The keys of a price, the CMS fields of contract/files/price-columns.ts in order; PriceKey their id. The
  * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER (speed: no loop over the
  * table), so it is written for one table: FastPriceColumns. A column added to PRICE_COLUMNS, or one
  * whose field, kind, trimming, padding or place in the shape changes, makes FAST_PATH_KNOWS_COLUMNS a

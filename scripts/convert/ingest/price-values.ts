@@ -1,6 +1,6 @@
 /**
  * The value codes of a parser thread's `raw_prices` spool (spool-rows.ts): the price columns of
- * few distinct values (PRICE_VALUE_COLUMNS: the price columns of contract/price-columns.ts but the
+ * few distinct values (PRICE_VALUE_COLUMNS: the price columns of contract/files/price-columns.ts but the
  * rate) are written as integer codes, and each code's text goes once
  * into the thread's `raw_values(code, value)` spool, whose rows spool.ts loads and joins back.
  * The CSV is a third smaller, and DuckDB loads and compresses integers instead of strings
@@ -12,12 +12,12 @@
  * remembered; any other value gets a fresh code and a `raw_values` row every time (free text).
  * Codes start at 0 in each writer (a source's spool of one thread); spool.ts offsets them at load.
  */
-import { PRICE_COLUMNS, type PriceColumnName } from '../../../contract/price-columns';
+import { PRICE_COLUMNS, type PriceColumnName } from '../../../contract/files/price-columns';
 import type { CsvFile, CsvMark } from './csv-file';
 
 /**
  * The `raw_prices` columns written as codes, in CSV order (spool.ts): every price column
- * (contract/price-columns.ts) but the numbers.
+ * (contract/files/price-columns.ts) but the numbers.
  */
 export const PRICE_VALUE_COLUMNS: readonly PriceColumnName[] = PRICE_COLUMNS.filter((c) => c.kind !== 'number').map((c) => c.name);
 

@@ -28,7 +28,7 @@ import type { PlannedFile } from '../plan/plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { findPartitions, sameSettings, type IdentityCheck, type IngestSettings, type StoredPartition } from '../store/source-store';
 import { MrfReadError } from '../../mrf/types';
-import { formatSize } from '../../../contract/format';
+import { formatSize } from '../../../contract/rules/format';
 
 /** The queue of ingest jobs every worker takes from. */
 export const INGEST_QUEUE = 'compete-ingest';

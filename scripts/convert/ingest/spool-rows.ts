@@ -8,8 +8,8 @@
  * shape, whose `raw_shapes` row lists their codes (spool.ts).
  */
 import { createHash } from 'node:crypto';
-import { providerId } from '../../../contract/metrics';
-import { PRICE_COLUMN_SPECS, priceColumnsOf } from '../../../contract/price-columns';
+import { providerId } from '../../../contract/rules/metrics';
+import { PRICE_COLUMN_SPECS, priceColumnsOf } from '../../../contract/files/price-columns';
 import type { MrfInNetworkItem, MrfNegotiatedRate, MrfProvider } from '../../mrf/types';
 import { CsvFile, SPOOL_PART_BYTES } from './csv-file';
 import { GROUP_ID_SEPARATOR, joinGroupIds, splitGroupIds } from './group-ids';
@@ -25,7 +25,7 @@ export { GROUP_ID_SEPARATOR, splitGroupIds };
 export const INLINE_PREFIX = 'inline:';
 
 /**
- * The price columns SpoolRows.rate writes (contract/price-columns.ts), as the `raw_prices` CSV
+ * The price columns SpoolRows.rate writes (contract/files/price-columns.ts), as the `raw_prices` CSV
  * holds them (price-values.ts SPOOL_PRICE_ORDER): the shape's value columns, then the others, a
  * number as the rate, text and code lists as value codes.
  */
@@ -57,7 +57,7 @@ export class SpoolRows {
   readonly values: PriceValues;
   /** The codes of the prices' shapes (price-values.ts PRICE_SHAPE_COLUMNS), into `raw_shapes`. */
   readonly shapes: PriceValues;
-  /** The codes of the CMS values of the enum price columns (contract/price-columns.ts), by value: the fast path writes them directly. */
+  /** The codes of the CMS values of the enum price columns (contract/files/price-columns.ts), by value: the fast path writes them directly. */
   readonly enumCodes: ReadonlyMap<string, number>;
   priceRows = 0;
   private readonly inlineSeen = new Set<string>();

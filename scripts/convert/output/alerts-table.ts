@@ -1,16 +1,16 @@
 /**
- * Writes the dataset's derived `alerts` table (contract/alerts-table.ts) with DuckDB's native
+ * Writes the dataset's derived `alerts` table (contract/files/alerts-table.ts) with DuckDB's native
  * Parquet writer: the alert list the worker computed on the dataset while the first view was
  * written (first-view.ts), so that the app reads it instead of computing it again.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Alert } from '../../../contract/alert-rules';
-import { ALERTS_COLUMNS, ALERTS_FILE, ALERTS_ROW_GROUP_ROWS, alertRow } from '../../../contract/alerts-table';
-import type { ManifestTable } from '../../../contract/dataset';
+import type { Alert } from '../../../contract/rules/alert-rules';
+import { ALERTS_COLUMNS, ALERTS_FILE, ALERTS_ROW_GROUP_ROWS, alertRow } from '../../../contract/files/alerts-table';
+import type { ManifestTable } from '../../../contract/files/dataset';
 import { appendRows, type Cell } from '../build/append-rows';
-import { sqlString } from '../../../contract/sql-text';
+import { sqlString } from '../../../contract/sql/sql-text';
 import { sha256File } from './write-parquet';
 
 /**

@@ -18,7 +18,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile }
 import os from 'node:os';
 import { writingTo } from './write-errors';
 import path from 'node:path';
-import { DATASET_FORMAT } from '../../../contract/dataset';
+import { DATASET_FORMAT } from '../../../contract/files/dataset';
 
 /** The marker file of a temporary directory: JSON `{ pid, host, boot, created_at }`. */
 export const MARKER = '.compete-tmp';

@@ -1,5 +1,5 @@
 /**
- * Writes `first-view.json` (contract/first-view.ts) into a dataset directory whose tables and
+ * Writes `first-view.json` (contract/files/first-view.ts) into a dataset directory whose tables and
  * manifest.json are written: the worker's data service, on Node with native DuckDB through the
  * platform seam (native-database.ts) and the same SQL as the browser (workers/data-service.ts),
  * opens the directory and answers
@@ -11,9 +11,9 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveInsurer, ServicePricingResult } from '../../../contract/api/index';
-import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../../contract/first-view';
-import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../contract/dataset';
+import type { LiveInsurer, ServicePricingResult } from '../../../contract/api';
+import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../../contract/files/first-view';
+import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../contract/files/dataset';
 import { memoryAckStore } from '../../../workers/acks/ack-store';
 import { computeAlerts } from '../../../workers/api/alerts';
 import { defaultPivotTable } from '../../../workers/pricing/unit-pivot';

@@ -1,7 +1,7 @@
 /**
  * What the converter may replace with a dataset (`--out`, docs/converter.md): a path that is absent,
  * an empty directory, or a dataset it wrote (`manifest.json` parses and has `"format":
- * "compete-dataset"`, contract/dataset.ts), and never one of its inputs. The swap of atomic-dir.ts
+ * "compete-dataset"`, contract/files/dataset.ts), and never one of its inputs. The swap of atomic-dir.ts
  * replaces `--out` whole, so without this check `--out ~/thesis` would delete a folder of someone's
  * files and `--out catalog.json` the catalog. Checked before any source is read, after the stale
  * directories of earlier runs are recovered (atomic-dir.ts recoverStale: a set-aside dataset put
@@ -17,7 +17,7 @@
  */
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { Catalog } from '../../../contract/catalog';
+import type { Catalog } from '../../../contract/files/catalog';
 import { notADataset, recoverStale } from './atomic-dir';
 import { isHttpUrl, kindOf, localInputs, resolveLocation } from '../plan/catalog';
 import type { PlannedFile } from '../plan/plan-files';

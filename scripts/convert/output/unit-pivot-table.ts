@@ -1,5 +1,5 @@
 /**
- * Writes the dataset's derived `unit_pivot` table (contract/dataset.ts UNIT_PIVOT_FILE) with
+ * Writes the dataset's derived `unit_pivot` table (contract/files/dataset.ts UNIT_PIVOT_FILE) with
  * DuckDB's native Parquet writer: the unit pivot of the default selection that the worker built on
  * the dataset while the first view was written (first-view.ts, workers/pricing/unit-pivot.ts
  * defaultPivotTable), so that the app's comparison filters read it instead of building it from
@@ -8,8 +8,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UNIT_PIVOT_FILE, type ManifestTable } from '../../../contract/dataset';
-import { sqlString } from '../../../contract/sql-text';
+import { UNIT_PIVOT_FILE, type ManifestTable } from '../../../contract/files/dataset';
+import { sqlString } from '../../../contract/sql/sql-text';
 import type { PivotTable } from '../../../workers/pricing/unit-pivot';
 import { appendRows, type Cell } from '../build/append-rows';
 import { sha256File } from './write-parquet';

@@ -14,7 +14,7 @@
  * at the end (runTasks), where it fits.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { TABLE_NAMES, type ManifestTable, type TableName } from '../../../contract/dataset';
+import { TABLE_NAMES, type ManifestTable, type TableName } from '../../../contract/files/dataset';
 import { MEDIANS_COLUMNS, preparePriceStats } from '../stats/build-price-stats';
 import { bucketCount, bucketPricesPlan, bucketPricesSql } from '../stats/code-buckets';
 import { finishClaims } from '../build/build-tables';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsPart, type StatsSnapshot, type TableName } from '../../../contract/dataset';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsPart, type StatsSnapshot, type TableName } from '../../../contract/files/dataset';
 import { GROUP_ID_LIST_SQL, sqlString } from '../build/spool';
 import { BUCKET_PRICES_ORDER } from '../stats/code-buckets';
 
@@ -192,7 +192,7 @@ export async function hasDroppedGroups(con: DuckDBConnection): Promise<boolean> 
 }
 
 /**
- * The SQL every rates part shares (contract/dataset.ts COLUMNS.rates): each price of the bucket
+ * The SQL every rates part shares (contract/files/dataset.ts COLUMNS.rates): each price of the bucket
  * with its list of group ids, in the prices' order. An id whose group no provider_groups row
  * resolves stays in the list (rateRowsSql: the empty provider). Only when `dropped`
  * (hasDroppedGroups), the ids of emptied groups leave the lists, by an unnest, an anti join and the

@@ -13,9 +13,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Catalog } from '../../../contract/catalog';
-import { DEFAULT_VALIDATION, type ValidationSettings } from '../../../contract/dataset';
-import { USPS_STATE_CODES } from '../../../contract/us-states';
+import type { Catalog } from '../../../contract/files/catalog';
+import { DEFAULT_VALIDATION, type ValidationSettings } from '../../../contract/files/dataset';
+import { USPS_STATE_CODES } from '../../../contract/rules/us-states';
 import { compilePattern, PatternError, printable } from './catalog-pattern';
 import { catalogText } from './catalog-text';
 
@@ -296,7 +296,7 @@ export async function loadCatalog(catalogPath: string): Promise<LoadedCatalog> {
 }
 
 /**
- * The validation settings of a checked catalog: its `validation` keys over contract/dataset.ts
+ * The validation settings of a checked catalog: its `validation` keys over contract/files/dataset.ts
  * DEFAULT_VALIDATION (docs/methodology.md, Validation).
  */
 export function validationSettings(catalog: Catalog): ValidationSettings {

@@ -17,9 +17,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { USPS_STATE_CODES } from '../../../contract/us-states';
-import { sqlList, sqlString } from '../../../contract/sql-text';
-import type { Catalog } from '../../../contract/catalog';
+import { USPS_STATE_CODES } from '../../../contract/rules/us-states';
+import { sqlList, sqlString } from '../../../contract/sql/sql-text';
+import type { Catalog } from '../../../contract/files/catalog';
 import { resolveLocation } from './catalog';
 
 /** A rule over one column of a CSV input; `column` is the header's name. */
@@ -68,7 +68,7 @@ export const countRule = (column: string): ColumnRule => ({
   sql: (c) => `(${matches(c, '[0-9]{1,19}')} AND TRY_CAST(trim(${c}) AS BIGINT) IS NOT NULL)`,
 });
 
-/** `column` holds a USPS state code (contract/us-states.ts, any case) or nothing. */
+/** `column` holds a USPS state code (contract/rules/us-states.ts, any case) or nothing. */
 export const stateRule = (column: string): ColumnRule => ({
   column,
   expected: 'a two-letter USPS state code (one of the 50 states, DC, AS, GU, MP, PR or VI) or nothing',

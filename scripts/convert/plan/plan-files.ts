@@ -5,12 +5,12 @@
  * entry's `plans` (else the catalog's `filters.plans`) selects, all without it), kept when its
  * name passes the entry's `file_name` (else `filters.file_name`),
  * plus the reporting structures of each table for the manifest (`reporting_structures`,
- * contract/dataset.ts). A file listed more than once for one insurer and snapshot (twice in the
+ * contract/files/dataset.ts). A file listed more than once for one insurer and snapshot (twice in the
  * catalog's files, by two tables of contents, or by both) is planned once (plannedList): read twice,
  * its rows would count twice in `rates`.
  */
-import type { Catalog, CatalogFile } from '../../../contract/catalog';
-import type { ManifestReportingStructure } from '../../../contract/dataset';
+import type { Catalog, CatalogFile } from '../../../contract/files/catalog';
+import type { ManifestReportingStructure } from '../../../contract/files/dataset';
 import { resolveLocation } from './catalog';
 import type { FetchPolicy } from './fetch-policy';
 import type { ProblemLog } from '../problems';

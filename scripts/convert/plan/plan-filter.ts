@@ -1,11 +1,11 @@
 /**
- * The catalog's plan and file-name filters (contract/catalog.ts `CatalogPlanFilter`,
+ * The catalog's plan and file-name filters (contract/files/catalog.ts `CatalogPlanFilter`,
  * `CatalogFilters.file_name`; docs/converter.md, Plans), as predicates over the CMS
  * table-of-contents schema's `reporting_plans[]` entries and over in-network file locations,
  * and the identity of a listed file without its URL signature.
  */
-import type { CatalogFilters, CatalogPlanFilter } from '../../../contract/catalog';
-import type { ManifestReportingPlan } from '../../../contract/dataset';
+import type { CatalogFilters, CatalogPlanFilter } from '../../../contract/files/catalog';
+import type { ManifestReportingPlan } from '../../../contract/files/dataset';
 import { compilePattern } from './catalog-pattern';
 
 /** Digits of an EIN (`12-3456789` -> `123456789`). */

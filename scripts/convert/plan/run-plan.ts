@@ -19,8 +19,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv } from 'ajv';
-import type { Catalog } from '../../../contract/catalog';
-import type { ManifestReportingPlan } from '../../../contract/dataset';
+import type { Catalog } from '../../../contract/files/catalog';
+import type { ManifestReportingPlan } from '../../../contract/files/dataset';
 import { isHttpUrl } from './catalog';
 import { describeFetchError, fetchHeadSize, HttpError, mapLimit, type FetchPolicy } from './fetch-policy';
 import { unsignedLocation } from './plan-filter';
@@ -40,7 +40,7 @@ export interface RunPlanPlan {
 /** One in-network file of a plan. */
 export interface RunPlanFile {
   insurer_id: string;
-  /** The insurer entry's product, as screens name it (contract/product.ts productLabel); absent in plans before 0.18. */
+  /** The insurer entry's product, as screens name it (contract/rules/product.ts productLabel); absent in plans before 0.18. */
   product?: string;
   /** `YYYY-MM` from the catalog, or null (the file's `last_updated_on` month). */
   snapshot: string | null;

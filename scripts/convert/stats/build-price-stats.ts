@@ -32,8 +32,8 @@
  * (bucketPricesSql), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../../contract/dataset';
-import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../../contract/unit-sql';
+import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../../contract/files/dataset';
+import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../../contract/sql/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
 import { GROUP_ID_UNNEST_SQL } from '../build/spool';
 import { SeriesMedians } from './series-medians';
@@ -46,7 +46,7 @@ import { MarketBands } from './market-bands';
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */
 const HELPER_TABLES = ['ps_members', 'ps_shared', 'ps_states', 'ps_weights', 'ps_shared_members', 'ps_results', 'ps_bands', 'ps_units', 'ps_months'] as const;
 
-/** Units per billing code (contract/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
+/** Units per billing code (contract/sql/unit-sql.ts): a series key is `ps_series * UNITS + unit`. */
 const UNITS = UNIT_COUNT;
 
 /** SQL VALUES of the units: (unit, billing_class, component, setting). */

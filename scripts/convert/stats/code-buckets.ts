@@ -7,7 +7,7 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PRICE_COLUMN_NAMES } from '../../../contract/price-columns';
+import { PRICE_COLUMN_NAMES } from '../../../contract/files/price-columns';
 import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from '../ingest/price-values';
 import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from '../build/spool';
 import { checkedColumns, ITEM_CHECK_COLUMNS } from '../build/validation';
@@ -178,7 +178,7 @@ export interface BucketPricesColumn {
 export interface BucketPricesPlan {
   /** The prices with their item and shape: `raw_price_rows p`, `bucket_items i`, `bucket_shapes s`. */
   prices: string;
-  /** The columns, in the order of contract/dataset.ts COLUMNS.rates' sources. */
+  /** The columns, in the order of contract/files/dataset.ts COLUMNS.rates' sources. */
   columns: BucketPricesColumn[];
 }
 

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isS3Store, s3GetPartition, s3Join, s3List, s3PutPartition, s3ReadText } from './s3-store';
 import { fileChecksums, hashFile, hashStream, type FileChecksums } from './file-checksums';
-import type { ManifestSource } from '../../../contract/dataset';
+import type { ManifestSource } from '../../../contract/files/dataset';
 import type { Problem } from '../problems';
 import { isHttpUrl } from '../plan/catalog';
 import { fetchHead, fetchStream, type FetchPolicy } from '../plan/fetch-policy';
@@ -81,7 +81,7 @@ export interface IngestSettings {
 
 /**
  * One source of a partition (an archive that bundles several in-network files has one per JSON
- * entry): the fields of its manifest entry (contract/dataset.ts ManifestSource) that come from the
+ * entry): the fields of its manifest entry (contract/files/dataset.ts ManifestSource) that come from the
  * file; `snapshot` is `file.snapshot`, else the month of `last_updated_on` (snapshot.ts).
  */
 export type PartitionSource = Pick<ManifestSource, 'url' | 'snapshot' | 'reporting_entity_name' | 'reporting_entity_type' | 'last_updated_on'

@@ -5,10 +5,10 @@
  * caller's (the live version shows 'Loading alerts...', an error or 'No alerts found.').
  */
 import type { ReactElement } from 'react';
-import type { AlertSeverity } from '../../../contract/api/index';
+import type { AlertSeverity } from '../../../contract/api';
 import './AlertsList.css';
 
-/** What the list shows of an alert (contract/alert-rules.ts Alert). */
+/** What the list shows of an alert (contract/rules/alert-rules.ts Alert). */
 export interface AlertItem {
   id: string;
   severity: AlertSeverity;

@@ -7,8 +7,8 @@
  * controls a screen adds at the end of the row (`extra`: the live screen's 'At shared providers').
  */
 import { useId, type ReactElement, type ReactNode } from 'react';
-import { formatPercent } from '../../../contract/format';
-import { productLabel } from '../../../contract/product';
+import { formatPercent } from '../../../contract/rules/format';
+import { productLabel } from '../../../contract/rules/product';
 import { CategorySelect } from './CategorySelect';
 import { productGroups } from './product-groups';
 

@@ -3,8 +3,8 @@
  * filtered set as the API computes them (contract/api/index.ts ServicePricingSummary, docs/methodology.md).
  */
 import type { ReactElement } from 'react';
-import type { ServicePricingSummary } from '../../../contract/api/index';
-import { formatCount, formatSignedPercent, formatUsd } from '../../../contract/format';
+import type { ServicePricingSummary } from '../../../contract/api';
+import { formatCount, formatSignedPercent, formatUsd } from '../../../contract/rules/format';
 import { SummaryCard } from '../SummaryCard';
 import './ComparisonSummary.css';
 

@@ -3,7 +3,7 @@
  * red) or down (below market, green) arrow, and the variance percent under it; '-' for null.
  */
 import type { ReactElement } from 'react';
-import { formatSignedPercent, formatSignedUsd, roundHalfAway } from '../../../contract/format';
+import { formatSignedPercent, formatSignedUsd, roundHalfAway } from '../../../contract/rules/format';
 import { ArrowDownIcon, ArrowUpIcon } from '../Icons';
 
 export function OverpaymentCell({ overpayment, variance, position }: { overpayment: number | null; variance: number | null; position?: string | null }): ReactElement {

@@ -5,8 +5,8 @@
  * URL keys: `page` (1-based, as displayed), `limit` (rows per page), `category`. Defaults are left
  * out of the URL; unknown keys are kept (later filters add their own keys).
  */
-import type { ServicePricingParams } from '../../../contract/api/index';
-import { CATEGORIES, type Category } from '../../../contract/metrics';
+import type { ServicePricingParams } from '../../../contract/api';
+import { CATEGORIES, type Category } from '../../../contract/rules/metrics';
 
 /** Rows-per-page choices: docs/screens.md (Constants). */
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -17,7 +17,7 @@ export interface ComparisonQuery {
   /** 0-based page index; the URL and the screen show `page + 1`. */
   page: number;
   limit: PageSize;
-  /** A category of contract/metrics.ts, or null for 'All Categories'. */
+  /** A category of contract/rules/metrics.ts, or null for 'All Categories'. */
   category: Category | null;
 }
 

@@ -1,7 +1,7 @@
 /** Which dataset answers the live screens: origin or local, name, created when, snapshots (GET /api/dataset). */
 import type { ReactElement } from 'react';
-import type { DatasetInfo } from '../../../contract/api/index';
-import { formatCount } from '../../../contract/format';
+import type { DatasetInfo } from '../../../contract/api';
+import { formatCount } from '../../../contract/rules/format';
 
 export function DatasetInfoCard({ info }: { info: DatasetInfo }): ReactElement {
   return (

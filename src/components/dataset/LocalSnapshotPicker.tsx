@@ -4,7 +4,7 @@
  * or damaged snapshot shows the file and the problem, and the dataset in use stays.
  */
 import { useRef, useState, type ChangeEvent, type ReactElement } from 'react';
-import type { HashProgress, LocalFile, LocalOpenResult } from '../../../contract/worker';
+import type { HashProgress, LocalFile, LocalOpenResult } from '../../../contract/api';
 import { openLocalDataset } from '../../api/interceptor';
 
 /** The picked files as the worker wants them: path inside the directory, and the File. */

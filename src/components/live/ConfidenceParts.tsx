@@ -5,9 +5,9 @@
  * facts in words for assistive technology.
  */
 import { memo, useEffect, useId, useRef, type ReactElement } from 'react';
-import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api/index';
-import type { Confidence } from '../../../contract/confidence';
-import { formatUsd } from '../../../contract/format';
+import type { LiveServicePricingRecord, MarketBand, MinConfidence } from '../../../contract/api';
+import type { Confidence } from '../../../contract/rules/confidence';
+import { formatUsd } from '../../../contract/rules/format';
 import { drawSoon } from '../../charts/draw-queue';
 import { priceStripChart, STRIP_HEIGHT, STRIP_WIDTH, type PriceStripData } from '../../charts/price-strip-chart';
 import './unit.css';

@@ -7,7 +7,7 @@
  * shows who acknowledged and when.
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
-import { formatCount } from '../../../contract/format';
+import { formatCount } from '../../../contract/rules/format';
 import { apiCall, errorMessage } from '../../api/client';
 import { AlertsList } from '../alerts/AlertsList';
 import {

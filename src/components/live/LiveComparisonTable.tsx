@@ -9,10 +9,10 @@
  * row has a 'Sources' button naming the files behind all its prices.
  */
 import { memo, type ReactElement } from 'react';
-import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api/index';
-import { positionOf } from '../../../contract/confidence';
-import { productLabel } from '../../../contract/product';
-import { formatCount, formatUsd } from '../../../contract/format';
+import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
+import { positionOf } from '../../../contract/rules/confidence';
+import { productLabel } from '../../../contract/rules/product';
+import { formatCount, formatUsd } from '../../../contract/rules/format';
 import { OverpaymentCell } from '../comparison/OverpaymentCell';
 import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
 import { PriceStrip, stripData } from './ConfidenceParts';

@@ -8,7 +8,7 @@
  * dataset's (src/url-state/categories.ts). Every change goes to the URL state and from there to the API.
  */
 import type { ReactElement } from 'react';
-import type { LiveInsurer, ServiceSort } from '../../../contract/api/index';
+import type { LiveInsurer, ServiceSort } from '../../../contract/api';
 import { ComparisonFilters } from '../comparison/ComparisonFilters';
 import type { LiveComparisonState } from '../../url-state/live-comparison-state';
 import { ProviderOptionSwitches } from './SharedProviders';

@@ -10,7 +10,7 @@
  * screen's (the two totals without `q`).
  */
 import type { ReactElement } from 'react';
-import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api/index';
+import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
 import { apiCall } from '../../api/client';
 import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
 import { SearchOption, SearchPanelFrame } from '../search/SearchPanelFrame';

@@ -10,7 +10,7 @@
  * provider `options` ('At shared providers', 'Where we bill it') the prices and rows follow them.
  */
 import { useEffect, useId, useState, type ReactElement } from 'react';
-import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api/index';
+import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
 import type { StateArea } from '../../components/map/us-states';
 import { NO_PROVIDER_OPTIONS, providerOptionsParam, type ProviderOptionsState } from '../../url-state/shared-providers';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';

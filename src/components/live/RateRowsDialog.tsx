@@ -13,11 +13,11 @@
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api/index';
-import type { Confidence } from '../../../contract/confidence';
-import type { Component, UnitSetting } from '../../../contract/medicare';
-import { formatCount, formatUsd } from '../../../contract/format';
-import { RATE_ROW_PRICE_COLUMNS } from '../../../contract/price-columns';
+import type { BillingClassFilter, RateRowRecord, RateRowsResult } from '../../../contract/api';
+import type { Confidence } from '../../../contract/rules/confidence';
+import type { Component, UnitSetting } from '../../../contract/rules/medicare';
+import { formatCount, formatUsd } from '../../../contract/rules/format';
+import { RATE_ROW_PRICE_COLUMNS } from '../../../contract/files/price-columns';
 import { apiCall, errorMessage } from '../../api/client';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column } from '../table/DataTable';
@@ -30,7 +30,7 @@ import { exportFileName } from '../../url-state/live-comparison-state';
 import '../table/table.css';
 import './live.css';
 
-/** A price's confidence (contract/confidence.ts) with what lowered it, read out, not only in a tooltip. */
+/** A price's confidence (contract/rules/confidence.ts) with what lowered it, read out, not only in a tooltip. */
 function ConfidenceBadge({ confidence, reasons }: { confidence: Confidence | null; reasons: readonly string[] }): ReactElement {
   if (confidence === null) return <span className="muted">-</span>;
   return (
@@ -78,7 +78,7 @@ type Load = { status: 'loading' } | { status: 'error'; message: string } | { sta
 const usd2 = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /**
- * The price columns shown in the rows' table: those of contract/price-columns.ts with a screen
+ * The price columns shown in the rows' table: those of contract/files/price-columns.ts with a screen
  * label (the billing class is in the row's unit badge, the expiration date in the CSV only).
  */
 const PRICE_CELLS = RATE_ROW_PRICE_COLUMNS.filter((c) => c.label !== null);

@@ -5,15 +5,15 @@
  * (CMS name, the publishers' name when it differs, code, badges, category).
  */
 import type { ReactElement, ReactNode } from 'react';
-import type { MedicareBasis } from '../../../contract/api/index';
-import type { ValidationReason, ValidationSettings } from '../../../contract/dataset';
-import { formatPercent } from '../../../contract/format';
-import type { UnitKey } from '../../../contract/metrics';
+import type { MedicareBasis } from '../../../contract/api';
+import type { ValidationReason, ValidationSettings } from '../../../contract/files/dataset';
+import { formatPercent } from '../../../contract/rules/format';
+import type { UnitKey } from '../../../contract/rules/metrics';
 import {
   classLabel, classTitle, componentLabel, componentTitle, medicareBasisText, publishedNameToShow, settingLabel, settingTitle,
   unitText, validationLabel, validationTitle,
 } from './unit-format';
-import type { Confidence } from '../../../contract/confidence';
+import type { Confidence } from '../../../contract/rules/confidence';
 import { ConfidenceBadge } from './ConfidenceParts';
 import './unit.css';
 

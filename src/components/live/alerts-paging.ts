@@ -5,8 +5,8 @@
  * page of the full list that `PUT /api/alerts/acknowledge-all` returns. The panel receives and
  * renders only these rows, so a dataset with thousands of alerts costs the page one page at a time.
  */
-import { ALERTS_PAGE_DEFAULT_LIMIT, type Alert, type AlertsPage } from '../../../contract/api/index';
-import { formatCount } from '../../../contract/format';
+import { ALERTS_PAGE_DEFAULT_LIMIT, type Alert, type AlertsPage } from '../../../contract/api';
+import { formatCount } from '../../../contract/rules/format';
 
 /** Rows per request: the first page and every 'Show more'. */
 export const ALERTS_PAGE_SIZE = ALERTS_PAGE_DEFAULT_LIMIT;

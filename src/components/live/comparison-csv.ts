@@ -2,17 +2,17 @@
  * The live comparison's table on screen as CSV rows (what the page shows, full precision), and
  * its file name carrying the filters. Pure.
  */
-import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api/index';
-import { unitRowKey } from '../../../contract/metrics';
+import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
+import { unitRowKey } from '../../../contract/rules/metrics';
 import { exportFileName, type LiveComparisonState } from '../../url-state/live-comparison-state';
 import type { CsvValue } from './csv';
-import { positionOf } from '../../../contract/confidence';
+import { positionOf } from '../../../contract/rules/confidence';
 
 /**
  * Header and rows: one row per comparison unit (its class, component and setting), one column per
  * competitor (USD medians and '% of Medicare'), the market band of `bands` (market-band.ts; empty
  * where a unit has none), then the derived figures (with the unit's position:
- * contract/confidence.ts positionOf), whether the unit is thin and why, and its confidence with its
+ * contract/rules/confidence.ts positionOf), whether the unit is thin and why, and its confidence with its
  * reasons ('; '-separated).
  */
 export function comparisonCsv(records: readonly LiveServicePricingRecord[], reference: LiveInsurer | null, competitors: readonly LiveInsurer[],

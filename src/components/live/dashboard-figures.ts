@@ -2,7 +2,7 @@
  * UI helpers of the live dashboard: axis domains that fit the data (the fixed 0-30 % and 8-20 %
  * axes are the sample screens') and the way from a Top 10 bar into the live comparison. The
  * figures themselves (docs/methodology.md, Dashboard figures) are computed by
- * contract/dashboard-figures.ts, re-exported here for the screens and their tests. Pure.
+ * contract/rules/dashboard-figures.ts, re-exported here for the screens and their tests. Pure.
  */
 import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
 import { NO_PROVIDER_OPTIONS, type ProviderOptionsState } from '../../url-state/shared-providers';
@@ -13,7 +13,7 @@ export {
   topOverpaid,
   type CountedRecord,
   type DashboardKpis,
-} from '../../../contract/dashboard-figures';
+} from '../../../contract/rules/dashboard-figures';
 
 /** A step of 1, 2, 5 x 10^k giving about `ticks` intervals over `span`. */
 function niceStep(span: number, ticks: number): number {

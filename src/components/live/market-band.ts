@@ -3,8 +3,8 @@
  * `GET /api/market-band`): asked once the page's prices have stayed on screen a moment, for the page's codes under the
  * page's own selection, and matched to its rows by unit. Pure.
  */
-import type { LiveServicePricingRecord, MarketBand, MarketBandParams, ServicePricingParams } from '../../../contract/api/index';
-import { unitRowKey } from '../../../contract/metrics';
+import type { LiveServicePricingRecord, MarketBand, MarketBandParams, ServicePricingParams } from '../../../contract/api';
+import { unitRowKey } from '../../../contract/rules/metrics';
 
 /**
  * How long a page's prices stay on screen before its bands are asked for, ms: a user changing
@@ -28,7 +28,7 @@ export function marketBandParams(p: ServicePricingParams | null, records: readon
   return q;
 }
 
-/** The bands by unit (contract/metrics.ts unitRowKey). */
+/** The bands by unit (contract/rules/metrics.ts unitRowKey). */
 export function bandsByUnit(bands: readonly MarketBand[] | undefined): ReadonlyMap<string, MarketBand> {
   return new Map((bands ?? []).map((b) => [unitRowKey(b), b]));
 }

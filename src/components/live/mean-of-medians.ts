@@ -2,8 +2,8 @@
  * The sentence under the rate-rows dialog's medians when they make a market average (docs/methodology.md,
  * Per comparison unit: market_average = the arithmetic mean of the competitors' medians that exist). Pure.
  */
-import type { RateRowsResult } from '../../../contract/api/index';
-import { formatUsd } from '../../../contract/format';
+import type { RateRowsResult } from '../../../contract/api';
+import { formatUsd } from '../../../contract/rules/format';
 
 /** '<label> = mean of the N medians (A $x, B $y) = $z', naming the insurers without a median; USD. */
 export function meanOfMedians(label: string, results: ReadonlyArray<Pick<RateRowsResult, 'insurer_name' | 'median'>>): string {

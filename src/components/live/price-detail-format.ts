@@ -2,8 +2,8 @@
  * How a live-search price reads (docs/methodology.md, Live search): USD for dollar rates, a percent of
  * billed charges for `percentage`, USD per day for `per diem`. Pure.
  */
-import type { PriceDetail } from '../../../contract/api/index';
-import { formatPercent, formatUsd } from '../../../contract/format';
+import type { PriceDetail } from '../../../contract/api';
+import { formatPercent, formatUsd } from '../../../contract/rules/format';
 
 export function formatPrice(d: Pick<PriceDetail, 'price' | 'price_unit'>): string {
   if (d.price_unit === 'percent') return `${formatPercent(d.price)} of billed charges`;

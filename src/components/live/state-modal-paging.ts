@@ -5,8 +5,8 @@
  * billing code or service name. The modal receives and renders only these rows, so a state with
  * thousands of units costs the page one page at a time.
  */
-import type { RegionalServicesPage, RegionalServicesPageParams, RegionalServicesSort } from '../../../contract/api/index';
-import { formatCount } from '../../../contract/format';
+import type { RegionalServicesPage, RegionalServicesPageParams, RegionalServicesSort } from '../../../contract/api';
+import { formatCount } from '../../../contract/rules/format';
 import type { SortState } from '../table/table-sort';
 
 /** Units per request: the first page and every 'Show more'. */

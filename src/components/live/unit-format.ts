@@ -3,12 +3,12 @@
  * component and setting), of a row's Medicare benchmark and of its validation result (docs/methodology.md,
  * Medicare benchmark, Validation), as the live screens show them. Pure.
  */
-import type { MedicareBasis } from '../../../contract/api/index';
-import { DEFAULT_VALIDATION, type ValidationReason, type ValidationSettings } from '../../../contract/dataset';
-import type { UnitKey } from '../../../contract/metrics';
+import type { MedicareBasis } from '../../../contract/api';
+import { DEFAULT_VALIDATION, type ValidationReason, type ValidationSettings } from '../../../contract/files/dataset';
+import type { UnitKey } from '../../../contract/rules/metrics';
 
 // The order of units lives with the methodology's rules, so the worker sorts as the screens do.
-export { compareCodeUnits, type CodeUnit } from '../../../contract/metrics';
+export { compareCodeUnits, type CodeUnit } from '../../../contract/rules/metrics';
 
 /** Badge text of a billing class: `Professional`, `Institutional`, `Both` (a unit of its own). */
 export function classLabel(billingClass: string): string {
@@ -57,7 +57,7 @@ export function unitShortText(u: UnitKey): string {
   return `${cls} · ${componentLabel(u.component)} · ${setting}`;
 }
 
-export { unitRowKey } from '../../../contract/metrics';
+export { unitRowKey } from '../../../contract/rules/metrics';
 
 const normalized = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 

@@ -5,7 +5,7 @@
  * while the next one loads. `params === null` loads nothing (status 'idle').
  */
 import { useLayoutEffect, useState } from 'react';
-import type { Api } from '../../../contract/api/index';
+import type { Api } from '../../../contract/api';
 import { apiCall, errorMessage, type GetRoute } from '../../api/client';
 
 export type ApiLoad<T> =

@@ -3,7 +3,7 @@
  * `GET /api/coverage`), for the marks that name a bound ('Below 0.3x Medicare'); the defaults of
  * docs/methodology.md while they load or when the answer fails.
  */
-import { DEFAULT_VALIDATION, type ValidationSettings } from '../../../contract/dataset';
+import { DEFAULT_VALIDATION, type ValidationSettings } from '../../../contract/files/dataset';
 import { useApi } from './use-api';
 
 export function useValidationSettings(): ValidationSettings {

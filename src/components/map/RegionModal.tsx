@@ -7,7 +7,7 @@
  * live modal asks the worker for one), with `toolbar` above the table and `footer` below it.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { formatPercent, formatUsd } from '../../../contract/format';
+import { formatPercent, formatUsd } from '../../../contract/rules/format';
 import type { StateArea } from './us-states';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column, type DataTableProps } from '../table/DataTable';

@@ -7,7 +7,7 @@
  * shapes' chunk loads (us-map-geometry.ts).
  */
 import type { ReactElement, ReactNode } from 'react';
-import { formatPercent } from '../../../contract/format';
+import { formatPercent } from '../../../contract/rules/format';
 import type { Region, StateArea } from './us-states';
 import { useLazyModule } from '../lazy-module';
 import { MAP_HEIGHT, MAP_WIDTH, STATE_SHAPES } from './us-map-geometry';

@@ -5,7 +5,7 @@
  * The screens fill it: src/sample/comparison/SearchPanel.tsx, src/components/live/LiveSearchPanel.tsx.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { formatCount } from '../../../contract/format';
+import { formatCount } from '../../../contract/rules/format';
 import { CloseIcon } from '../Icons';
 
 export type SearchMode = 'unified' | 'separate';

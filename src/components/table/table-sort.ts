@@ -1,7 +1,7 @@
 /** Pure helpers of the generic table: sorting and the paging text, docs/screens.md (Shared components). */
-import type { SortDirection } from '../../../contract/sort-rows';
+import type { SortDirection } from '../../../contract/rules/sort-rows';
 
-export { sortRows } from '../../../contract/sort-rows';
+export { sortRows } from '../../../contract/rules/sort-rows';
 
 export interface SortState {
   key: string;

@@ -5,7 +5,7 @@
  * control. Built on the generic DataTable.
  */
 import type { ReactElement } from 'react';
-import { formatCount, formatSignedPercent, formatSignedUsd, formatUsd } from '../../../contract/format';
+import { formatCount, formatSignedPercent, formatSignedUsd, formatUsd } from '../../../contract/rules/format';
 import type { ComparisonRow } from '../data/comparison';
 import { SAMPLE_COMPETITORS, type CompetitorId } from '../data/insurers';
 import { ArrowDownIcon, ArrowUpIcon } from '../../components/Icons';

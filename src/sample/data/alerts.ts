@@ -3,11 +3,11 @@
  * `affectedValue` and `marketValue` USD.
  */
 
-import type { Alert as AlertEntity, AlertSeverity, AlertType } from '../../../contract/alert-rules';
+import type { Alert as AlertEntity, AlertSeverity, AlertType } from '../../../contract/rules/alert-rules';
 
 export type { AlertSeverity, AlertType };
 
-/** A sample alert: the live Alert entity of contract/alert-rules.ts, acknowledgement and unit fields optional. */
+/** A sample alert: the live Alert entity of contract/rules/alert-rules.ts, acknowledgement and unit fields optional. */
 export type Alert = Omit<AlertEntity, 'acknowledgedBy' | 'acknowledgedAt' | 'billingClass' | 'component' | 'setting'> &
   Partial<Pick<AlertEntity, 'billingClass' | 'component' | 'setting'>> & { acknowledgedBy?: string; acknowledgedAt?: string };
 

@@ -5,7 +5,7 @@
  * the filters (category, overpaying only, professional/institutional by code ending), the three
  * sort orders and the summary cards. Prices and savings USD; variances percent.
  */
-import { averageOverpayment, potentialSavings, referenceVariance } from '../../../contract/metrics';
+import { averageOverpayment, potentialSavings, referenceVariance } from '../../../contract/rules/metrics';
 import type { CompetitorId } from './insurers';
 import type { SampleService, ServiceCategory } from './services';
 

@@ -4,7 +4,7 @@
  * highest variance), Claims Above Market (percent of services with variance above 0), and the
  * ten most overpaid services of the bar chart.
  */
-import { averageOverpayment } from '../../../contract/metrics';
+import { averageOverpayment } from '../../../contract/rules/metrics';
 import type { SampleService } from './services';
 
 export interface DashboardKpis {

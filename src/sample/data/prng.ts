@@ -2,7 +2,7 @@
  * A seeded pseudo-random generator (mulberry32) so the generated sample catalogue is the same on
  * every load and in every test. Returns numbers in [0, 1).
  */
-import { mulberry32 } from '../../../contract/prng';
+import { mulberry32 } from '../../../contract/rules/prng';
 
 export function seededRandom(seed: number): () => number {
   return mulberry32(seed);

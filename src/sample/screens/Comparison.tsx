@@ -5,7 +5,7 @@
  * table, all on the fixed sample catalogue. Selected services narrow the table to them.
  */
 import { useMemo, useState, type ReactElement } from 'react';
-import { formatCount, formatPercent, formatUsd } from '../../../contract/format';
+import { formatCount, formatPercent, formatUsd } from '../../../contract/rules/format';
 import { SummaryCard } from '../../components/SummaryCard';
 import { ComparisonFilters } from '../comparison/ComparisonFilters';
 import { SampleResultsTable } from '../comparison/SampleResultsTable';

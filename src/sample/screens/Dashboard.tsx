@@ -4,7 +4,7 @@
  * 'Variance by Region' map with its state modal, and the alerts list.
  */
 import { useMemo, useState, type ReactElement } from 'react';
-import { formatPercent } from '../../../contract/format';
+import { formatPercent } from '../../../contract/rules/format';
 import { topOverpaidChart } from '../../charts/top-overpaid-chart';
 import { overpaymentTrendChart } from '../../charts/overpayment-trend-chart';
 import { AlertsList } from '../../components/alerts/AlertsList';

@@ -4,7 +4,7 @@
  * chart, the availability trend chart, the regional state grid and table, and Recent Activity.
  */
 import { useEffect, useState, type ReactElement } from 'react';
-import { formatCount, formatUsd } from '../../../contract/format';
+import { formatCount, formatUsd } from '../../../contract/rules/format';
 import { availabilityTrendChart } from '../../charts/availability-trend-chart';
 import { commonServicesChart } from '../../charts/common-services-chart';
 import { PlotFigure } from '../../components/charts/PlotFigure';

@@ -4,7 +4,7 @@
  * (first 5 of each; a specialty's bar width is its count / 567). Fixed sample figures.
  */
 import type { ReactElement } from 'react';
-import { formatCount, formatPercent, formatUsd } from '../../../contract/format';
+import { formatCount, formatPercent, formatUsd } from '../../../contract/rules/format';
 import { ActivityIcon, DollarIcon, FileIcon, UsersIcon } from '../../components/Icons';
 import { SummaryCard } from '../../components/SummaryCard';
 import { Panel, PanelRow } from '../../components/dashboard/Panel';

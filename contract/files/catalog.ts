@@ -79,7 +79,7 @@ export interface Catalog {
   claims_volume?: string;
   services?: string;
   filters?: CatalogFilters;
-  /** Validation settings (docs/methodology.md, Validation); each key optional, defaults in contract/dataset.ts DEFAULT_VALIDATION. */
+  /** Validation settings (docs/methodology.md, Validation); each key optional, defaults in contract/files/dataset.ts DEFAULT_VALIDATION. */
   validation?: Partial<ValidationSettings>;
   /** Whether service names may come from the AMA's CPT descriptors in the CMS files (default true; docs/methodology.md, Names and categories). */
   cpt_descriptors?: boolean;

@@ -4,7 +4,7 @@
  * tables, the dataset's `rates` columns, the worker's rate rows and their screen derive their lists,
  * schemas, SQL and types from PRICE_COLUMNS (docs/dataset.md, Data dictionary: `rates`).
  *
- * The order is the order of the `rates` columns (contract/dataset.ts COLUMNS.rates) and of the
+ * The order is the order of the `rates` columns (contract/files/dataset.ts COLUMNS.rates) and of the
  * converter's `raw_prices` spool (scripts/convert/build/spool.ts). `kind` decides how a module treats a
  * column: an `enum` holds CMS values (lower case; `values`), `text` free text, `codes` a code list
  * (upper case, sorted, without repeats; comma-separated in the dataset, '' when none), `number`

@@ -1,5 +1,5 @@
 /**
- * The scopes of `price_stats` (contract/dataset.ts; docs/dataset.md): which providers a price is
+ * The scopes of `price_stats` (contract/files/dataset.ts; docs/dataset.md): which providers a price is
  * taken over, and the screens' options (`shared_providers`, `billed`; docs/methodology.md, Per
  * comparison unit) each scope stands for. Pure.
  */

@@ -1,21 +1,21 @@
 /**
- * The SQL twin of contract/confidence.ts priceConfidence (docs/methodology.md, Confidence and
+ * The SQL twin of contract/rules/confidence.ts priceConfidence (docs/methodology.md, Confidence and
  * distribution), for DuckDB: a price's confidence as its rank in CONFIDENCE_LEVELS (0 low,
  * 1 medium, 2 high), so that a selection can hide units under `min_confidence` and count the
  * summary cards without carrying every price into JavaScript. The reasons stay in JavaScript,
  * computed for the records shown. test/worker/confidence-sql.test.ts holds the two equal over a
  * grid of every boundary of the rules.
  */
-import { CONFIDENCE_LEVELS, HIGH_MEDICARE, HIGH_SPREAD, HIGH_SUPPORT, MEDIUM_MEDICARE, MEDIUM_SPREAD, type Confidence } from './confidence';
+import { CONFIDENCE_LEVELS, HIGH_MEDICARE, HIGH_SPREAD, HIGH_SUPPORT, MEDIUM_MEDICARE, MEDIUM_SPREAD, type Confidence } from '../rules/confidence';
 
-/** The columns (SQL expressions) a price's confidence rests on: contract/confidence.ts PriceEvidence, with the price and its Medicare amount. */
+/** The columns (SQL expressions) a price's confidence rests on: contract/rules/confidence.ts PriceEvidence, with the price and its Medicare amount. */
 export interface PriceEvidenceSql {
   /** Distinct providers (INTEGER). */
   providers: string;
   /** p10 and p90 of the provider medians (DOUBLE, USD, or NULL). */
   p10: string;
   p90: string;
-  /** The price (DOUBLE, USD) and the unit's Medicare amount (DOUBLE, USD, or NULL): % of Medicare as contract/metrics.ts medicarePct. */
+  /** The price (DOUBLE, USD) and the unit's Medicare amount (DOUBLE, USD, or NULL): % of Medicare as contract/rules/metrics.ts medicarePct. */
   price: string;
   medicareRate: string;
   /** Whether a row behind the price is `derived` (BOOLEAN, NULL as false). */

@@ -5,7 +5,7 @@
  * (workers/api/market-band.ts) and the screen asks for them at once; any other selection is
  * computed from the page's rate rows, which the screen asks for only once the page has stayed. Pure.
  */
-import type { MarketBandParams } from './api';
+import type { MarketBandParams } from '../api';
 
 /**
  * Whether the band request `p` is the default selection, whose bands are stored: every competitor

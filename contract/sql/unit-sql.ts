@@ -1,18 +1,18 @@
 /**
  * DuckDB SQL of a rate row's comparison unit (docs/methodology.md, Per comparison unit), the same rules as
- * contract/medicare.ts componentOf and settingOf, for the converter (native DuckDB) and the worker
+ * contract/rules/medicare.ts componentOf and settingOf, for the converter (native DuckDB) and the worker
  * (DuckDB-WASM) alike. Each function takes SQL expressions of the row's columns as stored in
  * `rates` (lower-case `billing_class`; `modifiers` and `service_codes` comma-separated, '' when
  * none) and returns a VARCHAR expression (unitIndexSql: an INTEGER one).
  */
-import { UNIT_BILLING_CLASSES } from './dataset';
-import { FACILITY_PLACES_OF_SERVICE } from './medicare';
-import { DOLLAR_NEGOTIATED_TYPES } from './metrics';
+import { UNIT_BILLING_CLASSES } from '../files/dataset';
+import { FACILITY_PLACES_OF_SERVICE } from '../rules/medicare';
+import { DOLLAR_NEGOTIATED_TYPES } from '../rules/metrics';
 import { sqlList, sqlString } from './sql-text';
 
-/** Components of a unit, in unit index order (contract/medicare.ts Component). */
+/** Components of a unit, in unit index order (contract/rules/medicare.ts Component). */
 export const UNIT_COMPONENTS = ['global', '26', 'TC'] as const;
-/** Settings of a unit, in unit index order (contract/medicare.ts UnitSetting). */
+/** Settings of a unit, in unit index order (contract/rules/medicare.ts UnitSetting). */
 export const UNIT_SETTINGS = ['non-facility', 'facility'] as const;
 /** Comparison units per billing code: billing class x component x setting (unitIndexSql's range). */
 export const UNIT_COUNT = UNIT_BILLING_CLASSES.length * UNIT_COMPONENTS.length * UNIT_SETTINGS.length;
@@ -28,14 +28,14 @@ export function unitIndexSql(billingClass: string, component: string, setting: s
     + ${index(component, UNIT_COMPONENTS)} * ${UNIT_SETTINGS.length} + ${index(setting, UNIT_SETTINGS)}`;
 }
 
-/** `26`, `TC` or `global` from the row's modifiers (contract/medicare.ts componentOf). */
+/** `26`, `TC` or `global` from the row's modifiers (contract/rules/medicare.ts componentOf). */
 export function componentSql(modifiers: string): string {
   const m = `string_split(coalesce(${modifiers}, ''), ',')`;
   return `CASE WHEN list_contains(${m}, '26') THEN '26' WHEN list_contains(${m}, 'TC') THEN 'TC' ELSE 'global' END`;
 }
 
 /**
- * `facility` or `non-facility` (contract/medicare.ts settingOf): institutional rows `facility`;
+ * `facility` or `non-facility` (contract/rules/medicare.ts settingOf): institutional rows `facility`;
  * others `facility` when every place-of-service code is a facility setting and there is one.
  */
 export function unitSettingSql(billingClass: string, serviceCodes: string): string {
@@ -58,7 +58,7 @@ export function benchmarkKindSql(billingClass: string): string {
  * Whether a row is a dollar rate (docs/methodology.md, Rows that count: `negotiated_type` negotiated, fee
  * schedule or derived, in any case, and `negotiated_rate` > 0), from SQL expressions of the two
  * columns; a BOOLEAN expression. `stored`: the type is already lower case (the converter's
- * spool), so it is compared as it is. The same rule in JavaScript: contract/metrics.ts isDollarRate.
+ * spool), so it is compared as it is. The same rule in JavaScript: contract/rules/metrics.ts isDollarRate.
  */
 export function dollarRateSql(negotiatedType: string, negotiatedRate: string, stored = false): string {
   return `${stored ? negotiatedType : `lower(${negotiatedType})`} IN (${sqlList(DOLLAR_NEGOTIATED_TYPES)}) AND ${negotiatedRate} > 0`;

@@ -1,7 +1,7 @@
 /**
  * The row-group indexes of manifest.json (docs/dataset.md): what a table's entry records of its
  * row groups so that the worker reads only those a request needs, since parquet-wasm exposes no
- * column statistics (docs/architecture.md). contract/dataset.ts re-exports them with the manifest.
+ * column statistics (docs/architecture.md). contract/files/dataset.ts re-exports them with the manifest.
  */
 import type { StatsScope } from './dataset';
 

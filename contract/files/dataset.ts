@@ -8,7 +8,7 @@
  * Tables (all Parquet, written by DuckDB's native client, read in the browser by parquet-wasm):
  * - `rates`: one row per negotiated price as published, with the ids of the provider groups it
  *   applies to as a list (`provider_group_ids`); its rate rows (docs/methodology.md, Rows that count) are
- *   that list unnested, one per group (contract/rate-rows-sql.ts rateRowsSql). Sorted by billing_code so the worker can read
+ *   that list unnested, one per group (contract/sql/rate-rows-sql.ts rateRowsSql). Sorted by billing_code so the worker can read
  *   only the row groups of one code (manifest row-group index). Never multiplied by NPIs
  *   (docs/architecture.md).
  * - `provider_groups`: one row per (provider group, provider) where provider is an NPI or `TIN:<tin>`.
@@ -27,7 +27,7 @@
  * Derived tables (DERIVED_TABLE_NAMES), computed from the tables above by the worker's own code and
  * listed in `manifest.tables` when the converter wrote them; the worker reads them instead of
  * computing them, and computes them when a manifest does not list them:
- * - `alerts`: the alert list (contract/alerts-table.ts).
+ * - `alerts`: the alert list (contract/files/alerts-table.ts).
  * - `unit_pivot`: the unit pivot of the screens' default selection, the latest month over every
  *   state and every provider (workers/pricing/selection-tables.ts), one row per comparison unit in the
  *   order the worker builds it (converter 0.16.0 on).
@@ -50,7 +50,7 @@ export const DATASET_FORMAT = 'compete-dataset' as const;
  */
 export const DATASET_FORMAT_VERSION = 6 as const;
 
-// the scopes of price_stats and the screens' options they stand for (contract/price-scope.ts)
+// the scopes of price_stats and the screens' options they stand for (contract/files/price-scope.ts)
 export { BILLED_SCOPE, BILLED_UNAVAILABLE, isMonthScope, MARKET_BAND_SCOPE, MARKET_SCOPE, priceScope, scopeOptions, SHARED_BILLED_SCOPE, SHARED_SCOPE } from './price-scope';
 export type { PriceScope, StatsScope } from './price-scope';
 
@@ -89,7 +89,7 @@ export const DERIVED_TABLE_NAMES = ['alerts', 'unit_pivot'] as const;
 export const UNIT_PIVOT_FILE = 'unit_pivot.parquet';
 export type DerivedTableName = (typeof DERIVED_TABLE_NAMES)[number];
 
-// the row-group indexes a table's manifest entry carries (contract/dataset-index.ts)
+// the row-group indexes a table's manifest entry carries (contract/files/dataset-index.ts)
 export type { PeriodIndexEntry, RowGroupIndexEntry, SourceIndexEntry, StatsPart, StatsSnapshot } from './dataset-index';
 
 /** One table of the manifest: its files (relative to the dataset dir) and their checksums. */
@@ -311,7 +311,7 @@ export interface DatasetManifest {
 }
 
 /**
- * The price columns of `rates` (contract/price-columns.ts), each followed by the columns of the item
+ * The price columns of `rates` (contract/files/price-columns.ts), each followed by the columns of the item
  * or the groups that follow it in the file (`ratesNext`: `provider_group_ids`, `negotiation_arrangement`).
  */
 const RATES_PRICE_PART = PRICE_COLUMNS.flatMap((c) => [c.name, ...c.ratesNext]) as
@@ -357,9 +357,9 @@ export interface PriceStatRow {
   insurer_id: string | null;
   billing_code: string;
   billing_class: UnitBillingClass;
-  /** `global`, `26` or `TC` (contract/medicare.ts componentOf). */
+  /** `global`, `26` or `TC` (contract/rules/medicare.ts componentOf). */
   component: string;
-  /** `facility` or `non-facility` (contract/medicare.ts settingOf). */
+  /** `facility` or `non-facility` (contract/rules/medicare.ts settingOf). */
   setting: string;
   state: string;
   /** Median negotiated_rate in USD over distinct valid rate rows (docs/methodology.md, Per comparison unit). */

@@ -1,5 +1,5 @@
 /**
- * SQL twins of the per-unit rules of contract/metrics.ts (docs/methodology.md, Per comparison unit
+ * SQL twins of the per-unit rules of contract/rules/metrics.ts (docs/methodology.md, Per comparison unit
  * and Dashboard figures), for DuckDB (the worker's DuckDB-WASM, and the converter's native client):
  * a unit's claims_volume (claimsByUnit), its reference_variance (referenceVariance), whether it is
  * thin (thinReason), and Average Overpayment over the units that count (averageOverpayment over
@@ -8,7 +8,7 @@
  * JavaScript rules' on the fixture datasets, to the last bit: sums run in the order the JavaScript
  * adds (code, then compareUnits).
  */
-import { CLASS_ORDER, COMPONENT_ORDER, SETTING_ORDER } from './metrics';
+import { CLASS_ORDER, COMPONENT_ORDER, SETTING_ORDER } from '../rules/metrics';
 import { sqlString } from './sql-text';
 
 /**
@@ -24,7 +24,7 @@ export const UNIT_FIGURE_INPUTS = [
   'reference_providers', 'competitor_provider_total', 'claims_professional', 'claims_institutional',
 ] as const;
 
-/** `CASE x WHEN v0 THEN 0 ... END`, the rank of contract/metrics.ts (unknown values after the list). */
+/** `CASE x WHEN v0 THEN 0 ... END`, the rank of contract/rules/metrics.ts (unknown values after the list). */
 const rankSql = (x: string, order: readonly string[]): string =>
   `CASE ${x} ${order.map((v, i) => `WHEN ${sqlString(v)} THEN ${i}`).join(' ')} ELSE ${order.length} END`;
 
@@ -50,7 +50,7 @@ export function thinSql(minProviders: number): string {
         OR (market_average IS NOT NULL AND competitor_support < ${minProviders}))`;
 }
 
-/** The units that count in Average Overpayment and the summary cards: a variance, not thin (the SQL twin of contract/dashboard-figures.ts countedRecords). */
+/** The units that count in Average Overpayment and the summary cards: a variance, not thin (the SQL twin of contract/rules/dashboard-figures.ts countedRecords). */
 export const COUNTING_SQL = 'reference_variance IS NOT NULL AND NOT thin';
 
 /**

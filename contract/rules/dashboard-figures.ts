@@ -5,7 +5,7 @@
  * elsewhere with its mark, and counts in none). Variances are percent. Pure; the worker's
  * `GET /api/dashboard-figures` and the screens share this one implementation.
  */
-import type { CountedRecord, DashboardKpis, LiveServicePricingRecord } from './api';
+import type { CountedRecord, DashboardKpis, LiveServicePricingRecord } from '../api';
 
 export type { CountedRecord, DashboardKpis };
 import { averageOverpayment, compareCodeUnits } from './metrics';
@@ -17,7 +17,7 @@ export const TOP_OVERPAID = 10;
  * The units the figures count (docs/methodology.md, Dashboard figures): a variance, and not thin.
  * The one definition of the rule in JavaScript: the worker's passes, the screens and the
  * converter's manifest headline (scripts/convert/build/headline.ts) call it; its SQL twin is
- * contract/unit-figures-sql.ts COUNTING_SQL, held equal to it by test/worker/selection-tables.test.ts.
+ * contract/sql/unit-figures-sql.ts COUNTING_SQL, held equal to it by test/worker/selection-tables.test.ts.
  */
 export function countedRecords<T extends Pick<LiveServicePricingRecord, 'reference_variance' | 'thin'>>(records: readonly T[]): Array<T & { reference_variance: number }> {
   return records.filter((r): r is T & { reference_variance: number } => r.reference_variance !== null && !r.thin);

@@ -3,7 +3,7 @@
  * `openLocal(files)` switches to an auditor's local snapshot after checking it.
  * The page imports only these types; the implementation lives in workers/.
  */
-import type { ApiRequest, ApiResponse } from './api';
+import type { ApiRequest, ApiResponse } from './routes';
 
 /** Where the worker reads the dataset from. */
 export interface WorkerConfig {

@@ -3,7 +3,7 @@
  * columns and the DuckDB statement that unnests a price's provider groups, shared by the converter,
  * the generator and the worker.
  */
-import { COLUMNS } from './dataset';
+import { COLUMNS } from '../files/dataset';
 
 /**
  * The columns of a rate row (docs/methodology.md, Rows that count), the worker's `rates` table: the stored

@@ -31,7 +31,7 @@ export const DOLLAR_NEGOTIATED_TYPES = ['negotiated', 'fee schedule', 'derived']
 /**
  * Whether a row is a dollar rate (docs/methodology.md, Rows that count): its lower-case
  * `negotiated_type` one of DOLLAR_NEGOTIATED_TYPES and its `negotiated_rate` > 0. The same rule in
- * SQL is contract/unit-sql.ts dollarRateSql.
+ * SQL is contract/sql/unit-sql.ts dollarRateSql.
  */
 export function isDollarRate(negotiatedType: string, negotiatedRate: number): boolean {
   return (DOLLAR_NEGOTIATED_TYPES as readonly string[]).includes(negotiatedType) && negotiatedRate > 0;
@@ -221,7 +221,7 @@ export interface ClaimsUnit extends UnitKey {
  *
  * `both` units: docs/methodology.md gives claims by billing class (`professional`, `institutional`) and a
  * `both` unit is neither; they belong to the professional class when the code has no professional
- * unit with a reference price (a `both` row is benchmarked as professional, contract/dataset.ts
+ * unit with a reference price (a `both` row is benchmarked as professional, contract/files/dataset.ts
  * medicare_benchmarks), else they get 0. A class with several candidates and no reference price at
  * all still names a main unit by the ties (its claims enter no figure: it has no variance).
  */

@@ -3,7 +3,7 @@
  * order, the text. The worker computes the figures of each comparison unit (reference price, market
  * average, variance and their support at the latest snapshot and the one before) and hands them here.
  */
-import type { UnitBillingClass } from './dataset';
+import type { UnitBillingClass } from '../files/dataset';
 import type { Component, UnitSetting } from './medicare';
 import { compareUnits } from './metrics';
 
@@ -227,7 +227,7 @@ const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Order of the alerts list (docs/methodology.md, Alerts): severity (high first), then dollar impact,
  * largest first; ties by |percent change|, largest first, then region ('All' first, then by code),
- * service code, the unit (billing class, component, setting: contract/metrics.ts compareUnits),
+ * service code, the unit (billing class, component, setting: contract/rules/metrics.ts compareUnits),
  * type.
  */
 export function compareRankedAlerts(a: RankedAlert, b: RankedAlert): number {

@@ -6,10 +6,10 @@
  * instead of pricing every unit in every state for two months (a dataset without it still answers:
  * the worker computes the list). Pure: the row shape and its two conversions.
  */
-import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type AlertSeverity, type AlertType } from './alert-rules';
+import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type AlertSeverity, type AlertType } from '../rules/alert-rules';
 import { UNIT_BILLING_CLASSES, type UnitBillingClass } from './dataset';
-import type { Component, UnitSetting } from './medicare';
-import { UNIT_COMPONENTS, UNIT_SETTINGS } from './unit-sql';
+import type { Component, UnitSetting } from '../rules/medicare';
+import { UNIT_COMPONENTS, UNIT_SETTINGS } from '../sql/unit-sql';
 
 /** The file of the `alerts` table in a dataset directory. */
 export const ALERTS_FILE = 'alerts.parquet';

@@ -10,7 +10,7 @@
  * Shape: `{ format, created_at, answers: [{ path, query, status, body, requires_no_acknowledgements? }] }`;
  * `created_at` is the manifest's, so a page can tell the file belongs to the dataset the worker opened.
  */
-import type { LiveInsurer } from './api';
+import type { LiveInsurer } from '../api';
 
 /** The file's name inside the dataset directory. */
 export const FIRST_VIEW_FILE = 'first-view.json';
@@ -96,7 +96,7 @@ export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRe
  * codes, sorted, under the same competitors. The converter records its answer too, so a screen
  * opened from its URL draws its strips without the worker (test/ui/first-view-requests.test.ts
  * holds the query equal to the screen's). Null for an empty page (no band is asked) and at shared
- * providers: those bands are not stored (contract/market-band.ts), and computing them from the
+ * providers: those bands are not stored (contract/rules/market-band.ts), and computing them from the
  * page's rate rows would cost the conversion seconds and gigabytes at real size.
  */
 export function firstViewBandRequest(pricing: Readonly<Record<string, string>>, records: ReadonlyArray<{ service_code: string }>): FirstViewRequest | null {
