@@ -44,7 +44,7 @@ export function routesOf(f: DatasetFacts): RouteSpec[] {
   return [
     { label: '/live-dashboard (Live Overview)', path: '/live-dashboard', watch: dashboard },
     { label: '/live-comparison', path: '/live-comparison', watch: comparison },
-    // `state` is no key of the comparison's URL state today (src/url-state/live-comparison-state.ts
+    // `state` is no key of the comparison's URL state today (src/live/url-state/live-comparison-state.ts
     // keeps unknown keys): measured as a bookmark would carry it.
     { label: '/live-comparison?state=CA', path: '/live-comparison?state=CA', watch: comparison, variant: true },
     ...(f.category === null ? [] : [{ label: '/live-comparison, a category', path: `/live-comparison?${q({ category: f.category })}`, watch: comparison, variant: true }]),

@@ -49,7 +49,7 @@ export interface FirstViewRequest {
   requiresNoAcknowledgements?: boolean;
 }
 
-/** The alerts' page the live dashboard asks for first (src/components/live/alerts-paging.ts): 20 alerts from the first. */
+/** The alerts' page the live dashboard asks for first (src/live/components/alerts-paging.ts): 20 alerts from the first. */
 const FIRST_ALERTS_PAGE = { offset: '0', limit: '20' };
 
 /**
@@ -91,7 +91,7 @@ export function firstViewRequests(insurers: readonly LiveInsurer[]): FirstViewRe
 
 /**
  * The request of the market bands the live comparison asks for beside a first page it was answered
- * from the first view (src/components/live/market-band.ts marketBandParams): `pricing`, a
+ * from the first view (src/live/components/market-band.ts marketBandParams): `pricing`, a
  * `GET /api/service-pricing` query of firstViewRequests, whose answer holds `records`; the page's
  * codes, sorted, under the same competitors. The converter records its answer too, so a screen
  * opened from its URL draws its strips without the worker (test/ui/first-view-requests.test.ts

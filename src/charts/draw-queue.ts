@@ -1,6 +1,6 @@
 /**
  * Chart draws spread over the page's tasks: a table draws one small Observable Plot chart per row
- * (the live comparison's price strips, src/components/live/ConfidenceParts.tsx), about 5 ms each,
+ * (the live comparison's price strips, src/live/components/ConfidenceParts.tsx), about 5 ms each,
  * and drawn in the effects of one render they make one task of a quarter of a second, during which
  * the page answers no input. Queued here, they run in slices of SLICE_MS, each slice its own task.
  */

@@ -16,8 +16,8 @@ import { useLocation } from 'react-router-dom';
 import methodology from '../../docs/methodology.md?raw';
 import type { CoverageResult } from '../../contract/api';
 import { formatCount } from '../../contract/rules/format';
-import { ThinMark, UnitBadges } from '../components/live/UnitParts';
-import { useApi, type ApiLoad } from '../components/live/use-api';
+import { ThinMark, UnitBadges } from '../live/components/UnitParts';
+import { useApi, type ApiLoad } from '../live/components/use-api';
 import { ReferenceNotices } from './ReferenceNotices';
 import './Methodology.css';
 

@@ -1,5 +1,5 @@
 /**
- * The live alerts panel's paging (src/components/live/alerts-paging.ts; docs/screens.md, Live
+ * The live alerts panel's paging (src/live/components/alerts-paging.ts; docs/screens.md, Live
  * dashboard): a first page of 20, 'Show more' appending 20 at a time up to 200 rows, one
  * acknowledgement replacing its row in place, and 'Acknowledge all' back to the first page. The
  * end-to-end fixture has 5 alerts, too few to page, so the paging is checked here against a stand-in
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Alert, AlertsPage } from '../../contract/api';
 import {
   ALERTS_PAGE_SIZE, MAX_SHOWN_ALERTS, acknowledgeShown, appendPage, firstPageOf, nextPageRequest, shownOf, showingText, type ShownAlerts,
-} from '../../src/components/live/alerts-paging';
+} from '../../src/live/components/alerts-paging';
 
 const alert = (i: number, acknowledged = false): Alert => ({
   id: `a${i}`, type: 'outlier', severity: 'low', title: `Outlier ${i}`, description: '', serviceCode: '99213', serviceName: 'Office visit',

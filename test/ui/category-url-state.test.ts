@@ -1,14 +1,14 @@
 /**
- * The live comparison's category filter in the URL (src/url-state/categories.ts): any category
+ * The live comparison's category filter in the URL (src/live/url-state/categories.ts): any category
  * of the dataset is kept as `category=<name>` (not only the derived ones), sent to the API as is,
  * put in the CSV file name, and the categories offered are the distinct ones of the services.
  */
 import { describe, expect, it } from 'vitest';
-import { comparisonFileName } from '../../src/components/live/comparison-csv';
-import { datasetCategories, parseCategory } from '../../src/url-state/categories';
+import { comparisonFileName } from '../../src/live/components/comparison-csv';
+import { datasetCategories, parseCategory } from '../../src/live/url-state/categories';
 import {
   DEFAULT_STATE, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
-} from '../../src/url-state/live-comparison-state';
+} from '../../src/live/url-state/live-comparison-state';
 
 describe('category in the live comparison URL', () => {
   it('keeps a category of the dataset that is no derived one (Laboratory, Vaccines)', () => {

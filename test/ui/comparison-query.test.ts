@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_QUERY, hasNextPage, parseComparisonQuery, servicePricingParams, withCategory, withPage, withPageSize,
   writeComparisonQuery,
-} from '../../src/components/comparison/comparison-query';
+} from '../../src/live/url-state/comparison-query';
 
 const parse = (s: string) => parseComparisonQuery(new URLSearchParams(s));
 

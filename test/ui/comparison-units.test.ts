@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
 import { DEFAULT_VALIDATION } from '../../contract/files/dataset';
-import { comparisonCsv } from '../../src/components/live/comparison-csv';
-import { countedRecords, dashboardKpis, topOverpaid } from '../../src/components/live/dashboard-figures';
+import { comparisonCsv } from '../../src/live/components/comparison-csv';
+import { countedRecords, dashboardKpis, topOverpaid } from '../../src/live/components/dashboard-figures';
 import {
   classLabel, compareCodeUnits, componentLabel, medicareBasisText, publishedNameToShow, settingLabel, unitRowKey, unitShortText, unitText,
   validationLabel,
-} from '../../src/components/live/unit-format';
+} from '../../src/live/components/unit-format';
 
 type Unit = Pick<LiveServicePricingRecord, 'billing_class' | 'component' | 'setting'>;
 

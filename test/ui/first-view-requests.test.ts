@@ -10,10 +10,10 @@ import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
 import { firstViewBandRequest, firstViewKey, firstViewRequests } from '../../contract/files/first-view';
 import { acknowledgementsStored } from '../../src/api/ack-probe';
 import { encodeQuery } from '../../src/api/query-string';
-import { ALERTS_PAGE_SIZE } from '../../src/components/live/alerts-paging';
-import { marketBandParams } from '../../src/components/live/market-band';
-import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/url-state/live-comparison-state';
-import { providerOptionsParam } from '../../src/url-state/shared-providers';
+import { ALERTS_PAGE_SIZE } from '../../src/live/components/alerts-paging';
+import { marketBandParams } from '../../src/live/components/market-band';
+import { DEFAULT_STATE, defaultCompetitors, pricingParams } from '../../src/live/url-state/live-comparison-state';
+import { providerOptionsParam } from '../../src/live/url-state/shared-providers';
 import { indexedDbAckStore } from '../../workers/acks/ack-store';
 
 const insurer = (id: string, isReference: boolean): LiveInsurer => ({ id, name: id.toUpperCase(), group: id.toUpperCase(), shortName: id, marketShare: 10, isReference });

@@ -4,9 +4,9 @@
  * the live comparison a Top 10 bar opens (URL state `services`, `overpaying`).
  */
 import { describe, expect, it } from 'vitest';
-import { comparisonPathOf } from '../../src/components/live/dashboard-figures';
-import { meanOfMedians } from '../../src/components/live/mean-of-medians';
-import { parseLiveComparison } from '../../src/url-state/live-comparison-state';
+import { comparisonPathOf } from '../../src/live/components/dashboard-figures';
+import { meanOfMedians } from '../../src/live/components/mean-of-medians';
+import { parseLiveComparison } from '../../src/live/url-state/live-comparison-state';
 
 describe('meanOfMedians', () => {
   it('averages the medians that exist and names the insurers without one', () => {

@@ -6,13 +6,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LiveInsurer, LiveServicePricingRecord } from '../../contract/api';
-import { csvField, toCsv } from '../../src/components/live/csv';
-import { dashboardKpis, fitDomain, topOverpaid } from '../../src/components/live/dashboard-figures';
-import { searchProvidersOnly, searchServicesOnly, searchUnified } from '../../src/components/live/LiveSearchPanel';
+import { csvField, toCsv } from '../../src/live/components/csv';
+import { dashboardKpis, fitDomain, topOverpaid } from '../../src/live/components/dashboard-figures';
+import { searchProvidersOnly, searchServicesOnly, searchUnified } from '../../src/live/components/LiveSearchPanel';
 import {
   DEFAULT_STATE, defaultCompetitors, exportFileName, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
-} from '../../src/url-state/live-comparison-state';
-import { canSearch, parseLiveSearch, withService, writeLiveSearch } from '../../src/url-state/live-search-state';
+} from '../../src/live/url-state/live-comparison-state';
+import { canSearch, parseLiveSearch, withService, writeLiveSearch } from '../../src/live/url-state/live-search-state';
 
 const ins = (id: string, isReference = false): LiveInsurer => ({ id, name: id, group: id, shortName: id, marketShare: 10, isReference });
 

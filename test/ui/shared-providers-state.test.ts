@@ -5,14 +5,14 @@
  * dashboard's way to the comparison carrying them.
  */
 import { describe, expect, it } from 'vitest';
-import { comparisonFileName } from '../../src/components/live/comparison-csv';
-import { comparisonPathOf } from '../../src/components/live/dashboard-figures';
+import { comparisonFileName } from '../../src/live/components/comparison-csv';
+import { comparisonPathOf } from '../../src/live/components/dashboard-figures';
 import {
   DEFAULT_STATE, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
-} from '../../src/url-state/live-comparison-state';
+} from '../../src/live/url-state/live-comparison-state';
 import {
   BILLED_HELP, parseProviderOptions, providerOptionsParam, SHARED_PROVIDERS_HELP, writeProviderOptions,
-} from '../../src/url-state/shared-providers';
+} from '../../src/live/url-state/shared-providers';
 
 const writeSharedProviders = (current: URLSearchParams, on: boolean): URLSearchParams => writeProviderOptions(current, { sharedProviders: on });
 const parseSharedProviders = (search: URLSearchParams): boolean => parseProviderOptions(search).sharedProviders;

@@ -1,4 +1,4 @@
-/** The live state modal's paging rules (src/components/live/state-modal-paging.ts). */
+/** The live state modal's paging rules (src/live/components/state-modal-paging.ts). */
 import { describe, expect, it } from 'vitest';
 import type { RegionalServicesPage } from '../../contract/api';
 import {
@@ -8,7 +8,7 @@ import {
   nextStateLimit,
   stateUnitsRequest,
   stateUnitsText,
-} from '../../src/components/live/state-modal-paging';
+} from '../../src/live/components/state-modal-paging';
 
 const counts = (total: number, matched = total): RegionalServicesPage => ({ total, matched, thin: 0, items: [] });
 

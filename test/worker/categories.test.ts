@@ -1,6 +1,6 @@
 /**
  * The live comparison's category filter over the fixture dataset: the categories it offers
- * (src/url-state/categories.ts datasetCategories over `GET /api/service-categories`) are exactly the
+ * (src/live/url-state/categories.ts datasetCategories over `GET /api/service-categories`) are exactly the
  * distinct categories of the dataset's services table, names the services file gave included
  * ('Vaccines' is none of the derived ones), the same as those of `GET /api/service-names`, and
  * choosing one filters the rows to it.
@@ -13,7 +13,7 @@ import type { ServiceListItem, ServicePricingResult } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { CATEGORIES } from '../../contract/rules/metrics';
 import { sqlList } from '../../scripts/convert/build/spool';
-import { datasetCategories } from '../../src/url-state/categories';
+import { datasetCategories } from '../../src/live/url-state/categories';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 
 const fx = bootStrictAndLoose();

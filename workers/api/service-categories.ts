@@ -2,7 +2,7 @@
  * `GET /api/service-categories`: the distinct categories of the dataset's services (CPT/HCPCS
  * billing codes, docs/methodology.md Rows that count; `services.category`, names a services file
  * gave included), empty ones left out, by name (lower-cased, then as is). The live comparison's
- * category filter offers these (src/url-state/categories.ts sorts them by its own rule), so it
+ * category filter offers these (src/live/url-state/categories.ts sorts them by its own rule), so it
  * needs a few hundred bytes instead of every service of `GET /api/service-names`.
  */
 import { SERVICE_CODE_TYPES } from '../../contract/rules/metrics';

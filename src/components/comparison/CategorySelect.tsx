@@ -1,6 +1,6 @@
 /**
  * The category dropdown of the comparison screens: 'All Categories', then the
- * categories given (the live screen: those of the dataset's services, src/url-state/categories.ts;
+ * categories given (the live screen: those of the dataset's services, src/live/url-state/categories.ts;
  * the sample: its catalogue's). A chosen value the list lacks (a URL naming a category the dataset
  * has not, or the list still loading) stays shown and chosen, so the control says what filters.
  */

@@ -1,6 +1,6 @@
 /**
  * The filters of both comparison screens (docs/screens.md: Sample comparison, Live comparison), on plain props so
- * the live comparison (src/components/live/LiveFilters.tsx, URL state) and the sample one
+ * the live comparison (src/live/components/LiveFilters.tsx, URL state) and the sample one
  * (src/sample/comparison/ComparisonFilters.tsx, React state) share one control set:
  * insurer checkboxes with market share (products under their company: product-groups.ts), the category ('All Categories'), the sort, the
  * Professional and Institutional toggle chips, 'Show only overpaying services', and any further

@@ -2,7 +2,7 @@
  * The search panel of both comparison screens, docs/screens.md (Sample comparison, Live comparison):
  * the Unified / Separate Search switch, the Available and Selected counters, the mode's search
  * boxes (the screen's Autocompletes) and the chosen services and providers as removable chips.
- * The screens fill it: src/sample/comparison/SearchPanel.tsx, src/components/live/LiveSearchPanel.tsx.
+ * The screens fill it: src/sample/comparison/SearchPanel.tsx, src/live/components/LiveSearchPanel.tsx.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatCount } from '../../../contract/rules/format';

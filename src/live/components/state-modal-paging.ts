@@ -7,7 +7,7 @@
  */
 import type { RegionalServicesPage, RegionalServicesPageParams, RegionalServicesSort } from '../../../contract/api';
 import { formatCount } from '../../../contract/rules/format';
-import type { SortState } from '../table/table-sort';
+import type { SortState } from '../../components/table/table-sort';
 
 /** Units per request: the first page and every 'Show more'. */
 export const STATE_UNITS_PAGE_SIZE = 50;

@@ -11,18 +11,18 @@
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { CoverageGroup, CoverageResult, CoverageSource } from '../../contract/api';
-import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../contract/files/dataset';
-import { formatCount, formatPercent, formatSignedPercent } from '../../contract/rules/format';
-import { ExportCsvButton } from '../components/live/ExportCsvButton';
-import { validationLabel } from '../components/live/unit-format';
-import { useApi } from '../components/live/use-api';
-import { DataTable, type Column } from '../components/table/DataTable';
-import '../styles/screens.css';
-import '../components/live/live.css';
-import '../components/live/unit.css';
-import { PageHeader } from '../components/PageHeader';
-import { productLabel } from '../../contract/rules/product';
+import type { CoverageGroup, CoverageResult, CoverageSource } from '../../../contract/api';
+import { VALIDATION_REASONS, type ValidationReason, type ValidationSettings } from '../../../contract/files/dataset';
+import { formatCount, formatPercent, formatSignedPercent } from '../../../contract/rules/format';
+import { ExportCsvButton } from '../components/ExportCsvButton';
+import { validationLabel } from '../components/unit-format';
+import { useApi } from '../components/use-api';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import '../../styles/screens.css';
+import '../components/live.css';
+import '../components/unit.css';
+import { PageHeader } from '../../components/PageHeader';
+import { productLabel } from '../../../contract/rules/product';
 
 const count = (n: number) => formatCount(n);
 /** Bytes in kB below 1 MB, else MB (decimal units). */

@@ -5,12 +5,12 @@
  * 'At shared providers' and 'Where we bill it' (docs/methodology.md, Per comparison unit), the
  * Professional and Institutional toggle chips, and the three sorts: the shared comparison filters
  * (src/components/comparison/ComparisonFilters.tsx) over the URL state. The categories are the
- * dataset's (src/url-state/categories.ts). Every change goes to the URL state and from there to the API.
+ * dataset's (src/live/url-state/categories.ts). Every change goes to the URL state and from there to the API.
  */
 import type { ReactElement } from 'react';
 import type { LiveInsurer, ServiceSort } from '../../../contract/api';
-import { ComparisonFilters } from '../comparison/ComparisonFilters';
-import type { LiveComparisonState } from '../../url-state/live-comparison-state';
+import { ComparisonFilters } from '../../components/comparison/ComparisonFilters';
+import type { LiveComparisonState } from '../url-state/live-comparison-state';
 import { ProviderOptionSwitches } from './SharedProviders';
 import { MinConfidenceSelect } from './ConfidenceParts';
 
@@ -26,7 +26,7 @@ export interface LiveFiltersProps {
   competitors: readonly LiveInsurer[];
   /** The selected competitor ids (the URL's, else the default preselection). */
   selected: readonly string[];
-  /** The categories of the dataset's services (src/url-state/categories.ts datasetCategories); empty while loading. */
+  /** The categories of the dataset's services (src/live/url-state/categories.ts datasetCategories); empty while loading. */
   categories: readonly string[];
   onChange(change: Partial<LiveComparisonState>): void;
   /**

@@ -12,9 +12,9 @@
 import type { ReactElement } from 'react';
 import type { ProviderSearchItem, ServiceListItem } from '../../../contract/api';
 import { apiCall } from '../../api/client';
-import { Autocomplete, type SearchResult } from '../autocomplete/Autocomplete';
-import { SearchOption, SearchPanelFrame } from '../search/SearchPanelFrame';
-import type { SearchMode } from '../../url-state/live-comparison-state';
+import { Autocomplete, type SearchResult } from '../../components/autocomplete/Autocomplete';
+import { SearchOption, SearchPanelFrame } from '../../components/search/SearchPanelFrame';
+import type { SearchMode } from '../url-state/live-comparison-state';
 
 export type LiveHit = { kind: 'service'; service: ServiceListItem } | { kind: 'provider'; provider: ProviderSearchItem };
 

@@ -9,7 +9,7 @@
 import { useId, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { BILLED_UNAVAILABLE } from '../../../contract/files/dataset';
-import { BILLED_HELP, SHARED_PROVIDERS_HELP, type ProviderOptionsState } from '../../url-state/shared-providers';
+import { BILLED_HELP, SHARED_PROVIDERS_HELP, type ProviderOptionsState } from '../url-state/shared-providers';
 import { useApi } from './use-api';
 import './live.css';
 

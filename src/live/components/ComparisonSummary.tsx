@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import type { ServicePricingSummary } from '../../../contract/api';
 import { formatCount, formatSignedPercent, formatUsd } from '../../../contract/rules/format';
-import { SummaryCard } from '../SummaryCard';
+import { SummaryCard } from '../../components/SummaryCard';
 import './ComparisonSummary.css';
 
 export function ComparisonSummary({ summary }: { summary: ServicePricingSummary }): ReactElement {

@@ -4,12 +4,12 @@
  * is the shell's.
  */
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
-import type { DatasetInfo } from '../../contract/api';
-import { apiCall, errorMessage } from '../api/client';
-import { DatasetInfoCard } from '../components/dataset/DatasetInfoCard';
-import { LocalSnapshotPicker } from '../components/dataset/LocalSnapshotPicker';
-import '../components/dataset/dataset.css';
-import { PageHeader } from '../components/PageHeader';
+import type { DatasetInfo } from '../../../contract/api';
+import { apiCall, errorMessage } from '../../api/client';
+import { DatasetInfoCard } from '../components/DatasetInfoCard';
+import { LocalSnapshotPicker } from '../components/LocalSnapshotPicker';
+import '../components/dataset.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export function DatasetScreen(): ReactElement {
   const [info, setInfo] = useState<DatasetInfo | null>(null);

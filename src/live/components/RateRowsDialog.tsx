@@ -19,15 +19,15 @@ import type { Component, UnitSetting } from '../../../contract/rules/medicare';
 import { formatCount, formatUsd } from '../../../contract/rules/format';
 import { RATE_ROW_PRICE_COLUMNS } from '../../../contract/files/price-columns';
 import { apiCall, errorMessage } from '../../api/client';
-import { Dialog } from '../dialog/Dialog';
-import { DataTable, type Column } from '../table/DataTable';
+import { Dialog } from '../../components/dialog/Dialog';
+import { DataTable, type Column } from '../../components/table/DataTable';
 import { ExportCsvButton } from './ExportCsvButton';
 import { meanOfMedians } from './mean-of-medians';
 import { MedicarePct, UnitBadges, ValidationMark } from './UnitParts';
 import { medicareBasisText, unitText } from './unit-format';
 import { useValidationSettings } from './use-validation-settings';
-import { exportFileName } from '../../url-state/live-comparison-state';
-import '../table/table.css';
+import { exportFileName } from '../url-state/live-comparison-state';
+import '../../components/table/table.css';
 import './live.css';
 
 /** A price's confidence (contract/rules/confidence.ts) with what lowered it, read out, not only in a tooltip. */

@@ -4,7 +4,7 @@
  */
 import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../../contract/api';
 import { unitRowKey } from '../../../contract/rules/metrics';
-import { exportFileName, type LiveComparisonState } from '../../url-state/live-comparison-state';
+import { exportFileName, type LiveComparisonState } from '../url-state/live-comparison-state';
 import type { CsvValue } from './csv';
 import { positionOf } from '../../../contract/rules/confidence';
 

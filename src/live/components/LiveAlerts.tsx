@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { formatCount } from '../../../contract/rules/format';
 import { apiCall, errorMessage } from '../../api/client';
-import { AlertsList } from '../alerts/AlertsList';
+import { AlertsList } from '../../components/alerts/AlertsList';
 import {
   ALERTS_PAGE_SIZE,
   acknowledgeShown,

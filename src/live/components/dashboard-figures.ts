@@ -4,8 +4,8 @@
  * figures themselves (docs/methodology.md, Dashboard figures) are computed by
  * contract/rules/dashboard-figures.ts, re-exported here for the screens and their tests. Pure.
  */
-import { DEFAULT_STATE, writeLiveComparison } from '../../url-state/live-comparison-state';
-import { NO_PROVIDER_OPTIONS, type ProviderOptionsState } from '../../url-state/shared-providers';
+import { DEFAULT_STATE, writeLiveComparison } from '../url-state/live-comparison-state';
+import { NO_PROVIDER_OPTIONS, type ProviderOptionsState } from '../url-state/shared-providers';
 
 export {
   countedRecords,

@@ -13,12 +13,12 @@ import type { LiveInsurer, LiveServicePricingRecord, MarketBand } from '../../..
 import { positionOf } from '../../../contract/rules/confidence';
 import { productLabel } from '../../../contract/rules/product';
 import { formatCount, formatUsd } from '../../../contract/rules/format';
-import { OverpaymentCell } from '../comparison/OverpaymentCell';
+import { OverpaymentCell } from '../../components/comparison/OverpaymentCell';
 import { MedicareHeader, PriceWithMedicare, ServiceUnitCell } from './UnitParts';
 import { PriceStrip, stripData } from './ConfidenceParts';
 import { unitRowKey, unitText } from './unit-format';
-import '../table/table.css';
-import '../comparison/ComparisonTable.css';
+import '../../components/table/table.css';
+import '../../components/comparison/ComparisonTable.css';
 
 /** Title of the reference insurer's price column: its short name, e.g. 'Anthem Price'. */
 export function referencePriceTitle(reference: LiveInsurer | null): string {

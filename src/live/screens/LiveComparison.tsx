@@ -1,7 +1,7 @@
 /**
  * /live-comparison, docs/screens.md (Live comparison): the reference
  * insurer's prices against the selected competitors on the worker's /api. Search (unified or
- * separate; services and providers typed ahead, src/components/live/LiveSearchPanel.tsx) with chips
+ * separate; services and providers typed ahead, src/live/components/LiveSearchPanel.tsx) with chips
  * and the Available counters (the totals of `GET /api/services-search` and `GET /api/providers`
  * without `q`); a chip the URL gives is named by looking its id up in the same searches, and the
  * category list comes from `GET /api/service-categories`, so the page never loads every service
@@ -18,22 +18,22 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../contract/api';
-import { formatCount } from '../../contract/rules/format';
-import { apiCall } from '../api/client';
-import { ComparisonSummary } from '../components/comparison/ComparisonSummary';
-import { PagingControls } from '../components/comparison/PagingControls';
-import { hasNextPage } from '../components/comparison/comparison-query';
-import { ExportCsvButton } from '../components/live/ExportCsvButton';
-import { LiveComparisonTable } from '../components/live/LiveComparisonTable';
-import { LiveFilters } from '../components/live/LiveFilters';
-import { LiveSearchPanel, type LiveHit } from '../components/live/LiveSearchPanel';
-import { RateRowsDialog } from '../components/live/RateRowsDialog';
-import { ProviderOptionsNote, useBilledAvailable } from '../components/live/SharedProviders';
-import { useApi } from '../components/live/use-api';
-import { BAND_DELAY_MS, bandsByUnit, marketBandParams } from '../components/live/market-band';
-import { isStoredBandSelection } from '../../contract/rules/market-band';
-import { comparisonCsv, comparisonFileName } from '../components/live/comparison-csv';
+import type { LiveServicePricingRecord, MarketBandParams, ProviderSearchItem } from '../../../contract/api';
+import { formatCount } from '../../../contract/rules/format';
+import { apiCall } from '../../api/client';
+import { ComparisonSummary } from '../components/ComparisonSummary';
+import { PagingControls } from '../components/PagingControls';
+import { hasNextPage } from '../url-state/comparison-query';
+import { ExportCsvButton } from '../components/ExportCsvButton';
+import { LiveComparisonTable } from '../components/LiveComparisonTable';
+import { LiveFilters } from '../components/LiveFilters';
+import { LiveSearchPanel, type LiveHit } from '../components/LiveSearchPanel';
+import { RateRowsDialog } from '../components/RateRowsDialog';
+import { ProviderOptionsNote, useBilledAvailable } from '../components/SharedProviders';
+import { useApi } from '../components/use-api';
+import { BAND_DELAY_MS, bandsByUnit, marketBandParams } from '../components/market-band';
+import { isStoredBandSelection } from '../../../contract/rules/market-band';
+import { comparisonCsv, comparisonFileName } from '../components/comparison-csv';
 import {
   billingClassOf, defaultCompetitors, parseLiveComparison, pricingParams, withChange, writeLiveComparison,
   type LiveComparisonState,
@@ -41,11 +41,11 @@ import {
 import { datasetCategories } from '../url-state/categories';
 import { providerOptionsParam } from '../url-state/shared-providers';
 import { useUrlState } from '../url-state/use-url-state';
-import '../styles/screens.css';
-import '../styles/comparison.css';
+import '../../styles/screens.css';
+import '../../styles/comparison.css';
 import './LiveComparison.css';
-import '../components/live/live.css';
-import { PageHeader } from '../components/PageHeader';
+import '../components/live.css';
+import { PageHeader } from '../../components/PageHeader';
 
 /** A provider's name by its id: the id is a prefix match of itself (`GET /api/providers`). */
 const providerName = (id: string): Promise<string | undefined> =>

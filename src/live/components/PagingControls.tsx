@@ -3,8 +3,8 @@
  * 'Page n' (1-based). Previous is disabled on the first page; Next only when `hasNext`.
  */
 import { useId, type ReactElement } from 'react';
-import { PAGE_SIZES, type PageSize } from './comparison-query';
-import '../table/table.css';
+import { PAGE_SIZES, type PageSize } from '../url-state/comparison-query';
+import '../../components/table/table.css';
 
 export interface PagingControlsProps {
   /** 0-based page index. */

@@ -20,35 +20,35 @@
  */
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { formatCount, formatPercent, formatSignedPercent } from '../../contract/rules/format';
-import type { ChartOptions } from '../charts/chart-options';
-import type { TrendRow } from '../charts/overpayment-trend-chart';
-import type { OverpaidServiceRow } from '../charts/top-overpaid-chart';
-import { RegionMapPanel, TopOverpaidPanel, TrendPanel } from '../components/dashboard/DashboardPanels';
-import { lazyModule, useLazyModule, type LazyState } from '../components/lazy-module';
-import { KpiCards, KpiCardsPending } from '../components/dashboard/KpiCards';
-import { PanelRow } from '../components/dashboard/Panel';
-import { comparisonPathOf, fitDomain } from '../components/live/dashboard-figures';
-import { LiveAlerts } from '../components/live/LiveAlerts';
-import { LiveStateModal } from '../components/live/LiveStateModal';
-import { PanelPending } from '../components/live/PanelPending';
-import { ProviderOptionsNote, ProviderOptionSwitches, useBilledAvailable } from '../components/live/SharedProviders';
-import { UnitBadges } from '../components/live/UnitParts';
-import { unitRowKey, unitShortText, unitText } from '../components/live/unit-format';
-import { useApi, type ApiLoad } from '../components/live/use-api';
-import { PageHeader } from '../components/PageHeader';
-import { overpaymentLevel } from '../components/map/overpayment-level';
-import { STATE_AREAS } from '../components/map/us-states';
+import { formatCount, formatPercent, formatSignedPercent } from '../../../contract/rules/format';
+import type { ChartOptions } from '../../charts/chart-options';
+import type { TrendRow } from '../../charts/overpayment-trend-chart';
+import type { OverpaidServiceRow } from '../../charts/top-overpaid-chart';
+import { RegionMapPanel, TopOverpaidPanel, TrendPanel } from '../../components/dashboard/DashboardPanels';
+import { lazyModule, useLazyModule, type LazyState } from '../../components/lazy-module';
+import { KpiCards, KpiCardsPending } from '../../components/dashboard/KpiCards';
+import { PanelRow } from '../../components/dashboard/Panel';
+import { comparisonPathOf, fitDomain } from '../components/dashboard-figures';
+import { LiveAlerts } from '../components/LiveAlerts';
+import { LiveStateModal } from '../components/LiveStateModal';
+import { PanelPending } from '../components/PanelPending';
+import { ProviderOptionsNote, ProviderOptionSwitches, useBilledAvailable } from '../components/SharedProviders';
+import { UnitBadges } from '../components/UnitParts';
+import { unitRowKey, unitShortText, unitText } from '../components/unit-format';
+import { useApi, type ApiLoad } from '../components/use-api';
+import { PageHeader } from '../../components/PageHeader';
+import { overpaymentLevel } from '../../components/map/overpayment-level';
+import { STATE_AREAS } from '../../components/map/us-states';
 import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from '../url-state/shared-providers';
-import '../styles/screens.css';
-import '../components/live/live.css';
+import '../../styles/screens.css';
+import '../components/live.css';
 
-export { LIVE_PRICES_NOTE } from '../components/live/LiveStateModal';
+export { LIVE_PRICES_NOTE } from '../components/LiveStateModal';
 
 const AREAS_BY_CODE = new Map([...STATE_AREAS.values()].map((a) => [a.code, a]));
 
 /** The two charts and Observable Plot: a chunk loaded beside the first figures, not before them. */
-const CHARTS = lazyModule(() => import('../charts/dashboard-charts'));
+const CHARTS = lazyModule(() => import('../../charts/dashboard-charts'));
 type Charts = Awaited<ReturnType<typeof CHARTS.load>>;
 
 /** A chart's place while its chunk loads or after it failed, else undefined. */

@@ -12,9 +12,9 @@
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
 import type { StateArea } from '../../components/map/us-states';
-import { NO_PROVIDER_OPTIONS, providerOptionsParam, type ProviderOptionsState } from '../../url-state/shared-providers';
-import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../map/RegionModal';
-import type { SortState } from '../table/table-sort';
+import { NO_PROVIDER_OPTIONS, providerOptionsParam, type ProviderOptionsState } from '../url-state/shared-providers';
+import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../../components/map/RegionModal';
+import type { SortState } from '../../components/table/table-sort';
 import { RateRowsDialog } from './RateRowsDialog';
 import { INITIAL_STATE_SORT, STATE_UNITS_PAGE_SIZE, nextStateLimit, stateUnitsRequest, stateUnitsText } from './state-modal-paging';
 import { ServiceUnitCell } from './UnitParts';

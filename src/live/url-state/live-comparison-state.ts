@@ -4,18 +4,18 @@
  *
  * URL keys (defaults are left out; unknown keys are kept):
  * `page` (1-based) · `limit` (25, 50, 100, 200; default 50) · `category` (a category of the
- * dataset's services, src/url-state/categories.ts) · `competitors` (ids,
+ * dataset's services, src/live/url-state/categories.ts) · `competitors` (ids,
  * comma-separated; absent = the default preselection, empty = none) · `class` (`professional` or
  * `institutional` = only that one; `none` = neither; absent = both) · `overpaying=0` (the
  * checkbox, default on) · `sort` (`variance`, `savings`; default `overpayment`) · `services`
  * (billing codes) · `providers` (NPI or `TIN:<tin>`) · `mode=separate` (default unified) ·
  * `shared_providers=1` ("At shared providers", default off) · `billed=1` ("Where we bill it",
- * default off; both src/url-state/shared-providers.ts) · `min_confidence` (`medium` or `high`:
+ * default off; both src/live/url-state/shared-providers.ts) · `min_confidence` (`medium` or `high`:
  * 'Minimum confidence', docs/methodology.md, Confidence and distribution; default every unit).
  */
-import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../contract/api';
-import { MIN_CONFIDENCES, SERVICE_SORTS, type MinConfidence } from '../../contract/api';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../components/comparison/comparison-query';
+import type { BillingClassFilter, LiveInsurer, ServicePricingParams, ServiceSort } from '../../../contract/api';
+import { MIN_CONFIDENCES, SERVICE_SORTS, type MinConfidence } from '../../../contract/api';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from './comparison-query';
 import { CATEGORY_KEY, parseCategory } from './categories';
 import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from './shared-providers';
 
