@@ -32,10 +32,10 @@ import { memoryAckStore } from '../workers/acks/ack-store';
 import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
-import { writeFirstView } from '../scripts/convert/output/first-view';
+import { writeFirstView } from '../scripts/convert/build/output/first-view';
 import { generateShape } from '../scripts/generate/shapes';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
-import { sqlList } from '../scripts/convert/build/spool';
+import { sqlList } from '../scripts/convert/spool/spool';
 import { sampleDataset } from './sample-dataset';
 import { numberArg, sized, TINY } from './tiny';
 

@@ -15,7 +15,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFirstView } from '../scripts/convert/output/first-view';
+import { writeFirstView } from '../scripts/convert/build/output/first-view';
 import { buildApp } from '../scripts/server/build-app';
 import { startServer } from '../scripts/server/index';
 import { launchBrowser, signInDevelopment } from '../test/e2e/browser';
@@ -125,7 +125,7 @@ try {
   const shape = sized<GeneratedShape & { rateRows: number; services: number; providers: number }>(REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY);
   const real = path.join(tmp, 'real-shape');
   const manifest = await generateApiDataset(real, shape.rateRows, shape);
-  // what the converter adds to every conversion: the first view (scripts/convert/output/first-view.ts)
+  // what the converter adds to every conversion: the first view (scripts/convert/build/output/first-view.ts)
   const tf = performance.now();
   const firstViewBytes = (await writeFirstView(real, manifest.created_at)).bytes;
   console.log(`first view written in ${((performance.now() - tf) / 1000).toFixed(1)} s (${firstViewBytes.toLocaleString('en-US')} bytes; the converter's cost, DuckDB-WASM's boot included)`);

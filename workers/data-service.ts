@@ -73,7 +73,7 @@ export interface DataServiceOptions {
   /**
    * Which of the tables the statistics' endpoints do not read (LATER_TABLES) load behind the first
    * answers: all (true, the default), none (false) or those listed. An endpoint reading one not
-   * loaded fails with DuckDB's error. The converter's first view (scripts/convert/output/first-view.ts)
+   * loaded fails with DuckDB's error. The converter's first view (scripts/convert/build/output/first-view.ts)
    * loads `providers` only: none of its other requests reads a later table.
    */
   laterTables?: boolean | readonly TableName[];

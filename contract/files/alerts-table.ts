@@ -2,7 +2,7 @@
  * The dataset's `alerts` table (docs/dataset.md, Data dictionary): the alert list of
  * docs/methodology.md "Alerts", as the worker computes it (workers/api/alerts.ts rankAlerts), one
  * row per alert in the list's order (`rank`), without acknowledgements (they live in the browser).
- * The converter writes it with the first view (scripts/convert/output/alerts-table.ts); the worker reads it
+ * The converter writes it with the first view (scripts/convert/build/output/alerts-table.ts); the worker reads it
  * instead of pricing every unit in every state for two months (a dataset without it still answers:
  * the worker computes the list). Pure: the row shape and its two conversions.
  */

@@ -5,7 +5,7 @@
  * schemas, SQL and types from PRICE_COLUMNS (docs/dataset.md, Data dictionary: `rates`).
  *
  * The order is the order of the `rates` columns (contract/files/dataset.ts COLUMNS.rates) and of the
- * converter's `raw_prices` spool (scripts/convert/build/spool.ts). `kind` decides how a module treats a
+ * converter's `raw_prices` spool (scripts/convert/spool/spool.ts). `kind` decides how a module treats a
  * column: an `enum` holds CMS values (lower case; `values`), `text` free text, `codes` a code list
  * (upper case, sorted, without repeats; comma-separated in the dataset, '' when none), `number`
  * the rate (USD, or percent for `percentage`). No Node imports: the converter, the worker and the
@@ -37,7 +37,7 @@ export interface PriceColumnSpec {
   trim: boolean;
   /** `codes`: a one-digit code is padded to two (place-of-service codes). */
   pad: boolean;
-  /** Part of a price's shape (scripts/convert/ingest/price-values.ts PRICE_SHAPE_COLUMNS). */
+  /** Part of a price's shape (scripts/convert/spool/price-values.ts PRICE_SHAPE_COLUMNS). */
   shape: boolean;
   /** DuckDB type in `rates` (text columns are VARCHAR, code lists comma-separated). */
   sqlType: 'VARCHAR' | 'DOUBLE';

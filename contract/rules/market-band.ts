@@ -1,6 +1,6 @@
 /**
  * Which market bands the converter stores (docs/methodology.md, Confidence and distribution;
- * `price_stats` rows of scope `market_band`, scripts/convert/stats/market-bands.ts): those of the live
+ * `price_stats` rows of scope `market_band`, scripts/convert/build/stats/market-bands.ts): those of the live
  * comparison's default selection. The worker answers them from those rows
  * (workers/api/market-band.ts) and the screen asks for them at once; any other selection is
  * computed from the page's rate rows, which the screen asks for only once the page has stayed. Pure.

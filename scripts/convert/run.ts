@@ -5,13 +5,13 @@
 import path from 'node:path';
 import type { Catalog } from '../../contract/files/catalog';
 import type { DatasetManifest } from '../../contract/files/dataset';
-import type { PhaseTimer } from './cli/timings';
+import type { PhaseTimer } from './common/timings';
 import { loadCatalog } from './plan/catalog';
 import { readBillingCodes } from './plan/csv-inputs';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './plan/fetch-policy';
 import type { ReadingPlan } from './plan/plan-files';
 import { readRunPlan } from './plan/run-plan';
-import { ProblemLog } from './problems';
+import { ProblemLog } from './common/problems';
 import { ingestSettings, type IngestSettings, type StoredPartition } from './store/source-store';
 
 /** Version written into every manifest; what each version changed is in CHANGELOG.md. */

@@ -13,8 +13,8 @@ import { PRICE_COLUMN_SPECS } from '../../contract/files/price-columns';
 import type { ParsePool, BatchMessage, SourceDone } from '../convert/ingest/parse-pool';
 import { readSource } from '../convert/ingest/read-source';
 import { sourceState, spoolElement } from '../convert/ingest/spool-element';
-import { splitGroupIds } from '../convert/ingest/spool-rows';
-import type { SpoolFiles } from '../convert/ingest/spool-rows';
+import { splitGroupIds } from '../convert/spool/spool-rows';
+import type { SpoolFiles } from '../convert/spool/spool-rows';
 import { MrfReadError } from '../mrf/types';
 
 /** How one read feeds the bytes and parses the elements. */

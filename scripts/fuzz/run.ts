@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { mulberry32 } from '../../contract/rules/prng';
-import { startModuleWorker } from '../convert/module-worker';
+import { startModuleWorker } from '../convert/common/module-worker';
 import { runCase, type CaseResult } from './case';
 import { MUTATION_KINDS, type MutationKind } from './mutate';
 import { converterReader, type Reader } from './read';

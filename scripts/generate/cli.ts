@@ -2,7 +2,7 @@
  * `npm run generate -- --shape <sample|real-file|market-year> --out <dir> [--tiny]`: writes the
  * generated dataset of that shape (shapes.ts) into `--out`, which must be absent or empty. The
  * dataset is written in a temporary sibling directory and renamed into place at the end
- * (scripts/convert/output/atomic-dir.ts), so a failed or interrupted run leaves no partial dataset. Prints
+ * (scripts/convert/common/atomic-dir.ts), so a failed or interrupted run leaves no partial dataset. Prints
  * one line: shape, rate rows, snapshots, seconds, bytes on disk. Exit 0 when written, otherwise 1
  * with a one-line reason on stderr (an unknown shape names the allowed ones; a non-empty `--out`
  * is named). SIGINT, SIGTERM and SIGHUP remove the temporary directory and exit 128 + the signal.
@@ -10,7 +10,7 @@
 import { Command, CommanderError } from 'commander';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { abandonSync, makeTempSibling, swapIntoPlace } from '../convert/output/atomic-dir';
+import { abandonSync, makeTempSibling, swapIntoPlace } from '../convert/common/atomic-dir';
 import { isProgram } from '../convert/cli/options';
 import { removeScratchSync } from './dataset';
 import { GENERATED_SHAPES, generateShape, isGeneratedShape } from './shapes';

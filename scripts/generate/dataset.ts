@@ -5,7 +5,7 @@
  * snapshots, 500 CPT services and 20,000 providers in 10 states by default (REAL_FILE_SHAPE: the
  * shape of a dataset converted from real insurer files). `price_stats` follows the converter's
  * rules (price-stats.ts; scope `shared` only with `sharedStats`); the Parquet files and the
- * row-group index come from the converter's own writer (scripts/convert/output/write-parquet.ts). `rates`
+ * row-group index come from the converter's own writer (scripts/convert/build/output/write-parquet.ts). `rates`
  * is written like the converter's: one part per billing-code bucket of about BUCKET_ROWS rate rows
  * (the part's rows generated, sorted and aggregated alone, so that memory stays that of one
  * bucket at 24 M rate rows), each in row groups of RATES_ROW_GROUP_SIZE, each price naming one
@@ -17,9 +17,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TABLE_NAMES, type DatasetManifest, type ManifestTable, type TableName } from '../../contract/files/dataset';
-import { BUCKET_ROWS } from '../convert/stats/code-buckets';
-import { sqlString } from '../convert/build/spool';
-import { describeRates, onOneThread, RATES_ROW_GROUP_SIZE, writeTable } from '../convert/output/write-parquet';
+import { BUCKET_ROWS } from '../convert/build/stats/code-buckets';
+import { sqlString } from '../convert/spool/spool';
+import { describeRates, onOneThread, RATES_ROW_GROUP_SIZE, writeTable } from '../convert/build/output/write-parquet';
 import { STATE_AREAS } from '../../src/components/map/us-states';
 import { priceStatsSql } from './price-stats';
 import { baseTablesSql, rateRowsOfCodesSql, RATES_ORDER, type GenerationPlan } from './tables-sql';

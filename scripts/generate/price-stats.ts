@@ -2,7 +2,7 @@
  * `price_stats` (contract/files/dataset.ts) of a dataset given its rate rows, by docs/methodology.md taken
  * literally (/work/shared/spec/metrics.md, Rows that count and Per comparison unit): the generator's
  * SQL, where the converter computes the same medians from provider-group weights
- * (scripts/convert/stats/build-price-stats.ts). test/generate/price-stats.test.ts holds the two equal on a
+ * (scripts/convert/build/stats/build-price-stats.ts). test/generate/price-stats.test.ts holds the two equal on a
  * converted dataset with providers shared between insurers and snapshots of different months.
  *
  * The rows that count are the distinct (snapshot, insurer, billing code, provider, billing class,

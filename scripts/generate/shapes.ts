@@ -1,7 +1,7 @@
 /**
  * The named shapes of a generated dataset (`npm run generate -- --shape <name>`, cli.ts), each a
  * complete dataset as the app reads a converted one: every table of contract/files/dataset.ts
- * TABLE_NAMES, `manifest.json` and `first-view.json` (scripts/convert/output/first-view.ts), the same
+ * TABLE_NAMES, `manifest.json` and `first-view.json` (scripts/convert/build/output/first-view.ts), the same
  * bytes from run to run (fixed `created_at`; the sample's conversion is itself reproducible).
  * - `sample`: the embedded sample (scripts/sample) converted by the converter.
  * - `real-file`: REAL_FILE_SHAPE (dataset.ts), with the rows at shared providers (every competitor
@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { FIRST_VIEW_FILE } from '../../contract/files/first-view';
 import { convertCatalog } from '../convert/index';
-import { writeFirstView } from '../convert/output/first-view';
+import { writeFirstView } from '../convert/build/output/first-view';
 import { generateSample } from '../sample/index';
 import { GENERATED_CREATED_AT, generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './dataset';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DatasetManifest } from '../../contract/files/dataset';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { buildZip, corruptDigit } from '../mrf/mrf-test-helpers';
 import { catalogOf, item, leftovers, makeWorkspace, mrf, price, re, runCli, treeHash, type Workspace } from './harness';
 

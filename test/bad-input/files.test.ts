@@ -13,7 +13,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { body, catalogOf, CLI, cliProcess, HEADER, item, leftovers, makeWorkspace, mrf, price, re, ROOT, runCli, treeHash, type Workspace } from './harness';
 
 let ws: Workspace;

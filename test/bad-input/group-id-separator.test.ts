@@ -1,12 +1,12 @@
 // Provider-group ids holding the spool's separator (U+001F) or its escape (U+001E) stay whole
-// (scripts/convert/ingest/group-ids.ts): a rate naming such an id is attributed to that group alone,
+// (scripts/convert/spool/group-ids.ts): a rate naming such an id is attributed to that group alone,
 // not to the groups whose ids are its pieces, and the dataset is the same whether the parser
 // threads take their fast path (scripts/convert/ingest/fast-rates.ts) or the slow one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { escapeGroupId, joinGroupIds, splitGroupIds } from '../../scripts/convert/ingest/group-ids';
+import { escapeGroupId, joinGroupIds, splitGroupIds } from '../../scripts/convert/spool/group-ids';
 import { catalogOf, HEADER, item, makeWorkspace, price, runCli, type Workspace } from './harness';
 
 let ws: Workspace;

@@ -1,5 +1,5 @@
 /**
- * A run that does not end by itself (scripts/convert/output/atomic-dir.ts, scripts/convert/cli/convert.ts): the
+ * A run that does not end by itself (scripts/convert/common/atomic-dir.ts, scripts/convert/cli/convert.ts): the
  * real command line process converts a generated in-network file of about 40 MB (a few seconds)
  * onto an existing dataset and is signalled mid-run. SIGKILL leaves its temporary directory, which
  * the next run removes before writing; SIGINT and SIGTERM make it remove the directory itself and

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { runConvertCli } from '../../scripts/convert/cli/convert';
 import { DEFAULT_FETCH_POLICY, fetchBytes, RefusedLocationError } from '../../scripts/convert/plan/fetch-policy';
-import type { ConversionReport, Problem } from '../../scripts/convert/problems';
+import type { ConversionReport, Problem } from '../../scripts/convert/common/problems';
 import { startLocalHttp, type LocalHttp } from '../convert/local-http';
 import { tinyInNetwork } from '../convert/tiny-mrf';
 

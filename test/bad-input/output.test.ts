@@ -1,5 +1,5 @@
 /**
- * `--out` safety (scripts/convert/output/output-guard.ts): the converter writes only into an absent path,
+ * `--out` safety (scripts/convert/build/output/output-guard.ts): the converter writes only into an absent path,
  * an empty directory or a dataset it wrote, never over an input of the catalog; anything else is
  * refused before any source is read, exit 1, one stderr line naming the path, and nothing beside
  * or inside `--out` changes (every file of the tree hashed, names and bytes).

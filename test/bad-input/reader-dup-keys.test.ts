@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { converterReader, type ReadOutcome } from '../../scripts/fuzz/read';
 import { HEADER, catalogOf, item, price } from './harness';
 

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { eventCounts, items, problems, readBytes } from '../mrf/mrf-test-helpers';
 import { HEADER, catalogOf, item, mrf, price } from './harness';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { MAX_STRING_BYTES } from '../../scripts/mrf/long-strings';
 import { MAX_NESTING } from '../../scripts/mrf/root-scanner';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { startLocalHttp, type LocalHttp } from '../convert/local-http';
 import { catalogOf, item, makeWorkspace, mrf, price, runCli, type Workspace } from './harness';
 

@@ -10,10 +10,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
-import { BUCKET_PRICES_ORDER, ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, bucketPricesSql } from '../../scripts/convert/stats/code-buckets';
-import { MEDIANS_COLUMNS } from '../../scripts/convert/stats/build-price-stats';
-import { writeDataset } from '../../scripts/convert/output/write-dataset';
-import { openSpool } from '../../scripts/convert/build/spool';
+import { BUCKET_PRICES_ORDER, ENUM_MAX_BYTES, ENUM_MAX_VALUES, bucketPricesPlan, bucketPricesSql } from '../../scripts/convert/build/stats/code-buckets';
+import { MEDIANS_COLUMNS } from '../../scripts/convert/build/stats/build-price-stats';
+import { writeDataset } from '../../scripts/convert/build/output/write-dataset';
+import { openSpool } from '../../scripts/convert/spool/spool';
 
 let tmp: string;
 

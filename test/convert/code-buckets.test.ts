@@ -10,9 +10,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
-import { planCodeBuckets } from '../../scripts/convert/stats/code-buckets';
-import { writeDataset } from '../../scripts/convert/output/write-dataset';
-import { openSpool } from '../../scripts/convert/build/spool';
+import { planCodeBuckets } from '../../scripts/convert/build/stats/code-buckets';
+import { writeDataset } from '../../scripts/convert/build/output/write-dataset';
+import { openSpool } from '../../scripts/convert/spool/spool';
 import type { ManifestTable, TableName } from '../../contract/files/dataset';
 import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import { sha256File } from '../../scripts/convert/output/write-parquet';
+import { sha256File } from '../../scripts/convert/build/output/write-parquet';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 

@@ -15,7 +15,7 @@ import { convertCatalog } from '../../scripts/convert/index';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 import { generateSample } from '../../scripts/sample/index';
 import type { Catalog } from '../../contract/files/catalog';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { parquetFiles } from './parquet-files';
 import { startRedis, type LocalRedis } from './redis-server';
 

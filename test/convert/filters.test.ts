@@ -11,7 +11,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import type { DatasetManifest, TableName } from '../../contract/files/dataset';
 import { rateRowsSql } from '../../contract/sql/rate-rows-sql';
 import { item, price } from './mrf-json';

@@ -1,12 +1,12 @@
 /**
- * scripts/convert/module-worker.ts: a `.ts` worker module that imports node builtins only (the
+ * scripts/convert/common/module-worker.ts: a `.ts` worker module that imports node builtins only (the
  * parser threads') runs as one esbuild bundle; one that imports a package runs through tsx's loader.
  * Both answer.
  */
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { bundledScript, startModuleWorker } from '../../scripts/convert/module-worker';
+import { bundledScript, startModuleWorker } from '../../scripts/convert/common/module-worker';
 
 /** A caller in the fixtures' folder, as a `.ts` module's import.meta.url. */
 const CALLER = new URL('./module-worker/caller.ts', import.meta.url).href;

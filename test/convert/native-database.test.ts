@@ -1,5 +1,5 @@
 /**
- * The worker's Database on native DuckDB (scripts/convert/output/native-database.ts), which computes the
+ * The worker's Database on native DuckDB (scripts/convert/build/output/native-database.ts), which computes the
  * converter's first view, against DuckDB-WASM's Node build, which the browser runs: the same rows
  * for the same statements (parameters bound as DuckDB-WASM binds them, values converted as
  * database.ts converts them, the same refusals), the same tables from the same Arrow IPC stream or
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Bool, Field, Float64, Int32, List, Utf8, tableFromArrays, tableToIPC, vectorFromArray, Table } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openNativeDatabase } from '../../scripts/convert/output/native-database';
+import { openNativeDatabase } from '../../scripts/convert/build/output/native-database';
 import type { Database } from '../../workers/db/database';
 import { DatabaseError } from '../../workers/db/errors';
 import { insertTable, withRowGroups } from '../../workers/db/load';

@@ -20,10 +20,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
-import { buildPriceStats } from '../../scripts/convert/stats/build-price-stats';
+import { buildPriceStats } from '../../scripts/convert/build/stats/build-price-stats';
 import { componentSql, unitSettingSql } from '../../contract/sql/unit-sql';
-import { ENUM_MAX_BYTES } from '../../scripts/convert/stats/code-buckets';
-import { openSpool } from '../../scripts/convert/build/spool';
+import { ENUM_MAX_BYTES } from '../../scripts/convert/build/stats/code-buckets';
+import { openSpool } from '../../scripts/convert/spool/spool';
 import { Rng } from '../../scripts/sample/rng';
 
 const NPPES_HEADER = ['NPI', 'Entity Type Code', 'Provider Organization Name (Legal Business Name)', 'Provider Last Name (Legal Name)',

@@ -9,8 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildWorkingTables } from './working-tables';
-import { buildPriceStats } from '../../scripts/convert/stats/build-price-stats';
-import { openSpool, type Spool } from '../../scripts/convert/build/spool';
+import { buildPriceStats } from '../../scripts/convert/build/stats/build-price-stats';
+import { openSpool, type Spool } from '../../scripts/convert/spool/spool';
 
 let tmp: string;
 let spool: Spool;

@@ -1,5 +1,5 @@
 /**
- * The value codes of the price spool (scripts/convert/ingest/price-values.ts): a value keeps its code, its
+ * The value codes of the price spool (scripts/convert/spool/price-values.ts): a value keeps its code, its
  * text is written once to `raw_values`, memory stays bounded (long values and values past a full
  * dictionary get a fresh code each time), and a rollback gives back exactly the codes given since
  * the mark, so that the fast path's abandoned elements leave no trace (fast-rates.test.ts checks the
@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_ENTRIES, MAX_KEY_BYTES, PriceValues } from '../../scripts/convert/ingest/price-values';
-import { CsvFile } from '../../scripts/convert/ingest/csv-file';
-import { SpoolRows } from '../../scripts/convert/ingest/spool-rows';
+import { MAX_ENTRIES, MAX_KEY_BYTES, PriceValues } from '../../scripts/convert/spool/price-values';
+import { CsvFile } from '../../scripts/convert/spool/csv-file';
+import { SpoolRows } from '../../scripts/convert/spool/spool-rows';
 
 let tmp: string;
 

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { makeProgress } from '../../scripts/convert/cli/progress';
+import { makeProgress } from '../../scripts/convert/common/progress';
 import { runConvertCli } from '../../scripts/convert/cli/convert';
 
 /** A stream that says it is a terminal 120 columns wide and keeps what is written. */

@@ -13,7 +13,7 @@ import { convertCatalog } from '../../scripts/convert/index';
 import { RemoteReferenceResolver, cacheKey } from '../../scripts/convert/ingest/remote-references';
 import { DEFAULT_FETCH_POLICY } from '../../scripts/convert/plan/fetch-policy';
 import type { DatasetManifest } from '../../contract/files/dataset';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { failingFetch, json, startLocalHttp, type LocalHttp } from './local-http';
 
 const price = (rate: number): string =>

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
-import { TABLE_ORDER } from '../../scripts/convert/output/write-parquet';
+import { TABLE_ORDER } from '../../scripts/convert/build/output/write-parquet';
 
 let tmp: string;
 const hashes: Array<Record<string, string[]>> = [];

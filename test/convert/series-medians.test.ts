@@ -7,9 +7,9 @@
  * can pass) and state.
  */
 import { describe, expect, it } from 'vitest';
-import { SeriesMedians } from '../../scripts/convert/stats/series-medians';
-import { SELECTION_COUNT, SERIES_BLOCK_ROWS, type Membership, type SeriesRows } from '../../scripts/convert/stats/series-rows';
-import { SeriesBuffer } from '../../scripts/convert/stats/price-stats-input';
+import { SeriesMedians } from '../../scripts/convert/build/stats/series-medians';
+import { SELECTION_COUNT, SERIES_BLOCK_ROWS, type Membership, type SeriesRows } from '../../scripts/convert/build/stats/series-rows';
+import { SeriesBuffer } from '../../scripts/convert/build/stats/price-stats-input';
 import { Rng } from '../../scripts/sample/rng';
 
 const STATES = 4; // st 1..3 and 0 for the whole market

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { build7z } from '../mrf/seven-zip-helpers';
 import { tinyInNetwork } from './tiny-mrf';
 

@@ -1,6 +1,6 @@
-/** sortByValue (scripts/convert/stats/sort-by-value.ts) against Array.prototype.sort, on random and nearly sorted entries with ties. */
+/** sortByValue (scripts/convert/build/stats/sort-by-value.ts) against Array.prototype.sort, on random and nearly sorted entries with ties. */
 import { describe, expect, it } from 'vitest';
-import { sortByValue } from '../../scripts/convert/stats/sort-by-value';
+import { sortByValue } from '../../scripts/convert/build/stats/sort-by-value';
 import { Rng } from '../../scripts/sample/rng';
 
 describe('sortByValue', () => {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_KEY_BYTES, PRICE_VALUE_COLUMNS } from '../../scripts/convert/ingest/price-values';
-import { openSpool, valueJoins, type Spool } from '../../scripts/convert/build/spool';
-import { SpoolRows } from '../../scripts/convert/ingest/spool-rows';
+import { MAX_KEY_BYTES, PRICE_VALUE_COLUMNS } from '../../scripts/convert/spool/price-values';
+import { openSpool, valueJoins, type Spool } from '../../scripts/convert/spool/spool';
+import { SpoolRows } from '../../scripts/convert/spool/spool-rows';
 import { mulberry32 } from '../../contract/rules/prng';
 import type { MrfPrice } from '../../scripts/mrf/types';
 

@@ -17,7 +17,7 @@ import { generateSample } from '../../scripts/sample/index';
 import { sourceKey } from '../../scripts/convert/store/source-store';
 import type { Catalog, CatalogFile } from '../../contract/files/catalog';
 import type { DatasetManifest } from '../../contract/files/dataset';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { parquetFiles } from './parquet-files';
 import S3rver from 's3rver';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';

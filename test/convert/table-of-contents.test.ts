@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { failingFetch, startLocalHttp, type LocalHttp } from './local-http';
 import { tinyInNetwork } from './tiny-mrf';
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runConvertCli } from '../../scripts/convert/cli/convert';
-import { PhaseTimer } from '../../scripts/convert/cli/timings';
+import { PhaseTimer } from '../../scripts/convert/common/timings';
 
 const FILE = JSON.stringify({
   reporting_entity_name: 'P', reporting_entity_type: 'issuer', last_updated_on: '2025-08-01', version: '1.0.0',

@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
-import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/build/spool';
-import { LAST_PHASE_MEMORY_LIMIT } from '../../scripts/convert/output/write-dataset';
+import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/spool/spool';
+import { LAST_PHASE_MEMORY_LIMIT } from '../../scripts/convert/build/output/write-dataset';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 
 let tmp: string;

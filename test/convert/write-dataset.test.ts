@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { isOutOfMemory, runTasks, type Task } from '../../scripts/convert/output/write-dataset';
-import { onOneThread } from '../../scripts/convert/output/write-parquet';
+import { isOutOfMemory, runTasks, type Task } from '../../scripts/convert/build/output/write-dataset';
+import { onOneThread } from '../../scripts/convert/build/output/write-parquet';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 

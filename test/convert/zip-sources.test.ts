@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
-import type { ConversionReport } from '../../scripts/convert/problems';
+import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { buildZip } from '../mrf/mrf-test-helpers';
 import { startLocalHttp, type LocalHttp } from './local-http';
 import { tinyInNetwork } from './tiny-mrf';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { generateApiDataset, REAL_FILE_SHAPE } from '../../bench/api-generate';
-import { writeFirstView } from '../../scripts/convert/output/first-view';
+import { writeFirstView } from '../../scripts/convert/build/output/first-view';
 import { startServer, type RunningServer } from '../../scripts/server/index';
 import { launchBrowser, screenshot, type Browser } from './browser';
 import { BOOT } from './live-table';

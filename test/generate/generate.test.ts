@@ -61,7 +61,7 @@ describe('generated shapes (tiny)', () => {
     }
   }, 180_000);
 
-  // first-view.json holds the data service's own answers (scripts/convert/output/first-view.ts: only 200 answers are written)
+  // first-view.json holds the data service's own answers (scripts/convert/build/output/first-view.ts: only 200 answers are written)
   for (const shape of GENERATED_SHAPES) {
     it(`${shape}: every table, the manifest and the first view of the data service's 200 answers`, async () => {
       const { dir, manifest } = dirs.get(shape)!;

@@ -1,6 +1,6 @@
 /**
  * The generator's price_stats SQL (scripts/generate/price-stats.ts) against the converter's
- * (scripts/convert/stats/build-price-stats.ts): on the fixture dataset (test/fixtures/api, converted by
+ * (scripts/convert/build/stats/build-price-stats.ts): on the fixture dataset (test/fixtures/api, converted by
  * the real converter: providers shared between insurers, a TIN-only provider without a state, a
  * `both` unit, insurers whose snapshots are of different months), the SQL run on the dataset's own
  * tables gives every row of its price_stats, market, shared and market_band scope, and no other.

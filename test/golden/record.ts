@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetManifest, TableName } from '../../contract/files/dataset';
 import { FIRST_VIEW_FILE, type FirstView } from '../../contract/files/first-view';
-import { sqlList } from '../../scripts/convert/build/spool';
+import { sqlList } from '../../scripts/convert/spool/spool';
 import { answerHashes, stableBody, type DatasetFacts } from './requests';
 
 /**

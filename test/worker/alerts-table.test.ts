@@ -13,7 +13,7 @@ import type { Alert } from '../../contract/rules/alert-rules';
 import { ALERTS_FILE, alertFromRow, alertRow } from '../../contract/files/alerts-table';
 import type { AlertsPage } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/files/dataset';
-import { writeAlertsTable } from '../../scripts/convert/output/alerts-table';
+import { writeAlertsTable } from '../../scripts/convert/build/output/alerts-table';
 import { rankAlerts } from '../../workers/api/alerts';
 import type { DataService } from '../../workers/data-service';
 import { derivedDatasets } from './derived-datasets';

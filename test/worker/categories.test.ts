@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceListItem, ServicePricingResult } from '../../contract/api';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { CATEGORIES } from '../../contract/rules/metrics';
-import { sqlList } from '../../scripts/convert/build/spool';
+import { sqlList } from '../../scripts/convert/spool/spool';
 import { datasetCategories } from '../../src/live/url-state/categories';
 import { bootStrictAndLoose, okBody, type BootedFixture } from './fixture-dataset';
 

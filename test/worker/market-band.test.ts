@@ -1,7 +1,7 @@
 /**
  * `GET /api/market-band` over the stored bands (workers/api/market-band.ts): for the comparison's
  * default selection (every competitor, every provider, neither option) the endpoint answers from
- * `price_stats` rows of scope `market_band` (scripts/convert/stats/market-bands.ts), without reading a
+ * `price_stats` rows of scope `market_band` (scripts/convert/build/stats/market-bands.ts), without reading a
  * rate row; those must be the bands the rate rows give (provider-prices.ts marketBand, the path of
  * every other selection), to the last bit, at every month, nationally and in every state.
  * Dataset: test/fixtures/api converted (three insurers, snapshots of different months, providers

@@ -19,8 +19,8 @@ import { createDataService, type DataService } from '../../workers/data-service'
 import { chosenSources } from '../../workers/db/provider-groups';
 import { sql } from '../../workers/db/sql';
 import { nodePlatform } from '../../workers/platform-node';
-import { writeTable } from '../../scripts/convert/output/write-parquet';
-import { sqlString } from '../../scripts/convert/build/spool';
+import { writeTable } from '../../scripts/convert/build/output/write-parquet';
+import { sqlString } from '../../scripts/convert/spool/spool';
 import { generateShape } from '../../scripts/generate/shapes';
 
 let root: string;

@@ -20,8 +20,8 @@ import { runsOf, type StatsNeed } from '../../workers/db/stats';
 import { sql } from '../../workers/db/sql';
 import { priceServices } from '../../workers/pricing/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
-import { writeTable } from '../../scripts/convert/output/write-parquet';
-import { sqlString } from '../../scripts/convert/build/spool';
+import { writeTable } from '../../scripts/convert/build/output/write-parquet';
+import { sqlString } from '../../scripts/convert/spool/spool';
 import { generateShape } from '../../scripts/generate/shapes';
 
 let root: string;

@@ -13,7 +13,7 @@ import { DEFAULT_VALIDATION, VALIDATION_REASONS, type ValidationReason } from '.
 import type { ApiContext } from '../context';
 import type { Endpoint } from './endpoint';
 
-/** The parts of report.json (scripts/convert/problems.ts ConversionReport) the page shows. */
+/** The parts of report.json (scripts/convert/common/problems.ts ConversionReport) the page shows. */
 interface ReportView {
   problems_total: number;
   counts: Record<string, Record<string, number>>;

@@ -7,7 +7,7 @@
  *
  * The comparison's default selection (every competitor of the dataset, every provider, neither
  * option) reads the bands the converter stored (`price_stats` rows of scope `market_band`, per
- * month and state: scripts/convert/stats/market-bands.ts), the same figures to the last bit
+ * month and state: scripts/convert/build/stats/market-bands.ts), the same figures to the last bit
  * (test/generate/price-stats.test.ts, test/worker/market-band.test.ts), without the page's rate
  * rows: those cost a read of every rate row group that holds one of the page's codes.
  */

@@ -36,7 +36,7 @@ export interface Database {
   /**
    * Creates table `name` from a local Parquet file, whole or some of its row groups in the order
    * given, or appends to it when `append`. An engine that reads Parquet itself (native DuckDB,
-   * scripts/convert/output/native-database.ts) offers it, and load.ts then skips the Arrow decoding;
+   * scripts/convert/build/output/native-database.ts) offers it, and load.ts then skips the Arrow decoding;
    * DuckDB-WASM does not (its Parquet reader is an extension fetched from an outside host).
    * @throws DatabaseError
    */
@@ -62,7 +62,7 @@ interface ArrowTableLike {
 /**
  * Converts a result cell to a plain value: bigint -> number (counts stay far below 2^53),
  * list vectors -> arrays, struct rows -> objects, null/undefined -> null. Also takes native
- * DuckDB's JS values (scripts/convert/output/native-database-thread.ts): plain objects for structs, and a
+ * DuckDB's JS values (scripts/convert/build/output/native-database-thread.ts): plain objects for structs, and a
  * DATE's `Date` as its milliseconds since 1970, the number DuckDB-WASM's Arrow gives.
  */
 export function toPlain(value: unknown): PlainValue {

@@ -16,7 +16,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ALL_STATES, BILLED_SCOPE, MARKET_SCOPE, SHARED_BILLED_SCOPE, type BillingCoverage } from '../../../contract/files/dataset';
 import { benchmarkKindSql, billsClassSql, dollarRateSql } from '../../../contract/sql/unit-sql';
-import { GROUP_ID_UNNEST_SQL } from './spool';
+import { GROUP_ID_UNNEST_SQL } from '../spool/spool';
 
 /**
  * SQL of p10 .. p90 (DuckDB's quantile_cont) and derived over provider medians `m` and flags `d`

@@ -8,11 +8,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SERVICE_CODE_TYPES } from '../../../contract/rules/metrics';
 import type { ManifestSource } from '../../../contract/files/dataset';
-import type { PhaseTimer } from '../cli/timings';
-import { swapIntoPlace } from '../output/atomic-dir';
-import type { FirstViewWriter } from '../output/first-view';
-import { writeDataset } from '../output/write-dataset';
-import { writingTo } from '../output/write-errors';
+import type { PhaseTimer } from '../common/timings';
+import { swapIntoPlace } from '../common/atomic-dir';
+import type { FirstViewWriter } from './output/first-view';
+import { writeDataset } from './output/write-dataset';
+import { writingTo } from '../common/write-errors';
 import { resolveLocation, validationSettings } from '../plan/catalog';
 import { reportingStructures, type ReadingPlan } from '../plan/plan-files';
 import { CONVERTER_VERSION, type ConvertOptions, type ConvertResult, type Run, type UsedPartition } from '../run';
@@ -25,7 +25,7 @@ import { headlineOf } from './headline';
 import { fillSourceValidation, makeManifest, manifestSource, medicareManifest } from './manifest-checks';
 import { medicareData } from './medicare-data';
 import { fillSourceCounts, reportDanglingReferences } from './source-counts';
-import { openSpool, sqlList, type Spool } from './spool';
+import { openSpool, sqlList, type Spool } from '../spool/spool';
 import { prepareValidation } from './validation';
 
 /** Where the build writes, and what a failed run's clean-up must close. */
@@ -57,7 +57,7 @@ export async function buildDataset(ctx: BuildContext, plan: ReadingPlan, parts: 
   const step = <T>(name: string, work: () => Promise<T>, file?: string): Promise<T> => timer.time(name, () => inStep(name, work, file));
   // the first view's DuckDB thread starts beside the tables' build, not the parser threads; its
   // modules (the worker's data service) load here, so that a process that only ingests never loads them
-  const { startFirstView } = await import('../output/first-view');
+  const { startFirstView } = await import('./output/first-view');
   const firstView = (held.firstView = startFirstView());
   const spool = (held.spool = await openSpool(workDir));
   const sources: ManifestSource[] = [];

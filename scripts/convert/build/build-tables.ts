@@ -14,9 +14,9 @@ import { CATEGORY_RANGES, SERVICE_CODE_TYPES } from '../../../contract/rules/met
 import { RATE_ROW_COLUMNS } from '../../../contract/sql/rate-rows-sql';
 import { PRICE_COLUMN_NAMES } from '../../../contract/files/price-columns';
 import { applyNetworkFilters, type NetworkFilter } from './build-networks';
-import { planBucketEnums, planCodeBuckets } from '../stats/code-buckets';
-import { PRICE_VALUE_COLUMNS } from '../ingest/price-values';
-import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from './spool';
+import { planBucketEnums, planCodeBuckets } from './stats/code-buckets';
+import { PRICE_VALUE_COLUMNS } from '../spool/price-values';
+import { GROUP_ID_UNNEST_SQL, sqlList, sqlString, valueJoins } from '../spool/spool';
 import type { MedicareTables } from '../../medicare/tables';
 import { appendRows } from './append-rows';
 import { USPS_STATE_CODES } from '../../../contract/rules/us-states';

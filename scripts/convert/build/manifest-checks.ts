@@ -10,11 +10,11 @@ import {
   type DatasetManifest, type ManifestMedicare, type ManifestSource, type ManifestTable, type ValidationReason,
 } from '../../../contract/files/dataset';
 import type { Catalog } from '../../../contract/files/catalog';
-import type { ProblemLog } from '../problems';
+import type { ProblemLog } from '../common/problems';
 import type { ClaimsShape } from './build-claims';
 import type { PlannedFile } from '../plan/plan-files';
 import type { PartitionSource } from '../store/source-store';
-import { sqlList, type Spool } from './spool';
+import { sqlList, type Spool } from '../spool/spool';
 import type { MedicareTables } from '../../medicare/tables';
 
 /** No rate failed: every reason 0. */

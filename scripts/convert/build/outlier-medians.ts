@@ -17,10 +17,10 @@
  * the benchmark file (docs/benchmarks.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SeriesMedians } from '../stats/series-medians';
-import { EVERY_RATE_SELECTION } from '../stats/series-rows';
-import { SeriesBuffer, column, forEachChunk, readMembership, scalar, streamSeriesRows } from '../stats/price-stats-input';
-import { GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL, valueJoins } from './spool';
+import { SeriesMedians } from './stats/series-medians';
+import { EVERY_RATE_SELECTION } from './stats/series-rows';
+import { SeriesBuffer, column, forEachChunk, readMembership, scalar, streamSeriesRows } from './stats/price-stats-input';
+import { GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL, valueJoins } from '../spool/spool';
 
 /** Distinct providers the rows of an outlier median must come from (docs/methodology.md, Validation, check 4). */
 export const OUTLIER_MIN_PROVIDERS = 10;

@@ -4,8 +4,8 @@
  * declared provider groups, and the dangling provider references reported per (file, id).
  */
 import type { ManifestSource } from '../../../contract/files/dataset';
-import type { ProblemLog } from '../problems';
-import type { Spool } from './spool';
+import type { ProblemLog } from '../common/problems';
+import type { Spool } from '../spool/spool';
 
 /** Rate rows, unresolved rate rows and declared provider groups of every source (named_refs, build-tables.ts). */
 export async function fillSourceCounts(spool: Spool, sources: ManifestSource[]): Promise<void> {

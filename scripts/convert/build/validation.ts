@@ -23,10 +23,10 @@ import { DOLLAR_NEGOTIATED_TYPES } from '../../../contract/rules/metrics';
 import { benchmarkKindSql, componentSql, unitIndexSql, unitSettingSql } from '../../../contract/sql/unit-sql';
 import type { MedicareTables } from '../../medicare/tables';
 import { appendRows } from './append-rows';
-import { sqlList, valueJoins } from './spool';
+import { sqlList, valueJoins } from '../spool/spool';
 import { createOutlierMedians, OUTLIER_UNIT_SQL, unitList } from './outlier-medians';
 import { prepareMembers } from './provider-membership';
-import type { BucketPricesColumn } from '../stats/code-buckets';
+import type { BucketPricesColumn } from './stats/code-buckets';
 
 /** Distinct benchmarked prices a source needs before check 1 judges it (docs/methodology.md, Validation). */
 export const SOURCE_MIN_PRICES = 20;

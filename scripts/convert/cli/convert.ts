@@ -15,10 +15,10 @@
  * number (130, 143, 129). A SIGKILL leaves the directory, which the next run removes.
  */
 import { Command, CommanderError } from 'commander';
-import { abandonSync } from '../output/atomic-dir';
+import { abandonSync } from '../common/atomic-dir';
 import { fetchPolicyOf, int, isProgram, withFetchOptions, type FetchOptions } from './options';
 import { convertCatalog, defaultStore, ingestCatalog, type ConvertOptions } from '../index';
-import { PhaseTimer } from './timings';
+import { PhaseTimer } from '../common/timings';
 
 interface CliOptions extends FetchOptions {
   catalog: string;

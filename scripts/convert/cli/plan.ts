@@ -18,7 +18,7 @@ import { loadCatalog } from '../plan/catalog';
 import { fetchPolicyOf, isProgram, withFetchOptions, type FetchOptions } from './options';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../plan/fetch-policy';
 import { planFiles } from '../plan/plan-files';
-import { ProblemLog } from '../problems';
+import { ProblemLog } from '../common/problems';
 import { planCountsOf, planSizes, runPlanOf, summarizePlan, type RunPlan } from '../plan/run-plan';
 
 interface PlanCliOptions extends FetchOptions {

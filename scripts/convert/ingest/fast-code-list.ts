@@ -8,7 +8,7 @@
 import { codeList } from '../../mrf/normalize-context';
 import { firstInvalidUtf8 } from '../../mrf/json-checks';
 import { BAIL, COMMA, LBRACKET, NINE, QUOTE, RBRACKET, SPACE, utf8, ZERO } from './json-cursor';
-import type { CsvFile } from './csv-file';
+import type { CsvFile } from '../spool/csv-file';
 
 /**
  * The code list whose value is `b[s, e)` (-1: absent), as SpoolRows writes codeList(value, pad2):

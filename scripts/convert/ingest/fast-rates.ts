@@ -27,9 +27,9 @@ import { quoteIdTokens } from '../../mrf/quote-id-tokens';
 import type { MrfInNetworkItem } from '../../mrf/types';
 import { writeCodeList } from './fast-code-list';
 import { BAIL, bytes, COMMA, JsonCursor, KeyOrder, KeySet, LBRACE, LBRACKET, MINUS, NINE, ObjectKeys, QUOTE, RBRACE, RBRACKET, roomForPair, SPACE, ZERO } from './json-cursor';
-import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from './price-values';
-import type { CsvFile, CsvMark } from './csv-file';
-import { GROUP_ID_SEPARATOR, type SpoolRows } from './spool-rows';
+import { SHAPE_SEPARATOR, type PriceValues, type PriceValuesMark } from '../spool/price-values';
+import type { CsvFile, CsvMark } from '../spool/csv-file';
+import { GROUP_ID_SEPARATOR, type SpoolRows } from '../spool/spool-rows';
 
 /** group-ids.ts GROUP_ID_SEPARATOR, as a byte: the ids copied here are printable ASCII, never escaped. */
 const SEPARATOR = GROUP_ID_SEPARATOR.charCodeAt(0);

@@ -7,9 +7,9 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { MrfProblem } from '../../mrf/types';
-import type { SpoolFiles } from './spool-rows';
-import { collectGarbage } from '../collect-garbage';
-import { startModuleWorker } from '../module-worker';
+import type { SpoolFiles } from '../spool/spool-rows';
+import { collectGarbage } from '../common/collect-garbage';
+import { startModuleWorker } from '../common/module-worker';
 
 /** A batch of elements of one kind; `elements` holds 6 numbers per element:
  * index, rateIndex, offset, start, end (in `buffer`), split (1 for a split item's head). */

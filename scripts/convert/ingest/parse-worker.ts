@@ -6,7 +6,7 @@
  * memory and returned when the main thread finishes the source.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { collectGarbage } from '../collect-garbage';
+import { collectGarbage } from '../common/collect-garbage';
 import type { BatchMessage, SourceDone, WorkerReply } from './parse-pool';
 import { sourceState, spoolElement, type SourceState } from './spool-element';
 

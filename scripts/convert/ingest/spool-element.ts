@@ -13,8 +13,8 @@ import { parseElement } from '../../mrf/parse-element';
 import type { MrfProblem } from '../../mrf/types';
 import { FastRates } from './fast-rates';
 import type { BatchMessage } from './parse-pool';
-import { MAX_PER_KIND } from '../problems';
-import { networkNamesText, SpoolRows } from './spool-rows';
+import { MAX_PER_KIND } from '../common/problems';
+import { networkNamesText, SpoolRows } from '../spool/spool-rows';
 
 /** What a parser thread holds for one source. */
 export interface SourceState {

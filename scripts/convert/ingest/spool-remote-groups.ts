@@ -8,8 +8,8 @@
  */
 import { unlink } from 'node:fs/promises';
 import type { MrfProblem } from '../../mrf/types';
-import { GROUP_ID_UNNEST_SQL, type Spool } from '../build/spool';
-import { SpoolRows } from './spool-rows';
+import { GROUP_ID_UNNEST_SQL, type Spool } from '../spool/spool';
+import { SpoolRows } from '../spool/spool-rows';
 import type { RemoteGroup, RemoteReferenceResolver } from './remote-references';
 
 /** A remote group that could not be resolved, with the reason (HTTP status or error). */

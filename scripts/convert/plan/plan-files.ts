@@ -13,7 +13,7 @@ import type { Catalog, CatalogFile } from '../../../contract/files/catalog';
 import type { ManifestReportingStructure } from '../../../contract/files/dataset';
 import { resolveLocation } from './catalog';
 import type { FetchPolicy } from './fetch-policy';
-import type { ProblemLog } from '../problems';
+import type { ProblemLog } from '../common/problems';
 import { fileNameMatcher, planMatcher, unsignedLocation } from './plan-filter';
 import { readTocListing, type TocStructure } from './table-of-contents';
 

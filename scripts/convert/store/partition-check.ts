@@ -10,7 +10,7 @@ import { firstMismatch, sizeMismatch, type FileChecksums, type FileMismatch } fr
 import type { PlannedFile } from '../plan/plan-files';
 import { isS3Store, s3Sizes } from './s3-store';
 import { findPartitions, isPartitionData, localPartition, RECORD_FILE, sameSettings, whyNoPartition, type IngestSettings, type StoredPartition } from './source-store';
-import type { Spool } from '../build/spool';
+import type { Spool } from '../spool/spool';
 
 /**
  * The first file of stored partition `part` that does not match its record (file-checksums.ts),

@@ -21,10 +21,10 @@ import path from 'node:path';
 import { isS3Store, s3GetPartition, s3Join, s3List, s3PutPartition, s3ReadText } from './s3-store';
 import { fileChecksums, hashFile, hashStream, type FileChecksums } from './file-checksums';
 import type { ManifestSource } from '../../../contract/files/dataset';
-import type { Problem } from '../problems';
+import type { Problem } from '../common/problems';
 import { isHttpUrl } from '../plan/catalog';
 import { fetchHead, fetchStream, type FetchPolicy } from '../plan/fetch-policy';
-import { makeTempSibling, recoverStale, swapIntoPlace } from '../output/atomic-dir';
+import { makeTempSibling, recoverStale, swapIntoPlace } from '../common/atomic-dir';
 import { unsignedLocation } from '../plan/plan-filter';
 import type { PlannedFile } from '../plan/plan-files';
 

@@ -8,11 +8,11 @@
  * milliseconds of a query.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import type { Database, ParquetInput, PlainValue } from '../../../workers/db/database';
-import { applyOfflineSettings } from '../../../workers/db/boot-sql';
-import { DatabaseError } from '../../../workers/db/errors';
-import type { SqlFragment } from '../../../workers/db/sql';
-import { startModuleWorker } from '../module-worker';
+import type { Database, ParquetInput, PlainValue } from '../../../../workers/db/database';
+import { applyOfflineSettings } from '../../../../workers/db/boot-sql';
+import { DatabaseError } from '../../../../workers/db/errors';
+import type { SqlFragment } from '../../../../workers/db/sql';
+import { startModuleWorker } from '../../common/module-worker';
 import type { NativeCall, NativeColumns, NativeReply, NativeThreadData } from './native-database-thread';
 
 /** How long the first call waits for the thread to start and answer: past it, the thread failed to load. */

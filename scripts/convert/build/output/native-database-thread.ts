@@ -18,9 +18,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { sqlString } from '../../../contract/sql/sql-text';
-import { toPlain, type ParquetInput, type PlainValue } from '../../../workers/db/database';
-import type { SqlValue } from '../../../workers/db/sql';
+import { sqlString } from '../../../../contract/sql/sql-text';
+import { toPlain, type ParquetInput, type PlainValue } from '../../../../workers/db/database';
+import type { SqlValue } from '../../../../workers/db/sql';
 
 const require = createRequire(import.meta.url);
 type ParquetNode = typeof import('parquet-wasm/node');

@@ -17,10 +17,10 @@
  */
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { Catalog } from '../../../contract/files/catalog';
-import { notADataset, recoverStale } from './atomic-dir';
-import { isHttpUrl, kindOf, localInputs, resolveLocation } from '../plan/catalog';
-import type { PlannedFile } from '../plan/plan-files';
+import type { Catalog } from '../../../../contract/files/catalog';
+import { notADataset, recoverStale } from '../../common/atomic-dir';
+import { isHttpUrl, kindOf, localInputs, resolveLocation } from '../../plan/catalog';
+import type { PlannedFile } from '../../plan/plan-files';
 
 /** `--out` may not be written; the message is one line naming the path and why. */
 export class OutputRefused extends Error {

@@ -32,15 +32,15 @@
  * (bucketPricesSql), so that its sort runs within DuckDB's memory limit instead of spilling.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../../contract/files/dataset';
-import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../../contract/sql/unit-sql';
+import { MARKET_BAND_SCOPE, MARKET_SCOPE, SHARED_SCOPE, UNIT_BILLING_CLASSES } from '../../../../contract/files/dataset';
+import { benchmarkKindSql, dollarRateSql, UNIT_COMPONENTS, UNIT_COUNT, UNIT_SETTINGS } from '../../../../contract/sql/unit-sql';
 import { bucketCount, bucketEnumSizes, bucketPricesPlan, bucketPricesSql } from './code-buckets';
-import { GROUP_ID_UNNEST_SQL } from '../build/spool';
+import { GROUP_ID_UNNEST_SQL } from '../../spool/spool';
 import { SeriesMedians } from './series-medians';
 import { EVERY_RATE_SELECTION, SHARED_SELECTION } from './series-rows';
 import { SharedProviders, type CodeSeries } from './shared-providers';
 import { readMembership, readSeriesIndex, scalar, SeriesBuffer, streamSeriesRows } from './price-stats-input';
-import { billedOfBucket, finishBilled, prepareBilled } from '../build/billed-stats';
+import { billedOfBucket, finishBilled, prepareBilled } from '../billed-stats';
 import { MarketBands } from './market-bands';
 
 /** The working tables of preparePriceStats (regular tables: every connection of the phase reads them). */

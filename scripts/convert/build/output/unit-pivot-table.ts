@@ -8,10 +8,10 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UNIT_PIVOT_FILE, type ManifestTable } from '../../../contract/files/dataset';
-import { sqlString } from '../../../contract/sql/sql-text';
-import type { PivotTable } from '../../../workers/pricing/unit-pivot';
-import { appendRows, type Cell } from '../build/append-rows';
+import { UNIT_PIVOT_FILE, type ManifestTable } from '../../../../contract/files/dataset';
+import { sqlString } from '../../../../contract/sql/sql-text';
+import type { PivotTable } from '../../../../workers/pricing/unit-pivot';
+import { appendRows, type Cell } from '../append-rows';
 import { sha256File } from './write-parquet';
 
 /** The pivot's column types, as DuckDB names them; each is staged as DOUBLE or VARCHAR and cast back. */

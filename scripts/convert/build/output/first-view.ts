@@ -11,15 +11,15 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveInsurer, ServicePricingResult } from '../../../contract/api';
-import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../../contract/files/first-view';
-import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../contract/files/dataset';
-import { memoryAckStore } from '../../../workers/acks/ack-store';
-import { computeAlerts } from '../../../workers/api/alerts';
-import { defaultPivotTable } from '../../../workers/pricing/unit-pivot';
-import { createDataService } from '../../../workers/data-service';
-import type { Database } from '../../../workers/db/database';
-import { nodePlatform } from '../../../workers/platform-node';
+import type { LiveInsurer, ServicePricingResult } from '../../../../contract/api';
+import { FIRST_VIEW_FILE, FIRST_VIEW_FORMAT, firstViewBandRequest, firstViewRequests, type FirstView } from '../../../../contract/files/first-view';
+import type { DatasetManifest, DerivedTableName, ManifestTable } from '../../../../contract/files/dataset';
+import { memoryAckStore } from '../../../../workers/acks/ack-store';
+import { computeAlerts } from '../../../../workers/api/alerts';
+import { defaultPivotTable } from '../../../../workers/pricing/unit-pivot';
+import { createDataService } from '../../../../workers/data-service';
+import type { Database } from '../../../../workers/db/database';
+import { nodePlatform } from '../../../../workers/platform-node';
 import { openNativeDatabase } from './native-database';
 import { writeAlertsTable } from './alerts-table';
 import { writeUnitPivotTable } from './unit-pivot-table';

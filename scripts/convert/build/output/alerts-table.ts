@@ -6,11 +6,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Alert } from '../../../contract/rules/alert-rules';
-import { ALERTS_COLUMNS, ALERTS_FILE, ALERTS_ROW_GROUP_ROWS, alertRow } from '../../../contract/files/alerts-table';
-import type { ManifestTable } from '../../../contract/files/dataset';
-import { appendRows, type Cell } from '../build/append-rows';
-import { sqlString } from '../../../contract/sql/sql-text';
+import type { Alert } from '../../../../contract/rules/alert-rules';
+import { ALERTS_COLUMNS, ALERTS_FILE, ALERTS_ROW_GROUP_ROWS, alertRow } from '../../../../contract/files/alerts-table';
+import type { ManifestTable } from '../../../../contract/files/dataset';
+import { appendRows, type Cell } from '../append-rows';
+import { sqlString } from '../../../../contract/sql/sql-text';
 import { sha256File } from './write-parquet';
 
 /**

@@ -34,9 +34,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../../contract/files/price-columns';
 import { sqlList, sqlString } from '../../../contract/sql/sql-text';
-import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from '../ingest/price-values';
-import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from '../ingest/group-ids';
-import type { RAW_TABLES } from '../ingest/spool-rows';
+import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
+import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from './group-ids';
+import type { RAW_TABLES } from './spool-rows';
 
 /**
  * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (docs/architecture.md).

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsPart, type StatsSnapshot, type TableName } from '../../../contract/files/dataset';
-import { GROUP_ID_LIST_SQL, sqlString } from '../build/spool';
+import { COLUMNS, MARKET_SCOPE, type ManifestTable, type PriceScope, type PeriodIndexEntry, type RowGroupIndexEntry, type SourceIndexEntry, type StatsPart, type StatsSnapshot, type TableName } from '../../../../contract/files/dataset';
+import { GROUP_ID_LIST_SQL, sqlString } from '../../spool/spool';
 import { BUCKET_PRICES_ORDER } from '../stats/code-buckets';
 
 /**

@@ -14,12 +14,12 @@
  * at the end (runTasks), where it fits.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { TABLE_NAMES, type ManifestTable, type TableName } from '../../../contract/files/dataset';
+import { TABLE_NAMES, type ManifestTable, type TableName } from '../../../../contract/files/dataset';
 import { MEDIANS_COLUMNS, preparePriceStats } from '../stats/build-price-stats';
 import { bucketCount, bucketPricesPlan, bucketPricesSql } from '../stats/code-buckets';
-import { finishClaims } from '../build/build-tables';
+import { finishClaims } from '../build-tables';
 import { mkdir } from 'node:fs/promises';
-import { connectSpool, DUCKDB_MEMORY_LIMIT } from '../build/spool';
+import { connectSpool, DUCKDB_MEMORY_LIMIT } from '../../spool/spool';
 import path from 'node:path';
 import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 

@@ -7,10 +7,10 @@
  * A database of at most BUCKET_ROWS rate rows has one bucket and takes the direct path.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PRICE_COLUMN_NAMES } from '../../../contract/files/price-columns';
-import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from '../ingest/price-values';
-import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from '../build/spool';
-import { checkedColumns, ITEM_CHECK_COLUMNS } from '../build/validation';
+import { PRICE_COLUMN_NAMES } from '../../../../contract/files/price-columns';
+import { PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS } from '../../spool/price-values';
+import { RATE_ROWS_PER_PRICE_SQL, valueColumnTable } from '../../spool/spool';
+import { checkedColumns, ITEM_CHECK_COLUMNS } from '../validation';
 
 /** Rate rows per bucket: a bucket's sort or aggregation fits in DuckDB's memory limit (spool.ts). */
 export const BUCKET_ROWS = 750_000;
