@@ -20,7 +20,7 @@ import { COLUMNS, DATASET_FORMAT, DATASET_FORMAT_VERSION, DEFAULT_VALIDATION, TA
 import { BUCKET_ROWS } from '../convert/build/stats/code-buckets';
 import { sqlString } from '../convert/spool/spool';
 import { describeRates, onOneThread, RATES_ROW_GROUP_SIZE, writeTable } from '../convert/build/output/write-parquet';
-import { STATE_AREAS } from '../../src/components/map/us-states';
+import { STATE_AREAS } from '../../contract/rules/state-areas';
 import { priceStatsSql } from './price-stats';
 import { baseTablesSql, rateRowsOfCodesSql, RATES_ORDER, type GenerationPlan } from './tables-sql';
 

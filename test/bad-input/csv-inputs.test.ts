@@ -10,7 +10,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { USPS_STATE_CODES } from '../../contract/rules/us-states';
-import { STATE_AREAS } from '../../src/components/map/us-states';
+import { STATE_AREAS } from '../../contract/rules/state-areas';
 import { catalogOf, makeWorkspace, re, runCli, type Workspace } from './harness';
 
 let ws: Workspace;

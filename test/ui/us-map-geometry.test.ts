@@ -7,7 +7,7 @@ import { geoAlbersUsaPr } from '../../src/components/map/albers-usa-pr';
 import { computeStateShapes } from '../../src/components/map/us-map-compute';
 import shapeFile from '../../src/components/map/state-shapes.json';
 import { MAP_HEIGHT, MAP_WIDTH, STATE_SHAPES } from '../../src/components/map/us-map-geometry';
-import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../src/components/map/us-states';
+import { STATE_AREAS, VALID_STATE_AREA_COUNT } from '../../contract/rules/state-areas';
 
 /** Every x,y pair of an SVG path's numbers. */
 function points(d: string): Array<[number, number]> {

@@ -8,7 +8,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatPercent, formatUsd } from '../../../contract/rules/format';
-import type { StateArea } from './us-states';
+import type { StateArea } from '../../../contract/rules/state-areas';
 import { Dialog } from '../dialog/Dialog';
 import { DataTable, type Column, type DataTableProps } from '../table/DataTable';
 

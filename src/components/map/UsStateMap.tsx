@@ -8,7 +8,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { formatPercent } from '../../../contract/rules/format';
-import type { Region, StateArea } from './us-states';
+import type { Region, StateArea } from '../../../contract/rules/state-areas';
 import { useLazyModule } from '../lazy-module';
 import { MAP_HEIGHT, MAP_WIDTH, STATE_SHAPES } from './us-map-geometry';
 import './UsStateMap.css';

@@ -13,9 +13,9 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import statesTopology from 'us-atlas/states-10m.json';
 import { geoAlbersUsaPr } from './albers-usa-pr';
 import { MAP_HEIGHT, MAP_WIDTH } from './map-frame';
-import { STATE_AREAS } from './us-states';
+import { STATE_AREAS } from '../../../contract/rules/state-areas';
 
-/** One shape: the area's FIPS id (us-states.ts STATE_AREAS key) and its SVG path data. */
+/** One shape: the area's FIPS id (contract/rules/state-areas.ts STATE_AREAS key) and its SVG path data. */
 export interface StateShapeData {
   id: string;
   d: string;

@@ -7,7 +7,7 @@
  */
 import { lazyModule, type LazyModule } from '../lazy-module';
 import type { StateShapeData } from './us-map-compute';
-import { STATE_AREAS, type StateArea } from './us-states';
+import { STATE_AREAS, type StateArea } from '../../../contract/rules/state-areas';
 
 export { MAP_HEIGHT, MAP_WIDTH } from './map-frame';
 

@@ -11,7 +11,7 @@
  */
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import type { LiveInsurer, RegionalServiceRow } from '../../../contract/api';
-import type { StateArea } from '../../components/map/us-states';
+import type { StateArea } from '../../../contract/rules/state-areas';
 import { NO_PROVIDER_OPTIONS, providerOptionsParam, type ProviderOptionsState } from '../url-state/shared-providers';
 import { RegionModal, type RegionPriceColumn, type RegionPriceRow } from '../../components/map/RegionModal';
 import type { SortState } from '../../components/table/table-sort';

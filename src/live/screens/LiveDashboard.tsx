@@ -38,7 +38,7 @@ import { unitRowKey, unitShortText, unitText } from '../components/unit-format';
 import { useApi, type ApiLoad } from '../components/use-api';
 import { PageHeader } from '../../components/PageHeader';
 import { overpaymentLevel } from '../../components/map/overpayment-level';
-import { STATE_AREAS } from '../../components/map/us-states';
+import { STATE_AREAS } from '../../../contract/rules/state-areas';
 import { parseProviderOptions, providerOptionsParam, writeProviderOptions } from '../url-state/shared-providers';
 import '../../styles/screens.css';
 import '../components/live.css';

@@ -3,7 +3,7 @@
  * overpayment trend, the regional overpayment per region (map colours) and the per-region
  * service prices of the state modal. Percents are percents; prices USD.
  */
-import type { Region } from '../../components/map/us-states';
+import type { Region } from '../../../contract/rules/state-areas';
 
 export interface TrendPoint {
   month: string;

@@ -18,7 +18,7 @@ import { SAMPLE_ALERTS } from '../data/alerts';
 import { OVERPAYMENT_TREND, REGION_SERVICE_PRICES, REGIONAL_OVERPAYMENT } from '../data/dashboard';
 import { dashboardKpis, topOverpaid } from '../data/dashboard-kpis';
 import { SAMPLE_SERVICES } from '../data/services';
-import type { Region, StateArea } from '../../components/map/us-states';
+import type { Region, StateArea } from '../../../contract/rules/state-areas';
 import '../../styles/screens.css';
 
 /** The modal's note on sample data. */
