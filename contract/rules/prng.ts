@@ -1,7 +1,7 @@
 /**
  * mulberry32: a tiny deterministic pseudo-random generator, numbers in [0, 1). Shared by the
  * sample generator (scripts/sample), the benchmark's large-file generator (scripts/mrf) and the
- * app's fixed sample data (src/sample-data), so each produces the same output on every run.
+ * app's fixed sample data (src/sample/data), so each produces the same output on every run.
  */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
