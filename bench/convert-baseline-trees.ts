@@ -26,6 +26,8 @@ export interface Tree {
   sha: string | null;
   /** The project's directory inside the tree (the tree's root plus the project's place in the repository). */
   dir: string;
+  /** The tree's measure-convert.ts (its place differs between layouts: convertFile). */
+  measure: string;
   /** Node flags and environment of the tree's runtime-flags.ts (none when the tree has no such file). */
   nodeFlags: readonly string[];
   env: Readonly<Record<string, string>>;
@@ -61,10 +63,19 @@ function exited(child: ReturnType<typeof spawn>, what: string): Promise<void> {
   });
 }
 
+/**
+ * The file of `dir`'s tree that is at `now` (a path under scripts/convert/) in today's layout, or
+ * at its place before the converter's folders by stage (scripts/convert/<file name>); null when neither.
+ */
+export function convertFile(dir: string, now: string): string | null {
+  for (const p of [now, `scripts/convert/${path.basename(now)}`]) if (existsSync(path.join(dir, p))) return path.join(dir, p);
+  return null;
+}
+
 /** The node flags and environment of `dir`'s scripts/convert/cli/runtime-flags.ts, imported from that tree. */
 async function runtimeFlags(dir: string): Promise<{ nodeFlags: readonly string[]; env: Readonly<Record<string, string>> }> {
-  const file = path.join(dir, 'scripts/convert/cli/runtime-flags.ts');
-  if (!existsSync(file)) return { nodeFlags: [], env: {} };
+  const file = convertFile(dir, 'scripts/convert/cli/runtime-flags.ts');
+  if (file === null) return { nodeFlags: [], env: {} };
   const m = (await import(pathToFileURL(file).href)) as { CONVERTER_NODE_FLAGS?: unknown; CONVERTER_ENV?: unknown };
   const flags = Array.isArray(m.CONVERTER_NODE_FLAGS) ? m.CONVERTER_NODE_FLAGS.filter((f): f is string => typeof f === 'string') : [];
   const env: Record<string, string> = {};
@@ -75,10 +86,10 @@ async function runtimeFlags(dir: string): Promise<{ nodeFlags: readonly string[]
 }
 
 async function treeAt(label: string, rev: string, sha: string | null, dir: string, temp: string | null): Promise<Tree> {
-  const measure = path.join(dir, 'scripts/convert/cli/measure-convert.ts');
-  if (!existsSync(measure)) throw new Error(`${label} ${rev} has no scripts/convert/cli/measure-convert.ts`);
+  const measure = convertFile(dir, 'scripts/convert/cli/measure-convert.ts');
+  if (measure === null) throw new Error(`${label} ${rev} has no scripts/convert/cli/measure-convert.ts`);
   const takesStore = readFileSync(measure, 'utf8').includes("'--store'");
-  return { label, rev, sha, dir, ...(await runtimeFlags(dir)), takesStore, temp };
+  return { label, rev, sha, dir, measure, ...(await runtimeFlags(dir)), takesStore, temp };
 }
 
 /** The work tree itself as the `current` version. */
@@ -123,7 +134,7 @@ export async function dropTree(t: Tree): Promise<void> {
  * @throws Error naming the version, with the child's stderr, when the conversion fails.
  */
 export async function measureIn(t: Tree, catalog: string, out: string, store: string): Promise<Measured> {
-  const args = [...t.nodeFlags, '--import', 'tsx', path.join(t.dir, 'scripts/convert/cli/measure-convert.ts'), catalog, out,
+  const args = [...t.nodeFlags, '--import', 'tsx', t.measure, catalog, out,
     ...(t.takesStore ? ['--store', store] : [])];
   try {
     const r = spawnSync(process.execPath, args, { cwd: t.dir, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, ...t.env } });
