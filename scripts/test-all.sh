@@ -5,7 +5,8 @@
 # going after a failure.
 # Lint, typecheck and the fuzz run count as one test each; vitest tests are counted from the JSON
 # reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
-# one failure). Writes test-results/summary.txt; the LAST line printed is `N passed, N failed`.
+# one failure). Writes test-results/summary.txt with each runner's wall time; the LAST line printed
+# is `N passed, N failed`.
 # Exit status: 0 when nothing failed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +16,23 @@ rm -f test-results/unit.json test-results/e2e.json test-results/summary.txt
 passed=0
 failed=0
 summary=()
+started=$(date +%s)
+step_start=$started
+
+# Sets `took` to the wall time of the step that just ended, as ` in N s`, and starts the next one's.
+took=''
+lap() {
+  local now
+  now=$(date +%s)
+  took=" in $((now - step_start)) s"
+  step_start=$now
+}
 
 # Records a pass/fail for a one-test step: record <name> <exit status>
 record() {
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed")
-  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)"); fi
+  lap
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed$took")
+  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)$took"); fi
 }
 
 # Counts a vitest JSON report: count_vitest <name> <json file> <exit status of vitest>
@@ -44,7 +57,8 @@ count_vitest() {
   f=${counts#* }
   passed=$((passed + p))
   failed=$((failed + f))
-  summary+=("$1: $p passed, $f failed (exit $3)")
+  lap
+  summary+=("$1: $p passed, $f failed (exit $3)$took")
 }
 
 echo "== lint: npx eslint ."
@@ -69,6 +83,7 @@ npx tsx scripts/fuzz/cli.ts --seed "${FUZZ_SEED:-1}" --cases "${FUZZ_CASES:-140}
 record fuzz $?
 
 total="$passed passed, $failed failed"
+summary+=("all: $(( $(date +%s) - started )) s")
 { printf '%s\n' "${summary[@]}"; echo "$total"; } > test-results/summary.txt
 echo "== summary"
 printf '%s\n' "${summary[@]}"

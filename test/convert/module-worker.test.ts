@@ -30,7 +30,7 @@ describe('startModuleWorker', () => {
   });
 
   it("bundles the converter's parser threads, and leaves native DuckDB's thread to tsx", () => {
-    expect(bundledScript(fileURLToPath(new URL('../../scripts/convert/parse-worker.ts', import.meta.url)))).not.toBeNull();
-    expect(bundledScript(fileURLToPath(new URL('../../scripts/convert/native-database-thread.ts', import.meta.url)))).toBeNull();
+    expect(bundledScript(fileURLToPath(new URL('../../scripts/convert/ingest/parse-worker.ts', import.meta.url)))).not.toBeNull();
+    expect(bundledScript(fileURLToPath(new URL('../../scripts/convert/build/output/native-database-thread.ts', import.meta.url)))).toBeNull();
   });
 });

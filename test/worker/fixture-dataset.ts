@@ -4,21 +4,25 @@
  * parquet-wasm's Node build), so the SQL that ships is the SQL under test. Also a generated
  * dataset booted the same way (bootGenerated).
  */
-import { afterAll, beforeAll, expect } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Catalog } from '../../contract/files/catalog';
-import type { ValidationSettings } from '../../contract/files/dataset';
-import { convertCatalog } from '../../scripts/convert/index';
+import { join } from 'node:path';
 import { generateApiDataset, type GeneratedShape } from '../../scripts/generate/dataset';
 import type { ApiResponse, LiveServicePricingRecord, ServicePricingResult } from '../../contract/api';
 import type { BootState } from '../../contract/api';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
+import { convertFixtureFresh, sharedVariant, type FixtureOptions, type SharedVariant } from './fixture-convert';
 
-export const FIXTURE_CATALOG = fileURLToPath(new URL('../fixtures/api/catalog.json', import.meta.url));
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The api fixture's shared variants, converted once by test/unit-setup.ts: dataset directory by variant. */
+    apiFixtures: Record<SharedVariant, string>;
+  }
+}
+
+export { FIXTURE_CATALOG, type FixtureOptions } from './fixture-convert';
 
 export interface BootedFixture {
   service: DataService;
@@ -30,42 +34,20 @@ export interface BootedFixture {
   dispose(): Promise<void>;
 }
 
-/** Variants of the fixture catalog. */
-export interface FixtureOptions {
-  /** The catalog's `validation` settings (docs/methodology.md, Validation), e.g. `{ min_providers: 1 }`. */
-  validation?: Partial<ValidationSettings>;
-  /** The text of a claims-volume CSV replacing the fixture's (docs/converter.md, The catalog), e.g. with `npi` and `tin` columns. */
-  claims?: string;
-}
-
 /**
- * Converts the fixture catalog (with `options` written into a copy of it, its paths made
- * absolute) into a fresh temporary directory; returns the dataset dir.
+ * Converts the fixture catalog with `options` into a fresh temporary directory; returns the dataset
+ * dir. The two shared variants (fixture-convert.ts SHARED_VARIANTS) are copied from the unit run's
+ * global setup, which converted them with the same converter (a copy, so that a test may change or
+ * delete its dataset); the others are converted here.
+ * @throws as convertCatalog.
  */
 export async function convertFixture(options: FixtureOptions = {}): Promise<{ root: string; dir: string }> {
+  const variant = sharedVariant(options);
+  const converted = variant === null ? undefined : inject('apiFixtures')?.[variant];
+  if (converted === undefined) return convertFixtureFresh(options);
   const root = await mkdtemp(join(tmpdir(), 'compete-api-'));
   const dir = join(root, 'dataset');
-  let catalog = FIXTURE_CATALOG;
-  if (options.validation || options.claims !== undefined) {
-    const base = dirname(FIXTURE_CATALOG);
-    const c = JSON.parse(await readFile(FIXTURE_CATALOG, 'utf8')) as Catalog;
-    const abs = (p: string | undefined): string | undefined => (p === undefined ? undefined : resolve(base, p));
-    const variant: Catalog = {
-      ...c,
-      insurers: c.insurers.map((i) => ({ ...i, files: i.files.map((f) => ({ ...f, url: abs(f.url) })) })),
-      npi_registry: abs(c.npi_registry),
-      claims_volume: abs(c.claims_volume),
-      services: abs(c.services),
-      ...(options.validation ? { validation: options.validation } : {}),
-    } as Catalog;
-    if (options.claims !== undefined) {
-      variant.claims_volume = join(root, 'claims-volume.csv');
-      await writeFile(variant.claims_volume, options.claims);
-    }
-    catalog = join(root, 'catalog.json');
-    await writeFile(catalog, JSON.stringify(variant));
-  }
-  await convertCatalog(catalog, dir, { quiet: true });
+  await cp(converted, dir, { recursive: true });
   return { root, dir };
 }
 
