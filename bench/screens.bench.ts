@@ -115,7 +115,7 @@ const passes = sized(numberArg('--passes', 5), 1);
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-screens-'));
 try {
   const t = performance.now();
-  const { outDir: distDir } = await buildApp(path.join(tmp, 'dist'));
+  const { outDir: distDir } = await buildApp(path.join(tmp, 'dist'), { reusePrebuilt: TINY });
   console.log(`(app built in ${((performance.now() - t) / 1000).toFixed(0)} s; ${passes} pass(es) of the session; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})`);
   if (TINY) console.log('tiny mode: the tiny real-file shape unless --shape says otherwise, 1 pass');
   for (const shape of shapes) {

@@ -69,6 +69,19 @@ echo "== typecheck: npx tsc -p tsconfig.json --noEmit"
 npx tsc -p tsconfig.json --noEmit
 record typecheck $?
 
+# The app is built once for the run: the end-to-end setup and the tiny runs of the two browser
+# benchmarks serve this build (scripts/server/build-app.ts prebuiltApp) instead of building it again.
+echo "== building the app once for the tests"
+app_build_root=$(mktemp -d)
+trap 'rm -rf "$app_build_root"' EXIT
+if node --import tsx -e 'import("./scripts/server/build-app.ts").then((m) => m.buildApp(process.argv[1]))' "$app_build_root/dist"; then
+  export COMPETE_APP_BUILD="$app_build_root/dist"
+else
+  echo "the app did not build: the tests that need it build it themselves"
+fi
+lap
+summary+=("app build (not a test)$took")
+
 echo "== unit tests: npx vitest run"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/unit.json
 count_vitest unit test-results/unit.json $?

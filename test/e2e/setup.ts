@@ -34,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   try {
     const t0 = Date.now();
-    const { outDir } = await buildApp(join(root, 'dist'));
+    const { outDir } = await buildApp(join(root, 'dist'), { reusePrebuilt: true });
     const t1 = Date.now();
     const { outDir: dataDir } = await convertCatalog(E2E_CATALOG, join(root, 'dataset'), { quiet: true });
     const t2 = Date.now();
