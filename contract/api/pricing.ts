@@ -126,9 +126,12 @@ export interface LiveServicePricingRecord {
   claims_volume: number;
   /** overpayment x claims_volume when overpayment > 0, else 0; USD. */
   potential_savings: number;
-  /** Alias of reference_price kept for the live dashboard, docs/screens.md (Entities). */
+  /**
+   * Alias of reference_price, under the name the product specification gives the live dashboard's
+   * field (docs/screens.md, Entities); the app's own screens read reference_price.
+   */
   anthem_price: number | null;
-  /** Alias of reference_variance kept for the live dashboard, docs/screens.md (Entities). */
+  /** Alias of reference_variance, likewise (docs/screens.md, Entities). */
   anthem_variance: number | null;
   /** The unit's national Medicare amount, USD (docs/methodology.md, Medicare benchmark); null without a benchmark. */
   medicare_rate: number | null;

@@ -19,7 +19,7 @@
  * through `JSON.parse` and codeList), a verbatim text copied or decoded; anything else: slow path.
  * A provider-group id is its token's text (docs/converter.md, Quirks of real files) or a string copied.
  */
-import { PRICE_COLUMNS, type PriceColumnSpec } from '../../../contract/files/price-columns';
+import { PRICE_COLUMNS } from '../../../contract/files/price-columns';
 import { firstInvalidUtf8 } from '../../mrf/json-checks';
 import type { ElementContext } from '../../mrf/normalize-context';
 import { normalizeInNetworkItem } from '../../mrf/normalize-item';
@@ -42,32 +42,12 @@ const enum RateKey { ProviderReferences, NegotiatedPrices, ProviderGroups }
 /**
  * The keys of a price, the CMS fields of contract/files/price-columns.ts in order; PriceKey their id. The
  * price code names each in a `switch` and writes them in SPOOL_PRICE_ORDER (speed: no loop over the
- * table), so it is written for one table: FastPriceColumns. A column added to PRICE_COLUMNS, or one
- * whose field, kind, trimming, padding or place in the shape changes, makes FAST_PATH_KNOWS_COLUMNS a
+ * table), so it is written for one table: fast-price-columns.ts, where a column added to
+ * PRICE_COLUMNS, or one whose field, kind, trimming, padding or place in the shape changes, is a
  * type error until this code learns it (the enum values are read from the table).
  */
 const PRICE_KEYS = new KeySet(PRICE_COLUMNS.map((c) => c.field));
 const enum PriceKey { BillingClass, NegotiatedType, NegotiatedRate, ServiceCode, Modifier, ExpirationDate, Setting, AdditionalInformation }
-
-/** What this code reads of each price column, in PRICE_COLUMNS order: [field, kind, trim, pad, shape]. */
-type FastPriceColumns = [
-  ['billing_class', 'enum', false, false, true],
-  ['negotiated_type', 'enum', false, false, true],
-  ['negotiated_rate', 'number', false, false, false],
-  ['service_code', 'codes', false, true, true],
-  ['billing_code_modifier', 'codes', false, false, true],
-  ['expiration_date', 'text', true, false, true],
-  ['setting', 'enum', false, false, true],
-  ['additional_information', 'text', false, false, false],
-];
-/** The same facts of the table itself. */
-type TablePriceColumns<T extends readonly PriceColumnSpec[]> = {
-  -readonly [K in keyof T]: T[K] extends { field: infer F; kind: infer Kind; trim: infer Tr; pad: infer P; shape: infer S } ? [F, Kind, Tr, P, S] : never
-};
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** A type error when PRICE_COLUMNS is not the table the price code is written for. */
-const FAST_PATH_KNOWS_COLUMNS: Same<TablePriceColumns<typeof PRICE_COLUMNS>, FastPriceColumns> = true;
-void FAST_PATH_KNOWS_COLUMNS;
 
 /** The CMS values of the enum price columns as bytes (an index is the value's code); whether a code list pads one digit. */
 const [CLASS_BYTES, TYPE_BYTES, SETTING_BYTES] = [PriceKey.BillingClass, PriceKey.NegotiatedType, PriceKey.Setting]
