@@ -152,8 +152,17 @@ export interface ProviderSearchResult {
   total: number;
 }
 
+/** The counts of a file, and their sums over an insurer's snapshot, on the coverage page. */
+export interface CoverageCounts {
+  rate_rows: number;
+  unresolved_rate_rows: number;
+  provider_groups: number;
+  problems: number;
+  unresolved_provider_references: number;
+}
+
 /** One converted in-network file on the coverage page (manifest `sources`, report.json problems). */
-export interface CoverageSource {
+export interface CoverageSource extends CoverageCounts {
   source_id: number;
   insurer_id: string;
   snapshot: string;
@@ -164,11 +173,6 @@ export interface CoverageSource {
   version: string;
   /** Bytes as read (compressed, if it was). */
   bytes: number;
-  rate_rows: number;
-  unresolved_rate_rows: number;
-  provider_groups: number;
-  problems: number;
-  unresolved_provider_references: number;
   /** Its dollar rates that failed validation, by reason (manifest; docs/methodology.md, Validation). */
   validation: ManifestSource['validation'];
   /** Median % of Medicare of its valid rates (manifest); null when none has a benchmark. */
@@ -178,7 +182,7 @@ export interface CoverageSource {
 }
 
 /** Per insurer and snapshot: the sums over its files. */
-export interface CoverageGroup {
+export interface CoverageGroup extends CoverageCounts {
   insurer_id: string;
   /** The product's name (docs/methodology.md, Products). */
   insurer_name: string;
@@ -186,11 +190,6 @@ export interface CoverageGroup {
   insurer_group: string;
   snapshot: string;
   files: number;
-  rate_rows: number;
-  unresolved_rate_rows: number;
-  provider_groups: number;
-  problems: number;
-  unresolved_provider_references: number;
   /** Sums of its files' validation counts, by reason. */
   validation: ManifestSource['validation'];
   /**

@@ -19,9 +19,7 @@ import {
   isMonthScope,
   priceScope,
   UNIT_BILLING_CLASSES,
-  type UnitBillingClass,
 } from '../../contract/files/dataset';
-import type { Component, UnitSetting } from '../../contract/rules/medicare';
 import {
   claimsByUnit,
   compareUnits,
@@ -101,18 +99,10 @@ export type PricedService = LiveServicePricingRecord & {
 export type Selection = Omit<PricingSelection, 'snapshot'>;
 
 /** A unit as unitsQuery answers it (one month and state), before the rules of contract/rules/metrics.ts. */
-export interface UnitColumns {
+export interface UnitColumns extends Pick<LiveServicePricingRecord, 'service_code' | 'billing_code_type' | 'service_name' | 'published_name'
+  | 'category' | 'billing_class' | 'component' | 'setting' | 'reference_price'> {
   month: string;
   state: string;
-  service_code: string;
-  billing_code_type: string;
-  service_name: string;
-  published_name: string | null;
-  category: string;
-  billing_class: UnitBillingClass;
-  component: Component;
-  setting: UnitSetting;
-  reference_price: number | null;
   reference_providers: number | null;
   market_average: number | null;
   competitor_provider_total: number | null;
