@@ -27,6 +27,7 @@ async function readError(bytes: Uint8Array, size = 64 * 1024): Promise<MrfReadEr
   return fatal;
 }
 
+/** Expects `e` to be the refusal of `test.json` at decompressed byte `offset`, its reason matching `reason`, its message naming both. */
 function expectReadError(e: unknown, offset: number, reason: RegExp): void {
   expect(e).toBeInstanceOf(MrfReadError);
   const err = e as MrfReadError;

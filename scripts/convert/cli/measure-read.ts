@@ -19,12 +19,14 @@ import { readInProcess, removeSpool } from '../ingest/read-in-process';
 /** The stored bytes of `file` in 1 MiB chunks, as the converter streams a local file (open-sources.ts). */
 const stream = (file: string): AsyncIterable<Buffer> => createReadStream(file, { highWaterMark: 1 << 20 });
 
+/** Decompresses `file` (open-container.ts); returns its JSON bytes. */
 async function decompressOnly(file: string): Promise<number> {
   let bytes = 0;
   for await (const c of openContainer(file, stream(file))) bytes += c.length;
   return bytes;
 }
 
+/** Decompresses `file` and cuts its root elements (root-scanner.ts); returns its JSON bytes. */
 async function splitOnly(file: string): Promise<number> {
   const scanner = new RootScanner(file, () => true);
   const out: ScanEvent[] = [];
@@ -51,6 +53,7 @@ function fullRead(slow: boolean): (file: string) => Promise<number> {
   };
 }
 
+/** Runs `fn` on `file` `runs` times: the best run's MB/s of JSON, and the JSON bytes. */
 async function best(fn: (p: string) => Promise<number>, file: string, runs: number): Promise<{ mbps: number; bytes: number }> {
   let bestS = Infinity;
   let bytes = 0;
