@@ -1,21 +1,15 @@
 /**
- * The converter's reading path run in-process for the fuzz harness: readSource
- * (scripts/convert/ingest/read-source.ts: container, root scanner, item splitter, batches) with its
- * parser threads replaced by a pool that calls spoolElement (spool-element.ts: the fast path of
- * fast-rates.ts or JSON.parse and the normalisers) on this thread, then the spool CSV files read
- * back and decoded into comparable rows: what DuckDB would load (spool.ts documents the columns).
+ * The converter's reading path run in-process for the fuzz harness and the reader's tests:
+ * readInProcess (scripts/convert/ingest/read-in-process.ts: readSource with the parser threads'
+ * work done on this thread), then the spool CSV files read back and decoded into comparable rows:
+ * what DuckDB would load (spool.ts documents the columns).
  */
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
 import { PRICE_COLUMN_SPECS } from '../../contract/files/price-columns';
-import type { ParsePool, BatchMessage, SourceDone } from '../convert/ingest/parse-pool';
-import { readSource } from '../convert/ingest/read-source';
-import { sourceState, spoolElement } from '../convert/ingest/spool-element';
+import { readInProcess, removeSpool } from '../convert/ingest/read-in-process';
 import { splitGroupIds } from '../convert/spool/spool-rows';
 import type { SpoolFiles } from '../convert/spool/spool-rows';
-import { MrfReadError } from '../mrf/types';
 
 /** How one read feeds the bytes and parses the elements. */
 export interface ReadMode {
@@ -90,51 +84,57 @@ async function* chunked(bytes: Buffer, mode: ReadMode): AsyncGenerator<Buffer> {
   }
 }
 
+/** A CSV field of the spool: text, or null for NULL. */
+export type Field = string | null;
+
 /**
- * The parser threads' work (parse-worker.ts) on this thread: each batch's elements spooled by
- * spoolElement into one source state.
+ * CSV rows of the spool's conventions (csv-file.ts): fields split on `,`, rows on LF, an empty
+ * unquoted field is NULL, a quoted one is its text with `""` for `"` (and may hold `,`, CR, LF).
+ * Written out here: csv-parse's per-field `cast`, which alone tells `""` from an empty field, is
+ * some twenty times slower than this loop on a spool of 100,000 prices.
  */
-class InlinePool {
-  readonly split = new Set<number>();
-  private readonly state;
-  constructor(prefix: string, sourceId: number, private readonly slow: boolean, private readonly keep: (code: string) => boolean) {
-    this.state = sourceState(prefix, sourceId);
-  }
-
-  send(m: BatchMessage): Promise<void> {
-    const buf = Buffer.from(m.buffer);
-    const e = m.elements;
-    for (let k = 0; k < e.length; k += 6) {
-      const split = e[k + 5] === 1;
-      if (split) this.split.add(e[k]!);
-      spoolElement(this.state, buf, { kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split },
-        this.keep, this.slow);
-    }
-    this.state.rows.endBatch();
-    return Promise.resolve();
-  }
-
-  finish(sourceId: number): Promise<SourceDone[]> {
-    const s = this.state;
-    return Promise.resolve([{
-      sourceId, files: s.rows.close(), valueCodes: s.rows.valueCodes, shapeCodes: s.rows.shapeCodes, counts: s.counts, kept: s.kept,
-      items: s.items, priceRows: s.rows.priceRows, providerReferences: s.providerReferences, remoteReferences: s.remoteReferences,
-    }]);
-  }
-}
-
-type Field = string | null;
-
-/** CSV rows of the spool's conventions (csv-file.ts): an empty unquoted field is NULL, `""` the empty string. */
 function csvRows(bytes: Buffer): Field[][] {
-  return parse(bytes, {
-    relax_column_count: true,
-    record_delimiter: '\n',
-    cast: (value: string, ctx: { quoting: boolean }) => (ctx.quoting || value !== '' ? value : null),
-  }) as Field[][];
+  const text = bytes.toString('utf8');
+  const rows: Field[][] = [];
+  let row: Field[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let field: Field;
+    if (text.charCodeAt(at) === 34) {
+      let value = '';
+      let from = at + 1;
+      for (;;) {
+        const q = text.indexOf('"', from);
+        if (q < 0) throw new Error(`unterminated quoted field at ${at}`);
+        value += text.slice(from, q);
+        if (text.charCodeAt(q + 1) !== 34) {
+          at = q + 1;
+          break;
+        }
+        value += '"';
+        from = q + 2;
+      }
+      field = value;
+    } else {
+      let end = at;
+      while (end < text.length && text.charCodeAt(end) !== 44 && text.charCodeAt(end) !== 10) end++;
+      field = end === at ? null : text.slice(at, end);
+      at = end;
+    }
+    row.push(field);
+    const c = text.charCodeAt(at);
+    at++;
+    if (c !== 44) {
+      // LF or the end of the text: the row is complete
+      rows.push(row);
+      row = [];
+    }
+  }
+  return rows;
 }
 
-async function tableRows(files: SpoolFiles, table: keyof SpoolFiles): Promise<Field[][]> {
+/** The rows of raw table `table` in the spool files `files` (SpoolRows.close), part after part, as CSV fields. */
+export async function tableRows(files: SpoolFiles, table: keyof SpoolFiles): Promise<Field[][]> {
   const out: Field[][] = [];
   for (const f of files[table] ?? []) out.push(...csvRows(await readFile(f)));
   return out;
@@ -144,10 +144,33 @@ const SHAPE_FIELDS = PRICE_COLUMN_SPECS.filter((c) => c.shape);
 const ROW_FIELDS = PRICE_COLUMN_SPECS.filter((c) => !c.shape);
 
 /** What a key written twice superseded (read-source.ts ReadSourceResult): ingest-file.ts drops it before it writes the partition. */
-type Superseded = { supersededItems: number; supersededRefs: number; supersededRates: Array<[number, number]> };
+export type Superseded = { supersededItems: number; supersededRefs: number; supersededRates: Array<[number, number]> };
 
-/** Decodes the spool files of one source into items with their prices, and group rows, without what `s` says was superseded. */
-async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadOutcome, 'items' | 'groups' | 'orphanPrices'>> {
+/** One `raw_prices` row decoded: its rate index (past the superseded rates of its item) and price index, group ids (split as DuckDB splits them; null for none) and price columns by `rates` column name. */
+export interface PriceRow {
+  rate: number;
+  price: number;
+  groups: string[] | null;
+  columns: Record<string, Field>;
+}
+
+/** One `raw_items` row decoded, with its price rows in spool order. */
+export interface SpoolItem {
+  id: number;
+  billingCodeType: Field;
+  billingCode: Field;
+  name: Field;
+  description: Field;
+  arrangement: Field;
+  prices: PriceRow[];
+}
+
+/**
+ * Decodes the spool files of one source into its items with their price rows, the value and shape
+ * codes resolved (an unknown code as `?code n`, `?shape n`), without what `s` says was superseded;
+ * `orphanPrices` counts the prices whose item id no `raw_items` row has.
+ */
+export async function decodeItems(files: SpoolFiles, s: Superseded): Promise<{ items: SpoolItem[]; orphanPrices: number }> {
   const superseded = s.supersededItems;
   const ratesBelow = new Map(s.supersededRates.map(([item, n]) => [String(item), n]));
   const values = new Map<string, Field>();
@@ -157,7 +180,7 @@ async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadO
   for (const [code, list] of await tableRows(files, 'raw_shapes')) {
     shapes.set(code!, (list ?? '').split(':').map((c) => (c === '' ? null : value(c))));
   }
-  const pricesOf = new Map<string, string[]>();
+  const pricesOf = new Map<string, PriceRow[]>();
   for (const r of await tableRows(files, 'raw_prices')) {
     const [, itemId, rateIndex, priceIndex, groups, shape, ...rest] = r;
     if (Number(itemId) < superseded) continue;
@@ -167,66 +190,65 @@ async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadO
     const columns: Record<string, Field> = {};
     SHAPE_FIELDS.forEach((c, k) => (columns[c.name] = shapeValues[k] ?? null));
     ROW_FIELDS.forEach((c, k) => (columns[c.name] = c.kind === 'number' ? rest[k] ?? null : value(rest[k] ?? null)));
-    const text = JSON.stringify([Number(rateIndex) - below, Number(priceIndex), groups === null || groups === undefined ? null : splitGroupIds(groups), columns]);
-    const list = pricesOf.get(itemId!) ?? [];
-    list.push(text);
-    pricesOf.set(itemId!, list);
+    const row: PriceRow = { rate: Number(rateIndex) - below, price: Number(priceIndex), groups: groups === null || groups === undefined ? null : splitGroupIds(groups), columns };
+    const list = pricesOf.get(itemId!);
+    if (list) list.push(row);
+    else pricesOf.set(itemId!, [row]);
   }
-  const items: ItemRows[] = [];
+  const items: SpoolItem[] = [];
   const seen = new Set<string>();
   for (const [, id, type, code, name, description, arrangement] of await tableRows(files, 'raw_items')) {
     if (Number(id) < superseded) continue;
     seen.add(id!);
     items.push({ id: Number(id), billingCodeType: type ?? null, billingCode: code ?? null, name: name ?? null, description: description ?? null,
-      arrangement: arrangement ?? null, prices: [...(pricesOf.get(id!) ?? [])].sort() });
+      arrangement: arrangement ?? null, prices: pricesOf.get(id!) ?? [] });
   }
   let orphanPrices = 0;
   for (const [id, list] of pricesOf) if (!seen.has(id)) orphanPrices += list.length;
+  return { items, orphanPrices };
+}
+
+/** Decodes the spool files of one source into items with their prices as sorted texts, and group rows, without what `s` says was superseded. */
+export async function decodeSpool(files: SpoolFiles, s: Superseded): Promise<Pick<ReadOutcome, 'items' | 'groups' | 'orphanPrices'>> {
+  const { items, orphanPrices } = await decodeItems(files, s);
   // the last column, `ref_index`, is not in a partition; the one before it is the reference's `network_name`
   const groups = (await tableRows(files, 'raw_groups')).filter((r) => r[8] === null || r[8] === undefined || Number(r[8]) >= s.supersededRefs)
     .map((r) => JSON.stringify(r.slice(1, 8))).sort();
-  return { items, groups, orphanPrices };
+  return {
+    items: items.map(({ prices, ...i }) => ({ ...i, prices: prices.map((p) => JSON.stringify([p.rate, p.price, p.groups, p.columns])).sort() })),
+    groups,
+    orphanPrices,
+  };
 }
 
-let reads = 0;
-
 /**
- * The converter's reader (readSource with the parse in-process), its spool written under `dir`
+ * The converter's reader (readInProcess, the parse on this thread), its spool written under `dir`
  * and deleted once decoded.
  * @throws whatever the reader throws but MrfReadError (the documented failure, in `fatal`).
  */
 export function converterReader(dir: string): Reader {
   return async (bytes, mode) => {
-    const prefix = path.join(dir, `r${reads++}`);
     const filter = mode.billingCodes ? new Set(mode.billingCodes) : undefined;
-    const pool = new InlinePool(prefix, 1, mode.slow, (code) => !filter || filter.has(code));
     const input = mode.gzip ? gzipSync(bytes) : bytes;
-    let fatal: ReadOutcome['fatal'] = null;
-    let result: Awaited<ReturnType<typeof readSource>> | null = null;
-    try {
-      // the pool's surface readSource uses is send and finish (parse-pool.ts); the class has private fields
-      result = await readSource('fuzz.json', chunked(input, mode), pool as unknown as ParsePool,
-        { sourceId: 1, dir, tmpDir: dir, ...(mode.splitBytes !== undefined ? { splitBytes: mode.splitBytes } : {}), ...(filter ? { billingCodes: filter } : {}) });
-    } catch (e) {
-      if (!(e instanceof MrfReadError)) throw e;
-      fatal = { reason: e.reason, offset: e.offset };
-    }
-    const [done] = await pool.finish(1);
-    const files = done!.files;
+    const read = await readInProcess('fuzz.json', chunked(input, mode), {
+      dir, tmpDir: dir, slow: mode.slow, ...(mode.splitBytes !== undefined ? { splitBytes: mode.splitBytes } : {}), ...(filter ? { billingCodes: filter } : {}),
+    });
+    const { result, done } = read;
+    const fatal = read.fatal ? { reason: read.fatal.reason, offset: read.fatal.offset } : null;
     try {
       // what a key written twice superseded (the items of a first `in_network`, ...): ingest-file.ts
       // drops its rows before it writes the partition (read-source.ts)
-      const decoded = fatal || !result ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(files, result);
-      const problems: ProblemKey[] = fatal ? [] : [...result!.problems, ...done!.kept].map((p) => ({ code: p.code, path: p.path, offset: p.offset }));
+      const decoded = fatal || !result ? { items: [], groups: [], orphanPrices: 0 } : await decodeSpool(done.files, result);
+      const problems: ProblemKey[] = fatal ? [] : [...result!.problems, ...done.kept].map((p) => ({ code: p.code, path: p.path, offset: p.offset }));
       problems.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code) || a.path.localeCompare(b.path));
       const counts: Record<string, number> = {};
       if (!fatal) {
         for (const p of result!.problems) counts[p.code] = (counts[p.code] ?? 0) + 1;
-        for (const [code, n] of Object.entries(done!.counts)) counts[code] = (counts[code] ?? 0) + n;
+        for (const [code, n] of Object.entries(done.counts)) counts[code] = (counts[code] ?? 0) + n;
       }
-      return { fatal, header: fatal ? '' : JSON.stringify(result!.header), ...decoded, problems, counts, split: fatal ? [] : [...pool.split].sort((a, b) => a - b) };
+      return { fatal, header: fatal ? '' : JSON.stringify(result!.header), ...decoded, problems, counts, split: fatal ? [] : read.split };
     } finally {
-      await Promise.all(Object.values(files).flat().map((f) => rm(f, { force: true })));
+      await removeSpool(done);
     }
   };
 }

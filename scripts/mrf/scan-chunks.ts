@@ -1,8 +1,8 @@
 /**
- * The read loop shared by both in-network readers (scripts/mrf/read-in-network.ts, one thread,
- * and scripts/convert/ingest/read-source.ts, parser threads): feed every decompressed chunk of a
- * container to the root scanner and hand its events, in file order, to `handle`, with strings over
- * MAX_STRING_BYTES cut and reported (long-strings.ts).
+ * The read loop of an in-network file (scripts/convert/ingest/read-source.ts, which hands the
+ * elements to the parser threads): feed every decompressed chunk of a container to the root
+ * scanner and hand its events, in file order, to `handle`, with strings over MAX_STRING_BYTES cut
+ * and reported (long-strings.ts).
  */
 import { LongStrings, MAX_STRING_BYTES } from './long-strings.js';
 import { RootScanner, type ScanEvent } from './root-scanner.js';

@@ -1,10 +1,11 @@
 /**
- * Events of the streaming in-network-rates reader (scripts/mrf) as the converter consumes them.
+ * Values of the in-network-rates reader (scripts/mrf) as the converter spools them.
  *
  * The reader splits bytes first and `JSON.parse`s only small elements (docs/architecture.md): each
- * element of the root `provider_references[]` and of `in_network[]` becomes one event. Field names
- * are the CMS schema's; values are normalised as documented per field, raw where
- * a normalisation could lose information.
+ * element of the root `provider_references[]` and of `in_network[]` is normalised into one value
+ * (normalize-item.ts, normalize-provider.ts; the parser threads' fast path, fast-rates.ts, spools
+ * the same values without building them). Field names are the CMS schema's; values are normalised
+ * as documented per field, raw where a normalisation could lose information.
  */
 import type { NormalizedPrice } from '../../contract/files/price-columns';
 
@@ -90,39 +91,6 @@ export interface MrfProblem {
   path: string;
   /** Byte offset in the uncompressed JSON where the element starts. */
   offset: number;
-}
-
-/**
- * What the reader calls, in file order. The header arrives once, at the end of the file, after all
- * elements (its root fields may sit anywhere in the root object, before or after the arrays).
- */
-export interface MrfSink {
-  header(h: MrfHeader): void | Promise<void>;
-  providerReference(ref: MrfProviderReference, offset: number): void | Promise<void>;
-  inNetworkItem(item: MrfInNetworkItem, offset: number): void | Promise<void>;
-  problem(p: MrfProblem): void | Promise<void>;
-}
-
-/** Options of `readInNetworkFile`. */
-export interface MrfReadOptions {
-  /** Keep only these billing codes; an item of another code is skipped without full parsing. */
-  billingCodes?: ReadonlySet<string>;
-  /** Called with (bytes read of the compressed input, total bytes or null) as the file streams. */
-  onProgress?: (bytesRead: number, totalBytes: number | null) => void;
-  /** An in_network item larger than this (bytes) is split by negotiated_rates (default 8 MiB). */
-  splitBytes?: number;
-}
-
-/** Totals a read returns. */
-export interface MrfReadResult {
-  /** Uncompressed JSON bytes scanned. */
-  jsonBytes: number;
-  /** Bytes of the input as stored (compressed when gzip). */
-  inputBytes: number;
-  sha256: string;
-  inNetworkItems: number;
-  providerReferences: number;
-  skippedItems: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The streaming reader stays in step on damaged bytes and keeps a key's last value
+ * The converter's reading path (test/mrf/reader-helpers.ts, then whole conversions) stays in step
+ * on damaged bytes and keeps a key's last value
  * (docs/converter.md, What it reads, and what it does with bad input): a byte that is not JSON
  * between two rates or two items is skipped with a problem at its own offset and never swallows
  * the next element; every damaged input gives one outcome whatever the chunk boundaries; a root
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import type { ConversionReport } from '../../scripts/convert/common/problems';
-import { eventCounts, items, problems, readBytes } from '../mrf/mrf-test-helpers';
+import { readBytes, rowCounts } from '../mrf/reader-helpers';
 import { HEADER, catalogOf, item, mrf, price } from './harness';
 
 const FF = '\f';
@@ -25,19 +26,27 @@ function bigItem(code: string, n: number, at?: number): string {
     `"description":"d","negotiated_rates":[${list}]}`;
 }
 
-/** Reads `text` at every chunk size of CHUNKS; expects one outcome and returns it. */
+/** Reads `text` at every chunk size of CHUNKS, on the fast and on the slow path; expects one outcome and returns it. */
 async function readEveryWay(text: string, splitBytes?: number): Promise<{ items: string[]; prices: number; problems: Array<[string, string, number]> }> {
   const outcomes = [];
   for (const size of CHUNKS) {
-    const { events } = await readBytes(Buffer.from(text), size, splitBytes === undefined ? {} : { splitBytes });
-    outcomes.push({
-      items: items(events).map((i) => i.billing_code),
-      prices: eventCounts(events).prices,
-      problems: problems(events).map((p): [string, string, number] => [p.code, p.path, p.offset]),
-    });
+    for (const slow of [false, true]) {
+      const r = await readBytes(Buffer.from(text), size, { slow, ...(splitBytes === undefined ? {} : { splitBytes }) });
+      expect(r.fatal).toBeNull();
+      outcomes.push({
+        items: r.items.map((i) => i.billing_code),
+        prices: rowCounts(r).prices,
+        problems: r.problems.map((p): [string, string, number] => [p.code, p.path, p.offset]),
+      });
+    }
   }
   for (const o of outcomes.slice(1)) expect(o).toEqual(outcomes[0]);
   return outcomes[0]!;
+}
+
+/** The refusal's message of reading `text` in chunks of `size`; '' when the read succeeds. */
+async function refusal(text: string, size: number): Promise<string> {
+  return (await readBytes(Buffer.from(text), size)).fatal?.message ?? '';
 }
 
 describe('a stray byte keeps the reader in step, whatever the chunks', () => {
@@ -101,8 +110,8 @@ describe('a stray byte keeps the reader in step, whatever the chunks', () => {
     const alone = mrf([item('"99214"', price('5')), item('"99215"', price('7')), damaged, item('"99217"', price('9'))]);
     for (const size of CHUNKS) {
       // its extra ']' closes 99216 early: the '}' after it is the byte refused
-      await expect(readBytes(Buffer.from(text), size)).rejects.toThrow(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
-      await expect(readBytes(Buffer.from(alone), size)).rejects.toThrow(`found '}' at byte ${alone.indexOf(damaged) + damaged.length - 1}`);
+      expect(await refusal(text, size)).toContain(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
+      expect(await refusal(alone, size)).toContain(`found '}' at byte ${alone.indexOf(damaged) + damaged.length - 1}`);
     }
   });
 
@@ -148,7 +157,7 @@ describe('a stray byte keeps the reader in step, whatever the chunks', () => {
     const damaged = item('"99217"', price('9')).replace('"service_code":["', '"service_code":"');
     const text = mrf([item('"99214"', price('5')).replace('"negotiated_rate":5', '"negotiated_rate":5{0'), item('"99215"', price('7')), item('"99216"', price('8')), damaged]);
     for (const size of CHUNKS) {
-      await expect(readBytes(Buffer.from(text), size)).rejects.toThrow(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
+      expect(await refusal(text, size)).toContain(`found '}' at byte ${text.indexOf(damaged) + damaged.length - 1}`);
     }
   });
 
@@ -172,8 +181,8 @@ describe('keys written twice keep their last value', () => {
     const twice = (s: string): string => s.replace('"billing_code":"99214"', '"billing_code":"99999","billing_code":"99214"');
     for (const splitBytes of [undefined, 512]) {
       const text = mrf([twice(bigItem('99214', 20))]);
-      const { events } = await readBytes(Buffer.from(text), 64, { billingCodes: new Set(['99214']), ...(splitBytes ? { splitBytes } : {}) });
-      expect(items(events).map((i) => [i.billing_code, i.negotiated_rates.length])).toEqual([['99214', 20]]);
+      const r = await readBytes(Buffer.from(text), 64, { billingCodes: new Set(['99214']), ...(splitBytes ? { splitBytes } : {}) });
+      expect(r.items.map((i) => [i.billing_code, i.negotiated_rates.length])).toEqual([['99214', 20]]);
     }
   });
 });

@@ -1,12 +1,13 @@
 /**
- * Strings over MAX_STRING_BYTES (long-strings.ts) through the streaming reader, at several chunk
+ * Strings over MAX_STRING_BYTES (long-strings.ts) through the converter's reading path
+ * (reader-helpers.ts), at several chunk
  * sizes: cut at a character boundary to at most the limit, reported once with their JSON path and
  * the byte offset of their opening quote, and everything around them read as usual. The expected
  * texts are written out by hand from the bytes the test puts in.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_STRING_BYTES } from '../../scripts/mrf/long-strings';
-import { items, problems, readBytes } from './mrf-test-helpers';
+import { readBytes } from './reader-helpers';
 
 const L = MAX_STRING_BYTES;
 const price = (info = 'ok'): string =>
@@ -17,15 +18,14 @@ const item = (code: string, description: string, info?: string): string =>
 const file = (entity: string, ...elements: string[]): string =>
   `{"reporting_entity_name":"${entity}","reporting_entity_type":"issuer","last_updated_on":"2025-07-01","version":"1.0.0","in_network":[${elements.join(',')}]}`;
 
-/** Reads `json` in chunks of `size`; returns the items' descriptions and infos, the header's name and the problems. */
+/** Reads `json` in chunks of `size`; returns the items' descriptions and infos, the header's name and the problems (by offset). */
 async function read(json: string, size: number, splitBytes?: number) {
-  const { events } = await readBytes(Buffer.from(json), size, splitBytes ? { splitBytes } : {});
-  const header = events.flatMap((e) => (e.kind === 'header' ? [e.header] : []))[0]!;
+  const r = await readBytes(Buffer.from(json), size, splitBytes ? { splitBytes } : {});
   return {
-    descriptions: items(events).map((i) => i.description),
-    infos: items(events).map((i) => i.negotiated_rates.map((r) => r.prices.map((p) => p.additional_information)).flat(2)),
-    entity: header.reporting_entity_name,
-    problems: problems(events).map((p) => [p.code, p.path, p.offset]),
+    descriptions: r.items.map((i) => i.description),
+    infos: r.items.map((i) => i.negotiated_rates.map((rate) => rate.prices.map((p) => p.additional_information)).flat(2)),
+    entity: r.header!.reporting_entity_name,
+    problems: r.problems.map((p) => [p.code, p.path, p.offset]),
   };
 }
 
@@ -85,8 +85,8 @@ describe('a string over the limit is cut to it and reported; the rest reads as u
     expect(r.descriptions).toEqual(['H'.repeat(L), 'after']);
     expect(r.infos).toEqual([['I'.repeat(L)], ['ok']]);
     expect(r.problems).toEqual([
-      ['string_too_long', '$.in_network[0].negotiated_rates[0].negotiated_prices[0].additional_information', json.indexOf(`"${info}"`)],
       ['string_too_long', '$.in_network[0].description', json.indexOf(`"${head}"`)],
+      ['string_too_long', '$.in_network[0].negotiated_rates[0].negotiated_prices[0].additional_information', json.indexOf(`"${info}"`)],
     ]);
   });
 

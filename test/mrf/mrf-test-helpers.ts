@@ -1,68 +1,20 @@
 /**
- * Helpers of the MRF reader tests: a sink that records every event, chunked byte sources, fixture
- * loading, and an INDEPENDENT count of a whole in-network file done with `JSON.parse` + plain loops
- * (fine for the small fixtures; the reader itself never parses a whole file), and zip archives built
- * by hand (buildZip).
+ * Helpers of the MRF reader tests: chunked byte sources, fixture loading, an INDEPENDENT count of a
+ * whole in-network file done with `JSON.parse` + plain loops (fine for the small fixtures; the
+ * reader itself never parses a whole file), and zip archives built by hand (buildZip). The reads
+ * through the converter's path are reader-helpers.ts.
  */
 import { readFileSync } from 'node:fs';
 import { crc32, deflateRawSync, gunzipSync } from 'node:zlib';
-import { readInNetworkStream } from '../../scripts/mrf/read-in-network.js';
-import type {
-  MrfHeader,
-  MrfInNetworkItem,
-  MrfProblem,
-  MrfProviderReference,
-  MrfReadOptions,
-  MrfReadResult,
-  MrfSink,
-} from '../../scripts/mrf/types.js';
 
 export const FIXTURES = new URL('../fixtures/mrf/', import.meta.url);
-
-export type MrfEvent =
-  | { kind: 'header'; header: MrfHeader }
-  | { kind: 'ref'; ref: MrfProviderReference; offset: number }
-  | { kind: 'item'; item: MrfInNetworkItem; offset: number }
-  | { kind: 'problem'; problem: MrfProblem };
-
-/** A sink that keeps every event in order. */
-export function recordingSink(): MrfSink & { events: MrfEvent[] } {
-  const events: MrfEvent[] = [];
-  return {
-    events,
-    header: (header) => void events.push({ kind: 'header', header }),
-    providerReference: (ref, offset) => void events.push({ kind: 'ref', ref, offset }),
-    inNetworkItem: (item, offset) => void events.push({ kind: 'item', item, offset }),
-    problem: (problem) => void events.push({ kind: 'problem', problem }),
-  };
-}
 
 /** Yields `bytes` in chunks of `size` bytes (copies, as a file stream would give). */
 export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
 }
 
-/** Reads `bytes` through readInNetworkStream in chunks of `size`; returns events and result. */
-export async function readBytes(
-  bytes: Uint8Array,
-  size = 64 * 1024,
-  options: MrfReadOptions = {},
-): Promise<{ events: MrfEvent[]; result: MrfReadResult }> {
-  const sink = recordingSink();
-  const result = await readInNetworkStream('test.json', chunked(bytes, size), sink, options);
-  return { events: sink.events, result };
-}
-
-/** Runs a read expected to fail; returns the error. */
-export async function readError(bytes: Uint8Array, size = 64 * 1024): Promise<unknown> {
-  try {
-    await readBytes(bytes, size);
-  } catch (e) {
-    return e;
-  }
-  throw new Error('the read did not fail');
-}
-
+/** The stored bytes of fixture `name` of test/fixtures/mrf/ (gzip or plain JSON). */
 export function fixtureBytes(name: string): Buffer {
   return readFileSync(new URL(name, FIXTURES));
 }
@@ -73,27 +25,7 @@ export function fixtureText(name: string): string {
   return (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
 }
 
-export const items = (ev: MrfEvent[]): MrfInNetworkItem[] => ev.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
-export const refs = (ev: MrfEvent[]): MrfProviderReference[] => ev.flatMap((e) => (e.kind === 'ref' ? [e.ref] : []));
-export const problems = (ev: MrfEvent[]): MrfProblem[] => ev.flatMap((e) => (e.kind === 'problem' ? [e.problem] : []));
-
-/** Counts a reader's events the way independentCounts counts the document. */
-export function eventCounts(ev: MrfEvent[]): Counts {
-  const c: Counts = { items: 0, prices: 0, references: 0, referenceProviders: 0, inlineProviders: 0 };
-  for (const it of items(ev)) {
-    c.items++;
-    for (const r of it.negotiated_rates) {
-      c.prices += r.prices.length;
-      for (const g of r.provider_groups) c.inlineProviders += g.length;
-    }
-  }
-  for (const r of refs(ev)) {
-    c.references++;
-    c.referenceProviders += r.providers.length;
-  }
-  return c;
-}
-
+/** What independentCounts and rowCounts (reader-helpers.ts) count of one in-network file. */
 export interface Counts {
   items: number;
   prices: number;

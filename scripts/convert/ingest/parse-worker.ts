@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../common/collect-garbage';
 import type { BatchMessage, SourceDone, WorkerReply } from './parse-pool';
-import { sourceState, spoolElement, type SourceState } from './spool-element';
+import { closeSource, sourceState, spoolBatch, type SourceState } from './spool-element';
 
 const { id: workerId, billingCodes: codeList } = workerData as { id: number; billingCodes?: string[] };
 const billingCodes = codeList ? new Set(codeList) : undefined;
@@ -29,33 +29,13 @@ function state(m: BatchMessage): SourceState {
 
 /** Parses and spools one batch (spool-element.ts). */
 function batch(m: BatchMessage): void {
-  const s = state(m);
-  const buf = Buffer.from(m.buffer);
-  const e = m.elements;
-  for (let k = 0; k < e.length; k += 6) {
-    spoolElement(s, buf, {
-      kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split: e[k + 5] === 1,
-    }, keep, SLOW_ONLY);
-  }
-  s.rows.endBatch();
+  spoolBatch(state(m), m, keep, SLOW_ONLY);
 }
 
 function finish(sourceId: number): SourceDone {
   const s = sources.get(sourceId);
   sources.delete(sourceId);
-  if (!s) return { sourceId, files: {}, valueCodes: 0, shapeCodes: 0, counts: {}, kept: [], items: 0, priceRows: 0, providerReferences: 0, remoteReferences: 0 };
-  return {
-    sourceId,
-    files: s.rows.close(),
-    valueCodes: s.rows.valueCodes,
-    shapeCodes: s.rows.shapeCodes,
-    counts: s.counts,
-    kept: s.kept,
-    items: s.items,
-    priceRows: s.rows.priceRows,
-    providerReferences: s.providerReferences,
-    remoteReferences: s.remoteReferences,
-  };
+  return closeSource(sourceId, s);
 }
 
 parentPort!.on('message', (m: BatchMessage | { type: 'finish'; sourceId: number }) => {

@@ -16,6 +16,12 @@ import type { MrfHeader, MrfProblem } from '../../mrf/types';
 import type { StoredArchive } from './open-sources';
 import type { BatchMessage, ParsePool, SourceDone } from './parse-pool';
 
+/**
+ * What readSource needs of its pool: the parser threads (ParsePool), or InProcessPool
+ * (read-in-process.ts), which does their work on this thread.
+ */
+export type SourcePool = Pick<ParsePool, 'send' | 'finish'>;
+
 /** Bytes of element text per batch sent to a parser thread. */
 const BATCH_BYTES = 2 << 20;
 
@@ -78,7 +84,7 @@ class Batcher {
   private bytes = 0;
   private elements: number[] = [];
   constructor(
-    private readonly pool: ParsePool,
+    private readonly pool: SourcePool,
     private readonly base: Omit<BatchMessage, 'buffer' | 'elements' | 'kind'>,
     private readonly kind: BatchMessage['kind'],
   ) {}
@@ -107,10 +113,13 @@ class Batcher {
 }
 
 /**
- * Reads `input` (the stored bytes of `name`) into the spool through `pool`.
- * @throws MrfReadError when the file cannot be read at all (see readInNetworkStream).
+ * Reads `input` (the stored bytes of `name`) into the spool through `pool`, in file order: a batch
+ * is sent once the one before it was taken (`pool.send` resolved), then `pool.finish`.
+ * @throws MrfReadError naming `name` and the decompressed byte offset when the file cannot be read
+ *   at all: empty, not JSON, truncated JSON, a truncated or corrupt gzip, a refused container, an
+ *   input error; errors of `pool` pass through unchanged.
  */
-export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: ParsePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
+export async function readSource(name: string, input: AsyncIterable<Uint8Array>, pool: SourcePool, o: ReadSourceOptions): Promise<ReadSourceResult> {
   const meter = new InputMeter(o.inputBytes ?? null, { onProgress: o.onProgress, hashed: !o.archive });
   // The billing-code filter also reaches the scanner, so the rates of a split (large) item whose
   // code is filtered out are dropped before they are parsed.

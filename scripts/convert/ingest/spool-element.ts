@@ -12,7 +12,7 @@ import { normalizeProviderReference } from '../../mrf/normalize-provider';
 import { parseElement } from '../../mrf/parse-element';
 import type { MrfProblem } from '../../mrf/types';
 import { FastRates } from './fast-rates';
-import type { BatchMessage } from './parse-pool';
+import type { BatchMessage, SourceDone } from './parse-pool';
 import { MAX_PER_KIND } from '../common/problems';
 import { networkNamesText, SpoolRows } from '../spool/spool-rows';
 
@@ -36,6 +36,39 @@ export function sourceState(prefix: string, sourceId: number): SourceState {
 function problem(s: SourceState, p: MrfProblem): void {
   const n = (s.counts[p.code] = (s.counts[p.code] ?? 0) + 1);
   if (n <= MAX_PER_KIND) s.kept.push(p);
+}
+
+/**
+ * Spools every element of batch `m` into `s` (spoolElement, with the billing-code filter `keep`;
+ * `forceSlow` as there), then starts new parts of the spool files that are full: what a parser
+ * thread (parse-worker.ts) does with one batch, and InProcessPool (read-in-process.ts) on one thread.
+ */
+export function spoolBatch(s: SourceState, m: BatchMessage, keep: (code: string) => boolean, forceSlow = false): void {
+  const buf = Buffer.from(m.buffer);
+  const e = m.elements;
+  for (let k = 0; k < e.length; k += 6) {
+    spoolElement(s, buf, {
+      kind: m.kind, index: e[k]!, rateIndex: e[k + 1]!, offset: e[k + 2]!, start: e[k + 3]!, end: e[k + 4]!, split: e[k + 5] === 1,
+    }, keep, forceSlow);
+  }
+  s.rows.endBatch();
+}
+
+/** What `s` spooled for source `sourceId` (parse-pool.ts SourceDone), its spool files closed (`s` undefined: nothing spooled). */
+export function closeSource(sourceId: number, s: SourceState | undefined): SourceDone {
+  if (!s) return { sourceId, files: {}, valueCodes: 0, shapeCodes: 0, counts: {}, kept: [], items: 0, priceRows: 0, providerReferences: 0, remoteReferences: 0 };
+  return {
+    sourceId,
+    files: s.rows.close(),
+    valueCodes: s.rows.valueCodes,
+    shapeCodes: s.rows.shapeCodes,
+    counts: s.counts,
+    kept: s.kept,
+    items: s.items,
+    priceRows: s.rows.priceRows,
+    providerReferences: s.providerReferences,
+    remoteReferences: s.remoteReferences,
+  };
 }
 
 /** One element: where it is and what it is (parse-pool.ts BatchMessage, 6 numbers per element). */
