@@ -59,6 +59,11 @@ export class MarketBands implements MedianSink {
   private scratchOwner = new Int32Array(1024);
   private readonly stateStart: Int32Array;
   private readonly q = new Float64Array(BAND_QUANTILES.length);
+  /** Per quantile: the whole and fractional parts of its position, and the values at the position and the next. */
+  private readonly pos = new Float64Array(BAND_QUANTILES.length);
+  private readonly frac = new Float64Array(BAND_QUANTILES.length);
+  private readonly below = new Float64Array(BAND_QUANTILES.length);
+  private readonly above = new Float64Array(BAND_QUANTILES.length);
 
   /** `stateCount`: states including 0 (the Membership's); `units`: units per billing code (a series key's radix). */
   constructor(index: SeriesIndex, stateCount: number, units: number) {
@@ -161,24 +166,37 @@ export class MarketBands implements MedianSink {
     }
   }
 
-  /** `q` of the pool's entries lo .. hi (sorted by value) of total weight `n`: DuckDB's quantile_cont of each of BAND_QUANTILES. */
+  /**
+   * `q` of the pool's entries lo .. hi (sorted by value) of total weight `n`: DuckDB's quantile_cont
+   * of each of BAND_QUANTILES. The positions rise with the quantiles, so two walks of the pool read
+   * every value: one at each position, one at the position after it.
+   */
   private quantiles(lo: number, hi: number, n: number): void {
     BAND_QUANTILES.forEach((quantile, j) => {
       const h = (n - 1) * quantile;
-      const f = Math.floor(h);
-      const below = this.at(lo, hi, f);
-      this.q[j] = h === f ? below : interpolate(below, this.at(lo, hi, f + 1), h - f);
+      this.pos[j] = Math.floor(h);
+      this.frac[j] = h - this.pos[j]!;
     });
+    this.valuesAt(lo, hi, 0, this.below);
+    this.valuesAt(lo, hi, 1, this.above);
+    for (let j = 0; j < BAND_QUANTILES.length; j++) {
+      this.q[j] = this.frac[j] === 0 ? this.below[j]! : interpolate(this.below[j]!, this.above[j]!, this.frac[j]!);
+    }
   }
 
-  /** The value at 0-based position `k` of the weighted multiset of entries lo .. hi: the first whose running weight passes k. */
-  private at(lo: number, hi: number, k: number): number {
-    let c = 0;
-    for (let i = lo; i < hi; i++) {
-      c += this.weight[this.poolOwner[i]!]!;
-      if (c > k) return this.poolValue[i]!;
+  /**
+   * Into `out[j]`, the value at 0-based position `pos[j] + shift` of the weighted multiset of entries
+   * lo .. hi: the first entry whose running weight passes it (the last entry past the end).
+   * The positions do not fall, so one walk serves them all.
+   */
+  private valuesAt(lo: number, hi: number, shift: number, out: Float64Array): void {
+    let i = lo;
+    let c = this.weight[this.poolOwner[lo]!]!;
+    for (let j = 0; j < BAND_QUANTILES.length; j++) {
+      const k = this.pos[j]! + shift;
+      while (c <= k && i < hi - 1) c += this.weight[this.poolOwner[++i]!]!;
+      out[j] = this.poolValue[i]!;
     }
-    return this.poolValue[hi - 1]!;
   }
 
   private grow(): void {
