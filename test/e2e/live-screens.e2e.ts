@@ -209,7 +209,8 @@ describe('live search', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('service')).toBe('99213');
     const provider = combobox(page, 'Provider');
     await provider.fill('ada');
-    await page.getByRole('option', { name: /ADA LOVELACE/ }).click();
+    // the provider suggestions are the worker's answer (providers-for-service): the first may wait behind its loads
+    await page.getByRole('option', { name: /ADA LOVELACE/ }).click({ timeout: BOOT });
     expect(await search.isDisabled()).toBe(true);
     // The service's insurers, filtered in the page.
     await combobox(page, 'Insurer').fill('alp');
