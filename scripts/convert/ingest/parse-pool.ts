@@ -43,6 +43,21 @@ export type WorkerReply = { type: 'ack' } | { type: 'done'; done: SourceDone } |
 
 const MAX_IN_FLIGHT = 2;
 
+/**
+ * Bytes of elements handed to the threads since the last full garbage collection below which a
+ * finished source collects none (bytes): a full collection of every thread costs about 0.1 CPU s
+ * whatever the source's size, which a catalog of many small files would pay once a file, while
+ * the streaming garbage it drops before DuckDB grows is in proportion to the bytes parsed.
+ */
+export const COLLECT_AFTER_BYTES = 32 * 2 ** 20;
+
+/** The message that ends a source on a thread; `collect`: run a full garbage collection after it. */
+export interface FinishMessage {
+  type: 'finish';
+  sourceId: number;
+  collect: boolean;
+}
+
 /** Starts a parser thread (parse-worker.ts). */
 function startWorker(id: number, billingCodes: string[] | undefined): Worker {
   return startModuleWorker('parse-worker', import.meta.url, { workerData: { id, billingCodes } });
@@ -59,12 +74,19 @@ export class ParsePool {
   private readonly slots: Slot[] = [];
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
+  /** Bytes of elements sent since the last full garbage collection (COLLECT_AFTER_BYTES). */
+  private sentSinceCollect = 0;
+  private readonly collectAfterBytes: number;
+  /** How many finished sources were followed by a full garbage collection of every thread. */
+  collections = 0;
 
   /**
    * @param jobs number of parser threads (at least 1)
    * @param billingCodes the catalog's billing-code filter, applied again after a full parse
+   * @param options.collectAfterBytes bytes parsed between two full garbage collections (default COLLECT_AFTER_BYTES)
    */
-  constructor(jobs: number, billingCodes: ReadonlySet<string> | undefined) {
+  constructor(jobs: number, billingCodes: ReadonlySet<string> | undefined, options: { collectAfterBytes?: number } = {}) {
+    this.collectAfterBytes = options.collectAfterBytes ?? COLLECT_AFTER_BYTES;
     const codes = billingCodes ? [...billingCodes] : undefined;
     // V8 reads its flags when it creates an isolate: the parser threads' heaps start at V8's own
     // initial size, not at the main thread's (runtime-flags.ts), which would let each hold ~100 MB
@@ -102,6 +124,8 @@ export class ParsePool {
       if (slot.inFlight < MAX_IN_FLIGHT) {
         slot.inFlight++;
         slot.waiting.push(() => {});
+        // the elements fill the buffer from 0: the last one's end is the batch's bytes
+        this.sentSinceCollect += m.elements[m.elements.length - 2] ?? 0;
         slot.worker.postMessage(m, [m.buffer]);
         return;
       }
@@ -112,16 +136,22 @@ export class ParsePool {
 
   /**
    * Waits for every batch of `sourceId` and returns each worker's spooled files and counts; every
-   * thread (these and the caller's) then runs a full garbage collection (collect-garbage.ts).
+   * thread (these and the caller's) then runs a full garbage collection (collect-garbage.ts) once
+   * `collectAfterBytes` have been parsed since the last.
    */
   async finish(sourceId: number): Promise<SourceDone[]> {
+    const collect = this.sentSinceCollect >= this.collectAfterBytes;
+    if (collect) {
+      this.sentSinceCollect = 0;
+      this.collections++;
+    }
     const replies = await Promise.all(this.slots.map((slot) => new Promise<WorkerReply>((resolve) => {
       slot.waiting.push(resolve);
-      slot.worker.postMessage({ type: 'finish', sourceId });
+      slot.worker.postMessage({ type: 'finish', sourceId, collect } satisfies FinishMessage);
     })));
     if (this.failure) throw this.failure;
     // the source is read: DuckDB loads its rows next, so drop this thread's streaming garbage first
-    collectGarbage();
+    if (collect) collectGarbage();
     return replies.flatMap((r) => (r.type === 'done' ? [r.done] : []));
   }
 

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../common/collect-garbage';
-import type { BatchMessage, SourceDone, WorkerReply } from './parse-pool';
+import type { BatchMessage, FinishMessage, SourceDone, WorkerReply } from './parse-pool';
 import { closeSource, sourceState, spoolBatch, type SourceState } from './spool-element';
 
 const { id: workerId, billingCodes: codeList } = workerData as { id: number; billingCodes?: string[] };
@@ -38,13 +38,13 @@ function finish(sourceId: number): SourceDone {
   return closeSource(sourceId, s);
 }
 
-parentPort!.on('message', (m: BatchMessage | { type: 'finish'; sourceId: number }) => {
+parentPort!.on('message', (m: BatchMessage | FinishMessage) => {
   let reply: WorkerReply;
   try {
     if (m.type === 'finish') {
       reply = { type: 'done', done: finish(m.sourceId) };
       // the thread idles while DuckDB loads and aggregates: give back the parse's heap first
-      collectGarbage();
+      if (m.collect) collectGarbage();
     }
     else {
       batch(m);
