@@ -33,7 +33,7 @@ import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
 import { writeFirstView } from '../scripts/convert/build/output/first-view';
-import { generateShape } from '../scripts/generate/shapes';
+import { sharedShape } from '../test/shared-shapes';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
 import { sqlList } from '../scripts/convert/spool/spool';
 import { sampleDataset } from './sample-dataset';
@@ -195,7 +195,7 @@ try {
   if (MARKET_YEAR) {
     const t = performance.now();
     const year = path.join(tmp, 'market-year');
-    const manifest = await generateShape('market-year', year, { tiny: TINY });
+    const manifest = await sharedShape('market-year', year, { tiny: TINY });
     console.log(`\n(generated the market-year shape, first view included, in ${((performance.now() - t) / 1000).toFixed(0)} s)`);
     await benchDataset(`market-year shape, ${manifest.snapshots.length} monthly snapshots, ${manifest.counts.services.toLocaleString('en-US')} services, ${manifest.counts.providers.toLocaleString('en-US')} providers (target: every endpoint uncached < 300 ms)`, year);
   }

@@ -2,10 +2,11 @@
  * The datasets of the screens benchmark, behind one function (prepareDataset): the embedded sample
  * (bench/sample-dataset.ts: `data/dataset` when `npm start` built it) and the generated shapes of
  * `npm run generate` (scripts/generate/shapes.ts generateShape: `real-file`, `market-year`; tiny
- * sizes in tiny mode), each with the first view the converter adds.
+ * sizes in tiny mode, shared with the rest of the test run: test/shared-shapes.ts), each with the
+ * first view the converter adds.
  */
 import type { DatasetManifest } from '../contract/files/dataset';
-import { generateShape } from '../scripts/generate/shapes';
+import { sharedShape } from '../test/shared-shapes';
 import { sampleDataset } from './sample-dataset';
 
 /** The shapes `--shape` takes. */
@@ -38,6 +39,6 @@ export async function prepareDataset(shape: ShapeName, dir: string, tiny: boolea
     const sampleDir = await sampleDataset(dir);
     return { dir: sampleDir, label: `sample dataset (ready in ${took()})` };
   }
-  const manifest = await generateShape(shape, dir, { tiny });
+  const manifest = await sharedShape(shape, dir, { tiny });
   return { dir, label: describe(shape, manifest, took()) };
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../scripts/server/index';
-import { generateShape } from '../../scripts/generate/shapes';
+import { sharedShape } from '../shared-shapes';
 import { axeViolations } from './axe';
 import { launchBrowser, screenshot, type Browser } from './browser';
 import { BOOT, pageOverflow, squash } from './live-table';
@@ -34,7 +34,7 @@ const unitRow = (page: Page) => page.getByRole('row')
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-sample-e2e-'));
   const dataDir = join(root, 'dataset');
-  await generateShape('sample', dataDir);
+  await sharedShape('sample', dataDir);
   server = await startServer({ distDir: inject('distDir'), dataDir, port: 0, log: () => {} });
   browser = await launchBrowser();
   await signIn(browser.page, server.url);

@@ -9,12 +9,13 @@
  *   default validation, so the thin rule is exercised);
  * - `real-file-tiny`: the generated real-file shape at its tiny size (51 states, rows at shared
  *   providers).
+ * The two generated ones are made once per test run and copied (test/shared-shapes.ts).
  */
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertCatalog } from '../../scripts/convert/index';
-import { generateShape } from '../../scripts/generate/shapes';
+import { sharedShape } from '../shared-shapes';
 
 /** The datasets' names, as their golden files are named (`test/golden/<name>.json`). */
 export const GOLDEN_DATASETS = ['api-fixture', 'sample', 'real-file-tiny'] as const;
@@ -35,9 +36,9 @@ export function goldenFile(name: GoldenDataset): string {
 export async function prepareDataset(name: GoldenDataset, work: string): Promise<string> {
   const dir = path.join(work, 'dataset');
   if (name === 'real-file-tiny') {
-    await generateShape('real-file', dir, { tiny: true });
+    await sharedShape('real-file', dir, { tiny: true });
   } else if (name === 'sample') {
-    await generateShape('sample', dir);
+    await sharedShape('sample', dir);
   } else {
     // a copy of the fixture, so that the catalog's relative file names (kept in the manifest's
     // sources and in /api/coverage) are the same as the fixture's

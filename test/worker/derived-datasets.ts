@@ -2,14 +2,15 @@
  * The two datasets the tests of the derived tables read (alerts-table.test.ts,
  * unit-pivot-table.test.ts): the converted fixture (test/fixtures/api) and the market-year shape at
  * its tiny size (scripts/generate: three monthly snapshots, providers shared with the reference),
- * made once per test file in a scratch directory; the data services `boot` opens are closed and
+ * made once per test file in a scratch directory (the market-year shape a copy of the test run's:
+ * test/shared-shapes.ts); the data services `boot` opens are closed and
  * the directories removed after the file's tests.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { generateShape } from '../../scripts/generate/shapes';
+import { sharedShape } from '../shared-shapes';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
@@ -41,7 +42,7 @@ export function derivedDatasets(prefix: string, fixture: FixtureOptions = {}): D
   beforeAll(async () => {
     sets.root = await mkdtemp(path.join(tmpdir(), `compete-${prefix}-`));
     sets.dirs.marketYear = path.join(sets.root, 'market-year');
-    const [converted] = await Promise.all([convertFixture(fixture), generateShape('market-year', sets.dirs.marketYear, { tiny: true })]);
+    const [converted] = await Promise.all([convertFixture(fixture), sharedShape('market-year', sets.dirs.marketYear, { tiny: true })]);
     sets.dirs.fixture = converted.dir;
   }, 300_000);
   afterAll(async () => {

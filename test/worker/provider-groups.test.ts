@@ -21,7 +21,7 @@ import { sql } from '../../workers/db/sql';
 import { nodePlatform } from '../../workers/platform-node';
 import { writeTable } from '../../scripts/convert/build/output/write-parquet';
 import { sqlString } from '../../scripts/convert/spool/spool';
-import { generateShape } from '../../scripts/generate/shapes';
+import { sharedShape } from '../shared-shapes';
 
 let root: string;
 let lazy: DataService;
@@ -46,7 +46,7 @@ async function smallRowGroups(dir: string, rows: number): Promise<DatasetManifes
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-groups-'));
   const dir = join(root, 'dataset');
-  await generateShape('market-year', dir, { tiny: true });
+  await sharedShape('market-year', dir, { tiny: true });
   manifest = await smallRowGroups(dir, 2048);
   // the same dataset without the source index: provider_groups loads whole behind the first tables
   const copy = join(root, 'whole');

@@ -22,7 +22,7 @@ import { priceServices } from '../../workers/pricing/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
 import { writeTable } from '../../scripts/convert/build/output/write-parquet';
 import { sqlString } from '../../scripts/convert/spool/spool';
-import { generateShape } from '../../scripts/generate/shapes';
+import { sharedShape } from '../shared-shapes';
 
 let root: string;
 let lazy: DataService;
@@ -44,7 +44,7 @@ async function smallRowGroups(dir: string, rows: number): Promise<void> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'compete-stats-'));
   const converted = { dir: join(root, 'dataset') };
-  await generateShape('market-year', converted.dir, { tiny: true });
+  await sharedShape('market-year', converted.dir, { tiny: true });
   await smallRowGroups(converted.dir, 2048);
   // the same dataset without the period index: price_stats loads whole at boot
   const copy = join(root, 'whole');
