@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: lint and typecheck (side by side with the app's build), unit tests (every benchmark
-# among them, run once at its tiny size by test/bench/tiny.test.ts, no timing asserted), end-to-end
-# tests, then a short run of the MRF fuzz harness (`npm run fuzz`; FUZZ_SEED, default 1,
-# FUZZ_CASES, default 140), in that order; keeps going after a failure.
+# `npm test`: lint, typecheck, unit tests (every benchmark among them, run once at its tiny size by
+# test/bench/tiny.test.ts, no timing asserted), end-to-end tests, then a short run of the MRF fuzz
+# harness (`npm run fuzz`; FUZZ_SEED, default 1, FUZZ_CASES, default 140), in that order; keeps
+# going after a failure.
 # Lint, typecheck and the fuzz run count as one test each; vitest tests are counted from the JSON
 # reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
 # one failure). Writes test-results/summary.txt with each runner's wall time; the LAST line printed
@@ -35,12 +35,6 @@ record() {
   else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)$took"); fi
 }
 
-# Records a pass/fail for a one-test step whose wall time `took` already holds: record_took <name> <exit status>
-record_took() {
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed$took")
-  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)$took"); fi
-}
-
 # Counts a vitest JSON report: count_vitest <name> <json file> <exit status of vitest>
 count_vitest() {
   local counts p f
@@ -67,52 +61,29 @@ count_vitest() {
   summary+=("$1: $p passed, $f failed (exit $3)$took")
 }
 
-# Lint, typecheck and the app's build are independent and mostly single-threaded: they run side by
-# side, each into its own log, printed in this order once all three have ended. The app is built
-# once for the run: the end-to-end setup and the tiny runs of the two browser benchmarks serve this
-# build (scripts/server/build-app.ts prebuiltApp) instead of building it again.
+echo "== lint: npx eslint ."
+npx eslint .
+record lint $?
+
+echo "== typecheck: npx tsc -p tsconfig.json --noEmit"
+npx tsc -p tsconfig.json --noEmit
+record typecheck $?
+
+# The app is built once for the run: the end-to-end setup and the tiny runs of the two browser
+# benchmarks serve this build (scripts/server/build-app.ts prebuiltApp) instead of building it again.
+echo "== building the app once for the tests"
 app_build_root=$(mktemp -d)
-side_logs=$(mktemp -d)
 # the generated shapes the run's tests and tiny benchmarks copy (test/shared-shapes.ts)
 export COMPETE_TEST_DATASETS
 COMPETE_TEST_DATASETS=$(mktemp -d)
-trap 'rm -rf "$app_build_root" "$side_logs" "$COMPETE_TEST_DATASETS"' EXIT
-# side <name> <command...>: runs the command into $side_logs/<name>, then writes its exit status and wall seconds
-side() {
-  local name=$1 start
-  shift
-  start=$(date +%s)
-  "$@" > "$side_logs/$name" 2>&1
-  echo "$? $(( $(date +%s) - start ))" > "$side_logs/$name.end"
-}
-side lint npx eslint . &
-side typecheck npx tsc -p tsconfig.json --noEmit &
-side app node --import tsx -e 'import("./scripts/server/build-app.ts").then((m) => m.buildApp(process.argv[1]))' "$app_build_root/dist" &
-wait
-# ended <name>: prints the step's log and sets `status` and `took` from what side wrote
-ended() {
-  cat "$side_logs/$1"
-  read -r status secs < "$side_logs/$1.end"
-  took=" in $secs s, side by side"
-}
-
-echo "== lint: npx eslint ."
-ended lint
-record_took lint "$status"
-
-echo "== typecheck: npx tsc -p tsconfig.json --noEmit"
-ended typecheck
-record_took typecheck "$status"
-
-echo "== building the app once for the tests"
-ended app
-if [ "$status" -eq 0 ]; then
+trap 'rm -rf "$app_build_root" "$COMPETE_TEST_DATASETS"' EXIT
+if node --import tsx -e 'import("./scripts/server/build-app.ts").then((m) => m.buildApp(process.argv[1]))' "$app_build_root/dist"; then
   export COMPETE_APP_BUILD="$app_build_root/dist"
 else
   echo "the app did not build: the tests that need it build it themselves"
 fi
+lap
 summary+=("app build (not a test)$took")
-step_start=$(date +%s)
 
 echo "== unit tests: npx vitest run"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/unit.json
