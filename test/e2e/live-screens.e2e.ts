@@ -200,6 +200,9 @@ describe('live search', () => {
     const service = combobox(page, 'Service Name');
     await service.waitFor({ timeout: BOOT });
     expect(await search.isDisabled()).toBe(true);
+    // The provider and insurer boxes wait for a service: each is made anew for the service chosen
+    expect(await combobox(page, 'Provider').isDisabled()).toBe(true);
+    expect(await combobox(page, 'Insurer').isDisabled()).toBe(true);
     // Typed ahead and chosen with the keyboard: 'Office o/p est low 20 min' starts with 'office' (a prefix match, listed first).
     await service.fill('office');
     await option(page, 'Service Name', '99213').waitFor({ timeout: BOOT });
@@ -208,6 +211,7 @@ describe('live search', () => {
     await service.press('Enter');
     await expect.poll(() => new URL(page.url()).searchParams.get('service')).toBe('99213');
     const provider = combobox(page, 'Provider');
+    // filled once enabled, in the box made for 99213
     await provider.fill('ada');
     // the provider suggestions are the worker's answer (providers-for-service): the first may wait behind its loads
     await page.getByRole('option', { name: /ADA LOVELACE/ }).click({ timeout: BOOT });

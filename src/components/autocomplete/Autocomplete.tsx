@@ -27,6 +27,8 @@ export interface AutocompleteProps<T> {
   debounceMs?: number;
   /** Search with the empty query too (the list's first options on focus); default false: nothing until typed. */
   listWhenEmpty?: boolean;
+  /** The box takes no input (a field that waits for another choice); default false. */
+  disabled?: boolean;
 }
 
 /** The hint under 'No results found'. */
@@ -35,7 +37,7 @@ export const NO_RESULTS_HINT = 'Try searching for service names, CPT codes, prov
 type State<T> = { status: 'idle' } | { status: 'loading' } | { status: 'done'; query: string; result: SearchResult<T> };
 
 export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
-  const { label, placeholder, search, optionKey, renderOption, onSelect, debounceMs = 150, listWhenEmpty = false } = props;
+  const { label, placeholder, search, optionKey, renderOption, onSelect, debounceMs = 150, listWhenEmpty = false, disabled = false } = props;
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -104,7 +106,7 @@ export function Autocomplete<T>(props: AutocompleteProps<T>): ReactElement {
       <label htmlFor={`${id}-input`} className="autocomplete__label">{label}</label>
       <div className="autocomplete__field">
         <input ref={input} id={`${id}-input`} type="text" className="autocomplete__input" value={query}
-          placeholder={placeholder} autoComplete="off" spellCheck={false}
+          placeholder={placeholder} autoComplete="off" spellCheck={false} disabled={disabled}
           role="combobox" aria-expanded={expanded} aria-controls={listId} aria-autocomplete="list"
           aria-activedescendant={expanded && active >= 0 ? `${id}-opt-${active}` : undefined}
           onChange={(e) => {

@@ -169,7 +169,9 @@ export function LiveSearch(): ReactElement {
               </span>
             </>
           ) : (
-            <Autocomplete key={sid ?? ''} label="Provider" placeholder={sid ? 'Type a provider name or NPI' : 'Choose a service first'}
+            // disabled until a service is chosen: the field is made anew for each service (its key), so
+            // what was typed before that would be lost
+            <Autocomplete key={sid ?? ''} label="Provider" placeholder={sid ? 'Type a provider name or NPI' : 'Choose a service first'} disabled={!sid}
               search={searchProviders} optionKey={(p) => p.id}
               renderOption={(p) => <span className="option-text"><span>{p.name}</span><small>{`${p.id}${p.state ? ` · ${p.state}` : ''}`}</small></span>}
               onSelect={(p) => setState({ ...state, provider: p.id, run: false })} />
@@ -186,7 +188,7 @@ export function LiveSearch(): ReactElement {
               </span>
             </>
           ) : (
-            <Autocomplete key={sid ?? ''} label="Insurer" listWhenEmpty debounceMs={0}
+            <Autocomplete key={sid ?? ''} label="Insurer" listWhenEmpty debounceMs={0} disabled={!sid}
               placeholder={sid ? 'Type an insurer name' : 'Choose a service first'}
               search={searchInsurers} optionKey={(i) => i.id}
               renderOption={(i) => <span className="option-text"><span>{productLabel(i.group, i.name)}</span><small>{i.id}</small></span>}
