@@ -33,7 +33,7 @@ import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
 import { DERIVED_TABLES_SQL } from '../workers/db/prepare-tables';
 import { writeFirstView } from '../scripts/convert/build/output/first-view';
-import { sharedShape } from '../test/shared-shapes';
+import { sharedShape } from '../test/datasets-once';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
 import { sqlList } from '../scripts/convert/spool/spool';
 import { sampleDataset } from './sample-dataset';

@@ -2,11 +2,11 @@
  * The datasets of the screens benchmark, behind one function (prepareDataset): the embedded sample
  * (bench/sample-dataset.ts: `data/dataset` when `npm start` built it) and the generated shapes of
  * `npm run generate` (scripts/generate/shapes.ts generateShape: `real-file`, `market-year`; tiny
- * sizes in tiny mode, shared with the rest of the test run: test/shared-shapes.ts), each with the
+ * sizes in tiny mode, shared with the rest of the test run: test/datasets-once.ts), each with the
  * first view the converter adds.
  */
 import type { DatasetManifest } from '../contract/files/dataset';
-import { sharedShape } from '../test/shared-shapes';
+import { sharedShape } from '../test/datasets-once';
 import { sampleDataset } from './sample-dataset';
 
 /** The shapes `--shape` takes. */

@@ -73,7 +73,7 @@ record typecheck $?
 # benchmarks serve this build (scripts/server/build-app.ts prebuiltApp) instead of building it again.
 echo "== building the app once for the tests"
 app_build_root=$(mktemp -d)
-# the generated shapes the run's tests and tiny benchmarks copy (test/shared-shapes.ts)
+# the generated shapes the run's tests and tiny benchmarks copy (test/datasets-once.ts)
 export COMPETE_TEST_DATASETS
 COMPETE_TEST_DATASETS=$(mktemp -d)
 trap 'rm -rf "$app_build_root" "$COMPETE_TEST_DATASETS"' EXIT

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../scripts/server/index';
-import { sharedShape } from '../shared-shapes';
+import { sharedShape } from '../datasets-once';
 import { axeViolations } from './axe';
 import { launchBrowser, screenshot, type Browser } from './browser';
 import { BOOT, pageOverflow, squash } from './live-table';

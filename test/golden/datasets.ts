@@ -9,13 +9,13 @@
  *   default validation, so the thin rule is exercised);
  * - `real-file-tiny`: the generated real-file shape at its tiny size (51 states, rows at shared
  *   providers).
- * The two generated ones are made once per test run and copied (test/shared-shapes.ts).
+ * The two generated ones are made once per test run and copied (test/datasets-once.ts).
  */
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertCatalog } from '../../scripts/convert/index';
-import { sharedShape } from '../shared-shapes';
+import { sharedShape } from '../datasets-once';
 
 /** The datasets' names, as their golden files are named (`test/golden/<name>.json`). */
 export const GOLDEN_DATASETS = ['api-fixture', 'sample', 'real-file-tiny'] as const;

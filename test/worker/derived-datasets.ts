@@ -3,14 +3,14 @@
  * unit-pivot-table.test.ts): the converted fixture (test/fixtures/api) and the market-year shape at
  * its tiny size (scripts/generate: three monthly snapshots, providers shared with the reference),
  * made once per test file in a scratch directory (the market-year shape a copy of the test run's:
- * test/shared-shapes.ts); the data services `boot` opens are closed and
+ * test/datasets-once.ts); the data services `boot` opens are closed and
  * the directories removed after the file's tests.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { sharedShape } from '../shared-shapes';
+import { sharedShape } from '../datasets-once';
 import { memoryAckStore } from '../../workers/acks/ack-store';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';

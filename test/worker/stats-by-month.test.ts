@@ -22,7 +22,7 @@ import { priceServices } from '../../workers/pricing/pricing-core';
 import { nodePlatform } from '../../workers/platform-node';
 import { writeTable } from '../../scripts/convert/build/output/write-parquet';
 import { sqlString } from '../../scripts/convert/spool/spool';
-import { sharedShape } from '../shared-shapes';
+import { sharedShape } from '../datasets-once';
 
 let root: string;
 let lazy: DataService;

@@ -1,5 +1,5 @@
 /**
- * The test run's shared generated shapes (test/shared-shapes.ts): with COMPETE_TEST_DATASETS set, a
+ * The test run's shared generated shapes (test/datasets-once.ts): with COMPETE_TEST_DATASETS set, a
  * shape is generated once into that directory and every call gets its own copy of it, equal to
  * what generateShape writes; without it, each call generates.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateShape } from '../../scripts/generate/shapes';
-import { SHARED_SHAPES_ENV, sharedShape } from '../shared-shapes';
+import { SHARED_SHAPES_ENV, sharedShape } from '../datasets-once';
 
 let root: string;
 let before: string | undefined;
