@@ -11,6 +11,9 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
+    // the files share one module graph (importing Playwright, Vite and the app's modules once);
+    // screens-charts.e2e.ts gives back the time zone it pins
+    isolate: false,
     testTimeout: 240_000,
     hookTimeout: 240_000,
     teardownTimeout: 60_000,

@@ -12,7 +12,10 @@ import { AVAILABILITY_TREND, COMMON_SERVICE_COUNTS } from '../../src/sample/data
 import { SAMPLE_SERVICES } from '../../src/sample/data/services';
 import { launchBrowser, type Browser } from './browser';
 
-process.env.TZ = 'UTC'; // Chromium, launched below, inherits the pinned time zone.
+// Chromium, launched below, inherits the pinned time zone; the files after this one (one module
+// graph, vitest.e2e.config.ts) get the machine's back.
+const machineTz = process.env.TZ;
+process.env.TZ = 'UTC';
 
 let browser: Browser;
 let bundle = '';
@@ -42,6 +45,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  if (machineTz === undefined) delete process.env.TZ;
+  else process.env.TZ = machineTz;
 });
 
 type ChartName = 'topOverpaidChart' | 'overpaymentTrendChart' | 'commonServicesChart' | 'availabilityTrendChart';
