@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The files that must run in a module graph and globals of their own: they mock modules (vi.mock),
- * share fake-indexeddb's global IndexedDB, or set process.env for the code they call.
+ * share fake-indexeddb's global IndexedDB, or set process.env for the code they call (the S3
+ * client, for one, is made from it once per process).
  * test/architecture/isolated-tests.test.ts keeps this list complete.
  */
 export const ISOLATED_TESTS = [
@@ -13,6 +14,8 @@ export const ISOLATED_TESTS = [
   'test/bad-input/reader-dup-keys.test.ts',
   'test/bad-input/reader-sync.test.ts',
   'test/convert/fast-rates.test.ts',
+  'test/convert/s3-store.test.ts',
+  'test/convert/store-integrity.test.ts',
   'test/generate/datasets-once.test.ts',
   'test/mrf/open-container-7z.test.ts',
   'test/ui/client.test.ts',

@@ -11,7 +11,15 @@ import { ISOLATED_TESTS } from '../../vitest.config';
 import { ROOT, sourceFiles } from './import-graph';
 
 /** What leaks from one file into the next in a shared module graph. */
-const LEAKS = /\bvi\.(?:mock|doMock|stubGlobal|stubEnv)\(|fake-indexeddb|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|globalThis\.\w+\s*=[^=]/;
+const LEAKS = new RegExp([
+  String.raw`\bvi\.(?:mock|doMock|stubGlobal|stubEnv)\(`,
+  'fake-indexeddb',
+  // process.env set, replaced, merged into or pruned (a client built from it stays for the process)
+  String.raw`process\.env(?:\.\w+|\[[^\]]+\])?\s*=[^=]`,
+  String.raw`Object\.assign\(process\.env\b`,
+  String.raw`delete process\.env\b`,
+  String.raw`globalThis\.\w+\s*=[^=]`,
+].join('|'));
 
 describe('isolated unit test files', () => {
   it('list every file that mocks, stubs, or sets a global or the environment', async () => {
