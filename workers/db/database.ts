@@ -46,10 +46,16 @@ export interface Database {
   close(): void;
 }
 
+/** A prepared statement of DuckConnectionLike. */
+export interface PreparedLike {
+  query(...params: unknown[]): unknown;
+  close(): void;
+}
+
 /** The parts of DuckDB-WASM's `DuckDBConnection` we use, typed structurally (its Arrow is v17). */
 export interface DuckConnectionLike {
   query(text: string): unknown;
-  prepare(text: string): { query(...params: unknown[]): unknown; close(): void };
+  prepare(text: string): PreparedLike;
   insertArrowFromIPCStream(buffer: Uint8Array, options: { name: string; create?: boolean }): void;
   close(): void;
 }
@@ -126,8 +132,8 @@ export const KEPT_STATEMENTS = 64;
 /** Wraps an open DuckDB-WASM connection. */
 export function databaseOf(conn: DuckConnectionLike): Database {
   // least recently used first (a Map keeps insertion order)
-  const kept = new Map<string, ReturnType<DuckConnectionLike['prepare']>>();
-  const statement = (text: string): ReturnType<DuckConnectionLike['prepare']> => {
+  const kept = new Map<string, PreparedLike>();
+  const statement = (text: string): PreparedLike => {
     const found = kept.get(text);
     if (found) {
       kept.delete(text);
