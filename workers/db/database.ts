@@ -41,21 +41,13 @@ export interface Database {
    * @throws DatabaseError
    */
   insertParquet?(name: string, parquet: ParquetInput, append: boolean): void;
-  /** Closes the prepared statements kept for texts asked again (KEPT_STATEMENTS), where an engine keeps them. */
-  forgetStatements?(): void;
-  close(): void;
-}
-
-/** A prepared statement of DuckConnectionLike. */
-export interface PreparedLike {
-  query(...params: unknown[]): unknown;
   close(): void;
 }
 
 /** The parts of DuckDB-WASM's `DuckDBConnection` we use, typed structurally (its Arrow is v17). */
 export interface DuckConnectionLike {
   query(text: string): unknown;
-  prepare(text: string): PreparedLike;
+  prepare(text: string): { query(...params: unknown[]): unknown; close(): void };
   insertArrowFromIPCStream(buffer: Uint8Array, options: { name: string; create?: boolean }): void;
   close(): void;
 }
@@ -121,41 +113,18 @@ function wrap<T>(what: string, run: () => T): T {
   }
 }
 
-/**
- * Prepared statements kept per connection, by SQL text. A selection's statements are long CTEs
- * whose planning costs as much as running them, and a page, a sort or a month asked again sends
- * the same text with other parameters. DuckDB binds a kept statement again by itself when a table
- * it reads was replaced.
- */
-export const KEPT_STATEMENTS = 64;
-
 /** Wraps an open DuckDB-WASM connection. */
 export function databaseOf(conn: DuckConnectionLike): Database {
-  // least recently used first (a Map keeps insertion order)
-  const kept = new Map<string, PreparedLike>();
-  const statement = (text: string): PreparedLike => {
-    const found = kept.get(text);
-    if (found) {
-      kept.delete(text);
-      kept.set(text, found);
-      return found;
-    }
-    const stmt = conn.prepare(text);
-    kept.set(text, stmt);
-    if (kept.size > KEPT_STATEMENTS) {
-      const [oldest, old] = kept.entries().next().value!;
-      kept.delete(oldest);
-      old.close();
-    }
-    return stmt;
-  };
-  const forgetStatements = (): void => {
-    for (const stmt of kept.values()) stmt.close();
-    kept.clear();
-  };
   return {
     all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[] {
-      return wrap('query failed', () => rowsOf<Row>(statement(query.text).query(...query.params)));
+      return wrap('query failed', () => {
+        const stmt = conn.prepare(query.text);
+        try {
+          return rowsOf<Row>(stmt.query(...query.params));
+        } finally {
+          stmt.close();
+        }
+      });
     },
     exec(query: SqlFragment): void {
       if (query.params.length > 0) throw new DatabaseError('exec takes no parameters');
@@ -164,9 +133,7 @@ export function databaseOf(conn: DuckConnectionLike): Database {
     insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void {
       wrap(`loading table ${name} failed`, () => conn.insertArrowFromIPCStream(ipc, { name, create: !append }));
     },
-    forgetStatements,
     close(): void {
-      forgetStatements();
       conn.close();
     },
   };

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { databaseOf, type Database, type DuckConnectionLike } from './database';
+import { databaseOf, type Database } from './database';
 import { applyOfflineSettings } from './boot-sql';
 
 type NodeBlocking = typeof import('@duckdb/duckdb-wasm/blocking');
@@ -47,13 +47,6 @@ function reuseCompiledModule(bindings: unknown): void {
 
 /** Boots DuckDB-WASM in Node from the installed package's wasm files. @throws Error when they cannot load. */
 export async function openNodeDatabase(): Promise<Database> {
-  const db = databaseOf(await openNodeConnection());
-  applyOfflineSettings(db);
-  return db;
-}
-
-/** A connection to a DuckDB-WASM booted in Node, not yet wrapped by databaseOf. @throws Error when the wasm files cannot load. */
-export async function openNodeConnection(): Promise<DuckConnectionLike> {
   const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as NodeBlocking;
   const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs'));
   const bindings = await duckdb.createDuckDB(
@@ -67,5 +60,7 @@ export async function openNodeConnection(): Promise<DuckConnectionLike> {
   reuseCompiledModule(bindings);
   await bindings.instantiate(() => {});
   bindings.open({});
-  return bindings.connect();
+  const db = databaseOf(bindings.connect());
+  applyOfflineSettings(db);
+  return db;
 }
