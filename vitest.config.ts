@@ -1,6 +1,7 @@
 // Unit and integration tests (Node). End-to-end browser tests live in test/e2e and run apart.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from './test/longest-first.ts';
 
 /**
  * The files that must run in a module graph and globals of their own: they mock modules (vi.mock),
@@ -36,6 +37,12 @@ export default defineConfig({
     // one fork per core, not vitest's default of one fewer: a file spends part of its time in
     // child processes, DuckDB's threads or waits, which a second file fills on a 2-core machine
     maxWorkers: availableParallelism(),
+    // the longest files first (test/longest-first.ts), by their time in a run of `npm test`
+    sequence: {
+      sequencer: longestFirst(['test/worker/selection-tables.test.ts', 'test/bench/tiny.test.ts', 'test/convert/two-stages.test.ts',
+        'test/mrf/reader-fixtures.test.ts', 'test/convert/store-integrity.test.ts', 'test/golden/golden.test.ts',
+        'test/convert/distributed.test.ts', 'test/bad-input/records.test.ts', 'test/generate/datasets-once.test.ts']),
+    },
     projects: [
       {
         extends: true,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `npm test`: lint, typecheck, unit tests (every benchmark among them, run once at its tiny size by
-# test/bench/tiny.test.ts, no timing asserted), end-to-end tests, then a short run of the MRF fuzz
-# harness (`npm run fuzz`; FUZZ_SEED, default 1, FUZZ_CASES, default 140), in that order; keeps
-# going after a failure.
+# `npm test`: lint, typecheck, the app's build and a short run of the MRF fuzz harness (`npm run
+# fuzz`; FUZZ_SEED, default 1, FUZZ_CASES, default 140) side by side, then the unit tests (every
+# benchmark among them, run once at its tiny size by test/bench/tiny.test.ts, no timing asserted),
+# then the end-to-end tests (vitest.e2e.config.ts: two browsers at a time, then the timed files
+# alone); keeps going after a failure.
 # Lint, typecheck and the fuzz run count as one test each; vitest tests are counted from the JSON
 # reports (a suite that failed to load, or a vitest run that failed with no failed test, counts as
 # one failure). Writes test-results/summary.txt with each runner's wall time; the LAST line printed
@@ -28,11 +29,10 @@ lap() {
   step_start=$now
 }
 
-# Records a pass/fail for a one-test step: record <name> <exit status>
-record() {
-  lap
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed$took")
-  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)$took"); fi
+# Records a pass/fail for a one-test step whose wall time is known: summary_ok <name> <exit status> <took>
+summary_ok() {
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); summary+=("$1: passed$3")
+  else failed=$((failed + 1)); summary+=("$1: FAILED (exit $2)$3"); fi
 }
 
 # Counts a vitest JSON report: count_vitest <name> <json file> <exit status of vitest>
@@ -61,29 +61,63 @@ count_vitest() {
   summary+=("$1: $p passed, $f failed (exit $3)$took")
 }
 
-echo "== lint: npx eslint ."
-npx eslint .
-record lint $?
-
-echo "== typecheck: npx tsc -p tsconfig.json --noEmit"
-npx tsc -p tsconfig.json --noEmit
-record typecheck $?
-
+# Lint, typecheck, the app's build and the fuzz run go side by side: each is mostly one thread.
+# Their output is printed when all four have ended, one after the other.
 # The app is built once for the run: the end-to-end setup and the tiny runs of the two browser
 # benchmarks serve this build (scripts/server/build-app.ts prebuiltApp) instead of building it again.
-echo "== building the app once for the tests"
 app_build_root=$(mktemp -d)
 # the generated shapes the run's tests and tiny benchmarks copy (test/datasets-once.ts)
 export COMPETE_TEST_DATASETS
 COMPETE_TEST_DATASETS=$(mktemp -d)
 trap 'rm -rf "$app_build_root" "$COMPETE_TEST_DATASETS"' EXIT
-if node --import tsx -e 'import("./scripts/server/build-app.ts").then((m) => m.buildApp(process.argv[1]))' "$app_build_root/dist"; then
+checks_dir="$app_build_root/checks"
+mkdir -p "$checks_dir"
+
+# Runs a command in the background: its output to $checks_dir/<name>.log, then its exit status and
+# wall seconds to $checks_dir/<name>.status. bg <name> <command...>
+bg() {
+  local name=$1
+  shift
+  (
+    s=$(date +%s)
+    "$@" > "$checks_dir/$name.log" 2>&1
+    rc=$?
+    echo "$rc $(( $(date +%s) - s ))" > "$checks_dir/$name.status"
+  ) &
+}
+
+# Prints a background step's output under its heading; sets `rc` and `took` from its status file.
+# show <name> <heading>
+show() {
+  echo "== $2"
+  cat "$checks_dir/$1.log"
+  local status
+  status=$(cat "$checks_dir/$1.status" 2>/dev/null || echo "1 0")
+  rc=${status% *}
+  took=" in ${status#* } s"
+}
+
+bg lint npx eslint .
+bg typecheck npx tsc -p tsconfig.json --noEmit
+# a fixed seed and count: the same cases on every machine, so a red run is reproducible
+bg fuzz npx tsx scripts/fuzz/cli.ts --seed "${FUZZ_SEED:-1}" --cases "${FUZZ_CASES:-140}"
+bg build node --import tsx -e 'import("./scripts/server/build-app.ts").then((m) => m.buildApp(process.argv[1]))' "$app_build_root/dist"
+wait
+show lint 'lint: npx eslint .'
+summary_ok lint "$rc" "$took"
+show typecheck 'typecheck: npx tsc -p tsconfig.json --noEmit'
+summary_ok typecheck "$rc" "$took"
+show fuzz "fuzz: npx tsx scripts/fuzz/cli.ts --seed ${FUZZ_SEED:-1} --cases ${FUZZ_CASES:-140}"
+summary_ok fuzz "$rc" "$took"
+show build 'building the app once for the tests'
+if [ "$rc" -eq 0 ]; then
   export COMPETE_APP_BUILD="$app_build_root/dist"
 else
   echo "the app did not build: the tests that need it build it themselves"
 fi
-lap
 summary+=("app build (not a test)$took")
+lap
+summary+=("lint, typecheck, fuzz and app build side by side in $(( step_start - started )) s")
 
 echo "== unit tests: npx vitest run"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/unit.json
@@ -93,10 +127,6 @@ echo "== end-to-end tests: npx vitest run -c vitest.e2e.config.ts"
 npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=test-results/e2e.json
 count_vitest e2e test-results/e2e.json $?
 
-# a fixed seed and count (about a minute): the same cases on every machine, so a red run is reproducible
-echo "== fuzz: npx tsx scripts/fuzz/cli.ts --seed ${FUZZ_SEED:-1} --cases ${FUZZ_CASES:-140}"
-npx tsx scripts/fuzz/cli.ts --seed "${FUZZ_SEED:-1}" --cases "${FUZZ_CASES:-140}"
-record fuzz $?
 
 total="$passed passed, $failed failed"
 summary+=("all: $(( $(date +%s) - started )) s")

@@ -14,6 +14,8 @@ import { ROOT, sourceFiles } from './import-graph';
 const DOCS = ['README.md', ...(await readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const TEXTS = await Promise.all(DOCS.map(async (file) => ({ file, text: await readFile(path.join(ROOT, file), 'utf8') })));
 const SOURCE_DIRS = ['src', 'workers', 'scripts', 'contract', 'bench', 'test'];
+/** The configuration files at the root, which define names the docs give too (`ISOLATED_TESTS`). */
+const ROOT_SOURCES = ['vite.config.ts', 'vitest.config.ts', 'vitest.e2e.config.ts'];
 /** Names the docs give of things outside the code: Node's and the AWS SDK's environment, Kubernetes. */
 const OUTSIDE = new Set(['NODE_OPTIONS', 'NODE_ENV', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'AWS_ENDPOINT_URL_S3', 'ReadWriteMany']);
 
@@ -42,7 +44,7 @@ describe('docs/ and the README', () => {
   });
 
   it('name only code that is defined', async () => {
-    const files = (await Promise.all(SOURCE_DIRS.map(sourceFiles))).flat();
+    const files = [...(await Promise.all(SOURCE_DIRS.map(sourceFiles))).flat(), ...ROOT_SOURCES];
     const source = (await Promise.all(files.map((f) => readFile(path.join(ROOT, f), 'utf8')))).join('\n');
     const defined = new Set([...source.matchAll(/\b(?:function\*?|class|interface|type|const|let|enum|var)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!));
     // members and keys (`item.run`, `{ name: ... }`, method definitions) count as defined too

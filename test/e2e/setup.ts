@@ -2,7 +2,7 @@
  * Global setup of the end-to-end run: builds the app once (Vite build API) into a temporary
  * directory, converts the hand-made fixture catalog (test/fixtures/e2e) with the real converter,
  * starts the real server on a free port, and hands its URL to the tests (`inject('baseUrl')`).
- * The returned teardown stops the server and deletes the temporary directory.
+ * The teardown of the last project stops the server and deletes the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import type { TestProject } from 'vitest/node';
 import { convertCatalog } from '../../scripts/convert/index';
 import { PROJECT_ROOT, buildApp } from '../../scripts/server/build-app';
 import { startServer } from '../../scripts/server/index';
+import { oncePerRun } from '../once-per-run';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,10 +27,20 @@ declare module 'vitest' {
 /** The fixture catalog (expected figures in test/fixtures/e2e/README.md). */
 export const E2E_CATALOG = join(PROJECT_ROOT, 'test/fixtures/e2e/catalog.json');
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What the run's end-to-end files share: the server's URL, the build and the dataset. */
+interface Served {
+  baseUrl: string;
+  distDir: string;
+  dataDir: string;
+  /** Stops the server and deletes the temporary directory. */
+  stop(): Promise<void>;
+}
+
+/** Builds, converts and serves; on a failure undoes what was done and throws. */
+async function serve(): Promise<Served> {
   const root = await mkdtemp(join(tmpdir(), 'compete-e2e-'));
   const cleanup: Array<() => Promise<void>> = [() => rm(root, { recursive: true, force: true })];
-  const teardown = async () => {
+  const stop = async () => {
     for (const step of cleanup.reverse()) await step().catch((e: unknown) => console.error('e2e teardown:', e));
   };
   try {
@@ -41,12 +52,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const server = await startServer({ distDir: outDir, dataDir, port: 0, log: () => {} });
     cleanup.push(() => server.close());
     console.log(`e2e: built in ${t1 - t0} ms, converted in ${t2 - t1} ms, serving at ${server.url}`);
-    project.provide('baseUrl', server.url);
-    project.provide('distDir', outDir);
-    project.provide('dataDir', dataDir);
+    return { baseUrl: server.url, distDir: outDir, dataDir, stop };
   } catch (error) {
-    await teardown();
+    await stop();
     throw error;
   }
+}
+
+/** Called once per project (vitest.e2e.config.ts): the projects share one server (test/once-per-run.ts). */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { value: served, teardown } = await oncePerRun('e2e-setup', serve, (s) => s.stop());
+  project.provide('baseUrl', served.baseUrl);
+  project.provide('distDir', served.distDir);
+  project.provide('dataDir', served.dataDir);
   return teardown;
 }
