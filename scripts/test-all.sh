@@ -127,7 +127,6 @@ echo "== end-to-end tests: npx vitest run -c vitest.e2e.config.ts"
 npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=test-results/e2e.json
 count_vitest e2e test-results/e2e.json $?
 
-
 total="$passed passed, $failed failed"
 summary+=("all: $(( $(date +%s) - started )) s")
 { printf '%s\n' "${summary[@]}"; echo "$total"; } > test-results/summary.txt

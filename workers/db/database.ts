@@ -118,6 +118,9 @@ export function databaseOf(conn: DuckConnectionLike): Database {
   return {
     all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[] {
       return wrap('query failed', () => {
+        // Closed after its one use: a prepared statement keeps its physical plan, and the plan keeps
+        // the rows of each materialized CTE of its last run (DuckDB's PhysicalCTE working table),
+        // megabytes per selection statement in memory a browser worker never gets back.
         const stmt = conn.prepare(query.text);
         try {
           return rowsOf<Row>(stmt.query(...query.params));
