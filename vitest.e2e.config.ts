@@ -42,7 +42,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e-timed', include: TIMED_E2E, maxWorkers: 1, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: { name: 'e2e-timed', include: TIMED_E2E, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

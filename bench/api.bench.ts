@@ -28,6 +28,7 @@ import type { DatasetManifest } from '../contract/files/dataset';
 import { rateRowsSql } from '../contract/sql/rate-rows-sql';
 import { createDataService } from '../workers/data-service';
 import { nodePlatform } from '../workers/platform-node';
+import { openNodeDatabase } from '../workers/db/open-node';
 import { memoryAckStore } from '../workers/acks/ack-store';
 import type { Database } from '../workers/db/database';
 import type { SqlFragment } from '../workers/db/sql';
@@ -50,7 +51,8 @@ let recording = false;
 const platform = {
   ...nodePlatform,
   async openDatabase(): Promise<Database> {
-    const db = await nodePlatform.openDatabase();
+    // every dataset's cold start compiles the wasm file, as a browser's first visit does
+    const db = await openNodeDatabase({ compileAgain: true });
     return { ...db, all: (q) => (recording && recorded.push(q), db.all(q)) } as Database;
   },
 };

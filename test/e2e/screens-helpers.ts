@@ -25,7 +25,8 @@ export const VIEWPORTS = [
  * origin, else from its /login page (a page load boots the data worker, seconds of CPU).
  */
 export async function storeToken(page: Page, baseUrl: string, token = fakeJwt()): Promise<void> {
-  if (page.url() === 'about:blank' || new URL(page.url()).origin !== new URL(baseUrl).origin) await page.goto(new URL('login', baseUrl).href);
+  // about:blank's origin is "null"
+  if (new URL(page.url()).origin !== new URL(baseUrl).origin) await page.goto(new URL('login', baseUrl).href);
   await page.evaluate((t) => localStorage.setItem('access_token', t), token);
 }
 
