@@ -38,6 +38,8 @@ export default defineConfig({
           // second browser fills
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
+          // V8's baseline compilers only: these files check what the pages do, not how fast (test/e2e/browser.ts LIFTOFF_ONLY_ENV)
+          env: { COMPETE_E2E_LIFTOFF_ONLY: '1' },
         },
       },
       {

@@ -1,7 +1,7 @@
 /**
  * scripts/convert/common/module-worker.ts: a `.ts` worker module that imports node builtins only (the
  * parser threads') runs as one esbuild bundle; one that imports a package runs through tsx's loader.
- * Both answer.
+ * Both answer. A bundle's thread takes none of the process's options (`node --import tsx`).
  */
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ function answer(worker: Worker): Promise<Record<string, unknown>> {
 describe('startModuleWorker', () => {
   it('runs a module of node builtins as one bundle, its own imports carried', async () => {
     expect(bundledScript(fileURLToPath(new URL('./module-worker/echo-builtins.ts', import.meta.url)))).toContain('twice');
-    expect(await answer(startModuleWorker('echo-builtins', CALLER, { workerData: 21 }))).toEqual({ got: 42, fromFile: false, hash: '2d711642' });
+    expect(await answer(startModuleWorker('echo-builtins', CALLER, { workerData: 21 }))).toEqual({ got: 42, fromFile: false, hash: '2d711642', execArgv: [] });
   });
 
   it('runs a module that imports a package through tsx', async () => {

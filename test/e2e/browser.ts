@@ -23,15 +23,32 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/**
+ * The environment variable under which launchBrowser runs the pages' WebAssembly and JavaScript on
+ * V8's baseline compilers only (`--js-flags=--liftoff-only`, no TurboFan tier-up), set to `1` by
+ * vitest.e2e.config.ts for its functional project. Every page load of the app compiles DuckDB-WASM
+ * anew in its data worker (a worker gets no code cache), and the tier-up of the functions it runs
+ * hot costs about a fifth of the browser's CPU over a run of the functional files; the code runs
+ * the same either way, only slower. The timed files and the benchmarks run V8 as a user's browser does.
+ */
+export const LIFTOFF_ONLY_ENV = 'COMPETE_E2E_LIFTOFF_ONLY';
+
+/** launchBrowser's options. */
+export interface LaunchOptions {
+  /** Baseline compilers only (LIFTOFF_ONLY_ENV); default: whether that variable is `1`. */
+  liftoffOnly?: boolean;
+}
+
 /** Launches Chromium headless at 1280x800; `close()` ends the browser and deletes its profile. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const liftoffOnly = options.liftoffOnly ?? process.env[LIFTOFF_ONLY_ENV] === '1';
   const profile = await mkdtemp(join(tmpdir(), 'compete-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
+      '--disable-sync', '--no-first-run', ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
   });
   const requests: string[] = [];
   const pageErrors: string[] = [];

@@ -6,6 +6,9 @@
  * a `.ts` file by itself, and tsx's loader costs each thread about 0.2 s of start (it registers its
  * hooks, in a thread of their own, and resolves every module through them) where the bundle, made
  * once per module and process in about 50 ms, starts a thread in about 0.04 s (docs/benchmarks.md).
+ * A bundle's thread takes none of the process's options: it needs none, and under `node --import
+ * tsx` (npm run convert) inheriting them would have tsx register its hooks in every parser thread,
+ * about 0.12 CPU s and 0.2 s of each thread's start.
  */
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +53,7 @@ export function startModuleWorker(name: string, caller: string, options: WorkerO
   const url = new URL(`./${name}${caller.endsWith('.ts') ? '.ts' : '.js'}`, caller);
   if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
   const script = bundledScript(fileURLToPath(url));
-  if (script !== null) return new Worker(new URL(`data:text/javascript,${encodeURIComponent(script)}`), options);
+  if (script !== null) return new Worker(new URL(`data:text/javascript,${encodeURIComponent(script)}`), { execArgv: [], ...options });
   const code = `import('tsx/esm/api').then((m) => m.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(caller)}))`;
   return new Worker(code, { ...options, eval: true });
 }
