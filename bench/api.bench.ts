@@ -18,7 +18,7 @@
  * shape dataset), `--market-year 0` (no market-year dataset), `--runs <n>` (default 20),
  * `--warmup <passes>` (default 3). Tiny mode (bench/tiny.ts): no sample (converting it takes half a
  * minute), 20,000 generated rate rows over 500 providers, the tiny market-year shape (3 snapshots),
- * 2 runs, 1 warm-up pass.
+ * 1 run, 1 warm-up pass.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -43,7 +43,7 @@ import { numberArg, sized, TINY } from './tiny';
 const ROWS = numberArg('--rows', sized(10_000_000, 20_000));
 const REAL_SHAPE = numberArg('--real-shape', 1) !== 0;
 const MARKET_YEAR = numberArg('--market-year', 1) !== 0;
-const RUNS = numberArg('--runs', sized(20, 2));
+const RUNS = numberArg('--runs', sized(20, 1));
 const WARMUP = numberArg('--warmup', sized(3, 1));
 
 const recorded: SqlFragment[] = [];

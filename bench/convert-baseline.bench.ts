@@ -100,7 +100,10 @@ const trees: Tree[] = [];
 let skipped = 0;
 try {
   // the trees first: a missing revision is known before minutes of generation
-  for (const [label, rev] of [['baseline', stringArg('--baseline', DEFAULT_BASELINE)], ['parent', stringArg('--parent', 'HEAD~1')]] as const) {
+  // tiny mode converts with the baseline's tree and the work tree only: the parent's is the same path again
+  const versions = [['baseline', stringArg('--baseline', DEFAULT_BASELINE)], ['parent', stringArg('--parent', 'HEAD~1')]] as const;
+  if (TINY) console.log('tiny mode: the parent is left out');
+  for (const [label, rev] of versions.filter(([label]) => !TINY || label !== 'parent')) {
     const sha = resolveCommit(rev);
     if (sha === null) {
       console.log(`${label} ${rev}: not in this repository (a shallow clone?): skipped`);

@@ -8,7 +8,8 @@
  * - Build alone (`--build-only`) from the store's partitions at about 10 M and 50 M rate rows, in
  *   its own process: seconds, rate rows a minute, peak RSS.
  * Options: `--ingest-mb <n>` JSON MB per ingest file (default 100, 4 files), `--rows <m>` millions
- * of rate rows of the larger build (default 50; the smaller is a fifth of it).
+ * of rate rows of the larger build (default 50; the smaller is a fifth of it). Tiny mode
+ * (bench/tiny.ts): 0.3 MB files on 1 and 2 workers, and the larger build only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,7 +23,7 @@ import { DEFAULT_FETCH_POLICY } from '../scripts/convert/plan/fetch-policy';
 import type { PlannedFile } from '../scripts/convert/plan/plan-files';
 import { startRedis } from '../test/convert/redis-server';
 import { measureConversion } from './convert-process';
-import { numberArg, sized } from './tiny';
+import { numberArg, sized, TINY } from './tiny';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const INGEST_MB = numberArg('--ingest-mb', sized(100, 0.3));
@@ -30,7 +31,8 @@ const INGEST_FILES = 4;
 const ROWS_M = numberArg('--rows', sized(50, 0.05));
 /** Rate rows a generated JSON byte gives (the convert-large file: 14.7 M rate rows per GB). */
 const ROWS_PER_BYTE = 14.7e6 / 1e9;
-const WORKERS = [1, 2, 4];
+/** Worker processes of each ingest run; tiny mode starts 1 and then 2 (each process starts in seconds). */
+const WORKERS = sized([1, 2, 4], [1, 2]);
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-bench-stages-'));
 const redis = await startRedis();
@@ -93,7 +95,8 @@ try {
   const all = await catalog('build-all.json', 5);
   const store = path.join(tmp, 'build-store');
   await ingestCatalog(all, store, { quiet: true });
-  for (const [label, c] of [['a fifth', small], ['all', all]] as const) {
+  // tiny mode builds all five files only: the fifth is the same path on less
+  for (const [label, c] of TINY ? [['all', all] as const] : [['a fifth', small], ['all', all]] as const) {
     const out = path.join(tmp, 'build-out');
     const m = measureConversion(c, out, ['--build-only', '--store', store]);
     console.log(`build alone, ${label}: ${m.rateRows.toLocaleString('en-US')} rate rows in ${m.seconds.toFixed(1)} s ` +
