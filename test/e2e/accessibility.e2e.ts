@@ -1,7 +1,8 @@
 // Accessibility, checked: axe-core (test/e2e/axe.ts) on every screen of src/router.tsx a signed-in user
 // reaches, and /login signed out, at 1280x800 and 390x844, after the screen has rendered its data (the
 // waits of the other e2e tests), plus the states with a dialog, a menu or a list open. Every state must
-// have no violation; a failure lists rule, impact, the element's selector and the rule's help.
+// have no violation; a failure lists rule, impact, the element's selector and the rule's help. A state
+// of a screen's route opens on the page its screen test left, as a user opens it.
 // /auth/callback and /logout are not screens: they store or clear the token and redirect at once.
 // The server of the global setup holds the fixture dataset (test/fixtures/e2e); the development
 // sign-in gives the session cookie the live screens need for /data/.
@@ -121,6 +122,13 @@ const STATES: State[] = [
     open: (p) => p.getByRole('table', { name: 'Price details' }).waitFor({ timeout: 60_000 }) },
 ];
 
+/**
+ * The route and width the page shows with its screen ready and nothing opened on it, as the last
+ * screen test left it (`<width> <path>`), else null: a state of that route opens on top of it
+ * instead of loading the route again (each load boots the data worker); run alone, it loads it.
+ */
+let shown: string | null = null;
+
 for (const vp of VIEWPORTS) {
   describe(`axe at ${vp.name}`, () => {
     it('/login, signed out', async () => {
@@ -134,29 +142,39 @@ for (const vp of VIEWPORTS) {
       await expectAccessible(page, `/login at ${vp.name}`);
     });
 
+    const states = STATES.filter((s) => !s.phoneOnly || vp.width < 900);
+    const stateTest = (state: State): void => {
+      it(`${state.path} with the ${state.name} open`, async () => {
+        const { page } = browser;
+        if (shown !== `${vp.name} ${state.path}`) {
+          await page.setViewportSize({ width: vp.width, height: vp.height });
+          await signIn(page);
+          await openRoute(page, baseUrl, state.path);
+          await state.ready(page);
+        }
+        shown = null;
+        await state.open(page);
+        await screenshot(page, `a11y-${state.name}-${vp.name}`);
+        await expectAccessible(page, `${state.path} with the ${state.name} open at ${vp.name}`);
+      });
+    };
+
+    // each screen, then the states opened on it
     for (const screen of SCREENS) {
       it(`${screen.path} (${screen.name})`, async () => {
         const { page } = browser;
+        shown = null;
         await page.setViewportSize({ width: vp.width, height: vp.height });
         await signIn(page);
         await openRoute(page, baseUrl, screen.path);
         await screen.ready(page);
         await expectAccessible(page, `${screen.path} at ${vp.name}`);
+        shown = `${vp.name} ${screen.path}`;
       });
+      for (const state of states.filter((s) => s.path === screen.path)) stateTest(state);
     }
-
-    for (const state of STATES.filter((s) => !s.phoneOnly || vp.width < 900)) {
-      it(`${state.path} with the ${state.name} open`, async () => {
-        const { page } = browser;
-        await page.setViewportSize({ width: vp.width, height: vp.height });
-        await signIn(page);
-        await openRoute(page, baseUrl, state.path);
-        await state.ready(page);
-        await state.open(page);
-        await screenshot(page, `a11y-${state.name}-${vp.name}`);
-        await expectAccessible(page, `${state.path} with the ${state.name} open at ${vp.name}`);
-      });
-    }
+    // the states of a URL that no screen test opens
+    for (const state of states.filter((s) => !SCREENS.some((screen) => screen.path === s.path))) stateTest(state);
   });
 }
 
