@@ -18,6 +18,7 @@ import { runGenerateCli } from '../../scripts/generate/cli';
 import { generateShape, GENERATED_SHAPES, type GeneratedShapeName } from '../../scripts/generate/shapes';
 import { createDataService, type DataService } from '../../workers/data-service';
 import { nodePlatform } from '../../workers/platform-node';
+import { sharedShape } from '../datasets-once';
 
 let root: string;
 beforeAll(async () => {
@@ -54,10 +55,13 @@ async function digests(dir: string): Promise<Record<string, string>> {
 
 describe('generated shapes (tiny)', () => {
   const dirs = new Map<GeneratedShapeName, { dir: string; manifest: DatasetManifest }>();
+  // generateShape's datasets as the run's other files get them (test/datasets-once.ts: generated once
+  // for the run by whichever asks first, with the same code and options); the test of the bytes
+  // from run to run below generates its second copy itself. The sample has one size.
   beforeAll(async () => {
     for (const shape of GENERATED_SHAPES) {
       const dir = path.join(root, shape);
-      dirs.set(shape, { dir, manifest: await generateShape(shape, dir, { tiny: true }) });
+      dirs.set(shape, { dir, manifest: await sharedShape(shape, dir, shape === 'sample' ? {} : { tiny: true }) });
     }
   }, 180_000);
 
