@@ -253,17 +253,44 @@ async function load(dir: string, codes?: ReadonlySet<string>): Promise<MedicareR
   const cfName = pick(CF_FILE_PATTERN, false);
   const texts = await Promise.all([...chosen, ...(cfName ? [cfName] : [])].map((n) => readText(dir, n)));
   const t = Object.fromEntries(kinds.map((k, i) => [k, texts[i]!])) as unknown as Record<keyof typeof FILE_PATTERNS, Text>;
+  const whole = wholeTables(t, kinds.map((k, i) => `${k} ${texts[i]!.file.name} ${texts[i]!.file.sha256}`).join('\n'));
   if (codes) for (const k of CODE_FIRST_FILES) t[k] = onlyCodes(t[k], codes);
   const pfs = readPfs(t.pfs);
   if (cfName) checkCfFile(texts[texts.length - 1]!, pfs.conversionFactor);
-  const [clfs, opps, hcpcs] = [readClfs(t.clfs), readOpps(t.opps), readHcpcs(t.hcpcs)];
+  const [opps, hcpcs] = [readOpps(t.opps), readHcpcs(t.hcpcs)];
   return {
     year: pfs.year, conversionFactor: pfs.conversionFactor,
-    notices: [...new Set([...pfs.notices, ...clfs.notices, ...opps.notices, ...hcpcs.notices])],
+    notices: [...new Set([...pfs.notices, ...whole.clfs.notices, ...opps.notices, ...hcpcs.notices])],
     files: texts.map((x) => x.file),
-    pfs: pfs.pfs, clfs: clfs.clfs, opps: opps.opps, hcpcs: hcpcs.hcpcs,
-    gpci: readGpci(t.gpci), localities: readLocco(t.locco), zip5: readZip5(t.zip5, readZip5Layout(t.zip5Layout)),
+    pfs: pfs.pfs, clfs: whole.clfs.clfs, opps: opps.opps, hcpcs: hcpcs.hcpcs,
+    gpci: whole.gpci, localities: whole.localities, zip5: whole.zip5,
   };
+}
+
+/** The tables read whole whatever the codes asked for: CLFS, GPCI, localities, ZIP5. */
+interface WholeTables {
+  clfs: { notices: string[]; clfs: Map<string, ClfsLine> };
+  gpci: Map<string, GpciLocality>;
+  localities: Map<string, LocalityCounties>;
+  zip5: Map<string, ZipLocality>;
+}
+
+/** The last WholeTables parsed, under the names and SHA-256 of the reference files they came from. */
+let lastWhole: { key: string; tables: WholeTables } | null = null;
+
+/**
+ * The whole tables of the files `t`, parsed again only when `key` (every reference file's name and
+ * SHA-256) differs from the last call's: a process that converts again (the BullMQ coordinator,
+ * the tests) reads the same files, and ZIP5's 42,000 lines and CLFS were a third of the time its
+ * conversion of a small catalog spent on the fee schedules. The last set is kept (a few MB); its
+ * maps are shared by the references returned, which nobody changes.
+ * @throws as the readers: nothing is kept then
+ */
+function wholeTables(t: Record<keyof typeof FILE_PATTERNS, Text>, key: string): WholeTables {
+  if (lastWhole?.key === key) return lastWhole.tables;
+  const tables = { clfs: readClfs(t.clfs), gpci: readGpci(t.gpci), localities: readLocco(t.locco), zip5: readZip5(t.zip5, readZip5Layout(t.zip5Layout)) };
+  lastWhole = { key, tables };
+  return tables;
 }
 
 const cache = new Map<string, Promise<MedicareReference>>();
@@ -272,7 +299,8 @@ const cache = new Map<string, Promise<MedicareReference>>();
 const CODE_FIRST_FILES = ['pfs', 'opps', 'hcpcs'] as const;
 
 /**
- * Reads the Medicare reference files of `dir` anew, kept by nobody: the converter's way. With
+ * Reads the Medicare reference files of `dir` anew (the whole tables parsed again only when a
+ * file's contents changed: wholeTables), kept by nobody: the converter's way. With
  * `codes`, the PFS, OPPS and HCPCS maps hold only the lines of those codes (every other table is
  * whole): a conversion needs its dataset's codes, and the codes their benchmarks read
  * (benchmark.ts BENCHMARK_READS). A file that fails is read again whole, so that the error names

@@ -38,13 +38,28 @@ export interface MedicareTables {
   descriptors: Array<[string, string]>;
 }
 
-/** The tables of `input` from loaded reference data `ref`. */
-export function medicareTables(ref: MedicareReference, input: MedicareTablesInput): MedicareTables {
-  const zipLocalities: ZipLocalityRow[] = [];
+/** ZipLocalityRow of every ZIP of a ZIP5 map, kept with the GPCI map they were computed with. */
+const zipRows = new WeakMap<MedicareReference['zip5'], { gpci: MedicareReference['gpci']; rows: ZipLocalityRow[] }>();
+
+/**
+ * Every ZIP's locality and GPCIs (localityOfZip), computed once for the same ZIP5 and GPCI maps
+ * (reference-data.ts keeps them while their files are unchanged).
+ */
+function zipLocalitiesOf(ref: MedicareReference): ZipLocalityRow[] {
+  const kept = zipRows.get(ref.zip5);
+  if (kept?.gpci === ref.gpci) return kept.rows;
+  const rows: ZipLocalityRow[] = [];
   for (const zip of ref.zip5.keys()) {
     const at = localityOfZip(ref, zip);
-    if (at) zipLocalities.push({ zip, locality: `${at.carrier}-${at.locality}`, work: at.gpci.work, pe: at.gpci.pe, mp: at.gpci.mp });
+    if (at) rows.push({ zip, locality: `${at.carrier}-${at.locality}`, work: at.gpci.work, pe: at.gpci.pe, mp: at.gpci.mp });
   }
+  zipRows.set(ref.zip5, { gpci: ref.gpci, rows });
+  return rows;
+}
+
+/** The tables of `input` from loaded reference data `ref`. The rows are shared between calls: read only. */
+export function medicareTables(ref: MedicareReference, input: MedicareTablesInput): MedicareTables {
+  const zipLocalities = zipLocalitiesOf(ref);
   const descriptors: Array<[string, string]> = [];
   for (const code of input.codes) {
     const d = serviceDescriptor(ref, code, { cptDescriptors: input.cptDescriptors });

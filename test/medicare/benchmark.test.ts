@@ -274,6 +274,25 @@ describe('malformed reference data', () => {
     await expect(readMedicareReference(dir, new Set(codes))).rejects.toThrow(`PPRRVU2025_Oct.csv line ${at + 1}: WORK RVU "1.3O" is not a number`);
   });
 
+  it("the converter's reads keep the whole tables while the files are the same, and parse them again when one changes", async () => {
+    const codes = new Set(['99213']);
+    const first = await readMedicareReference(DIR, codes);
+    const again = await readMedicareReference(DIR, codes);
+    expect(again.zip5).toBe(first.zip5);
+    expect(medicareTables(again, { codes: ['99213'], cptDescriptors: false }).zipLocalities).toBe(medicareTables(first, { codes: ['99213'], cptDescriptors: false }).zipLocalities);
+    // ZIP 10001 (Manhattan) taken out of the ZIP5 file: gone from the ZIPs and from their localities
+    const zip5 = gunzipSync(await readFile(path.join(DIR, 'ZIP5_OCT2025.txt.gz'))).toString('latin1').split('\n');
+    const without = zip5.filter((l) => !/^..10001/.test(l));
+    expect(without.length).toBe(zip5.length - 1);
+    const dir = await copyWith('zip5-changed', ['ZIP5_OCT2025.txt.gz'], { 'ZIP5_OCT2025.txt': without.join('\n') });
+    const changed = await readMedicareReference(dir, codes);
+    expect(changed.zip5).not.toBe(first.zip5);
+    expect([first.zip5.has('10001'), changed.zip5.has('10001')]).toEqual([true, false]);
+    const zips = (r: MedicareReference) => medicareTables(r, { codes: ['99213'], cptDescriptors: false }).zipLocalities.map((z) => z.zip);
+    expect([zips(first).includes('10001'), zips(changed).includes('10001')]).toEqual([true, false]);
+    expect(zips(changed).length).toBe(zips(first).length - 1);
+  });
+
   it('a PFS number that is not one, a second conversion factor', async () => {
     const text = await pfsText();
     const lines = text.split('\r\n');
