@@ -64,14 +64,29 @@ function dataWorker(): DataWorker {
   return worker;
 }
 
+/** `window.fetch` as it was before installFetchInterceptor wrapped it. */
+let unwrappedFetch: typeof fetch | null = null;
+
 /**
  * Starts everything the first screen needs, in parallel, as early as the page can: the data worker
  * (DuckDB-WASM's download and compile, the dataset's tables) and the first view's fetch with
  * `nativeFetch`. Idempotent.
  */
-export function startDataAccess(nativeFetch: typeof fetch = window.fetch.bind(window)): void {
+export function startDataAccess(nativeFetch: typeof fetch = unwrappedFetch ?? window.fetch.bind(window)): void {
   firstView ??= fetchFirstView(nativeFetch, DATA_URL);
   dataWorker();
+}
+
+/**
+ * Whether a page opened at `pathname` and `search`, with `token` stored, shows data: every page of
+ * a signed-in user and a sign-in's landing (a `token` in the query), but not /login's button, a
+ * visitor without a token (the shell sends them to /login) nor /logout. Those never start the data
+ * worker: its boot is seconds of CPU and a 6 MB download for a page that then leaves the app.
+ */
+export function opensOnData(pathname: string, search: string, token: string | null): boolean {
+  if (pathname === '/logout') return false;
+  if (new URLSearchParams(search).has('token')) return true;
+  return pathname !== '/login' && token !== null;
 }
 
 /**
@@ -79,6 +94,7 @@ export function startDataAccess(nativeFetch: typeof fetch = window.fetch.bind(wi
  * `onProgress` receives the hashing progress. Resolves to the outcome; a crashed worker rejects.
  */
 export async function openLocalDataset(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
+  startDataAccess();
   const { remote, boot, crashed } = dataWorker();
   await boot;
   const progress = onProgress ? Comlink.proxy(onProgress) : undefined;
@@ -88,8 +104,9 @@ export async function openLocalDataset(files: LocalFile[], onProgress?: (p: Hash
   return result;
 }
 
-/** The worker's boot state (loading until init settles); starts the worker if needed. */
+/** The worker's boot state (loading until init settles); starts the data access if needed. */
 export function dataWorkerBoot(): Promise<BootState> {
+  startDataAccess();
   return dataWorker().boot;
 }
 
@@ -148,14 +165,16 @@ async function answer(request: ApiRequest, signal: AbortSignal): Promise<Respons
 let installed = false;
 
 /**
- * Installs the wrapper around `window.fetch` (idempotent) and starts the data worker.
+ * Installs the wrapper around `window.fetch` (idempotent) and starts the data worker when the page
+ * shows data (opensOnData), else with the first /api request.
  * Throws nothing; requests the worker cannot answer resolve to a 503 JSON `Response`.
  */
 export function installFetchInterceptor(): void {
   if (installed) return;
   installed = true;
   const nativeFetch = window.fetch.bind(window);
-  startDataAccess(nativeFetch);
+  unwrappedFetch = nativeFetch;
+  if (opensOnData(window.location.pathname, window.location.search, readToken())) startDataAccess(nativeFetch);
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
@@ -168,6 +187,8 @@ export function installFetchInterceptor(): void {
     // provider's name, preferred_username or email).
     const user = tokenUserName(readToken());
     if (user) apiRequest.user = user;
+    // a page that opened without data (opensOnData) starts it with its first /api request
+    startDataAccess(nativeFetch);
     return answer(apiRequest, request.signal);
   };
 }

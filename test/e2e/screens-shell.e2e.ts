@@ -32,6 +32,8 @@ describe('sign-in routes', () => {
     await page.waitForURL((u) => u.pathname === '/login');
     await page.locator('#page-loader').waitFor({ state: 'detached', timeout: 5_000 });
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // a page that leaves the app starts no data worker: no worker script, no DuckDB-WASM download
+    expect(browser.requests.filter((u) => /data-worker|duckdb/.test(u))).toEqual([]);
   });
 
   it('stores the token of /auth/callback and goes to /, showing the name claim', async () => {
@@ -42,6 +44,8 @@ describe('sign-in routes', () => {
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(token);
     await page.getByRole('heading', { name: 'Data Comparison Tool', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: new RegExp(TEST_USER) }).count()).toBe(1);
+    // a sign-in's landing starts the data worker at once
+    expect(browser.requests.some((u) => /data-worker/.test(u))).toBe(true);
   });
 
   it('shows the placeholder label for a token without a name', async () => {
