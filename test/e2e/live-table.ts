@@ -3,14 +3,13 @@
  * over the live screens' fixture, the /api calls of the page, a table's rows, cells and columns by
  * their visible text, what must be on screen, focus, and sideways page overflow.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { convertCatalog } from '../../scripts/convert/index';
 import { startServer, type RunningServer } from '../../scripts/server/index';
-import { writeLiveCatalog } from '../fixtures/live/live-mrfs';
+import { convertLiveFixture, type LiveVariant } from './live-fixture';
 
 /** DuckDB-WASM boot + first Parquet reads on a 2-core machine, ms. */
 export const BOOT = 150_000;
@@ -58,25 +57,21 @@ export const apiCalls = (page: Page): Promise<string[]> =>
   page.evaluate(() => ((window as unknown as { __apiCalls?: string[] }).__apiCalls ?? []).filter((u) => u.includes('/api/')));
 
 /**
- * Serves the build at `distDir` over the live screens' fixture (test/fixtures/live/live-mrfs.ts,
- * figures in its README), written into a temporary directory and converted by the real converter.
- * Its prices mostly rest on one provider each, so it is converted with `min_providers: 1`
- * (docs/methodology.md, Validation): no unit is thin and the README's figures hold. `variant.claims`
- * replaces the claims-volume file's text (e.g. claims by provider); `variant.groups` gives
- * insurers a catalog `group` (insurer id -> company). `close()` stops the server and deletes the
- * directory.
+ * Serves the build at `distDir` over the live screens' fixture (convertLiveFixture). Without a
+ * variant it serves the dataset the run's global setup converted once (test/e2e/setup.ts,
+ * `inject('liveDataDir')`), which no server changes; a variant is converted here into a temporary
+ * directory. `close()` stops the server and deletes that directory.
  */
-export async function serveLiveFixture(distDir: string, variant: { claims?: string; groups?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function serveLiveFixture(distDir: string, variant: LiveVariant = {}): Promise<RunningServer> {
+  const shared = variant.claims === undefined && variant.groups === undefined ? inject('liveDataDir') : undefined;
+  if (shared !== undefined) {
+    const server = await startServer({ distDir, dataDir: shared, port: 0, log: () => {} });
+    return { url: server.url, close: () => server.close() };
+  }
   const root = await mkdtemp(join(tmpdir(), 'compete-live-e2e-'));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
-    const catalog = await writeLiveCatalog(join(root, 'in'));
-    if (variant.claims !== undefined) await writeFile(join(root, 'in', 'claims-volume.csv'), variant.claims);
-    const written = JSON.parse(await readFile(catalog, 'utf8')) as { insurers: Array<{ id: string }> };
-    const insurers = written.insurers.map((i) => (variant.groups?.[i.id] ? { ...i, group: variant.groups[i.id] } : i));
-    await writeFile(catalog, JSON.stringify({ ...written, insurers, validation: { min_providers: 1 } }));
-    const { outDir } = await convertCatalog(catalog, join(root, 'dataset'), { quiet: true });
-    const server = await startServer({ distDir, dataDir: outDir, port: 0, log: () => {} });
+    const server = await startServer({ distDir, dataDir: await convertLiveFixture(root, variant), port: 0, log: () => {} });
     return { url: server.url, close: async () => { await server.close(); await remove(); } };
   } catch (error) {
     await remove();

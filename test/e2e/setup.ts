@@ -1,6 +1,7 @@
 /**
  * Global setup of the end-to-end run: builds the app once (Vite build API) into a temporary
- * directory, converts the hand-made fixture catalog (test/fixtures/e2e) with the real converter,
+ * directory, converts the hand-made fixture catalog (test/fixtures/e2e) and the live screens' fixture
+ * (live-fixture.ts) with the real converter,
  * starts the real server on a free port, and hands its URL to the tests (`inject('baseUrl')`).
  * The teardown of the last project stops the server and deletes the temporary directory.
  */
@@ -12,6 +13,7 @@ import { convertCatalog } from '../../scripts/convert/index';
 import { PROJECT_ROOT, buildApp } from '../../scripts/server/build-app';
 import { startServer } from '../../scripts/server/index';
 import { oncePerRun } from '../once-per-run';
+import { convertLiveFixture } from './live-fixture';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +23,8 @@ declare module 'vitest' {
     distDir: string;
     /** The converted fixture dataset. */
     dataDir: string;
+    /** The live screens' fixture converted (live-fixture.ts), served by serveLiveFixture without a variant. */
+    liveDataDir: string;
   }
 }
 
@@ -32,6 +36,7 @@ interface Served {
   baseUrl: string;
   distDir: string;
   dataDir: string;
+  liveDataDir: string;
   /** Stops the server and deletes the temporary directory. */
   stop(): Promise<void>;
 }
@@ -48,11 +53,12 @@ async function serve(): Promise<Served> {
     const { outDir } = await buildApp(join(root, 'dist'), { reusePrebuilt: true });
     const t1 = Date.now();
     const { outDir: dataDir } = await convertCatalog(E2E_CATALOG, join(root, 'dataset'), { quiet: true });
+    const liveDataDir = await convertLiveFixture(join(root, 'live'));
     const t2 = Date.now();
     const server = await startServer({ distDir: outDir, dataDir, port: 0, log: () => {} });
     cleanup.push(() => server.close());
     console.log(`e2e: built in ${t1 - t0} ms, converted in ${t2 - t1} ms, serving at ${server.url}`);
-    return { baseUrl: server.url, distDir: outDir, dataDir, stop };
+    return { baseUrl: server.url, distDir: outDir, dataDir, liveDataDir, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -65,5 +71,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', served.baseUrl);
   project.provide('distDir', served.distDir);
   project.provide('dataDir', served.dataDir);
+  project.provide('liveDataDir', served.liveDataDir);
   return teardown;
 }
