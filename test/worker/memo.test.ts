@@ -95,12 +95,12 @@ describe('answers kept per dataset', () => {
     return { body: res.body as T, queries: queries - before };
   };
 
-  it("prices a service-pricing selection's summary once for all its sorts and pages, each page one statement over the month's unit pivot", async () => {
+  it("prices a service-pricing selection's units and summary once for all its sorts and pages, each page one statement over them", async () => {
     const first = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', sort: 'overpayment' });
     // over the month's unit pivot the dataset stores (workers/pricing/selection-tables.ts), which this
     // first request inserts and checks (its columns, its rows' month and state: unit-pivot.ts):
-    // those two, the selection's summary, the page
-    expect(first.queries).toBe(4);
+    // those two, the selection's table of units, its summary, the page
+    expect(first.queries).toBe(5);
     const page2 = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
     expect(page2.queries).toBe(1);
     // the next page of the first view: one statement for the window of PAGE_WINDOW units holding
@@ -117,8 +117,8 @@ describe('answers kept per dataset', () => {
     expect(third.body.records).toEqual(whole.body.records.slice(4, 6));
     expect(Object.keys(first.body.records[0]!.competitor_prices).length).toBeGreaterThan(0);
     expect(first.body.summary).toEqual(whole.body.summary);
-    // another choice of competitors reads the same pivot: its summary and its page
-    expect((await get('/api/service-pricing', { competitors: 'alpha', limit: '2' })).queries).toBe(2);
+    // another choice of competitors reads the same pivot: its table of units, its summary and its page
+    expect((await get('/api/service-pricing', { competitors: 'alpha', limit: '2' })).queries).toBe(3);
     // another state has its own pivot
     expect((await get('/api/service-pricing', { state: 'NY' })).queries).toBeGreaterThan(2);
     // and the kept answers are the ones a fresh computation gives (the pivots are forgotten too)

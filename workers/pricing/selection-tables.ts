@@ -39,7 +39,7 @@ import { sql, SqlFragment } from '../db/sql';
 import type { ApiContext } from '../context';
 import { allCompetitors, confidenceNames, latestSnapshot, minProvidersOf, unitRecord, type UnitColumns } from './pricing-core';
 import { confidenceRank } from '../../contract/sql/confidence-sql';
-import { ascending, pivotOf, text, type Pivot } from './unit-pivot';
+import { ascending, pivotOf, selectionTable, text, type Pivot } from './unit-pivot';
 import { serviceRecords } from './unit-records';
 
 /** A comparison selection priced from `price_stats` (no provider selection). */
@@ -72,6 +72,10 @@ export interface SelectionSummary {
   /** Units with a variance left out as thin. */
   thinLeftOut: number;
 }
+
+/** The pivot's columns a selection reads beyond its insurers' (the page joins the pivot again for the rest of a record). */
+const SELECTION_COLUMNS = ['unit_order', 'month', 'state', 'billing_code', 'billing_class', 'component', 'setting', 'reference_price',
+  'reference_providers', 'reference_support', 'claims_professional', 'claims_institutional', 'claims_volume', 'claims_open'] as const;
 
 /**
  * The CTEs ending in `sel`: one row per unit `s` lists, with unitFiguresSql's figures
@@ -118,7 +122,8 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
         CASE WHEN competitor_n = 0 THEN NULL ELSE competitor_sum / competitor_n END AS market_average,
         (CASE WHEN competitor_n = 0 THEN NULL ELSE competitor_providers END)::INTEGER AS competitor_provider_total
       FROM (
-        SELECT *, ${text(n)} AS competitor_n, ${text(total)}::DOUBLE AS competitor_sum, ${text(providers)} AS competitor_providers
+        SELECT ${text([...SELECTION_COLUMNS, ...new Set([reference, ...chosen])].map((c) => (typeof c === 'number' ? `conf_${c}` : c)).join(', '))},
+          ${text(n)} AS competitor_n, ${text(total)}::DOUBLE AS competitor_sum, ${text(providers)} AS competitor_providers
         FROM ${text(pivot.name)} WHERE true ${category} ${services})),
     present AS (SELECT * FROM base WHERE reference_price IS NOT NULL OR market_average IS NOT NULL)${open},
     figured AS (
@@ -133,6 +138,18 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
 }
 
 /**
+ * The pivot of `s` and the table of its units (selectionCtes' `sel`), made on first use and kept
+ * beside the pivot (unit-pivot.ts selectionTable): the summary and every page of a selection read
+ * it. @throws Error when the statistics of `s` are not loaded; DatabaseError
+ */
+function unitsOf(ctx: ApiContext, s: StatsSelection): { pivot: Pivot; table: string } {
+  const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
+  const key = JSON.stringify([[...s.competitors].sort(ascending), s.billingClass, s.category ?? null, s.services ?? null, s.minConfidence ?? null]);
+  const table = selectionTable(ctx, pivot, key, (name) => sql`CREATE TEMP TABLE ${text(name)} AS WITH ${selectionCtes(ctx, pivot, s)} SELECT * FROM sel`);
+  return { pivot, table };
+}
+
+/**
  * The summary of `s` and the units of its views (kept per selection in ctx.memo): the comparison's
  * summary cards over the units with a variance that are not thin (docs/methodology.md, Dashboard
  * figures), sums in the order of a pass (code, then contract/rules/metrics.ts compareUnits).
@@ -141,11 +158,10 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
 export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionSummary {
   const key = `selection-summary ${JSON.stringify({ ...s, competitors: [...s.competitors].sort(ascending) })}`;
   return ctx.memo.get(key, () => {
-    const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
+    const { table } = unitsOf(ctx, s);
     const [row] = ctx.db.all<{
       units: number; overpaying: number; total: number; counted_overpaying: number; above: number; thin: number; savings: number | null; average: number | null;
     }>(sql`
-      WITH ${selectionCtes(ctx, pivot, s)}
       SELECT count(*)::INTEGER AS units,
         count(*) FILTER (WHERE overpayment > 0)::INTEGER AS overpaying,
         count(*) FILTER (WHERE ${text(COUNTING_SQL)})::INTEGER AS total,
@@ -154,7 +170,7 @@ export function selectionSummary(ctx: ApiContext, s: StatsSelection): SelectionS
         count(*) FILTER (WHERE reference_variance IS NOT NULL AND thin)::INTEGER AS thin,
         sum(potential_savings ORDER BY unit_order) FILTER (WHERE ${text(COUNTING_SQL)}) AS savings,
         ${text(averageOverpaymentExpr(COUNTING_SQL, 'unit_order'))} AS average
-      FROM sel`);
+      FROM ${text(table)}`);
     return {
       summary: {
         total_potential_savings: row?.savings ?? 0,
@@ -256,16 +272,15 @@ export function selectionPage(ctx: ApiContext, s: StatsSelection, view: PageView
 
 /** selectionPage's records, from one statement. @throws Error when the statistics of `s` are not loaded; DatabaseError */
 function pageRecords(ctx: ApiContext, s: StatsSelection, view: PageView): LiveServicePricingRecord[] {
-  const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
+  const { pivot, table } = unitsOf(ctx, s);
   const kept = text(KEPT[view.units]);
   const limit = view.limit === null ? sql`` : sql`LIMIT ${view.limit}`;
   const order = text(`${SORT_COLUMN[view.sort]} DESC NULLS LAST, unit_order`);
   // The sort carries only what a record needs beyond the pivot's row, which the page's units join.
   const rows = ctx.db.all<PageRow>(sql`
-    WITH ${selectionCtes(ctx, pivot, s)},
-    page AS (
+    WITH page AS (
       SELECT unit_order, market_average, competitor_provider_total, claims_volume, ${text(SORT_COLUMN[view.sort])}
-      FROM sel ${kept} ORDER BY ${order} ${limit} OFFSET ${view.offset})
+      FROM ${text(table)} ${kept} ORDER BY ${order} ${limit} OFFSET ${view.offset})
     SELECT u.* EXCLUDE (billing_code, category, claims_volume), page.market_average, page.competitor_provider_total,
       page.claims_volume, u.billing_code AS service_code, s.billing_code_type, s.name AS service_name, s.published_name, s.category
     FROM page

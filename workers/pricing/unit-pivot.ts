@@ -126,9 +126,57 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, scope: Pr
     if (kept.size <= MAX_PIVOTS) break;
     if (old.stored) continue;
     kept.delete(oldKey);
+    dropSelectionTables(ctx, old.name);
     ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
   }
   return pivot;
+}
+
+/**
+ * Selection tables kept per open dataset (selectionTable); the least recently used is dropped past
+ * this. A table holds one row per unit of a selection: at the real-file shape some megabytes.
+ */
+const MAX_SELECTION_TABLES = 4;
+
+/** Per context, least recently used first: the selection's key -> its table and its pivot's table. */
+const selectionTables = new WeakMap<ApiContext, Map<string, { name: string; pivot: string }>>();
+
+/**
+ * The name of the temporary table of selection `key` over `pivot`, made on first use by
+ * `create(name)` (a CREATE TEMP TABLE statement) and kept while its pivot is (the
+ * MAX_SELECTION_TABLES last used). A selection's summary and each of its pages then read its units
+ * from one table instead of deriving them from the pivot again (selection-tables.ts).
+ * @throws DatabaseError when `create`'s statement fails
+ */
+export function selectionTable(ctx: ApiContext, pivot: Pivot, key: string, create: (name: string) => SqlFragment): string {
+  let kept = selectionTables.get(ctx);
+  if (!kept) selectionTables.set(ctx, (kept = new Map()));
+  const fullKey = JSON.stringify([pivot.name, key]);
+  const hit = kept.get(fullKey);
+  if (hit) {
+    kept.delete(fullKey);
+    kept.set(fullKey, hit);
+    return hit.name;
+  }
+  const name = `selection_${++tableCount}`;
+  ctx.db.all(create(name));
+  kept.set(fullKey, { name, pivot: pivot.name });
+  for (const [oldKey, old] of kept) {
+    if (kept.size <= MAX_SELECTION_TABLES) break;
+    kept.delete(oldKey);
+    ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
+  }
+  return name;
+}
+
+/** Drops the selection tables over pivot table `pivot`, or over every pivot when undefined. @throws DatabaseError */
+function dropSelectionTables(ctx: ApiContext, pivot?: string): void {
+  const kept = selectionTables.get(ctx);
+  for (const [key, table] of kept ?? []) {
+    if (pivot !== undefined && table.pivot !== pivot) continue;
+    kept!.delete(key);
+    ctx.db.exec(text(`DROP TABLE IF EXISTS ${table.name}`));
+  }
 }
 
 const pivotKey = (month: string, state: string, scope: PriceScope): string => JSON.stringify([month, state, scope]);
@@ -230,9 +278,10 @@ function adoptStoredPivot(ctx: ApiContext, ipc: Uint8Array): void {
   kept.set(pivotKey(month, ALL_STATES, MARKET_SCOPE), { name, insurers, openClaims: (row?.open ?? 0) > 0, stored: true });
 }
 
-/** Drops every unit pivot of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */
+/** Drops every unit pivot and selection table of `ctx` (with ctx.memo cleared: benchmarks measure a selection from nothing). @throws DatabaseError */
 export function forgetSelections(ctx: ApiContext): void {
   offered.delete(ctx);
+  dropSelectionTables(ctx);
   for (const pivot of pivots.get(ctx)?.values() ?? []) ctx.db.exec(text(`DROP TABLE IF EXISTS ${pivot.name}`));
   pivots.delete(ctx);
 }
