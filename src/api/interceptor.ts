@@ -78,15 +78,25 @@ export function startDataAccess(nativeFetch: typeof fetch = unwrappedFetch ?? wi
 }
 
 /**
- * Whether a page opened at `pathname` and `search`, with `token` stored, shows data: every page of
- * a signed-in user and a sign-in's landing (a `token` in the query), but not /login's button, a
- * visitor without a token (the shell sends them to /login) nor /logout. Those never start the data
- * worker: its boot is seconds of CPU and a 6 MB download for a page that then leaves the app.
+ * The routes whose screens read the dataset through /api (src/router.tsx): the live screens, the
+ * snapshot page and the methodology (its notices). The sample-data screens, the sign-in pages and
+ * a page not found read none. test/ui/opens-on-data.test.ts keeps the list in step with the router.
+ */
+export const DATA_ROUTES: readonly string[] = ['/live-dashboard', '/live-comparison', '/live-search', '/dataset', '/data-coverage', '/methodology'];
+
+/**
+ * Whether a page opened at `pathname` and `search` with `token` stored starts the data worker at
+ * once: a signed-in user's page on one of DATA_ROUTES, and a sign-in's landing (a `token` in the
+ * query: /auth/callback, /login), whose user goes on into the app. Any other page starts it with
+ * its first /api request, if it makes one: its boot is a 6 MB download and seconds of CPU, which
+ * /login's button, /logout, a visitor without a token (the shell sends them to /login) or a
+ * sample-data screen opened from its URL never uses.
  */
 export function opensOnData(pathname: string, search: string, token: string | null): boolean {
   if (pathname === '/logout') return false;
   if (new URLSearchParams(search).has('token')) return true;
-  return pathname !== '/login' && token !== null;
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return token !== null && DATA_ROUTES.includes(path);
 }
 
 /**
@@ -166,7 +176,7 @@ let installed = false;
 
 /**
  * Installs the wrapper around `window.fetch` (idempotent) and starts the data worker when the page
- * shows data (opensOnData), else with the first /api request.
+ * shows the dataset at once (opensOnData), else with the first /api request.
  * Throws nothing; requests the worker cannot answer resolve to a 503 JSON `Response`.
  */
 export function installFetchInterceptor(): void {

@@ -44,7 +44,7 @@ describe('sign-in routes', () => {
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(token);
     await page.getByRole('heading', { name: 'Data Comparison Tool', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: new RegExp(TEST_USER) }).count()).toBe(1);
-    // a sign-in's landing starts the data worker at once
+    // a sign-in's landing starts the data worker for the screens the user goes on to
     expect(browser.requests.some((u) => /data-worker/.test(u))).toBe(true);
   });
 

@@ -122,7 +122,7 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
         CASE WHEN competitor_n = 0 THEN NULL ELSE competitor_sum / competitor_n END AS market_average,
         (CASE WHEN competitor_n = 0 THEN NULL ELSE competitor_providers END)::INTEGER AS competitor_provider_total
       FROM (
-        SELECT ${text([...SELECTION_COLUMNS, ...new Set([reference, ...chosen])].map((c) => (typeof c === 'number' ? `conf_${c}` : c)).join(', '))},
+        SELECT ${text([...SELECTION_COLUMNS, ...[...new Set([reference, ...chosen])].map((i) => `conf_${i}`)].join(', '))},
           ${text(n)} AS competitor_n, ${text(total)}::DOUBLE AS competitor_sum, ${text(providers)} AS competitor_providers
         FROM ${text(pivot.name)} WHERE true ${category} ${services})),
     present AS (SELECT * FROM base WHERE reference_price IS NOT NULL OR market_average IS NOT NULL)${open},
