@@ -138,14 +138,23 @@ function selectionCtes(ctx: ApiContext, pivot: Pivot, s: StatsSelection): SqlFra
 }
 
 /**
- * The pivot of `s` and the table of its units (selectionCtes' `sel`), made on first use and kept
- * beside the pivot (unit-pivot.ts selectionTable): the summary and every page of a selection read
- * it. @throws Error when the statistics of `s` are not loaded; DatabaseError
+ * The columns of `sel` the summary and the pages read: a selection's table keeps only those (a
+ * record's other figures come from the pivot's row), so that writing it costs little more than
+ * deriving the units once.
+ */
+const SELECTION_TABLE_COLUMNS = ['unit_order', 'market_average', 'competitor_provider_total', 'claims_volume', 'overpayment',
+  'reference_variance', 'potential_savings', 'thin'] as const;
+
+/**
+ * The pivot of `s` and the table of its units (selectionCtes' `sel`, SELECTION_TABLE_COLUMNS),
+ * made on first use and kept beside the pivot (unit-pivot.ts selectionTable): the summary and every
+ * page of a selection read it. @throws Error when the statistics of `s` are not loaded; DatabaseError
  */
 function unitsOf(ctx: ApiContext, s: StatsSelection): { pivot: Pivot; table: string } {
   const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
   const key = JSON.stringify([[...s.competitors].sort(ascending), s.billingClass, s.category ?? null, s.services ?? null, s.minConfidence ?? null]);
-  const table = selectionTable(ctx, pivot, key, (name) => sql`CREATE TEMP TABLE ${text(name)} AS WITH ${selectionCtes(ctx, pivot, s)} SELECT * FROM sel`);
+  const table = selectionTable(ctx, pivot, key, (name) => sql`CREATE TEMP TABLE ${text(name)} AS
+    WITH ${selectionCtes(ctx, pivot, s)} SELECT ${text(SELECTION_TABLE_COLUMNS.join(', '))} FROM sel`);
   return { pivot, table };
 }
 
