@@ -10,6 +10,7 @@ import { memoryAckStore } from '../../workers/acks/ack-store';
 import { answerWeight, ResultMemo } from '../../workers/memo';
 import { createDataService, type DataService } from '../../workers/data-service';
 import type { Database } from '../../workers/db/database';
+import { SqlFragment } from '../../workers/db/sql';
 import { nodePlatform } from '../../workers/platform-node';
 import { convertFixture } from './fixture-dataset';
 
@@ -126,6 +127,19 @@ describe('answers kept per dataset', () => {
     const again = await get<ServicePricingResult>('/api/service-pricing', { limit: '2', offset: '2', sort: 'savings', only_overpaying: 'true' });
     expect(again.queries).toBeGreaterThan(2);
     expect(again.body).toEqual(page2.body);
+  });
+
+  it('keeps the four selection tables last used, drops the others, and drops every one with the answers', async () => {
+    const ctx = service.context()!;
+    const tables = (): number => ctx.db.all<{ n: number }>(new SqlFragment(
+      `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE temporary AND table_name LIKE 'selection\\_%' ESCAPE '\\'`, []))[0]!.n;
+    const competitors = ctx.manifest.insurers.map((i) => i.id).filter((id) => id !== ctx.manifest.reference_insurer);
+    for (const billing_class of ['all', 'professional', 'institutional']) {
+      for (const chosen of [competitors, competitors.slice(0, 1)]) await get('/api/service-pricing', { billing_class, competitors: chosen.join(','), limit: '2' });
+    }
+    expect(tables()).toBe(4);
+    service.forgetAnswers();
+    expect(tables()).toBe(0);
   });
 
   it("prices a state's units once for the modal's every page, sort and search", async () => {
