@@ -40,9 +40,16 @@ let firstView: Promise<FirstViewIndex | null> | null = null;
  */
 let acknowledgedHere = false;
 
-/** Creates the worker once and starts `init({ dataUrl: '/data/' })` at once. */
+/** `window.fetch` as it was before installFetchInterceptor wrapped it. */
+let unwrappedFetch: typeof fetch | null = null;
+
+/**
+ * The data access, started on first use: creates the worker once and starts `init({ dataUrl:
+ * '/data/' })` at once, and fetches the first view beside it with the unwrapped `fetch`.
+ */
 function dataWorker(): DataWorker {
   if (worker) return worker;
+  firstView ??= fetchFirstView(unwrappedFetch ?? window.fetch.bind(window), DATA_URL);
   const raw = new Worker(new URL('../../workers/data-worker.ts', import.meta.url), { type: 'module' });
   const crashed = new Promise<never>((_, reject) => {
     raw.addEventListener('error', (event) => {
@@ -62,19 +69,6 @@ function dataWorker(): DataWorker {
     if (index && state.status === 'ready' && state.createdAt !== index.createdAt && firstView === view) firstView = null;
   });
   return worker;
-}
-
-/** `window.fetch` as it was before installFetchInterceptor wrapped it. */
-let unwrappedFetch: typeof fetch | null = null;
-
-/**
- * Starts everything the first screen needs, in parallel, as early as the page can: the data worker
- * (DuckDB-WASM's download and compile, the dataset's tables) and the first view's fetch with
- * `nativeFetch`. Idempotent.
- */
-export function startDataAccess(nativeFetch: typeof fetch = unwrappedFetch ?? window.fetch.bind(window)): void {
-  firstView ??= fetchFirstView(nativeFetch, DATA_URL);
-  dataWorker();
 }
 
 /**
@@ -104,7 +98,6 @@ export function opensOnData(pathname: string, search: string, token: string | nu
  * `onProgress` receives the hashing progress. Resolves to the outcome; a crashed worker rejects.
  */
 export async function openLocalDataset(files: LocalFile[], onProgress?: (p: HashProgress) => void): Promise<LocalOpenResult> {
-  startDataAccess();
   const { remote, boot, crashed } = dataWorker();
   await boot;
   const progress = onProgress ? Comlink.proxy(onProgress) : undefined;
@@ -116,7 +109,6 @@ export async function openLocalDataset(files: LocalFile[], onProgress?: (p: Hash
 
 /** The worker's boot state (loading until init settles); starts the data access if needed. */
 export function dataWorkerBoot(): Promise<BootState> {
-  startDataAccess();
   return dataWorker().boot;
 }
 
@@ -149,11 +141,12 @@ function abortError(signal: AbortSignal): unknown {
  */
 async function answer(request: ApiRequest, signal: AbortSignal): Promise<Response> {
   if (request.method.toUpperCase() !== 'GET') acknowledgedHere = true;
+  // a page that opened without the data access (opensOnData) starts it with its first /api request
+  const { remote, boot, crashed } = dataWorker();
   const recorded = (await firstView)?.lookup(request);
   if (recorded && (!recorded.requires_no_acknowledgements || !(acknowledgedHere || (await acknowledgementsStored())))) {
     return jsonResponse(recorded.status, recorded.body);
   }
-  const { remote, boot, crashed } = dataWorker();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(abortError(signal));
     signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
@@ -184,7 +177,7 @@ export function installFetchInterceptor(): void {
   installed = true;
   const nativeFetch = window.fetch.bind(window);
   unwrappedFetch = nativeFetch;
-  if (opensOnData(window.location.pathname, window.location.search, readToken())) startDataAccess(nativeFetch);
+  if (opensOnData(window.location.pathname, window.location.search, readToken())) dataWorker();
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
@@ -197,8 +190,6 @@ export function installFetchInterceptor(): void {
     // provider's name, preferred_username or email).
     const user = tokenUserName(readToken());
     if (user) apiRequest.user = user;
-    // a page that opened without data (opensOnData) starts it with its first /api request
-    startDataAccess(nativeFetch);
     return answer(apiRequest, request.signal);
   };
 }
