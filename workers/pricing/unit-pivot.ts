@@ -72,12 +72,8 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, scope: Pr
     adoptStoredPivot(ctx, stored);
     offered.delete(ctx);
   }
-  const hit = kept.get(key);
-  if (hit) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
+  const hit = touch(kept, key);
+  if (hit) return hit;
   const options = scopeOptions(scope);
   assertStatsLoaded(ctx, { state, ...options }, [month]);
   const insurers = ctx.manifest.insurers.map((i) => i.id).sort(ascending);
@@ -122,14 +118,31 @@ export function pivotOf(ctx: ApiContext, month: string, state: string, scope: Pr
   const [open] = ctx.db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM ${text(name)} WHERE claims_open`);
   const pivot = { name, insurers, openClaims: (open?.n ?? 0) > 0 };
   kept.set(key, pivot);
-  for (const [oldKey, old] of kept) {
-    if (kept.size <= MAX_PIVOTS) break;
-    if (old.stored) continue;
-    kept.delete(oldKey);
+  dropPast(kept, MAX_PIVOTS, (old) => {
     dropSelectionTables(ctx, old.name);
     ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
-  }
+  }, (old) => old.stored === true);
   return pivot;
+}
+
+/** The entry of `kept` under `key`, made the most recently used (a Map keeps the least recently used first), else undefined. */
+function touch<V>(kept: Map<string, V>, key: string): V | undefined {
+  const hit = kept.get(key);
+  if (hit !== undefined) {
+    kept.delete(key);
+    kept.set(key, hit);
+  }
+  return hit;
+}
+
+/** Drops the least recently used entries of `kept` while it holds more than `max`, each by `drop`; a `pinned` one stays. */
+function dropPast<V>(kept: Map<string, V>, max: number, drop: (old: V) => void, pinned: (old: V) => boolean = () => false): void {
+  for (const [key, old] of kept) {
+    if (kept.size <= max) break;
+    if (pinned(old)) continue;
+    kept.delete(key);
+    drop(old);
+  }
 }
 
 /**
@@ -152,20 +165,12 @@ export function selectionTable(ctx: ApiContext, pivot: Pivot, key: string, creat
   let kept = selectionTables.get(ctx);
   if (!kept) selectionTables.set(ctx, (kept = new Map()));
   const fullKey = JSON.stringify([pivot.name, key]);
-  const hit = kept.get(fullKey);
-  if (hit) {
-    kept.delete(fullKey);
-    kept.set(fullKey, hit);
-    return hit.name;
-  }
+  const hit = touch(kept, fullKey);
+  if (hit) return hit.name;
   const name = `selection_${++tableCount}`;
   ctx.db.all(create(name));
   kept.set(fullKey, { name, pivot: pivot.name });
-  for (const [oldKey, old] of kept) {
-    if (kept.size <= MAX_SELECTION_TABLES) break;
-    kept.delete(oldKey);
-    ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`));
-  }
+  dropPast(kept, MAX_SELECTION_TABLES, (old) => ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`)));
   return name;
 }
 
