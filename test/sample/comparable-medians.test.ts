@@ -3,7 +3,8 @@
  * classes selected): recomputed from the generated files and the NPI registry, every insurer's
  * all-classes median per service in the latest snapshot is a professional price (its professional
  * dollar rows at least twice its institutional ones), competitors sit within ±35 % of their mean and
- * the reference insurer 5 % below to 30 % above it; the converter's price_stats agree.
+ * the reference insurer 5 % below to 30 % above it; the converter's price_stats agree (the sample's
+ * `sample` shape, scripts/generate/shapes.ts: the same generator's files converted).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
@@ -11,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertCatalog } from '../../scripts/convert/index';
 import { generateSample } from '../../scripts/sample/index';
 import { bandBreaches, classStructures, structureBreaches, twoClassCodes, type ClassStructure } from './class-structure';
+import { sharedShape } from '../datasets-once';
 import { rateRows, readCatalog, readInNetwork, type CatalogJson, type Row } from './read-sample';
 
 const row = (code: string, provider: string, billingClass: string, negotiatedType: string, rate: number): Row =>
@@ -134,8 +135,9 @@ describe('the generated sample, latest snapshot', () => {
   });
 
   it('keeps the band in the converter\'s medians of the office unit (professional, global, non-facility; national)', async () => {
+    // the same sample converted by the converter: the run's shared copy (test/datasets-once.ts)
     const out = join(root, 'dataset');
-    await convertCatalog(join(dir, 'catalog.json'), out, { quiet: true });
+    await sharedShape('sample', out);
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     try {

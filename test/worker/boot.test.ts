@@ -190,3 +190,32 @@ describe('failures inside a handler', () => {
     db.close();
   });
 });
+
+describe('the Node opener (workers/db/open-node.ts)', () => {
+  it('opens an empty database in the bindings of a closed one, and a closed database answers nothing more', async () => {
+    const first = await openNodeDatabase();
+    first.exec(sql`CREATE TABLE kept AS SELECT 42 AS x`);
+    first.close();
+    expect(() => first.all(sql`SELECT 1 AS one`)).toThrow(/closed/);
+    // the next database starts empty, with the offline settings again, whichever bindings it runs in
+    const [second, third] = [await openNodeDatabase(), await openNodeDatabase()];
+    try {
+      for (const db of [second, third]) {
+        expect(db.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'kept'`)).toEqual([{ n: 0 }]);
+        expect(db.all<{ v: string }>(sql`SELECT current_setting('autoload_known_extensions')::VARCHAR AS v`)).toEqual([{ v: 'false' }]);
+      }
+      second.exec(sql`CREATE TABLE mine AS SELECT 1 AS x`);
+      expect(third.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'mine'`)).toEqual([{ n: 0 }]);
+    } finally {
+      second.close();
+      third.close();
+    }
+    // closed twice: its bindings are not given to two databases
+    second.close();
+    const [a, b] = [await openNodeDatabase(), await openNodeDatabase()];
+    a.exec(sql`CREATE TABLE only_a AS SELECT 1 AS x`);
+    expect(b.all<{ n: number }>(sql`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'only_a'`)).toEqual([{ n: 0 }]);
+    a.close();
+    b.close();
+  });
+});

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { databaseOf, type Database } from './database';
 import { applyOfflineSettings } from './boot-sql';
+import { DatabaseError } from './errors';
 
 type NodeBlocking = typeof import('@duckdb/duckdb-wasm/blocking');
 
@@ -55,8 +56,20 @@ export interface NodeOpenOptions {
   compileAgain?: boolean;
 }
 
-/** Boots DuckDB-WASM in Node from the installed package's wasm files. @throws Error when they cannot load. */
-export async function openNodeDatabase(options: NodeOpenOptions = {}): Promise<Database> {
+/** The bindings of DuckDB-WASM's Node build, as openNodeDatabase uses them. */
+type NodeBindings = Awaited<ReturnType<NodeBlocking['createDuckDB']>>;
+
+/**
+ * Bindings whose database was closed, at most MAX_IDLE_BINDINGS: a boot opens a fresh database in
+ * one of them (about 0.05 CPU s) where instantiating the module again costs about 1 CPU s of
+ * Emscripten's dynamic linking and DuckDB's start. A test process boots DuckDB dozens of times.
+ */
+const idle: NodeBindings[] = [];
+
+/** Idle bindings kept: each keeps the wasm memory its largest database grew it to. */
+const MAX_IDLE_BINDINGS = 2;
+
+async function instantiateBindings(options: NodeOpenOptions): Promise<NodeBindings> {
   const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as NodeBlocking;
   const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs'));
   const bindings = await duckdb.createDuckDB(
@@ -69,8 +82,35 @@ export async function openNodeDatabase(options: NodeOpenOptions = {}): Promise<D
   );
   if (!options.compileAgain) reuseCompiledModule(bindings);
   await bindings.instantiate(() => {});
+  return bindings;
+}
+
+/**
+ * Boots DuckDB-WASM in Node from the installed package's wasm files: a fresh, empty database,
+ * in the bindings of a closed one when there are any (not with `compileAgain`, which times a
+ * whole cold start). @throws Error when they cannot load.
+ */
+export async function openNodeDatabase(options: NodeOpenOptions = {}): Promise<Database> {
+  const bindings = (options.compileAgain ? undefined : idle.pop()) ?? (await instantiateBindings(options));
+  // open() drops the bindings' previous database, if any, and starts an empty one
   bindings.open({});
   const db = databaseOf(bindings.connect());
   applyOfflineSettings(db);
-  return db;
+  let closed = false;
+  // a closed database's connection id may be given again in these bindings' next database: a call
+  // after close must not reach it
+  const open = (): void => {
+    if (closed) throw new DatabaseError('the database is closed');
+  };
+  return {
+    all: (query) => (open(), db.all(query)),
+    exec: (query) => (open(), db.exec(query)),
+    insertArrowIpc: (name, ipc, append) => (open(), db.insertArrowIpc(name, ipc, append)),
+    close(): void {
+      if (closed) return;
+      closed = true;
+      db.close();
+      if (!options.compileAgain && idle.length < MAX_IDLE_BINDINGS) idle.push(bindings);
+    },
+  };
 }
