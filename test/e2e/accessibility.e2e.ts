@@ -2,7 +2,10 @@
 // reaches, and /login signed out, at 1280x800 and 390x844, after the screen has rendered its data (the
 // waits of the other e2e tests), plus the states with a dialog, a menu or a list open. Every state must
 // have no violation; a failure lists rule, impact, the element's selector and the rule's help. A state
-// of a screen's route opens on the page its screen test left, as a user opens it.
+// of a screen's route opens on the page its screen test left, as a user opens it. At each width, the
+// screens are loaded from their URL until one that reads the dataset has booted the data worker;
+// from there on each screen and state is opened inside the app, as its links do, and the worker stays
+// (screens-shell.e2e.ts loads every screen from its URL at both widths).
 // /auth/callback and /logout are not screens: they store or clear the token and redirect at once.
 // The server of the global setup holds the fixture dataset (test/fixtures/e2e); the development
 // sign-in gives the session cookie the live screens need for /data/.
@@ -10,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe';
 import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
-import { VIEWPORTS, openRoute, storeToken } from './screens-helpers';
+import { VIEWPORTS, navigateInApp, openRoute, storeToken } from './screens-helpers';
+import { DATA_ROUTES } from '../../src/api/interceptor';
 
 const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 const baseUrl = inject('baseUrl');
@@ -129,6 +133,24 @@ const STATES: State[] = [
  */
 let shown: string | null = null;
 
+/** The width (VIEWPORTS name) at which the page has booted the data worker and not been loaded again since, else null. */
+let booted: string | null = null;
+
+/**
+ * Opens `path` at width `vp`, signed in: inside the app when the page has booted the data worker at
+ * this width, else from its URL (a route of DATA_ROUTES boots the worker).
+ */
+async function open(page: Page, vp: (typeof VIEWPORTS)[number], path: string): Promise<void> {
+  if (booted === vp.name) {
+    await navigateInApp(page, path);
+    return;
+  }
+  await page.setViewportSize({ width: vp.width, height: vp.height });
+  await signIn(page);
+  await openRoute(page, baseUrl, path);
+  booted = DATA_ROUTES.includes(new URL(path, baseUrl).pathname) ? vp.name : null;
+}
+
 for (const vp of VIEWPORTS) {
   describe(`axe at ${vp.name}`, () => {
     it('/login, signed out', async () => {
@@ -137,6 +159,7 @@ for (const vp of VIEWPORTS) {
       await page.goto(new URL('login', baseUrl).href);
       await page.evaluate(() => localStorage.removeItem('access_token'));
       await page.reload();
+      booted = null;
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       await page.getByText('Development sign-in: no account needed').waitFor({ timeout: 30_000 });
       await expectAccessible(page, `/login at ${vp.name}`);
@@ -147,9 +170,7 @@ for (const vp of VIEWPORTS) {
       it(`${state.path} with the ${state.name} open`, async () => {
         const { page } = browser;
         if (shown !== `${vp.name} ${state.path}`) {
-          await page.setViewportSize({ width: vp.width, height: vp.height });
-          await signIn(page);
-          await openRoute(page, baseUrl, state.path);
+          await open(page, vp, state.path);
           await state.ready(page);
         }
         shown = null;
@@ -164,9 +185,7 @@ for (const vp of VIEWPORTS) {
       it(`${screen.path} (${screen.name})`, async () => {
         const { page } = browser;
         shown = null;
-        await page.setViewportSize({ width: vp.width, height: vp.height });
-        await signIn(page);
-        await openRoute(page, baseUrl, screen.path);
+        await open(page, vp, screen.path);
         await screen.ready(page);
         await expectAccessible(page, `${screen.path} at ${vp.name}`);
         shown = `${vp.name} ${screen.path}`;

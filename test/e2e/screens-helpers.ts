@@ -45,6 +45,18 @@ export async function openRoute(page: Page, baseUrl: string, path: string): Prom
 }
 
 /**
+ * Opens `path` ('/live-search?x=1') inside the app `page` already shows, as a link of the app does:
+ * a history entry the router follows, without loading the page again, so that a data worker the
+ * page has booted (seconds of CPU) stays.
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => {
+    history.pushState(null, '', p);
+    dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+}
+
+/**
  * Screenshots the page as it is (at 1280x800, scrolled to the top) as `<name>-1280x800`, then as
  * `<name>-390x844` after a reload at that size (the phone loads it at its own size) and `ready`;
  * ends back at 1280x800.
