@@ -94,7 +94,7 @@ async function benchDataset(label: string, distDir: string, dataDir: string): Pr
   // One request before the visits: the server's own first-request start (its code compiled, its
   // files opened) belongs to the server's start, which a user's page does not meet.
   await (await fetch(server.url)).text();
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ liftoffOnly: TINY });
   try {
     // signed in without loading a page (which would fetch the app and the dataset before the first visit)
     const token = await signInDevelopment(browser.context, server.url);

@@ -51,7 +51,7 @@ function shapesArg(): ShapeName[] {
 
 /** A browser on a fresh profile, signed in without loading a page (the token stored by an init script). */
 async function signedIn(baseUrl: string): Promise<Browser> {
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ liftoffOnly: TINY });
   try {
     const token = await signInDevelopment(browser.context, baseUrl);
     await browser.context.addInitScript(`localStorage.setItem('access_token', ${JSON.stringify(token)});`);

@@ -29,7 +29,8 @@ export interface Browser {
  * vitest.e2e.config.ts for its functional project. Every page load of the app compiles DuckDB-WASM
  * anew in its data worker (a worker gets no code cache), and the tier-up of the functions it runs
  * hot costs about a fifth of the browser's CPU over a run of the functional files; the code runs
- * the same either way, only slower. The timed files and the benchmarks run V8 as a user's browser does.
+ * the same either way, only slower. The timed files and the benchmarks at full size run V8 as a user's
+ * browser does; a benchmark's tiny run (bench/tiny.ts), whose figures mean nothing, does not.
  */
 export const LIFTOFF_ONLY_ENV = 'COMPETE_E2E_LIFTOFF_ONLY';
 
