@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { databaseOf, type Database } from './database';
 import { applyOfflineSettings } from './boot-sql';
 import { DatabaseError } from './errors';
+import { sql } from './sql';
 
 type NodeBlocking = typeof import('@duckdb/duckdb-wasm/blocking');
 
@@ -109,8 +110,15 @@ export async function openNodeDatabase(options: NodeOpenOptions = {}): Promise<D
     close(): void {
       if (closed) return;
       closed = true;
+      // bindings that no longer answer (an aborted wasm instance throws on every call) are not kept
+      let answers = true;
+      try {
+        db.all(sql`SELECT 1 AS ok`);
+      } catch {
+        answers = false;
+      }
       db.close();
-      if (!options.compileAgain && idle.length < MAX_IDLE_BINDINGS) idle.push(bindings);
+      if (answers && !options.compileAgain && idle.length < MAX_IDLE_BINDINGS) idle.push(bindings);
     },
   };
 }
