@@ -75,14 +75,14 @@ afterAll(async () => {
 
 describe('a damaged partition, in a run that reads files', () => {
   /**
-   * Converts `two`, damages insurer 0's partition with `damage`, converts again: the file is read
+   * Ingests `two`, damages insurer 0's partition with `damage`, converts: the file is read
    * again with a warning naming the partition and `file` (matching `reason`), the tables are the
    * from-scratch run's, and (`thenReuse`) the run after that reuses both partitions.
    */
   async function readAgain(damage: (dir: string) => Promise<void>, file: string, reason: RegExp, thenReuse = false): Promise<void> {
     const store = fresh('store');
     const out = fresh('out');
-    await convertCatalog(two, out, { quiet: true, store });
+    await ingestCatalog(two, store, { quiet: true });
     const dir = partitionOf(store, 0);
     await damage(dir);
     const lines: string[] = [];
@@ -122,7 +122,7 @@ describe('a damaged partition, in a run that reads files', () => {
   it('a record of the format without checksums (version 1): the file is read again', async () => {
     const store = fresh('store');
     const out = fresh('out');
-    await convertCatalog(two, out, { quiet: true, store });
+    await ingestCatalog(two, store, { quiet: true });
     const recordFile = path.join(partitionOf(store, 0), 'source.json');
     const { files: _files, ...old } = JSON.parse(await readFile(recordFile, 'utf8')) as Record<string, unknown>;
     await writeFile(recordFile, JSON.stringify({ ...old, version: 1 }));
