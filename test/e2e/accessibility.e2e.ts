@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { axeViolations } from './axe';
 import { foreignRequests, launchBrowser, screenshot, signInDevelopment, type Browser } from './browser';
 import { VIEWPORTS, navigateInApp, openRoute, storeToken } from './screens-helpers';
-import { DATA_ROUTES } from '../../src/api/interceptor';
+import { opensOnData } from '../../src/api/interceptor';
 
 const BOOT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 const baseUrl = inject('baseUrl');
@@ -138,7 +138,7 @@ let booted: string | null = null;
 
 /**
  * Opens `path` at width `vp`, signed in: inside the app when the page has booted the data worker at
- * this width, else from its URL (a route of DATA_ROUTES boots the worker).
+ * this width, else from its URL (the interceptor's opensOnData says whether that load boots the worker).
  */
 async function open(page: Page, vp: (typeof VIEWPORTS)[number], path: string): Promise<void> {
   if (booted === vp.name) {
@@ -148,7 +148,8 @@ async function open(page: Page, vp: (typeof VIEWPORTS)[number], path: string): P
   await page.setViewportSize({ width: vp.width, height: vp.height });
   await signIn(page);
   await openRoute(page, baseUrl, path);
-  booted = DATA_ROUTES.includes(new URL(path, baseUrl).pathname) ? vp.name : null;
+  const url = new URL(path, baseUrl);
+  booted = opensOnData(url.pathname, url.search, token) ? vp.name : null;
 }
 
 for (const vp of VIEWPORTS) {

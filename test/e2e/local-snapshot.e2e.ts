@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { convertCatalog } from '../../scripts/convert/index';
 import { FIXTURE_CATALOG } from '../worker/fixture-dataset';
 import { foreignRequests, launchBrowser, screenshot, type Browser } from './browser';
-import { signIn } from './screens-helpers';
+import { navigateInApp, signIn } from './screens-helpers';
 
 const BOOT_TIMEOUT = 150_000; // DuckDB-WASM boot + first Parquet reads on a 2-core machine
 
@@ -32,14 +32,6 @@ let damaged = '';
 const dataRequests = (from = 0): string[] =>
   browser.requests.slice(from).map((u) => new URL(u).pathname).filter((p) => p.startsWith('/data/'));
 
-/** Client-side navigation (the worker, and the snapshot it holds, live as long as the page). */
-async function navigate(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await page.waitForURL((u) => u.pathname === path);
-}
 
 /**
  * The price in the reference insurer's price cell of the first row of `code` in the live comparison
@@ -121,7 +113,7 @@ describe('local snapshot, end to end', () => {
     expect(await page.getByTestId('dataset-snapshots').textContent()).toBe('2025-01, 2025-02');
     await screenshot(page, 'dataset-local-1280x800');
 
-    await navigate(page, '/live-comparison');
+    await navigateInApp(page, '/live-comparison');
     // 70450 exists only in the local snapshot: ref 600 (see the header).
     expect(await referencePriceOf(page, '70450')).toBe('$600');
     expect(await page.getByRole('row').filter({ hasText: '70551' }).count()).toBe(0);
@@ -132,7 +124,7 @@ describe('local snapshot, end to end', () => {
 
   it('refuses a damaged copy naming the file and the problem; the snapshot in use keeps answering', async () => {
     const { page } = browser;
-    await navigate(page, '/dataset');
+    await navigateInApp(page, '/dataset');
     await page.getByTestId('open-directory').setInputFiles(damaged);
     const error = page.getByTestId('snapshot-error');
     await error.waitFor({ timeout: BOOT_TIMEOUT });
@@ -142,7 +134,7 @@ describe('local snapshot, end to end', () => {
     await screenshot(page, 'dataset-damaged-1280x800');
     expect(await page.getByTestId('dataset-origin').textContent()).toBe('Local snapshot: api-fixture-snapshot');
 
-    await navigate(page, '/live-comparison');
+    await navigateInApp(page, '/live-comparison');
     expect(await referencePriceOf(page, '70450')).toBe('$600');
     expect(dataRequests(requestsAtSwitch)).toEqual([]);
   });

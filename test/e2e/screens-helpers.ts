@@ -54,6 +54,9 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
     history.pushState(null, '', p);
     dispatchEvent(new PopStateEvent('popstate', { state: null }));
   }, path);
+  // the route's path (a screen may rewrite its query at once, from its own state)
+  const to = new URL(path, page.url()).pathname;
+  await page.waitForURL((u) => u.pathname === to);
 }
 
 /**
