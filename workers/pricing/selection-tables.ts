@@ -153,8 +153,7 @@ const SELECTION_TABLE_COLUMNS = ['unit_order', 'market_average', 'competitor_pro
 function unitsOf(ctx: ApiContext, s: StatsSelection): { pivot: Pivot; table: string } {
   const pivot = pivotOf(ctx, s.snapshot, s.state, priceScope(s.sharedProviders, s.billed));
   const key = JSON.stringify([[...s.competitors].sort(ascending), s.billingClass, s.category ?? null, s.services ?? null, s.minConfidence ?? null]);
-  const table = selectionTable(ctx, pivot, key, (name) => sql`CREATE TEMP TABLE ${text(name)} AS
-    WITH ${selectionCtes(ctx, pivot, s)} SELECT ${text(SELECTION_TABLE_COLUMNS.join(', '))} FROM sel`);
+  const table = selectionTable(ctx, pivot, key, sql`WITH ${selectionCtes(ctx, pivot, s)} SELECT ${text(SELECTION_TABLE_COLUMNS.join(', '))} FROM sel`);
   return { pivot, table };
 }
 

@@ -155,20 +155,21 @@ const MAX_SELECTION_TABLES = 4;
 const selectionTables = new WeakMap<ApiContext, Map<string, { name: string; pivot: string }>>();
 
 /**
- * The name of the temporary table of selection `key` over `pivot`, made on first use by
- * `create(name)` (a CREATE TEMP TABLE statement) and kept while its pivot is (the
+ * The name of the temporary table of selection `key` over `pivot`, made on first use from the
+ * query `rows` (CREATE OR REPLACE, as the pivots are: the statement can be run again, as
+ * bench/api.bench.ts replays a call's statements on native DuckDB) and kept while its pivot is (the
  * MAX_SELECTION_TABLES last used). A selection's summary and each of its pages then read its units
  * from one table instead of deriving them from the pivot again (selection-tables.ts).
- * @throws DatabaseError when `create`'s statement fails
+ * @throws DatabaseError when the statement fails
  */
-export function selectionTable(ctx: ApiContext, pivot: Pivot, key: string, create: (name: string) => SqlFragment): string {
+export function selectionTable(ctx: ApiContext, pivot: Pivot, key: string, rows: SqlFragment): string {
   let kept = selectionTables.get(ctx);
   if (!kept) selectionTables.set(ctx, (kept = new Map()));
   const fullKey = JSON.stringify([pivot.name, key]);
   const hit = touch(kept, fullKey);
   if (hit) return hit.name;
   const name = `selection_${++tableCount}`;
-  ctx.db.all(create(name));
+  ctx.db.all(sql`CREATE OR REPLACE TEMP TABLE ${text(name)} AS ${rows}`);
   kept.set(fullKey, { name, pivot: pivot.name });
   dropPast(kept, MAX_SELECTION_TABLES, (old) => ctx.db.exec(text(`DROP TABLE IF EXISTS ${old.name}`)));
   return name;
