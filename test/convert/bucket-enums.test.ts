@@ -96,7 +96,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
       db.closeSync();
     }
   } finally {
-    spool.close();
+    await spool.close();
   }
 }
 
@@ -195,7 +195,7 @@ describe('a value column of many codes', () => {
       expect(rows).toHaveLength(3000);
       expect(rows.every(([i, note]) => note === notes(Number(i)))).toBe(true);
     } finally {
-      spool.close();
+      await spool.close();
     }
   });
 });

@@ -48,7 +48,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
       FROM price_stats ORDER BY ALL`)).getRows();
     return { stats, tables };
   } finally {
-    spool.close();
+    await spool.close();
   }
 }
 
@@ -117,7 +117,7 @@ describe('planCodeBuckets', () => {
       expect((await spool.con.runAndReadAll(`SELECT k.billing_code, count(*) FROM raw_rates r JOIN rate_items k USING (source_id, item_id)
         GROUP BY ALL ORDER BY ALL`)).getRows()).toEqual([['A', 3n], ['B', 3n], ['C', 1n]]);
     } finally {
-      spool.close();
+      await spool.close();
     }
   });
 });

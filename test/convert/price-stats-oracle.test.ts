@@ -174,7 +174,7 @@ async function compare(seed: number, bucketRows: number, longModifier = false): 
     const enums = VID_COLUMNS.filter((c) => types.getRows().some((t) => t[0] === `bucket_${c}`));
     return { got, want, gotOff, wantOff, gotShared, wantShared, gotDist, wantDist, gotSharedDist, wantSharedDist, gotBand, wantBand, enums };
   } finally {
-    spool.close();
+    await spool.close();
   }
 }
 

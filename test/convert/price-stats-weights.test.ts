@@ -59,7 +59,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  spool?.close();
+  await spool?.close();
   await rm(tmp, { recursive: true, force: true });
 });
 

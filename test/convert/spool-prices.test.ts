@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  spool?.close();
+  await spool?.close();
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -89,7 +89,7 @@ describe('the CSV text of rates, text fields and long lines', () => {
         ${PRICE_VALUE_COLUMNS.map((c) => `${v.value(c)} AS ${c}`).join(', ')} FROM raw_prices p ${v.joins} ORDER BY item_id`);
       return { csv: await readFile(files.raw_prices![0]!, 'utf8'), rows: r.getRowObjects() };
     } finally {
-      spool2.close();
+      await spool2.close();
     }
   }
 
@@ -169,7 +169,7 @@ describe('the working database', () => {
           const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'provider_group_ids'`);
           return new Set(r.getRows().map(([c]) => String(c)));
         } finally {
-          db.close();
+          await db.close();
         }
       };
       const compressed = await compressions(1 << 20);
@@ -188,7 +188,7 @@ describe('the working database', () => {
           const r = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'provider_group_ids'`);
           return new Set(r.getRows().map(([c]) => String(c)));
         } finally {
-          db.close();
+          await db.close();
         }
       };
       expect((await afterTwo(Math.ceil(1.5 * bytes))).has('Uncompressed')).toBe(false);
@@ -235,7 +235,7 @@ describe('the working database', () => {
           const c = await db.con.runAndReadAll(`SELECT DISTINCT compression FROM pragma_storage_info('raw_price_rows') WHERE column_name = 'shape'`);
           return { statements: loaded, table: JSON.stringify(t.getRows().map((r) => r.map(String))), compressions: new Set(c.getRows().map(([x]) => String(x))) };
         } finally {
-          db.close();
+          await db.close();
         }
       };
       const one = await load(whole);

@@ -118,7 +118,7 @@ export async function buildDataset(ctx: BuildContext, plan: ReadingPlan, parts: 
   manifest.headline = await step('the headline', () => headlineOf(con, manifest));
   if (plan.tocs.length) manifest.reporting_structures = reportingStructures(plan.tocs, sourceOf);
   await step('check the counts against the Parquet files', () => checkManifestCounts(con, tmpDir, manifest));
-  spool.close();
+  await spool.close();
   held.spool = null;
   await rm(workDir, { recursive: true, force: true });
   for (const [name, value] of [['report.json', problems.toReport(createdAt)], ['manifest.json', manifest]] as const) {

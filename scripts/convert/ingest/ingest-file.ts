@@ -11,6 +11,7 @@ import { monthOf } from '../plan/snapshot';
 import { MrfReadError } from '../../mrf/types';
 import { ProblemLog } from '../common/problems';
 import { openSpool, type Spool } from '../spool/spool';
+import type { SpoolHost } from '../spool/spool-host';
 import type { ParsePool, SourceDone } from './parse-pool';
 import { readSource, type ReadSourceResult } from './read-source';
 import { openSources, type OpenedFile } from './open-sources';
@@ -30,6 +31,8 @@ export interface IngestContext {
   /** The store's directory. */
   store: string;
   pool: ParsePool;
+  /** The DuckDB instance the spool of each file is attached to. */
+  spools: SpoolHost;
   billingCodes?: ReadonlySet<string>;
   settings: IngestSettings;
   policy: FetchPolicy;
@@ -220,7 +223,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
     }
     const problems = new ProblemLog();
     const sources: PartitionSource[] = [];
-    spool = await openSpool(work);
+    spool = await openSpool(work, { host: c.spools });
     let archive: { bytes: number; sha256: string } | null = null;
     const poolIds: number[] = [];
     /** Why each source that could not be read failed. */
@@ -283,7 +286,7 @@ export async function ingestFile(c: IngestContext, file: PlannedFile): Promise<S
     const s = spool;
     return { dir, record: await writePartition(dir, record, (tmp) => s.exportPartition(tmp, poolIds)) };
   } finally {
-    spool?.close();
+    await spool?.close();
     await rm(work, { recursive: true, force: true });
   }
 }

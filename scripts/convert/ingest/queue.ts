@@ -24,6 +24,7 @@ import path from 'node:path';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../plan/fetch-policy';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest-file';
 import { ParsePool } from './parse-pool';
+import { openSpoolHost } from '../spool/spool-host';
 import type { PlannedFile } from '../plan/plan-files';
 import { RemoteReferenceResolver } from './remote-references';
 import { findPartitions, sameSettings, type IdentityCheck, type IngestSettings, type StoredPartition } from '../store/source-store';
@@ -125,6 +126,8 @@ export async function startIngestWorker(url: string, o: WorkerOptions = {}): Pro
   const log = o.quiet ? () => {} : (o.log ?? ((l: string) => process.stderr.write(l + '\n')));
   const connection = await connectRedis(url);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'compete-worker-'));
+  // one DuckDB instance for the process's life: each job's spool is a database attached to it
+  const spools = await openSpoolHost(workDir);
   // one pool per billing-code filter: its threads know the filter
   let pool: { key: string | null; pool: ParsePool } | null = null;
   const poolFor = async (codes: string[] | null, key: string | null): Promise<ParsePool> => {
@@ -140,6 +143,7 @@ export async function startIngestWorker(url: string, o: WorkerOptions = {}): Pro
     const c: IngestContext = {
       store: d.store,
       pool: await poolFor(d.billingCodes, d.settings.billing_codes),
+      spools,
       billingCodes: d.billingCodes ? new Set(d.billingCodes) : undefined,
       settings: d.settings,
       policy,
@@ -172,6 +176,7 @@ export async function startIngestWorker(url: string, o: WorkerOptions = {}): Pro
     async close() {
       await worker.close();
       await pool?.pool.close();
+      spools.close();
       connection.disconnect();
       await rm(workDir, { recursive: true, force: true });
     },

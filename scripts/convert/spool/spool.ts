@@ -29,7 +29,7 @@
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider;
  *   `network_name` its networks (JSON array); `ref_index` its `provider_references[]` element (NULL if inline): not in a partition.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../../contract/files/price-columns';
@@ -37,14 +37,10 @@ import { sqlList, sqlString } from '../../../contract/sql/sql-text';
 import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
 import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from './group-ids';
 import type { RAW_TABLES } from './spool-rows';
+import { createSpoolInstance, DUCKDB_MEMORY_LIMIT, type SpoolHost } from './spool-host';
 
-/**
- * DuckDB's memory cap for the conversion; its default would take 80 % of RAM (docs/architecture.md).
- * 160 MB keeps the process under 600 MB of RSS together with Node and the idle parser threads;
- * an in-memory database is faster than a disk-backed one here. The last phase, once the parser
- * threads are idle and the spool loaded, raises it (write-dataset.ts LAST_PHASE_MEMORY_LIMIT).
- */
-export const DUCKDB_MEMORY_LIMIT = '160MB';
+/** DuckDB's memory cap for the conversion (spool-host.ts), for the modules that import it from here. */
+export { DUCKDB_MEMORY_LIMIT };
 
 /** The SQL of a price's provider group ids (group-ids.ts), for the modules that import it from here. */
 export { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL };
@@ -139,13 +135,10 @@ export function valueJoins(alias: string, table: (column: string) => string = ()
 export const valueColumnTable = (column: string): string =>
   (PRICE_SHAPE_COLUMNS as readonly string[]).includes(column) ? 'raw_shapes' : 'raw_price_rows';
 
-/** Name of the working database (spool.ts openSpool) every connection of a conversion uses. */
+/** Name of the working database of an instance of its own (openSpool without a host; the build's). */
 export const SPOOL_DATABASE = 'spool';
 
-/**
- * A further connection to the working database `db` of openSpool, its tables found without a
- * qualifier. @throws when DuckDB cannot connect.
- */
+/** A further connection to the build's working database in `db`, its tables found without a qualifier. @throws when DuckDB cannot connect. */
 export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection> {
   const con = await db.connect();
   await con.run(`USE ${SPOOL_DATABASE}`);
@@ -153,8 +146,8 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
 }
 
 /**
- * An open working database. Its tables live in the in-memory database SPOOL_DATABASE, attached
- * with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
+ * An open working database. Its tables live in an in-memory database (SPOOL_DATABASE, or a name
+ * of its host's) attached with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
  * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
  * codes). Uncompressed, the 4.9M price rows of the 1 GB benchmark file take ~0.9 GB and live in
@@ -202,7 +195,8 @@ export interface Spool {
    * @throws when a file is missing or not the partition's Parquet (DuckDB's error names it).
    */
   loadPartition(dir: string, sourceBase: number): Promise<void>;
-  close(): void;
+  /** Closes the database: its instance, or detached from its host (openSpool). */
+  close(): Promise<void>;
 }
 
 /**
@@ -223,22 +217,17 @@ const partitionFile = (dir: string, table: (typeof PARTITION_TABLES)[number]): s
   table === 'raw_price_rows' ? path.join(dir, table) : path.join(dir, `${table}.parquet`);
 
 /**
- * Opens a fresh working database in `workDir` (which must exist and be empty of `work.duckdb`);
+ * Opens a fresh working database: an instance of its own that spills to `workDir` (which must
+ * exist), or with `host` an in-memory database attached to the ingest run's instance (spool-host.ts);
  * `checkpointCsvBytes` (tests) replaces CHECKPOINT_CSV_BYTES.
- * @throws when DuckDB cannot create the database file.
+ * @throws when DuckDB cannot start or attach the database.
  */
-export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOINT_CSV_BYTES } = {}): Promise<Spool> {
-  const db = await DuckDBInstance.create(':memory:', {
-    memory_limit: DUCKDB_MEMORY_LIMIT,
-    temp_directory: path.join(workDir, 'duckdb-tmp'),
-    threads: '2',
-    preserve_insertion_order: 'false',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
+export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOINT_CSV_BYTES, host }: { checkpointCsvBytes?: number; host?: SpoolHost } = {}): Promise<Spool> {
+  const db = host?.db ?? (await createSpoolInstance(workDir));
+  const name = host?.nextName() ?? SPOOL_DATABASE;
   const con = await db.connect();
-  await con.run(`ATTACH ':memory:' AS ${SPOOL_DATABASE} (COMPRESS)`);
-  await con.run(`USE ${SPOOL_DATABASE}`);
+  await con.run(`ATTACH ':memory:' AS ${name} (COMPRESS)`);
+  await con.run(`USE ${name}`);
   await con.run(`
     CREATE TABLE raw_price_rows (
       ${PRICE_KEY_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')}, shape BIGINT,
@@ -281,7 +270,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
   /** CSV bytes loaded since the last CHECKPOINT: stored as loaded, uncompressed. */
   let loaded = 0;
   const checkpoint = async (): Promise<void> => {
-    await con.run(`CHECKPOINT ${SPOOL_DATABASE}`);
+    await con.run(`CHECKPOINT ${name}`);
     loaded = 0;
   };
   /** Loads `files` into `table`, each row through `select` (SQL over the CSV's columns). */
@@ -392,9 +381,18 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
         if (loaded > checkpointCsvBytes) await checkpoint();
       }
     },
-    close() {
-      con.closeSync();
-      db.closeSync();
+    async close() {
+      if (!host) {
+        con.closeSync();
+        db.closeSync();
+        return;
+      }
+      // the host's instance stays; the file's database and its memory go
+      try {
+        await con.run(`USE memory; DETACH ${name}`);
+      } finally {
+        con.closeSync();
+      }
     },
   };
 }
