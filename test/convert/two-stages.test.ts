@@ -16,10 +16,13 @@ import { findPartitions, sourceKey } from '../../scripts/convert/store/source-st
 import type { Catalog } from '../../contract/files/catalog';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { parquetFiles } from './parquet-files';
+import { sharedShape } from '../datasets-once';
 import { startLocalHttp, type LocalHttp } from './local-http';
 
 let tmp: string;
 let sampleDir: string;
+/** The sample's own catalog.json. */
+let samplePath: string;
 let catalog: Catalog;
 
 /** Writes a catalog of the sample's insurers keeping the files `keep` selects; returns its path. */
@@ -33,8 +36,8 @@ async function sampleCatalog(name: string, keep: (f: { snapshot?: string; url?: 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'compete-stages-'));
   sampleDir = path.join(tmp, 'sample');
-  const { catalogPath } = await generateSample(sampleDir);
-  catalog = JSON.parse(await readFile(catalogPath, 'utf8')) as Catalog;
+  samplePath = (await generateSample(sampleDir)).catalogPath;
+  catalog = JSON.parse(await readFile(samplePath, 'utf8')) as Catalog;
 }, 60_000);
 
 afterAll(async () => {
@@ -44,7 +47,8 @@ afterAll(async () => {
 describe('a monthly run', () => {
   it('reads only the new month\'s files, and its tables equal a from-scratch run byte for byte', async () => {
     const three = await sampleCatalog('catalog-3.json', (f) => f.snapshot !== '2025-11');
-    const four = await sampleCatalog('catalog-4.json', () => true);
+    // the fourth month's catalog is the sample's own, which the run's shared sample dataset converts from scratch
+    const four = samplePath;
     const out = path.join(tmp, 'monthly');
     const store = path.join(tmp, 'monthly-store');
 
@@ -66,8 +70,9 @@ describe('a monthly run', () => {
     expect(after.record.ingested_at).toBe(before.record.ingested_at);
     expect(after.dir).toBe(path.join(store, 'sources', `insurer=${catalog.insurers[0]!.id}`, `snapshot=${file0.snapshot}`, sourceKey(file0.url!)));
 
+    // the sample converted from nothing, once for the test run (test/datasets-once.ts; its created_at fixed)
     const scratch = path.join(tmp, 'scratch');
-    const fresh = (await convertCatalog(four, scratch, { quiet: true, store: path.join(tmp, 'scratch-store') })).manifest;
+    const fresh = await sharedShape('sample', scratch);
     const [a, b] = [await parquetFiles(out), await parquetFiles(scratch)];
     expect([...a.keys()]).toEqual([...b.keys()]);
     expect(a.size).toBeGreaterThan(5);
