@@ -18,7 +18,7 @@ import path from 'node:path';
 import { writeFirstView } from '../scripts/convert/build/output/first-view';
 import { buildApp } from '../scripts/server/build-app';
 import { startServer } from '../scripts/server/index';
-import { launchBrowser, signInDevelopment } from '../test/e2e/browser';
+import { closeBrowsers, launchBrowser, signInDevelopment } from '../test/e2e/browser';
 import { routeUrl } from '../test/e2e/screens-helpers';
 import { generateApiDataset, REAL_FILE_SHAPE, REAL_FILE_SHAPE_TINY, type GeneratedShape } from './api-generate';
 import { sampleDataset } from './sample-dataset';
@@ -132,5 +132,6 @@ try {
   await benchDataset(`real-file shape: ${shape.rateRows.toLocaleString('en-US')} rate rows, ${shape.services.toLocaleString('en-US')} services, ` +
     `${shape.providers.toLocaleString('en-US')} providers, 51 states`, distDir, real);
 } finally {
+  await closeBrowsers();
   await rm(tmp, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../scripts/server/build-app';
 import { startServer } from '../scripts/server/index';
-import { launchBrowser, signInDevelopment, type Browser } from '../test/e2e/browser';
+import { closeBrowsers, launchBrowser, signInDevelopment, type Browser } from '../test/e2e/browser';
 import { routeUrl } from '../test/e2e/screens-helpers';
 import { prepareDataset, SHAPES, type ShapeName } from './screens-dataset';
 import { probeScript } from './screens-probe';
@@ -126,5 +126,6 @@ try {
   console.error(`screens: failed to measure: ${(e as Error).message}`);
   process.exitCode = 1;
 } finally {
+  await closeBrowsers();
   await rm(tmp, { recursive: true, force: true });
 }

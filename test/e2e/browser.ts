@@ -1,11 +1,10 @@
 /**
- * Debian's Chromium driven by playwright-core (common.md launch options) in a fresh temporary
- * profile, recording every request URL and every uncaught page error.
+ * Debian's Chromium driven by playwright-core (common.md launch options), each page in a context of
+ * its own (a fresh profile), recording every request URL and every uncaught page error.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../scripts/server/build-app';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -40,22 +39,65 @@ export interface LaunchOptions {
   liftoffOnly?: boolean;
 }
 
-/** Launches Chromium headless at 1280x800; `close()` ends the browser and deletes its profile. */
+/** Chromium's command line, but V8's flags. */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run'];
+
+/**
+ * One Chromium per process and V8 mode, which every launchBrowser of the process opens a context
+ * in: a launch costs about 2 CPU s more than a context, and the end-to-end run and the browser
+ * benchmarks open dozens. A context is a fresh profile for its pages: cookies, storage, the HTTP
+ * cache and the code cache kept in it are its own.
+ */
+const launched = new Map<boolean, Promise<PlaywrightBrowser>>();
+
+/** How long the process's Chromium stays without a context before it is closed, ms (the next file of a fork opens one at once). */
+const IDLE_CLOSE_MS = 10_000;
+
+function sharedChromium(liftoffOnly: boolean): Promise<PlaywrightBrowser> {
+  let browser = launched.get(liftoffOnly);
+  if (!browser) {
+    browser = chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
+    });
+    launched.set(liftoffOnly, browser);
+    browser.then((b) => b.on('disconnected', () => launched.delete(liftoffOnly)), () => launched.delete(liftoffOnly));
+  }
+  return browser;
+}
+
+/** Closes the Chromium of `liftoffOnly` once it has had no context for IDLE_CLOSE_MS (the timer never holds the process open). */
+function closeWhenIdle(liftoffOnly: boolean, browser: PlaywrightBrowser): void {
+  setTimeout(() => {
+    if (browser.contexts().length > 0 || !browser.isConnected()) return;
+    // the next launchBrowser starts another
+    launched.delete(liftoffOnly);
+    void browser.close().catch(() => {});
+  }, IDLE_CLOSE_MS).unref();
+}
+
+/** Closes the process's Chromium processes now (a script's end: an open one keeps Node running). */
+export async function closeBrowsers(): Promise<void> {
+  const open = [...launched.values()];
+  launched.clear();
+  await Promise.all(open.map(async (b) => (await b.catch(() => null))?.close()));
+}
+
+/**
+ * Opens a page at 1280x800 in a new context of the process's headless Chromium (sharedChromium);
+ * `close()` ends the context.
+ */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const liftoffOnly = options.liftoffOnly ?? process.env[LIFTOFF_ONLY_ENV] === '1';
-  const profile = await mkdtemp(join(tmpdir(), 'compete-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
-  });
+  const shared = await sharedChromium(liftoffOnly);
+  const context = await shared.newContext({ viewport: { width: 1280, height: 800 } });
   const requests: string[] = [];
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
   context.on('request', (r) => requests.push(r.url()));
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
@@ -65,7 +107,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context, page, requests, pageErrors, consoleErrors,
     close: async () => {
       await context.close();
-      await rm(profile, { recursive: true, force: true });
+      closeWhenIdle(liftoffOnly, shared);
     },
   };
 }
