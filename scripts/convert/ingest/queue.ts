@@ -170,7 +170,16 @@ export async function startIngestWorker(url: string, o: WorkerOptions = {}): Pro
     }
   }, { connection: connection as unknown as ConnectionOptions, concurrency: o.concurrency ?? 1, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 2 });
   worker.on('failed', (job, e) => log(`failed ${job?.data.file.url ?? '?'}: ${e.message}`));
-  await worker.waitUntilReady();
+  try {
+    await worker.waitUntilReady();
+  } catch (e) {
+    // a worker that never started leaves neither its DuckDB instance nor its work directory
+    await worker.close().catch(() => {});
+    spools.close();
+    connection.disconnect();
+    await rm(workDir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     worker,
     async close() {
