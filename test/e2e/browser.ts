@@ -51,8 +51,21 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  */
 const launched = new Map<boolean, Promise<PlaywrightBrowser>>();
 
+/**
+ * The contexts of each Chromium opened or being opened: the idle close reads this, not
+ * `contexts()`, which lacks a context whose `newContext` is still on its way.
+ */
+const users = new Map<PlaywrightBrowser, number>();
+
 /** How long the process's Chromium stays without a context before it is closed, ms (the next file of a fork opens one at once). */
-const IDLE_CLOSE_MS = 10_000;
+let idleCloseMs = 10_000;
+
+/** Sets how long an idle Chromium stays open, ms (browser-reuse.e2e.ts shortens it); returns the previous value. */
+export function setIdleCloseMs(ms: number): number {
+  const previous = idleCloseMs;
+  idleCloseMs = ms;
+  return previous;
+}
 
 function sharedChromium(liftoffOnly: boolean): Promise<PlaywrightBrowser> {
   let browser = launched.get(liftoffOnly);
@@ -63,19 +76,22 @@ function sharedChromium(liftoffOnly: boolean): Promise<PlaywrightBrowser> {
       args: [...CHROMIUM_ARGS, ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
     });
     launched.set(liftoffOnly, browser);
-    browser.then((b) => b.on('disconnected', () => launched.delete(liftoffOnly)), () => launched.delete(liftoffOnly));
+    browser.then((b) => b.on('disconnected', () => {
+      launched.delete(liftoffOnly);
+      users.delete(b);
+    }), () => launched.delete(liftoffOnly));
   }
   return browser;
 }
 
-/** Closes the Chromium of `liftoffOnly` once it has had no context for IDLE_CLOSE_MS (the timer never holds the process open). */
+/** Closes the Chromium of `liftoffOnly` once it has had no context for idleCloseMs (the timer never holds the process open). */
 function closeWhenIdle(liftoffOnly: boolean, browser: PlaywrightBrowser): void {
   setTimeout(() => {
-    if (browser.contexts().length > 0 || !browser.isConnected()) return;
+    if ((users.get(browser) ?? 0) > 0 || !browser.isConnected()) return;
     // the next launchBrowser starts another
     launched.delete(liftoffOnly);
     void browser.close().catch(() => {});
-  }, IDLE_CLOSE_MS).unref();
+  }, idleCloseMs).unref();
 }
 
 /** Closes the process's Chromium processes now (a script's end: an open one keeps Node running). */
@@ -92,7 +108,15 @@ export async function closeBrowsers(): Promise<void> {
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const liftoffOnly = options.liftoffOnly ?? process.env[LIFTOFF_ONLY_ENV] === '1';
   const shared = await sharedChromium(liftoffOnly);
-  const context = await shared.newContext({ viewport: { width: 1280, height: 800 } });
+  users.set(shared, (users.get(shared) ?? 0) + 1);
+  let context: BrowserContext;
+  try {
+    context = await shared.newContext({ viewport: { width: 1280, height: 800 } });
+  } catch (e) {
+    users.set(shared, users.get(shared)! - 1);
+    throw e;
+  }
+  let counted = true;
   const requests: string[] = [];
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
@@ -107,6 +131,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context, page, requests, pageErrors, consoleErrors,
     close: async () => {
       await context.close();
+      if (counted) users.set(shared, users.get(shared)! - 1);
+      counted = false;
       closeWhenIdle(liftoffOnly, shared);
     },
   };
