@@ -143,8 +143,22 @@ export function foreignRequests(urls: string[], origin: string): string[] {
   return urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
 }
 
-/** Saves a full-page screenshot as test-results/screenshots/<name>.png; returns the path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * The environment variable that turns the end-to-end run's screenshots on (`1`) or off (`0`).
+ * Default: on, except under CI=true: the screenshots are for a person to look at, a CI run keeps
+ * none of its files, and the run's hundred full-page captures cost about a minute of CPU there.
+ */
+export const SCREENSHOTS_ENV = 'COMPETE_E2E_SCREENSHOTS';
+
+/** Whether screenshot() writes its file (SCREENSHOTS_ENV). */
+export const SCREENSHOTS = process.env[SCREENSHOTS_ENV] === undefined ? process.env.CI !== 'true' : process.env[SCREENSHOTS_ENV] === '1';
+
+/**
+ * Saves a full-page screenshot as test-results/screenshots/<name>.png and returns the path; when
+ * screenshots are off (SCREENSHOTS), captures nothing and returns null.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  if (!SCREENSHOTS) return null;
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
