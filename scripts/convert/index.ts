@@ -12,7 +12,7 @@ import { checkTableInputs } from './build/build-tables';
 import { PhaseTimer } from './common/timings';
 import { ingestFile, reusablePartition, type IngestContext } from './ingest/ingest-file';
 import { ParsePool } from './ingest/parse-pool';
-import { openSpoolHost, type SpoolHost } from './spool/spool-host';
+import { openSpoolHost } from './spool/spool-host';
 // BullMQ and ioredis (about 0.3 s to load) only for a run with --redis: queue.ts is imported there
 import type { IngestJobData } from './ingest/queue';
 import { RemoteReferenceResolver } from './ingest/remote-references';
@@ -96,34 +96,42 @@ export async function ingestCatalog(catalogPath: string, store: string, options:
   await recoverStale(workBase);
   const workDir = await makeTempSibling(workBase);
   const pool = new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes);
-  let spools: SpoolHost | null = null;
   try {
     const timer = options.timer ?? new PhaseTimer();
     const plan = run.fromPlan ?? (await timer.time('plan the files', () => planFiles(run.catalog, run.baseDir, run.problems, run.policy, workDir)));
-    spools = await openSpoolHost(workDir);
-    const c = ingestContext(run, options, resolveStore(store), pool, spools, remote, workDir);
-    const parts = await timer.time('ingest', () => partitionsOf(run, plan, c.store, c));
+    const resolved = resolveStore(store);
+    const parts = await timer.time('ingest', () => ingestHere(run, options, plan, resolved, pool, remote, workDir));
     const used = parts.filter((p): p is UsedPartition => p !== null);
-    const result = { store: c.store, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
-    run.log(`${result.ingested} files ingested, ${result.reused} unchanged and reused, ${result.failed.length} unreadable, in ${c.store}`);
+    const result = { store: resolved, ingested: used.filter((p) => !p.reused).length, reused: used.filter((p) => p.reused).length, failed: run.problems.failedFiles };
+    run.log(`${result.ingested} files ingested, ${result.reused} unchanged and reused, ${result.failed.length} unreadable, in ${resolved}`);
     return result;
   } finally {
     await pool.close();
-    spools?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
 
-function ingestContext(run: Run, options: ConvertOptions, store: string, pool: ParsePool, spools: SpoolHost, remote: RemoteReferenceResolver | null,
-  workDir: string): IngestContext {
-  return {
-    store, pool, spools, billingCodes: run.billingCodes, settings: run.settings, policy: run.policy, remote,
-    splitBytes: options.splitBytes, workDir, quiet: options.quiet === true, log: run.log,
-    warn: (w) => {
-      run.problems.warnings.push(w);
-      run.log(`warning: ${w}`);
-    },
-  };
+/**
+ * The partitions of `plan`'s files in `store`: those missing or out of date ingested in this
+ * process by `pool`'s threads, each file's spool attached to one DuckDB instance opened for the
+ * files (spool-host.ts) and closed after them; with no pool, the stored partitions checked only.
+ */
+async function ingestHere(run: Run, options: ConvertOptions, plan: ReadingPlan, store: string, pool: ParsePool | null,
+  remote: RemoteReferenceResolver | null, workDir: string): Promise<Array<UsedPartition | null>> {
+  if (!pool) return partitionsOf(run, plan, store, null);
+  const spools = await openSpoolHost(workDir);
+  try {
+    return await partitionsOf(run, plan, store, {
+      store, pool, spools, billingCodes: run.billingCodes, settings: run.settings, policy: run.policy, remote,
+      splitBytes: options.splitBytes, workDir, quiet: options.quiet === true, log: run.log,
+      warn: (w) => {
+        run.problems.warnings.push(w);
+        run.log(`warning: ${w}`);
+      },
+    });
+  } finally {
+    spools.close();
+  }
 }
 
 /**
@@ -150,8 +158,6 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
   // the parser threads run here only when this process ingests
   const local = options.buildOnly !== true && options.redis === undefined;
   const pool = local ? new ParsePool(options.jobs ?? os.availableParallelism(), run.billingCodes) : null;
-  // the DuckDB instance of the files' spools, closed once they are ingested
-  let spools: SpoolHost | null = null;
   const timer = options.timer ?? new PhaseTimer();
   const build = (plan: ReadingPlan, parts: Array<UsedPartition | null>): Promise<ConvertResult> =>
     buildDataset({ run, options, outDir, target, tmpDir, workDir, timer, held }, plan, parts);
@@ -172,16 +178,11 @@ export async function convertCatalog(catalogPath: string, outDir: string, option
           return build(plan, parts);
         });
     }
-    if (pool) spools = await openSpoolHost(workDir);
-    const parts = await timer.time(pool ? 'ingest' : 'check the partitions', () =>
-      partitionsOf(run, plan, store, pool && spools ? ingestContext(run, options, store, pool, spools, remote, workDir) : null));
+    const parts = await timer.time(pool ? 'ingest' : 'check the partitions', () => ingestHere(run, options, plan, store, pool, remote, workDir));
     await pool?.close();
-    spools?.close();
-    spools = null;
     return await build(plan, parts);
   } catch (e) {
     await pool?.close();
-    spools?.close();
     await held.firstView?.dispose();
     await held.spool?.close();
     await rm(tmpDir, { recursive: true, force: true });

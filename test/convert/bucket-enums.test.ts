@@ -80,7 +80,7 @@ async function build(dir: string, withEnums: boolean): Promise<Built> {
         .map((r) => [String(r[0]), String(r[1]).startsWith('ENUM') ? 'ENUM' : String(r[1])]));
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
-    const tables = await writeDataset(spool.db, spool.con, out);
+    const tables = await writeDataset(spool, out);
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     try {
@@ -187,7 +187,7 @@ describe('a value column of many codes', () => {
       expect(bucketPricesSql(plan, 0)).toContain('bucket_text');
       const out = path.join(dir, 'out');
       await mkdir(out, { recursive: true });
-      const tables = await writeDataset(spool.db, spool.con, out);
+      const tables = await writeDataset(spool, out);
       expect(tables.rates.files.length).toBeGreaterThanOrEqual(6);
       const files = `[${tables.rates.files.map((f) => `'${path.join(out, f)}'`).join(', ')}]`;
       const r = await spool.con.runAndReadAll(`SELECT CAST(negotiated_rate AS INTEGER) - 10, additional_information FROM read_parquet(${files})`);

@@ -43,7 +43,7 @@ async function build(dir: string, bucketRows: number): Promise<{ stats: unknown[
     await buildWorkingTables(spool.con, { referenceInsurer: 'a', bucketRows, validation: { min_ratio: 0.01 } });
     const out = path.join(dir, 'out');
     await mkdir(out, { recursive: true });
-    const tables = await writeDataset(spool.db, spool.con, out);
+    const tables = await writeDataset(spool, out);
     const stats = (await spool.con.runAndReadAll(`SELECT billing_code, billing_class, state, median_rate, rate_count, provider_count
       FROM price_stats ORDER BY ALL`)).getRows();
     return { stats, tables };

@@ -40,8 +40,9 @@ describe('the spools of an ingest run', () => {
     // a load past checkpointCsvBytes is stored compressed by a CHECKPOINT of the spool's own database
     const a = await openSpool(tmp, { host, checkpointCsvBytes: 1 });
     const b = await openSpool(tmp, { host });
-    expect(a.db).toBe(host.db);
-    expect(b.db).toBe(host.db);
+    // one instance: each sees the other's database attached beside its own
+    expect(await attached(a)).toEqual(['memory', 'spool_1', 'spool_2']);
+    expect(await attached(b)).toEqual(['memory', 'spool_1', 'spool_2']);
     await a.con.run(`INSERT INTO raw_items VALUES (0, 0, 'CPT', '99213', 'a', 'a', 'ffs')`);
     await b.con.run(`INSERT INTO raw_items VALUES (0, 0, 'CPT', '70450', 'b', 'b', 'ffs')`);
     expect(await codes(a)).toEqual(['99213']);

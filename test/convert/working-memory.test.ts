@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import { convertCatalog } from '../../scripts/convert/index';
-import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/spool/spool';
+import { DUCKDB_MEMORY_LIMIT } from '../../scripts/convert/spool/spool-host';
 import { LAST_PHASE_MEMORY_LIMIT } from '../../scripts/convert/build/output/write-dataset';
 import { generateLargeMrf } from '../../scripts/mrf/generate-large-mrf';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     if (looking.has(this)) return run.apply(this, a);
     looking.add(this);
     try {
-      const r = await this.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'spool'`);
+      const r = await this.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()`);
       statements.push({ sql: a[0].replace(/\s+/g, ' ').trim(), tables: r.getRows().map((row) => String(row[0])) });
     } finally {
       looking.delete(this);

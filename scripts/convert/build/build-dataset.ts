@@ -108,7 +108,7 @@ export async function buildDataset(ctx: BuildContext, plan: ReadingPlan, parts: 
   // file) would otherwise hold DuckDB's memory limit through the last phase (write-dataset.ts)
   await con.run('DROP TABLE raw_groups');
   await step('validation (Medicare benchmark, source and outlier checks)', () => prepareValidation(con, medicare, settings));
-  const tables = await step('price_stats and the Parquet files', () => writeDataset(spool.db, con, tmpDir));
+  const tables = await step('price_stats and the Parquet files', () => writeDataset(spool, tmpDir));
   await step('count the rates by validation reason', () => fillSourceValidation(con, tmpDir, tables.rates, sources));
   const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const manifest = await step('the manifest', () => makeManifest(spool, { converterVersion: CONVERTER_VERSION, catalog, catalogSha, createdAt, tables, sources, problems, claims }));

@@ -34,7 +34,7 @@ export const OUTLIER_UNIT_SQL = `(CASE unit_class WHEN 'professional' THEN 0 WHE
 
 /**
  * Expanded rows per range of keys read at once: the range's rows are sorted within DuckDB's
- * memory limit (spool.ts DUCKDB_MEMORY_LIMIT) rather than spilled; a key with more goes alone.
+ * memory limit (spool-host.ts DUCKDB_MEMORY_LIMIT) rather than spilled; a key with more goes alone.
  */
 const RANGE_ROWS = 1_500_000;
 

@@ -170,25 +170,26 @@ export async function startIngestWorker(url: string, o: WorkerOptions = {}): Pro
     }
   }, { connection: connection as unknown as ConnectionOptions, concurrency: o.concurrency ?? 1, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 2 });
   worker.on('failed', (job, e) => log(`failed ${job?.data.file.url ?? '?'}: ${e.message}`));
+  const close = async (): Promise<void> => {
+    try {
+      await worker.close();
+      await pool?.pool.close();
+    } finally {
+      spools.close();
+      connection.disconnect();
+      await rm(workDir, { recursive: true, force: true });
+    }
+  };
   try {
     await worker.waitUntilReady();
   } catch (e) {
     // a worker that never started leaves neither its DuckDB instance nor its work directory
-    await worker.close().catch(() => {});
-    spools.close();
-    connection.disconnect();
-    await rm(workDir, { recursive: true, force: true });
+    await close().catch(() => {});
     throw e;
   }
   return {
     worker,
-    async close() {
-      await worker.close();
-      await pool?.pool.close();
-      spools.close();
-      connection.disconnect();
-      await rm(workDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

@@ -29,7 +29,7 @@
  *   a remote (`location`) group not fetched has one row with `remote_location` set and no provider;
  *   `network_name` its networks (JSON array); `ref_index` its `provider_references[]` element (NULL if inline): not in a partition.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRICE_COLUMN_NAMES, PRICE_COLUMNS, priceColumn } from '../../../contract/files/price-columns';
@@ -37,10 +37,7 @@ import { sqlList, sqlString } from '../../../contract/sql/sql-text';
 import { PRICE_ROW_COLUMNS, PRICE_SHAPE_COLUMNS, PRICE_VALUE_COLUMNS, SHAPE_SEPARATOR } from './price-values';
 import { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL } from './group-ids';
 import type { RAW_TABLES } from './spool-rows';
-import { createSpoolInstance, DUCKDB_MEMORY_LIMIT, type SpoolHost } from './spool-host';
-
-/** DuckDB's memory cap for the conversion (spool-host.ts), for the modules that import it from here. */
-export { DUCKDB_MEMORY_LIMIT };
+import { openSpoolHost, type SpoolHost } from './spool-host';
 
 /** The SQL of a price's provider group ids (group-ids.ts), for the modules that import it from here. */
 export { GROUP_ID_LIST_SQL, GROUP_ID_UNNEST_SQL, RATE_ROWS_PER_PRICE_SQL };
@@ -135,19 +132,9 @@ export function valueJoins(alias: string, table: (column: string) => string = ()
 export const valueColumnTable = (column: string): string =>
   (PRICE_SHAPE_COLUMNS as readonly string[]).includes(column) ? 'raw_shapes' : 'raw_price_rows';
 
-/** Name of the working database of an instance of its own (openSpool without a host; the build's). */
-export const SPOOL_DATABASE = 'spool';
-
-/** A further connection to the build's working database in `db`, its tables found without a qualifier. @throws when DuckDB cannot connect. */
-export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection> {
-  const con = await db.connect();
-  await con.run(`USE ${SPOOL_DATABASE}`);
-  return con;
-}
-
 /**
- * An open working database. Its tables live in an in-memory database (SPOOL_DATABASE, or a name
- * of its host's) attached with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
+ * An open working database. Its tables live in an in-memory database attached to a DuckDB
+ * instance (spool-host.ts) under a name of its own, with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
  * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
  * codes). Uncompressed, the 4.9M price rows of the 1 GB benchmark file take ~0.9 GB and live in
@@ -156,8 +143,9 @@ export async function connectSpool(db: DuckDBInstance): Promise<DuckDBConnection
  * is also faster than a load in one piece (docs/benchmarks.md).
  */
 export interface Spool {
-  db: DuckDBInstance;
   con: DuckDBConnection;
+  /** A further connection to this database, its tables found without a qualifier (the build's parallel writers). @throws when DuckDB cannot connect. */
+  connect(): Promise<DuckDBConnection>;
   /**
    * Loads spooled CSV files (spool-rows.ts) into a raw table: in one bulk read when they are
    * small (CHECKPOINT_CSV_BYTES), stored compressed (CHECKPOINT) once the small loads since the
@@ -195,7 +183,7 @@ export interface Spool {
    * @throws when a file is missing or not the partition's Parquet (DuckDB's error names it).
    */
   loadPartition(dir: string, sourceBase: number): Promise<void>;
-  /** Closes the database: its instance, or detached from its host (openSpool). */
+  /** Detaches the database, its memory with it, and closes the instance it opened for itself (openSpool). */
   close(): Promise<void>;
 }
 
@@ -217,14 +205,15 @@ const partitionFile = (dir: string, table: (typeof PARTITION_TABLES)[number]): s
   table === 'raw_price_rows' ? path.join(dir, table) : path.join(dir, `${table}.parquet`);
 
 /**
- * Opens a fresh working database: an instance of its own that spills to `workDir` (which must
- * exist), or with `host` an in-memory database attached to the ingest run's instance (spool-host.ts);
- * `checkpointCsvBytes` (tests) replaces CHECKPOINT_CSV_BYTES.
+ * Opens a fresh working database: an in-memory database attached to `host` (an ingest run's
+ * instance, spool-host.ts), or without one to an instance of its own that spills to `workDir`
+ * (which must exist; the build's); `checkpointCsvBytes` (tests) replaces CHECKPOINT_CSV_BYTES.
  * @throws when DuckDB cannot start or attach the database.
  */
 export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOINT_CSV_BYTES, host }: { checkpointCsvBytes?: number; host?: SpoolHost } = {}): Promise<Spool> {
-  const db = host?.db ?? (await createSpoolInstance(workDir));
-  const name = host?.nextName() ?? SPOOL_DATABASE;
+  const own = host ? null : await openSpoolHost(workDir);
+  const { db } = (host ?? own)!;
+  const name = (host ?? own)!.nextName();
   const con = await db.connect();
   await con.run(`ATTACH ':memory:' AS ${name} (COMPRESS)`);
   await con.run(`USE ${name}`);
@@ -294,8 +283,12 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     }
   };
   return {
-    db,
     con,
+    async connect() {
+      const more = await db.connect();
+      await more.run(`USE ${name}`);
+      return more;
+    },
     load,
     async loadPrices({ prices, values, shapes, valueCodes, shapeCodes }) {
       const base = codeBase;
@@ -382,16 +375,11 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
       }
     },
     async close() {
-      if (!host) {
-        con.closeSync();
-        db.closeSync();
-        return;
-      }
-      // the host's instance stays; the file's database and its memory go
       try {
         await con.run(`USE memory; DETACH ${name}`);
       } finally {
         con.closeSync();
+        own?.close();
       }
     },
   };

@@ -13,18 +13,19 @@
  * When they still do not fit in it (DuckDB's out-of-memory error), a failed task runs again alone
  * at the end (runTasks), where it fits.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { TABLE_NAMES, type ManifestTable, type TableName } from '../../../../contract/files/dataset';
 import { MEDIANS_COLUMNS, preparePriceStats } from '../stats/build-price-stats';
 import { bucketCount, bucketPricesPlan, bucketPricesSql } from '../stats/code-buckets';
 import { finishClaims } from '../build-tables';
 import { mkdir } from 'node:fs/promises';
-import { connectSpool, DUCKDB_MEMORY_LIMIT } from '../../spool/spool';
+import { DUCKDB_MEMORY_LIMIT } from '../../spool/spool-host';
+import type { Spool } from '../../spool/spool';
 import path from 'node:path';
 import { describeRates, hasDroppedGroups, onOneThread, ratesPartSql, writeRatesPart, writeTable } from './write-parquet';
 
 /**
- * DuckDB's memory limit during the phase, above spool.ts DUCKDB_MEMORY_LIMIT: two buckets at once,
+ * DuckDB's memory limit during the phase, above spool-host.ts DUCKDB_MEMORY_LIMIT: two buckets at once,
  * one of them a single code of millions of rate rows, need it; more only raises the peak RSS (docs/benchmarks.md).
  */
 export const LAST_PHASE_MEMORY_LIMIT = '240MB';
@@ -82,12 +83,13 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
 }
 
 /**
- * Fills `price_stats` and writes every table of the dataset into `outDir` (`rates/part-<k>.parquet`
+ * Fills `price_stats` in `spool` (its further connections write in parallel) and writes every table of the dataset into `outDir` (`rates/part-<k>.parquet`
  * per bucket, `<name>.parquet` for the others); returns their manifest entries (runTasks says what
  * happens on a failure).
  * @throws when SQL fails or a file cannot be written.
  */
-export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, outDir: string): Promise<Record<TableName, ManifestTable>> {
+export async function writeDataset(spool: Pick<Spool, 'con' | 'connect'>, outDir: string): Promise<Record<TableName, ManifestTable>> {
+  const { con } = spool;
   await mkdir(path.join(outDir, 'rates'), { recursive: true });
   const stats = await preparePriceStats(con);
   const dropped = await hasDroppedGroups(con);
@@ -117,7 +119,7 @@ export async function writeDataset(db: DuckDBInstance, con: DuckDBConnection, ou
   }
   const others: DuckDBConnection[] = [];
   try {
-    for (let i = 1; i < CONNECTIONS; i++) others.push(await connectSpool(db));
+    for (let i = 1; i < CONNECTIONS; i++) others.push(await spool.connect());
     const cons = [con, ...others];
     await con.run(`SET memory_limit = '${LAST_PHASE_MEMORY_LIMIT}'`);
     await onOneThread(cons, () => runTasks(cons, tasks, isOutOfMemory));
