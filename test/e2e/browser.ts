@@ -43,19 +43,23 @@ export interface LaunchOptions {
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run'];
 
+/** The process's Chromium of one V8 mode, and its contexts opened or being opened. */
+interface Shared {
+  browser: Promise<PlaywrightBrowser>;
+  /**
+   * Counted from the moment a launchBrowser asks for a context: the idle close reads this, not
+   * `contexts()`, which lacks a context whose `newContext` is still on its way.
+   */
+  users: number;
+}
+
 /**
  * One Chromium per process and V8 mode, which every launchBrowser of the process opens a context
  * in: a launch costs about 2 CPU s more than a context, and the end-to-end run and the browser
  * benchmarks open dozens. A context is a fresh profile for its pages: cookies, storage, the HTTP
  * cache and the code cache kept in it are its own.
  */
-const launched = new Map<boolean, Promise<PlaywrightBrowser>>();
-
-/**
- * The contexts of each Chromium opened or being opened: the idle close reads this, not
- * `contexts()`, which lacks a context whose `newContext` is still on its way.
- */
-const users = new Map<PlaywrightBrowser, number>();
+const launched = new Map<boolean, Shared>();
 
 /** How long the process's Chromium stays without a context before it is closed, ms (the next file of a fork opens one at once). */
 let idleCloseMs = 10_000;
@@ -67,30 +71,32 @@ export function setIdleCloseMs(ms: number): number {
   return previous;
 }
 
-function sharedChromium(liftoffOnly: boolean): Promise<PlaywrightBrowser> {
-  let browser = launched.get(liftoffOnly);
-  if (!browser) {
-    browser = chromium.launch({
+function sharedChromium(liftoffOnly: boolean): Shared {
+  let shared = launched.get(liftoffOnly);
+  if (!shared) {
+    const browser = chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: [...CHROMIUM_ARGS, ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
     });
-    launched.set(liftoffOnly, browser);
-    browser.then((b) => b.on('disconnected', () => {
-      launched.delete(liftoffOnly);
-      users.delete(b);
-    }), () => launched.delete(liftoffOnly));
+    const entry: Shared = (shared = { browser, users: 0 });
+    launched.set(liftoffOnly, entry);
+    const forget = () => {
+      if (launched.get(liftoffOnly) === entry) launched.delete(liftoffOnly);
+    };
+    browser.then((b) => b.on('disconnected', forget), forget);
   }
-  return browser;
+  return shared;
 }
 
-/** Closes the Chromium of `liftoffOnly` once it has had no context for idleCloseMs (the timer never holds the process open). */
-function closeWhenIdle(liftoffOnly: boolean, browser: PlaywrightBrowser): void {
+/** Ends one user of `shared`; once it has had none for idleCloseMs, closes it (the timer never holds the process open). */
+function release(liftoffOnly: boolean, shared: Shared): void {
+  shared.users--;
   setTimeout(() => {
-    if ((users.get(browser) ?? 0) > 0 || !browser.isConnected()) return;
+    if (shared.users > 0 || launched.get(liftoffOnly) !== shared) return;
     // the next launchBrowser starts another
     launched.delete(liftoffOnly);
-    void browser.close().catch(() => {});
+    void shared.browser.then((b) => b.close()).catch(() => {});
   }, idleCloseMs).unref();
 }
 
@@ -98,7 +104,7 @@ function closeWhenIdle(liftoffOnly: boolean, browser: PlaywrightBrowser): void {
 export async function closeBrowsers(): Promise<void> {
   const open = [...launched.values()];
   launched.clear();
-  await Promise.all(open.map(async (b) => (await b.catch(() => null))?.close()));
+  await Promise.all(open.map(async (s) => (await s.browser.catch(() => null))?.close()));
 }
 
 /**
@@ -107,16 +113,16 @@ export async function closeBrowsers(): Promise<void> {
  */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const liftoffOnly = options.liftoffOnly ?? process.env[LIFTOFF_ONLY_ENV] === '1';
-  const shared = await sharedChromium(liftoffOnly);
-  users.set(shared, (users.get(shared) ?? 0) + 1);
+  const shared = sharedChromium(liftoffOnly);
+  shared.users++;
   let context: BrowserContext;
   try {
-    context = await shared.newContext({ viewport: { width: 1280, height: 800 } });
+    context = await (await shared.browser).newContext({ viewport: { width: 1280, height: 800 } });
   } catch (e) {
-    users.set(shared, users.get(shared)! - 1);
+    release(liftoffOnly, shared);
     throw e;
   }
-  let counted = true;
+  let open = true;
   const requests: string[] = [];
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
@@ -131,9 +137,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context, page, requests, pageErrors, consoleErrors,
     close: async () => {
       await context.close();
-      if (counted) users.set(shared, users.get(shared)! - 1);
-      counted = false;
-      closeWhenIdle(liftoffOnly, shared);
+      if (open) release(liftoffOnly, shared);
+      open = false;
     },
   };
 }
