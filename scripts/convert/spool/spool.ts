@@ -376,7 +376,8 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
     },
     async close() {
       try {
-        await con.run(`USE memory; DETACH ${name}`);
+        // a host's instance stays, without this database and its memory; an instance of its own goes whole
+        if (!own) await con.run(`USE memory; DETACH ${name}`);
       } finally {
         con.closeSync();
         own?.close();
