@@ -2,7 +2,7 @@
  * Every benchmark still runs to completion (docs/benchmarks.md): each `bench/*.bench.ts` is run once
  * at its tiny size through bench/run.ts (`<file> --tiny`, bench/tiny.ts), in its own process, and
  * must exit 0 and print its figures. Nothing here asserts a timing: tiny figures mean nothing.
- * They run concurrently (about 230 CPU seconds in all, docs/benchmarks.md: conversions, the api's
+ * They run concurrently (about 280 CPU seconds in all, docs/benchmarks.md: conversions, the api's
  * endpoints on three small datasets, and Chromium for cold-start.bench.ts and screens.bench.ts).
  */
 import { spawn } from 'node:child_process';
