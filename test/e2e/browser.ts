@@ -72,20 +72,21 @@ export function setIdleCloseMs(ms: number): number {
 }
 
 function sharedChromium(liftoffOnly: boolean): Shared {
-  let shared = launched.get(liftoffOnly);
-  if (!shared) {
-    const browser = chromium.launch({
+  const open = launched.get(liftoffOnly);
+  if (open) return open;
+  const shared: Shared = {
+    browser: chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: [...CHROMIUM_ARGS, ...(liftoffOnly ? ['--js-flags=--liftoff-only'] : [])],
-    });
-    const entry: Shared = (shared = { browser, users: 0 });
-    launched.set(liftoffOnly, entry);
-    const forget = () => {
-      if (launched.get(liftoffOnly) === entry) launched.delete(liftoffOnly);
-    };
-    browser.then((b) => b.on('disconnected', forget), forget);
-  }
+    }),
+    users: 0,
+  };
+  launched.set(liftoffOnly, shared);
+  const forget = () => {
+    if (launched.get(liftoffOnly) === shared) launched.delete(liftoffOnly);
+  };
+  shared.browser.then((b) => b.on('disconnected', forget), forget);
   return shared;
 }
 

@@ -1,7 +1,7 @@
 /**
- * The DuckDB instance (native client) of a working database (spool.ts), and the instance an ingest
- * run shares between its files: each file's spool is an in-memory database attached to it under a
- * name of its own and detached once the file's partition is written. An instance costs about 25 ms
+ * The DuckDB instance (native client) that working databases (spool.ts) are attached to: an ingest
+ * run shares one between its files, each file's spool an in-memory database attached under a name
+ * of its own and detached once the file's partition is written; the build's spool has one alone. An instance costs about 25 ms
  * of CPU to create and close, an attached database about 3 ms: a table of contents of thousands of
  * small files would pay the instance thousands of times.
  */
@@ -17,22 +17,6 @@ import path from 'node:path';
  */
 export const DUCKDB_MEMORY_LIMIT = '160MB';
 
-/**
- * A new in-memory instance capped at DUCKDB_MEMORY_LIMIT, spilling to `<workDir>/duckdb-tmp`
- * (`workDir` must exist), two threads, no extension loaded from outside.
- * @throws when DuckDB cannot start.
- */
-export function createSpoolInstance(workDir: string): Promise<DuckDBInstance> {
-  return DuckDBInstance.create(':memory:', {
-    memory_limit: DUCKDB_MEMORY_LIMIT,
-    temp_directory: path.join(workDir, 'duckdb-tmp'),
-    threads: '2',
-    preserve_insertion_order: 'false',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
-}
-
 /** An ingest run's DuckDB instance, which hosts the spool of each file it reads (openSpool's `host`). */
 export interface SpoolHost {
   db: DuckDBInstance;
@@ -43,11 +27,20 @@ export interface SpoolHost {
 }
 
 /**
- * Opens the instance of an ingest run whose work directory is `workDir` (removed by the caller
- * after `close()`). @throws when DuckDB cannot start.
+ * Opens a new in-memory instance for the spools of an ingest run, or for the build's one spool,
+ * whose work directory is `workDir` (it must exist; removed by the caller after `close()`): capped
+ * at DUCKDB_MEMORY_LIMIT, spilling to `<workDir>/duckdb-tmp`, two threads, no extension loaded
+ * from outside. @throws when DuckDB cannot start.
  */
 export async function openSpoolHost(workDir: string): Promise<SpoolHost> {
-  const db = await createSpoolInstance(workDir);
+  const db = await DuckDBInstance.create(':memory:', {
+    memory_limit: DUCKDB_MEMORY_LIMIT,
+    temp_directory: path.join(workDir, 'duckdb-tmp'),
+    threads: '2',
+    preserve_insertion_order: 'false',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
   let n = 0;
   return {
     db,

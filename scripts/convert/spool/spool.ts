@@ -134,8 +134,8 @@ export const valueColumnTable = (column: string): string =>
 
 /**
  * An open working database. Its tables live in an in-memory database attached to a DuckDB
- * instance (spool-host.ts) under a name of its own, with DuckDB's COMPRESS option, and a load of more than CHECKPOINT_CSV_BYTES of CSV is read a
- * part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
+ * instance (spool-host.ts) under a name of its own, with DuckDB's COMPRESS option, and a load of
+ * more than CHECKPOINT_CSV_BYTES of CSV is read a part file at a time, each followed by a CHECKPOINT, which stores the loaded rows compressed
  * (dictionaries for the repeated text of the group id lists, bit-packed integers for ids and value
  * codes). Uncompressed, the 4.9M price rows of the 1 GB benchmark file take ~0.9 GB and live in
  * spill files that every bucket of the last phase scans again (code-buckets.ts bucketPricesSql);
@@ -144,7 +144,10 @@ export const valueColumnTable = (column: string): string =>
  */
 export interface Spool {
   con: DuckDBConnection;
-  /** A further connection to this database, its tables found without a qualifier (the build's parallel writers). @throws when DuckDB cannot connect. */
+  /**
+   * A further connection to this database, its tables found without a qualifier (the build's
+   * parallel writers). @throws when DuckDB cannot connect.
+   */
   connect(): Promise<DuckDBConnection>;
   /**
    * Loads spooled CSV files (spool-rows.ts) into a raw table: in one bulk read when they are
@@ -183,7 +186,10 @@ export interface Spool {
    * @throws when a file is missing or not the partition's Parquet (DuckDB's error names it).
    */
   loadPartition(dir: string, sourceBase: number): Promise<void>;
-  /** Detaches the database, its memory with it, and closes the instance it opened for itself (openSpool). */
+  /**
+   * Closes the database: detached from its host, its memory with it, or, opened without a host
+   * (openSpool), with the instance it opened for itself, whole.
+   */
   close(): Promise<void>;
 }
 
@@ -211,9 +217,10 @@ const partitionFile = (dir: string, table: (typeof PARTITION_TABLES)[number]): s
  * @throws when DuckDB cannot start or attach the database.
  */
 export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOINT_CSV_BYTES, host }: { checkpointCsvBytes?: number; host?: SpoolHost } = {}): Promise<Spool> {
-  const own = host ? null : await openSpoolHost(workDir);
-  const { db } = (host ?? own)!;
-  const name = (host ?? own)!.nextName();
+  const owner = host ?? (await openSpoolHost(workDir));
+  const own = owner !== host;
+  const { db } = owner;
+  const name = owner.nextName();
   const con = await db.connect();
   await con.run(`ATTACH ':memory:' AS ${name} (COMPRESS)`);
   await con.run(`USE ${name}`);
@@ -380,7 +387,7 @@ export async function openSpool(workDir: string, { checkpointCsvBytes = CHECKPOI
         if (!own) await con.run(`USE memory; DETACH ${name}`);
       } finally {
         con.closeSync();
-        own?.close();
+        if (own) owner.close();
       }
     },
   };

@@ -83,9 +83,10 @@ export async function runTasks<C>(cons: readonly C[], tasks: ReadonlyArray<Task<
 }
 
 /**
- * Fills `price_stats` in `spool` (its further connections write in parallel) and writes every table of the dataset into `outDir` (`rates/part-<k>.parquet`
- * per bucket, `<name>.parquet` for the others); returns their manifest entries (runTasks says what
- * happens on a failure).
+ * Fills `price_stats` in `spool` and writes every table of the dataset into `outDir`
+ * (`rates/part-<k>.parquet` per bucket, `<name>.parquet` for the others), on the spool's connection
+ * and further ones in parallel; returns their manifest entries (runTasks says what happens on a
+ * failure).
  * @throws when SQL fails or a file cannot be written.
  */
 export async function writeDataset(spool: Pick<Spool, 'con' | 'connect'>, outDir: string): Promise<Record<TableName, ManifestTable>> {
