@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { convertCatalog } from '../../scripts/convert/index';
 import { RemoteReferenceResolver, cacheKey } from '../../scripts/convert/ingest/remote-references';
-import { DEFAULT_FETCH_POLICY } from '../../scripts/convert/plan/fetch-policy';
+import { DEFAULT_FETCH_POLICY, fetchBytes } from '../../scripts/convert/plan/fetch-policy';
 import type { DatasetManifest } from '../../contract/files/dataset';
 import type { ConversionReport } from '../../scripts/convert/common/problems';
 import { failingFetch, json, startLocalHttp, type LocalHttp } from './local-http';
@@ -145,6 +145,23 @@ describe('remote provider references', () => {
     }
   });
 
+  it('asks again for a host whose resolver cannot answer now, never for a host name that does not exist', async () => {
+    const failing = (code: string) => {
+      const calls: string[] = [];
+      const fetch = (url: string): Promise<Response> => {
+        calls.push(url);
+        return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error(`getaddrinfo ${code} h.example`), { code }) }));
+      };
+      return { calls, policy: { ...DEFAULT_FETCH_POLICY, fetch, retries: 3, backoffMs: 1 } };
+    };
+    const gone = failing('ENOTFOUND');
+    await expect(fetchBytes('https://h.example/g.json', gone.policy)).rejects.toThrow('fetch failed');
+    expect(gone.calls).toHaveLength(1);
+    const busy = failing('EAI_AGAIN');
+    await expect(fetchBytes('https://h.example/g.json', busy.policy)).rejects.toThrow('fetch failed');
+    expect(busy.calls).toHaveLength(4);
+  });
+
   it('cache key: the URL without query string and fragment', () => {
     expect(cacheKey('https://h/p/1.json?Expires=1&Signature=x#f')).toBe('https://h/p/1.json');
     expect(cacheKey('https://h/p/1.json')).toBe('https://h/p/1.json');
@@ -152,7 +169,7 @@ describe('remote provider references', () => {
 });
 
 describe('the real CareFirst file, its internet locations unreachable', () => {
-  it('fetches only the 74 groups some rate names (of 370 declared), each failing at once, and counts them', async () => {
+  it('fetches only the 74 groups some rate names (of 370 declared), each once (a host that does not exist), and counts them', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'compete-carefirst-'));
     try {
       await writeFile(path.join(dir, 'catalog.json'), JSON.stringify({
@@ -161,10 +178,12 @@ describe('the real CareFirst file, its internet locations unreachable', () => {
       }));
       const f = failingFetch();
       const { manifest: m } = await convertCatalog(path.join(dir, 'catalog.json'), path.join(dir, 'out'), {
-        quiet: true, fetchPolicy: { fetch: f.fetch, retries: 0 },
+        quiet: true, fetchPolicy: { fetch: f.fetch },
       });
-      // 370 remote groups declared, 74 referenced (docs/converter.md, Quirks of real files); one URL per group
+      // 370 remote groups declared, 74 referenced (docs/converter.md, Quirks of real files); one URL
+      // per group, asked once under the default 3 retries: ENOTFOUND is not retried
       expect(new Set(f.calls).size).toBe(74);
+      expect(f.calls).toHaveLength(74);
       expect(f.calls.every((u) => u.startsWith('https://'))).toBe(true);
       expect(m.sources[0]!.unresolved_provider_references).toBe(74);
       expect(m.sources[0]!.unresolved_rate_rows).toBe(122_310);

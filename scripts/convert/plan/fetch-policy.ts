@@ -2,10 +2,10 @@
  * How the converter fetches over HTTP (remote provider references, in-network files and tables of
  * contents named by URL): Node's fetch (undici) or an injected one, a per-request time-out,
  * retries with exponential back-off on network errors, time-outs, 429 and 5xx (never on another
- * 4xx such as 404: the answer will not change), and a limit on concurrent requests. Only http(s)
- * is fetched: a URL of another scheme (file:, ftp:, data: ...) is refused before any request, and
- * so is a redirect to one (redirects are followed here, hop by hop), so that a location a
- * publisher wrote never reads a local file.
+ * 4xx such as 404, nor on a host name that does not exist: the answer will not change), and a
+ * limit on concurrent requests. Only http(s) is fetched: a URL of another scheme (file:, ftp:,
+ * data: ...) is refused before any request, and so is a redirect to one (redirects are followed
+ * here, hop by hop), so that a location a publisher wrote never reads a local file.
  */
 
 /** The fetch signature used (the global fetch fits; tests inject a failing or local one). */
@@ -86,8 +86,17 @@ export class RefusedLocationError extends Error {
   }
 }
 
+/**
+ * Whether a failed attempt is worth another: a network error (but a host name that does not exist),
+ * a time-out, 429 or 5xx. A name the DNS answers does not exist (`ENOTFOUND`, getaddrinfo's
+ * EAI_NONAME) stays so seconds later, as curl's `--retry` also holds; a resolver that cannot answer
+ * now (`EAI_AGAIN`) is retried.
+ */
 const retryable = (e: unknown): boolean =>
-  !(e instanceof RefusedLocationError) && (!(e instanceof HttpError) || e.status === 429 || e.status >= 500);
+  !(e instanceof RefusedLocationError) && (e instanceof HttpError ? e.status === 429 || e.status >= 500 : !unknownHost(e));
+
+/** Whether `e` is fetch's error for a host name that does not exist (its cause's code `ENOTFOUND`). */
+const unknownHost = (e: unknown): boolean => (e as { cause?: { code?: unknown } } | null)?.cause?.code === 'ENOTFOUND';
 
 /** One-line reason of a failed request: `HTTP 404 Not Found`, `timed out after 300 ms`, `fetch failed (ENOTFOUND)`. */
 export function describeFetchError(e: unknown): string {
