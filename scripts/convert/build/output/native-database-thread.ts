@@ -17,7 +17,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { sqlString } from '../../../../contract/sql/sql-text';
 import { toPlain, type ParquetInput, type PlainValue } from '../../../../workers/db/database';
 import type { SqlValue } from '../../../../workers/db/sql';
@@ -189,6 +189,10 @@ export async function answer(call: NativeCall): Promise<NativeReply> {
   }
 }
 
+/** What the thread posts to its parent once its modules have loaded and it serves calls. */
+export type ThreadReady = 'native-duckdb-ready';
+const THREAD_READY: ThreadReady = 'native-duckdb-ready';
+
 /** What native-database.ts gives the thread: the port calls come on, the word it is woken by. */
 export interface NativeThreadData {
   nativeDuckdb: { port: MessagePort; done: Int32Array };
@@ -214,4 +218,9 @@ function serve({ port, done }: NativeThreadData['nativeDuckdb']): void {
 }
 
 const data = workerData as Partial<NativeThreadData> | null;
-if (data?.nativeDuckdb) serve(data.nativeDuckdb);
+if (data?.nativeDuckdb) {
+  serve(data.nativeDuckdb);
+  // loaded (DuckDB's native module among the imports above): native-database.ts awaits this word
+  // before its first synchronous call, so that its caller's thread never blocks on the start
+  parentPort?.postMessage(THREAD_READY);
+}

@@ -13,7 +13,10 @@ import { applyOfflineSettings } from '../../../../workers/db/boot-sql';
 import { DatabaseError } from '../../../../workers/db/errors';
 import type { SqlFragment } from '../../../../workers/db/sql';
 import { startModuleWorker } from '../../common/module-worker';
-import type { NativeCall, NativeColumns, NativeReply, NativeThreadData } from './native-database-thread';
+import type { NativeCall, NativeColumns, NativeReply, NativeThreadData, ThreadReady } from './native-database-thread';
+
+/** The thread's word once it serves calls (native-database-thread.ts posts the same). */
+const THREAD_READY: ThreadReady = 'native-duckdb-ready';
 
 /** How long the first call waits for the thread to start and answer: past it, the thread failed to load. */
 const START_TIMEOUT_MS = 120_000;
@@ -23,6 +26,8 @@ interface Bridge {
   port: MessagePort;
   done: Int32Array;
   started: boolean;
+  /** Resolved once the thread has loaded its modules and serves calls; rejected when it fails to. */
+  ready: Promise<void>;
 }
 
 /** The thread, started by the first database opened and kept for the process's life (unref'd: it never holds the process open). */
@@ -33,9 +38,26 @@ function startBridge(): Bridge {
   const done = new Int32Array(new SharedArrayBuffer(4));
   const data: NativeThreadData = { nativeDuckdb: { port: port2, done } };
   const worker = startModuleWorker('native-database-thread', import.meta.url, { workerData: data, transferList: [port2] });
-  worker.unref();
+  // the thread holds the process open only until it is ready: an `await ready` must not see the
+  // process exit under it, a started thread must not keep it running
+  const ready = new Promise<void>((resolve, reject) => {
+    const settle = (failure?: DatabaseError): void => {
+      // later errors are the process's, as before the thread was ready
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      worker.unref();
+      if (failure) reject(failure);
+      else resolve();
+    };
+    const onMessage = (m: unknown): void => {
+      if (m === THREAD_READY) settle();
+    };
+    const onError = (e: Error): void => settle(new DatabaseError(`the native DuckDB thread failed to start: ${e.message}`));
+    const onExit = (code: number): void => settle(new DatabaseError(`the native DuckDB thread exited (code ${code}) before it was ready`));
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
+  ready.catch(() => {});
   port1.unref();
-  return { worker, port: port1, done, started: false };
+  return { worker, port: port1, done, started: false, ready };
 }
 
 /** How long a woken caller looks for an answer that is not in the port yet, ms. */
@@ -80,6 +102,9 @@ function rowsOf<Row>({ names, values }: NativeColumns): Row[] {
  * @throws DatabaseError when DuckDB or its thread cannot start.
  */
 export async function openNativeDatabase(): Promise<Database> {
+  // the thread's start (its modules and DuckDB's native library, most of a second) is awaited, not
+  // waited on: the caller's event loop runs on meanwhile (first-view.ts opens this early in a build)
+  await (bridge ??= startBridge()).ready;
   const db = call('cannot open native DuckDB', { op: 'open' }) as number;
   const database: Database = {
     all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[] {
