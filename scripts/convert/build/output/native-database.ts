@@ -30,7 +30,7 @@ interface Bridge {
   ready: Promise<void>;
 }
 
-/** The thread, started by the first database opened and kept for the process's life (unref'd: it never holds the process open). */
+/** The thread, started by the first database opened and kept for the process's life (it holds the process open only until it is ready). */
 let bridge: Bridge | undefined;
 
 function startBridge(): Bridge {
