@@ -189,10 +189,6 @@ export async function answer(call: NativeCall): Promise<NativeReply> {
   }
 }
 
-/** What the thread posts to its parent once its modules have loaded and it serves calls. */
-export type ThreadReady = 'native-duckdb-ready';
-const THREAD_READY: ThreadReady = 'native-duckdb-ready';
-
 /** What native-database.ts gives the thread: the port calls come on, the word it is woken by. */
 export interface NativeThreadData {
   nativeDuckdb: { port: MessagePort; done: Int32Array };
@@ -220,7 +216,8 @@ function serve({ port, done }: NativeThreadData['nativeDuckdb']): void {
 const data = workerData as Partial<NativeThreadData> | null;
 if (data?.nativeDuckdb) {
   serve(data.nativeDuckdb);
-  // loaded (DuckDB's native module among the imports above): native-database.ts awaits this word
-  // before its first synchronous call, so that its caller's thread never blocks on the start
-  parentPort?.postMessage(THREAD_READY);
+  // loaded (DuckDB's native module among the imports above): native-database.ts awaits this, the
+  // thread's one message to its parent, before its first synchronous call, so that its caller's
+  // thread never blocks on the start
+  parentPort?.postMessage('ready');
 }

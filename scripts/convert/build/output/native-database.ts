@@ -13,19 +13,12 @@ import { applyOfflineSettings } from '../../../../workers/db/boot-sql';
 import { DatabaseError } from '../../../../workers/db/errors';
 import type { SqlFragment } from '../../../../workers/db/sql';
 import { startModuleWorker } from '../../common/module-worker';
-import type { NativeCall, NativeColumns, NativeReply, NativeThreadData, ThreadReady } from './native-database-thread';
-
-/** The thread's word once it serves calls (native-database-thread.ts posts the same). */
-const THREAD_READY: ThreadReady = 'native-duckdb-ready';
-
-/** How long the first call waits for the thread to start and answer: past it, the thread failed to load. */
-const START_TIMEOUT_MS = 120_000;
+import type { NativeCall, NativeColumns, NativeReply, NativeThreadData } from './native-database-thread';
 
 interface Bridge {
   worker: Worker;
   port: MessagePort;
   done: Int32Array;
-  started: boolean;
   /** Resolved once the thread has loaded its modules and serves calls; rejected when it fails to. */
   ready: Promise<void>;
 }
@@ -48,30 +41,28 @@ function startBridge(): Bridge {
       if (failure) reject(failure);
       else resolve();
     };
-    const onMessage = (m: unknown): void => {
-      if (m === THREAD_READY) settle();
-    };
     const onError = (e: Error): void => settle(new DatabaseError(`the native DuckDB thread failed to start: ${e.message}`));
     const onExit = (code: number): void => settle(new DatabaseError(`the native DuckDB thread exited (code ${code}) before it was ready`));
+    // the thread's one message to its parent: it is ready
+    const onMessage = (): void => settle();
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
   });
   ready.catch(() => {});
   port1.unref();
-  return { worker, port: port1, done, started: false, ready };
+  return { worker, port: port1, done, ready };
 }
 
 /** How long a woken caller looks for an answer that is not in the port yet, ms. */
 const ANSWER_GRACE_MS = 1000;
 
-/** Runs one call in the thread and waits for its answer. @throws DatabaseError with `what` and DuckDB's message */
-function call(what: string, c: NativeCall): NativeReply {
-  const b = (bridge ??= startBridge());
+/**
+ * Runs one call in the thread of `b`, which is ready (its start is awaited, openNativeDatabase),
+ * and waits for its answer. @throws DatabaseError with `what` and DuckDB's message
+ */
+function call(b: Bridge, what: string, c: NativeCall): NativeReply {
   Atomics.store(b.done, 0, 0);
   b.port.postMessage(c);
-  if (Atomics.wait(b.done, 0, 0, b.started ? undefined : START_TIMEOUT_MS) === 'timed-out') {
-    throw new DatabaseError(`${what}: the native DuckDB thread did not answer in ${START_TIMEOUT_MS / 1000} s (it could not start)`);
-  }
-  b.started = true;
+  Atomics.wait(b.done, 0, 0);
   let answer = receiveMessageOnPort(b.port)?.message as { reply: NativeReply } | { error: string } | undefined;
   // The thread posts its answer before it sets `done`, but Node does not document that a message
   // posted by another thread is in the port's queue the moment the flag is seen: on a loaded
@@ -104,24 +95,31 @@ function rowsOf<Row>({ names, values }: NativeColumns): Row[] {
 export async function openNativeDatabase(): Promise<Database> {
   // the thread's start (its modules and DuckDB's native library, most of a second) is awaited, not
   // waited on: the caller's event loop runs on meanwhile (first-view.ts opens this early in a build)
-  await (bridge ??= startBridge()).ready;
-  const db = call('cannot open native DuckDB', { op: 'open' }) as number;
+  const b = (bridge ??= startBridge());
+  try {
+    await b.ready;
+  } catch (e) {
+    // the next open starts another thread
+    if (bridge === b) bridge = undefined;
+    throw e;
+  }
+  const db = call(b, 'cannot open native DuckDB', { op: 'open' }) as number;
   const database: Database = {
     all<Row extends Record<string, PlainValue>>(query: SqlFragment): Row[] {
-      return rowsOf<Row>(call('query failed', { op: 'all', db, text: query.text, params: query.params }) as NativeColumns);
+      return rowsOf<Row>(call(b, 'query failed', { op: 'all', db, text: query.text, params: query.params }) as NativeColumns);
     },
     exec(query: SqlFragment): void {
       if (query.params.length > 0) throw new DatabaseError('exec takes no parameters');
-      call('statement failed', { op: 'exec', db, text: query.text });
+      call(b, 'statement failed', { op: 'exec', db, text: query.text });
     },
     insertArrowIpc(name: string, ipc: Uint8Array, append: boolean): void {
-      call(`loading table ${name} failed`, { op: 'insert', db, name, ipc, append });
+      call(b, `loading table ${name} failed`, { op: 'insert', db, name, ipc, append });
     },
     insertParquet(name: string, parquet: ParquetInput, append: boolean): void {
-      call(`loading table ${name} failed`, { op: 'insertParquet', db, name, parquet, append });
+      call(b, `loading table ${name} failed`, { op: 'insertParquet', db, name, parquet, append });
     },
     close(): void {
-      call('close failed', { op: 'close', db });
+      call(b, 'close failed', { op: 'close', db });
     },
   };
   applyOfflineSettings(database);
