@@ -53,14 +53,18 @@ export async function startLocalHttp(routes: Record<string, Route>): Promise<Loc
 /** A route answering JSON `body` with status 200. */
 export const json = (body: unknown): Route => (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** A fetch that fails at once like an unreachable host, counting its calls (no DNS is asked). */
-export function failingFetch(): { fetch: (url: string) => Promise<Response>; calls: string[] } {
+/**
+ * A fetch that fails at once as Node's does when the DNS lookup fails with `code` (default
+ * `ENOTFOUND`, a host name that does not exist; `EAI_AGAIN`, a resolver that cannot answer now),
+ * counting its calls (no DNS is asked).
+ */
+export function failingFetch(code = 'ENOTFOUND'): { fetch: (url: string) => Promise<Response>; calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
     fetch: (url: string) => {
       calls.push(url);
-      return Promise.reject(new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } }));
+      return Promise.reject(new TypeError('fetch failed', { cause: { code } }));
     },
   };
 }

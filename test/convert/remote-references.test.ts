@@ -146,19 +146,12 @@ describe('remote provider references', () => {
   });
 
   it('asks again for a host whose resolver cannot answer now, never for a host name that does not exist', async () => {
-    const failing = (code: string) => {
-      const calls: string[] = [];
-      const fetch = (url: string): Promise<Response> => {
-        calls.push(url);
-        return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error(`getaddrinfo ${code} h.example`), { code }) }));
-      };
-      return { calls, policy: { ...DEFAULT_FETCH_POLICY, fetch, retries: 3, backoffMs: 1 } };
-    };
-    const gone = failing('ENOTFOUND');
-    await expect(fetchBytes('https://h.example/g.json', gone.policy)).rejects.toThrow('fetch failed');
+    const policy = { ...DEFAULT_FETCH_POLICY, retries: 3, backoffMs: 1 };
+    const gone = failingFetch('ENOTFOUND');
+    await expect(fetchBytes('https://h.example/g.json', { ...policy, fetch: gone.fetch })).rejects.toThrow('fetch failed');
     expect(gone.calls).toHaveLength(1);
-    const busy = failing('EAI_AGAIN');
-    await expect(fetchBytes('https://h.example/g.json', busy.policy)).rejects.toThrow('fetch failed');
+    const busy = failingFetch('EAI_AGAIN');
+    await expect(fetchBytes('https://h.example/g.json', { ...policy, fetch: busy.fetch })).rejects.toThrow('fetch failed');
     expect(busy.calls).toHaveLength(4);
   });
 
